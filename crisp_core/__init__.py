@@ -1,0 +1,16 @@
+"""Crisp's rules engine: pure standard-library Python, no I/O, no clock, no global randomness.
+
+    from crisp_core import Game, IllegalAction, view_for, events_for
+
+See ``docs/protocol.md`` for actions, events and views, and RULES.md for the rules cited as
+``R4.5`` throughout.
+"""
+
+from .cards import CANONICAL, POSITIONS, hand_points, is_card, value
+from .game import Game, IllegalAction, normalize_options
+from .views import allowed_for, events_for, shown_by, view_for
+
+__all__ = [
+    "CANONICAL", "POSITIONS", "Game", "IllegalAction", "allowed_for", "events_for",
+    "hand_points", "is_card", "normalize_options", "shown_by", "value", "view_for",
+]

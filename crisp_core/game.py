@@ -1,0 +1,671 @@
+"""The state machine of a game of Crisp: rounds, turns, special cards, timers, scoring.
+
+The engine never reads a clock and never uses global random state. Every entry point takes
+``now``, an integer number of milliseconds on the host's monotonic clock; deadlines are
+absolute times on that clock. Randomness is a ``seed`` passed in (or a stacked deck).
+
+Public API: :class:`Game` (``new``, ``apply``, ``advance``, ``next_deadline``,
+``legal_actions``, ``next_round``, ``to_dict``, ``from_dict``) and :class:`IllegalAction`.
+Actions and events are plain JSON-safe dicts, described in ``docs/protocol.md``.
+"""
+
+from . import cards
+from .cards import POSITIONS
+
+#: Time after a turn ends during which its player may still call crisp (R10.1), ms.
+CALL_WINDOW_MS = 3000
+#: Time after a turn ends before the next player may start, when a call may follow (R10.1), ms.
+START_DELAY_MS = 2000
+
+TARGETS = (50, 100, 150)
+DRAW_SECONDS = (None, 30, 45, 60)
+ACTIONS = ("ready", "draw", "swap", "discard", "jack", "queen", "king", "crisp", "next_round")
+PHASES = ("peek", "play", "last_turns", "round_over", "game_over")
+
+_ACTION_FIELDS = {
+    "ready": (),
+    "draw": ("from",),
+    "swap": ("pos",),
+    "discard": (),
+    "jack": (),
+    "queen": ("pos", "target", "target_pos"),
+    "king": (),
+    "crisp": (),
+    "next_round": (),
+}
+
+
+class IllegalAction(Exception):
+    """An action that is malformed or not allowed now; the game state is unchanged.
+
+    ``str(exc)`` is a short English reason. ``events`` holds the events of deadlines that
+    fired (at or before ``now``) before the action was refused: those still happened.
+    """
+
+    def __init__(self, reason, events=None):
+        Exception.__init__(self, reason)
+        self.reason = reason
+        self.events = events or []
+
+
+def normalize_options(options):
+    """Return the lobby options (R10) as a complete dict, defaults filled in.
+
+    ``options``: dict with ``players`` (2-8, required), ``target`` (50/100/150, default 100),
+    ``draw_seconds`` (None/30/45/60, default None), ``draw_from_discard`` (bool, default
+    False). Raises ``ValueError`` for an unknown key or a value out of range.
+    """
+    if not isinstance(options, dict):
+        raise ValueError("options must be an object")
+    unknown = set(options) - {"players", "target", "draw_seconds", "draw_from_discard"}
+    if unknown:
+        raise ValueError("unknown option: %s" % sorted(unknown)[0])
+    players = options.get("players")
+    if not _is_int(players) or not 2 <= players <= 8:
+        raise ValueError("players must be 2 to 8")
+    target = options.get("target", 100)
+    if not _is_int(target) or target not in TARGETS:
+        raise ValueError("target must be 50, 100 or 150")
+    draw_seconds = options.get("draw_seconds")
+    if draw_seconds is not None and (not _is_int(draw_seconds) or draw_seconds not in DRAW_SECONDS):
+        raise ValueError("draw_seconds must be null, 30, 45 or 60")
+    from_discard = options.get("draw_from_discard", False)
+    if not isinstance(from_discard, bool):
+        raise ValueError("draw_from_discard must be true or false")
+    return {"players": players, "target": target, "draw_seconds": draw_seconds,
+            "draw_from_discard": from_discard}
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _reveal(to, reason, shown):
+    """A private event showing cards once to seat ``to`` (R9.1, R9.2)."""
+    return {"type": "reveal", "to": to, "reason": reason,
+            "cards": [{"seat": seat, "pos": pos, "card": card} for seat, pos, card in shown]}
+
+
+class Game:
+    """The whole state of one game of Crisp, host side (perfect information).
+
+    Build one with :meth:`Game.new` or :meth:`Game.from_dict`. Seats are ``0 .. players-1``
+    (R1.1). Hands are lists ``[left, center, right]`` of card codes; ``deck`` is top first;
+    ``discard`` is bottom first (its last card is the top).
+    """
+
+    # ----------------------------------------------------------------------------- set-up
+
+    def __init__(self):
+        self.options = None
+        self.seed = None
+        self.stack = None
+        self.phase = "peek"
+        self.round = 0
+        self.dealer = 0
+        self.turn = None
+        self.caller = None
+        self.hands = []
+        self.held = None
+        self.held_from = None
+        self.pending_draws = 0
+        self.drew = False
+        self.deck = []
+        self.discard = []
+        self.ready = []
+        self.peek_deadline = None
+        self.start_at = None
+        self.draw_deadline = None
+        self.window = None
+        self.round_points = None
+        self.scores = []
+        self.winners = None
+        self.clock = 0
+
+    @classmethod
+    def new(cls, options, seed=None, deck=None, dealer=0, scores=None, now=0):
+        """Start a game and deal its first round at ``now`` (ms); returns the Game.
+
+        ``options``: see :func:`normalize_options`. ``seed``: any int or string; each round's
+        deck is shuffled from it (R2.2). ``deck``: a list of cards stacked on top of every
+        round's deck instead (rest canonical, SCENARIOS.md); with neither, every deck is in
+        canonical order. ``dealer``: the first dealer's seat (R2.1: the host, 0). ``scores``:
+        running totals carried in (default all 0). Raises ``ValueError`` for bad arguments.
+        """
+        game = cls()
+        game.options = normalize_options(options)
+        n = game.options["players"]
+        if not _is_int(dealer) or not 0 <= dealer < n:
+            raise ValueError("dealer must be a seat")
+        if scores is None:
+            scores = [0] * n
+        if (not isinstance(scores, list) or len(scores) != n
+                or not all(_is_int(score) for score in scores)):
+            raise ValueError("scores must be one integer per seat")
+        if deck is not None:
+            cards.stacked_deck(deck)  # validates
+            game.stack = list(deck)
+        game.seed = seed
+        game.dealer = dealer
+        game.scores = list(scores)
+        game.clock = now
+        game._events = []
+        game._deal(now, None)
+        game._events = []
+        return game
+
+    @property
+    def players(self):
+        """Number of seats at the table."""
+        return self.options["players"]
+
+    def _draw_ms(self):
+        seconds = self.options["draw_seconds"]
+        return None if seconds is None else seconds * 1000
+
+    def _round_deck(self, deck):
+        if deck is not None:
+            return cards.stacked_deck(deck)
+        if self.stack is not None:
+            return cards.stacked_deck(self.stack)
+        if self.seed is None:
+            return list(cards.CANONICAL)
+        return cards.shuffled_deck(self.seed, self.round)
+
+    def _deal(self, now, deck):
+        """Deal a round (R2): three passes from the dealer's left, left/center/right."""
+        n = self.players
+        self.round += 1
+        self.deck = self._round_deck(deck)
+        self.hands = [[None, None, None] for _ in range(n)]
+        for pass_index in range(3):
+            for k in range(n):
+                seat = (self.dealer + 1 + k) % n
+                self.hands[seat][pass_index] = self.deck.pop(0)
+        self.discard = []
+        self.phase = "peek"
+        self.turn = None
+        self.caller = None
+        self.held = None
+        self.held_from = None
+        self.pending_draws = 0
+        self.drew = False
+        self.ready = [False] * n
+        draw_ms = self._draw_ms()
+        self.peek_deadline = None if draw_ms is None else now + draw_ms
+        self.start_at = None
+        self.draw_deadline = None
+        self.window = None
+        self.round_points = None
+        self.winners = None
+        self._emit({"type": "deal", "round": self.round, "dealer": self.dealer})
+        for seat in range(n):
+            hand = self.hands[seat]
+            self._emit(_reveal(seat, "peek", [(seat, "left", hand[0]), (seat, "right", hand[2])]))
+
+    # ------------------------------------------------------------------------- time
+
+    def _emit(self, event):
+        self._events.append(event)
+
+    def _due(self):
+        """The earliest pending timed effect as (time, kind), or None."""
+        due = []
+        if self.phase == "peek" and self.peek_deadline is not None:
+            due.append((self.peek_deadline, "peek"))
+        if self.phase in ("play", "last_turns") and self.draw_deadline is not None:
+            due.append((self.draw_deadline, "draw"))
+        if self.window is not None:
+            due.append((self.window[1], "window"))
+        return min(due) if due else None
+
+    def advance(self, now):
+        """Fire every deadline at or before ``now`` (ms), each at its own time.
+
+        Returns the events, in order. Time never goes back: an earlier ``now`` than one
+        already seen is taken as the latest one. Implements R2.4 (peek timer), R10.1 (end of
+        the call window) and R10.2 (draw timer).
+        """
+        self._events = []
+        self._advance(now)
+        events, self._events = self._events, []
+        return events
+
+    def _advance(self, now):
+        now = max(now, self.clock)
+        while True:
+            due = self._due()
+            if due is None or due[0] > now:
+                break
+            at, kind = due
+            if kind == "peek":
+                self._peek_timeout(at)
+            elif kind == "draw":
+                self._draw_timeout(at)
+            else:
+                self.window = None
+        self.clock = now
+        return now
+
+    def next_deadline(self):
+        """The next time (ms) at which the state or what a seat may do changes, or None.
+
+        That is the peek timer, the draw timer, the end of a crisp window, or the moment the
+        next player may start (R10.1); the host calls :meth:`advance` then and sends views.
+        """
+        times = []
+        due = self._due()
+        if due is not None:
+            times.append(due[0])
+        if (self.phase in ("play", "last_turns") and not self.drew and self.start_at is not None
+                and self.start_at > self.clock):
+            times.append(self.start_at)
+        return min(times) if times else None
+
+    def _peek_timeout(self, at):
+        """R2.4: the peek timer confirms every seat not yet ready."""
+        for seat in range(self.players):
+            if not self.ready[seat]:
+                self.ready[seat] = True
+                self._emit({"type": "ready", "seat": seat, "auto": True})
+        self._start_play(at)
+
+    def _draw_timeout(self, at):
+        """R10.2: the player runs out of time and loses the rest of the turn."""
+        seat = self.turn
+        card = None
+        if self.held is not None:
+            card = self.held
+            self.discard.append(card)
+            self.held = None
+            self.held_from = None
+        elif not self.drew:
+            self._recycle_if_empty()
+            card = self.deck.pop(0)
+            self.discard.append(card)
+        lost = self.pending_draws
+        self.pending_draws = 0
+        self._emit({"type": "timeout", "seat": seat, "card": card, "lost": lost})
+        self._end_turn(at, callable_=False)
+
+    # ------------------------------------------------------------------------- flow
+
+    def _start_play(self, at):
+        self.phase = "play"
+        self.peek_deadline = None
+        self.turn = (self.dealer + 1) % self.players  # R2.5
+        self._emit({"type": "play", "turn": self.turn})
+        self._begin_turn(at)
+
+    def _begin_turn(self, start_at):
+        self.drew = False
+        self.pending_draws = 0
+        self.held = None
+        self.held_from = None
+        self.start_at = start_at
+        draw_ms = self._draw_ms()
+        self.draw_deadline = None if draw_ms is None else start_at + draw_ms
+
+    def _end_turn(self, at, callable_):
+        """A turn is over (R3.3): pass it on, open the call window (R10.1) or end the round."""
+        ended = self.turn
+        n = self.players
+        self.window = None
+        nxt = (ended + 1) % n
+        if self.phase == "last_turns":
+            if nxt == self.caller:  # R6.2: everyone else has played a last turn
+                self._finish_round()
+                return
+            start = at
+        elif callable_ and self.caller is None:
+            self.window = [ended, at + CALL_WINDOW_MS]
+            start = at + START_DELAY_MS
+        else:
+            start = at
+        self.turn = nxt
+        self._emit({"type": "turn", "seat": nxt})
+        self._begin_turn(start)
+
+    def _resolve_draw(self, now):
+        """The held card is resolved: next extra draw (R4.6) or end of the turn (R3.3)."""
+        self.held = None
+        self.held_from = None
+        if self.pending_draws > 0:
+            draw_ms = self._draw_ms()
+            self.draw_deadline = None if draw_ms is None else now + draw_ms
+        else:
+            self._end_turn(now, callable_=True)
+
+    def _recycle_if_empty(self):
+        """R5.1: turn the discard pile over into the deck, unshuffled, oldest card on top."""
+        if not self.deck:
+            self.deck = self.discard
+            self.discard = []
+            self._emit({"type": "recycle", "count": len(self.deck)})
+
+    def _finish_round(self):
+        """R6.2, R7: show all hands, score the round, maybe end the game (R8)."""
+        n = self.players
+        points = [cards.hand_points(hand) for hand in self.hands]
+        caller = self.caller
+        lowest_other = min(points[seat] for seat in range(n) if seat != caller)
+        points[caller] += -5 if points[caller] < lowest_other else 5
+        self.round_points = points
+        self.scores = [self.scores[seat] + points[seat] for seat in range(n)]
+        self.phase = "round_over"
+        self.turn = None
+        self.window = None
+        self.start_at = None
+        self.draw_deadline = None
+        self.drew = False
+        self._emit({"type": "round_over", "hands": [list(hand) for hand in self.hands],
+                    "round_points": list(points), "scores": list(self.scores)})
+        if max(self.scores) >= self.options["target"]:
+            best = min(self.scores)
+            self.phase = "game_over"
+            self.winners = [seat for seat in range(n) if self.scores[seat] == best]
+            self._emit({"type": "game_over", "winners": list(self.winners)})
+
+    def next_round(self, now, deck=None):
+        """Deal the next round at ``now`` (ms) after ``round_over`` (R2.1: dealer moves left).
+
+        ``deck`` optionally stacks this round's deck (a list of cards, rest canonical); without
+        it the game's own stack or seeded shuffle is used. Returns the events (deadlines fired
+        first, then the deal and the peek reveals). Raises :class:`IllegalAction` outside
+        ``round_over`` and ``ValueError`` for a bad ``deck``.
+        """
+        self._events = []
+        self._advance(now)
+        events = self._events
+        if self.phase != "round_over":
+            self._events = []
+            raise IllegalAction("the round is not over", events)
+        if deck is not None:
+            cards.stacked_deck(deck)
+        self.dealer = (self.dealer + 1) % self.players
+        self._deal(max(now, self.clock), deck)
+        events, self._events = self._events, []
+        return events
+
+    # ------------------------------------------------------------------------- actions
+
+    def apply(self, seat, action, now):
+        """Apply ``action`` (a dict, docs/protocol.md) by ``seat`` at ``now`` (ms).
+
+        Deadlines at or before ``now`` fire first. Returns the list of events (public ones and
+        private ``reveal`` events with ``to``). Raises :class:`IllegalAction` when the action
+        is malformed or not allowed; the state is then as after the deadlines alone.
+        """
+        self._events = []
+        now = self._advance(now)
+        fired = self._events
+        try:
+            act = self._check(seat, action, now)
+        except IllegalAction as exc:
+            self._events = []
+            raise IllegalAction(exc.reason, fired)
+        kind = act["do"]
+        if kind == "next_round":
+            self._events = []
+            return fired + self.next_round(now)
+        getattr(self, "_do_" + kind)(seat, act, now)
+        events, self._events = self._events, []
+        return events
+
+    def _check(self, seat, action, now):
+        """Validate ``action`` for ``seat`` at ``now``; return it normalized or raise."""
+        if not isinstance(action, dict):
+            raise IllegalAction("an action must be an object")
+        kind = action.get("do")
+        if not isinstance(kind, str) or kind not in _ACTION_FIELDS:
+            raise IllegalAction("unknown action")
+        extra = set(action) - {"do"} - set(_ACTION_FIELDS[kind])
+        if extra:
+            raise IllegalAction("unexpected field: %s" % sorted(extra)[0])
+        if kind == "next_round":
+            if self.phase != "round_over":
+                raise IllegalAction("the round is not over")
+            return {"do": kind}
+        n = self.players
+        if not _is_int(seat) or not 0 <= seat < n:
+            raise IllegalAction("no such seat")
+        if kind == "ready":
+            if self.phase != "peek":
+                raise IllegalAction("not in the peek phase")
+            if self.ready[seat]:
+                raise IllegalAction("already ready")
+            return {"do": kind}
+        if kind == "crisp":
+            return self._check_crisp(seat, now)
+        if self.phase not in ("play", "last_turns"):
+            raise IllegalAction("no turn is being played")
+        if seat != self.turn:
+            raise IllegalAction("not your turn")
+        if kind == "draw":
+            return self._check_draw(action, now)
+        held = self.held
+        if held is None:
+            raise IllegalAction("draw a card first")
+        from_deck = self.held_from == "deck"
+        rank = held[0]
+        if kind == "swap":
+            pos = action.get("pos")
+            if pos not in POSITIONS:
+                raise IllegalAction("pos must be left, center or right")
+            if from_deck and cards.is_special(held):
+                raise IllegalAction("a Jack, Queen or King from the deck cannot be swapped in")
+            return {"do": kind, "pos": pos}
+        if kind == "discard":
+            if not from_deck:
+                raise IllegalAction("a card taken from the discard must be swapped in")
+            if rank == "K":
+                raise IllegalAction("a King must be used")
+            return {"do": kind}
+        wanted = {"jack": "J", "queen": "Q", "king": "K"}[kind]
+        if not from_deck or rank != wanted:
+            raise IllegalAction("you do not hold a %s from the deck" % kind)
+        if kind != "queen":
+            return {"do": kind}
+        pos, target, target_pos = action.get("pos"), action.get("target"), action.get("target_pos")
+        if pos not in POSITIONS or target_pos not in POSITIONS:
+            raise IllegalAction("pos and target_pos must be left, center or right")
+        if not _is_int(target) or not 0 <= target < n:
+            raise IllegalAction("no such target seat")
+        if target == seat:
+            raise IllegalAction("a Queen exchanges with another player")
+        return {"do": kind, "pos": pos, "target": target, "target_pos": target_pos}
+
+    def _check_crisp(self, seat, now):
+        if self.phase == "last_turns" or self.caller is not None:
+            raise IllegalAction("crisp has already been called")
+        if self.phase != "play":
+            raise IllegalAction("no turn is being played")
+        window = self.window
+        if window is None or window[0] != seat or now >= window[1]:
+            raise IllegalAction("you may call crisp only just after your turn")
+        return {"do": "crisp"}
+
+    def _check_draw(self, action, now):
+        source = action.get("from", "deck")
+        if source not in ("deck", "discard"):
+            raise IllegalAction("from must be deck or discard")
+        if self.held is not None:
+            raise IllegalAction("resolve the card you hold first")
+        if self.drew and self.pending_draws == 0:
+            raise IllegalAction("no draw left this turn")
+        if not self.drew and now < self.start_at:
+            raise IllegalAction("wait: the previous player may still call crisp")
+        if source == "discard":
+            if not self.options["draw_from_discard"]:
+                raise IllegalAction("drawing from the discard is off")
+            if not self.discard:
+                raise IllegalAction("the discard pile is empty")
+        return {"do": "draw", "from": source}
+
+    def _do_ready(self, seat, act, now):
+        self.ready[seat] = True
+        self._emit({"type": "ready", "seat": seat, "auto": False})
+        if all(self.ready):
+            self._start_play(now)
+
+    def _do_draw(self, seat, act, now):
+        source = act["from"]
+        if source == "deck":
+            self._recycle_if_empty()
+            card = self.deck.pop(0)
+        else:
+            card = self.discard.pop()
+        if self.drew:
+            self.pending_draws -= 1
+        self.drew = True
+        self.held = card
+        self.held_from = source
+        if source == "deck":
+            self._emit({"type": "draw", "seat": seat, "from": "deck"})
+            self._emit(_reveal(seat, "draw", [(seat, "held", card)]))
+        else:
+            self._emit({"type": "draw", "seat": seat, "from": "discard", "card": card})
+
+    def _do_swap(self, seat, act, now):
+        index = POSITIONS.index(act["pos"])
+        old = self.hands[seat][index]
+        self.hands[seat][index] = self.held
+        self.discard.append(old)
+        event = {"type": "swap", "seat": seat, "pos": act["pos"], "card": old}
+        if self.held_from == "discard":
+            event["taken"] = self.held  # public: it was on the discard pile (R9.3)
+        self._emit(event)
+        self._resolve_draw(now)
+
+    def _do_discard(self, seat, act, now):
+        card = self.held
+        self.discard.append(card)
+        self._emit({"type": "discard", "seat": seat, "card": card})
+        self._resolve_draw(now)
+
+    def _do_jack(self, seat, act, now):
+        """R4.4: look once at your own center card."""
+        self.discard.append(self.held)
+        self._emit({"type": "jack", "seat": seat, "card": self.held})
+        self._emit(_reveal(seat, "jack", [(seat, "center", self.hands[seat][1])]))
+        self._resolve_draw(now)
+
+    def _do_queen(self, seat, act, now):
+        """R4.5: blind exchange; each receiver sees a card landing in left or right once."""
+        pos, target, target_pos = act["pos"], act["target"], act["target_pos"]
+        mine, theirs = POSITIONS.index(pos), POSITIONS.index(target_pos)
+        hand, other = self.hands[seat], self.hands[target]
+        hand[mine], other[theirs] = other[theirs], hand[mine]
+        self.discard.append(self.held)
+        self._emit({"type": "queen", "seat": seat, "card": self.held, "pos": pos,
+                    "target": target, "target_pos": target_pos})
+        if pos != "center":
+            self._emit(_reveal(seat, "queen", [(seat, pos, hand[mine])]))
+        if target_pos != "center":
+            self._emit(_reveal(target, "queen", [(target, target_pos, other[theirs])]))
+        self._resolve_draw(now)
+
+    def _do_king(self, seat, act, now):
+        """R4.6: the King goes to the discard pile, then two extra draws."""
+        self.discard.append(self.held)
+        self.pending_draws += 2
+        self._emit({"type": "king", "seat": seat, "card": self.held,
+                    "pending": self.pending_draws})
+        self._resolve_draw(now)
+
+    def _do_crisp(self, seat, act, now):
+        """R6, R10.1: the call; the next player may start at once, its timer from now."""
+        self.caller = seat
+        self.phase = "last_turns"
+        self.window = None
+        self._emit({"type": "crisp", "seat": seat})
+        if not self.drew and self.start_at > now:
+            self.start_at = now
+            draw_ms = self._draw_ms()
+            self.draw_deadline = None if draw_ms is None else now + draw_ms
+
+    def legal_actions(self, seat, now):
+        """Every concrete action ``seat`` may take at ``now`` (ms), as a list of dicts.
+
+        Does not fire deadlines: call :meth:`advance` first. Queen actions are expanded to
+        every (pos, target, target_pos). ``next_round`` is listed for every seat in
+        ``round_over``; the room decides who may ask for it.
+        """
+        legal = []
+        for action in self._candidates(seat):
+            try:
+                legal.append(self._check(seat, action, now))
+            except IllegalAction:
+                pass
+        return legal
+
+    def _candidates(self, seat):
+        if self.phase == "peek":
+            return [{"do": "ready"}]
+        if self.phase in ("round_over",):
+            return [{"do": "next_round"}]
+        if self.phase == "game_over":
+            return []
+        out = [{"do": "crisp"}]
+        if seat != self.turn:
+            return out
+        if self.held is None:
+            return out + [{"do": "draw", "from": "deck"}, {"do": "draw", "from": "discard"}]
+        out += [{"do": "swap", "pos": pos} for pos in POSITIONS]
+        out += [{"do": "discard"}, {"do": "jack"}, {"do": "king"}]
+        if self.held[0] == "Q":
+            for target in range(self.players):
+                if target != seat:
+                    out += [{"do": "queen", "pos": pos, "target": target, "target_pos": tpos}
+                            for pos in POSITIONS for tpos in POSITIONS]
+        return out
+
+    # ------------------------------------------------------------------------- state
+
+    _FIELDS = ("options", "seed", "stack", "phase", "round", "dealer", "turn", "caller", "hands",
+               "held", "held_from", "pending_draws", "drew", "deck", "discard", "ready",
+               "peek_deadline", "start_at", "draw_deadline", "window", "round_points", "scores",
+               "winners", "clock")
+
+    def to_dict(self):
+        """The whole state as a JSON-safe dict (to save and resume a game)."""
+        out = {"version": 1}
+        for name in self._FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [list(item) if isinstance(item, list) else item for item in value]
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data):
+        """Rebuild a Game from :meth:`to_dict` output. Raises ``ValueError`` if malformed."""
+        if not isinstance(data, dict) or data.get("version") != 1:
+            raise ValueError("not a saved Crisp game")
+        game = cls()
+        try:
+            for name in cls._FIELDS:
+                setattr(game, name, data[name])
+            game.options = normalize_options(game.options)
+        except KeyError as exc:
+            raise ValueError("saved game lacks %s" % exc)
+        game.hands = [list(hand) for hand in game.hands]
+        game.deck, game.discard = list(game.deck), list(game.discard)
+        game.ready = list(game.ready)
+        game.scores = list(game.scores)
+        game.window = list(game.window) if game.window is not None else None
+        if game.phase not in PHASES or len(game.hands) != game.players:
+            raise ValueError("saved game is inconsistent")
+        game._events = []
+        return game
+
+    def __eq__(self, other):
+        return isinstance(other, Game) and self.to_dict() == other.to_dict()
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return "<Game round %d %s turn=%r>" % (self.round, self.phase, self.turn)
