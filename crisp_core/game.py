@@ -584,6 +584,32 @@ class Game:
             draw_ms = self._draw_ms()
             self.draw_deadline = None if draw_ms is None else now + draw_ms
 
+    def forfeit(self, seat, now):
+        """Act for a player who is gone (the room decides when): returns the events.
+
+        In the peek phase the seat's peek is confirmed for it (R2.4, as the peek timer does);
+        on its turn, once it may start, the current draw ends as a timed-out draw with every
+        effect of R10.2 (forced draw, held card discarded, extra draws lost, no call). Raises
+        :class:`IllegalAction` when there is nothing to do for ``seat`` at ``now`` (ms).
+        """
+        self._events = []
+        now = self._advance(now)
+        fired = self._events
+        if self.phase == "peek" and _is_int(seat) and 0 <= seat < self.players \
+                and not self.ready[seat]:
+            self.ready[seat] = True
+            self._emit({"type": "ready", "seat": seat, "auto": True})
+            if all(self.ready):
+                self._start_play(now)
+        elif self.phase in ("play", "last_turns") and seat == self.turn \
+                and (self.drew or now >= self.start_at):
+            self._draw_timeout(now)
+        else:
+            self._events = []
+            raise IllegalAction("nothing to do for that seat now", fired)
+        events, self._events = self._events, []
+        return events
+
     def legal_actions(self, seat, now):
         """Every concrete action ``seat`` may take at ``now`` (ms), as a list of dicts.
 

@@ -153,3 +153,17 @@ def test_views_hold_no_hidden_card_for_any_seat_r9():
         for hand in game.hands:
             for card in hand:
                 assert card not in text
+
+
+def test_forfeit_confirms_peek_then_times_out_turns_r2_4_r10_2():
+    game = Game.new({"players": 3}, deck=DECK)
+    game.apply(0, {"do": "ready"}, 0)
+    game.apply(2, {"do": "ready"}, 0)
+    events = game.forfeit(1, 100)  # seat 1 is gone: its peek is confirmed
+    assert events[0] == {"type": "ready", "seat": 1, "auto": True}
+    assert game.phase == "play" and game.turn == 1
+    events = game.forfeit(1, 100)  # its turn: a forced draw, discarded, no call window
+    assert events[0] == {"type": "timeout", "seat": 1, "card": "Jh", "lost": 0}
+    assert game.turn == 2 and game.window is None and game.start_at == 100
+    with pytest.raises(IllegalAction):
+        game.forfeit(0, 100)  # not seat 0's turn
