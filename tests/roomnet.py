@@ -1,0 +1,135 @@
+"""An in-memory network for room tests: one Room, several Clients, a fake clock.
+
+Texts go through the same entry points the page uses (`room.receive`, `client.receive`), and
+every text each connection receives is kept in `net.inbox[conn]` for leak checks.
+"""
+
+import json
+import re
+
+from ui.client import Client
+from ui.room import LOCAL, Room
+
+CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
+
+
+class RecordingRoom(Room):
+    """A Room that also keeps every engine event it records, unfiltered (for leak checks)."""
+
+    def __init__(self, *args, **kwargs):
+        self.all_events = []
+        Room.__init__(self, *args, **kwargs)
+
+    def _record(self, events):
+        self.all_events.extend(events)
+        Room._record(self, events)
+
+
+class Net:
+    def __init__(self, deck=None, seed=7, host="Host", make_bot=None):
+        self.clock = 1000
+        self.room = RecordingRoom("room-test", host, seed=seed, deck=deck, make_bot=make_bot)
+        self.inbox = {}
+        self.clients = {}
+        self.knowledge = {}       # seat -> cards it may have seen so far (from engine events)
+        self.leaks = []
+        self.host = self._client(LOCAL, is_host=True)
+
+    def _client(self, conn, is_host=False):
+        def send(text, conn=conn):
+            self.deliver(self.room.receive(conn, text, self.clock))
+        client = Client(send, is_host=is_host)
+        self.clients[conn] = client
+        self.inbox.setdefault(conn, [])
+        return client
+
+    def guest(self, conn, name, token=None):
+        client = self._client(conn)
+        self.deliver(self.room.open(conn, self.clock))
+        client.join(name, token)
+        return client
+
+    def raw(self, conn, text):
+        """A text from `conn` straight to the room; returns what the room answered."""
+        out = self.room.receive(conn, text, self.clock)
+        self.deliver(out)
+        return out
+
+    def close(self, conn):
+        self.deliver(self.room.close(conn, self.clock))
+
+    def at(self, ms):
+        assert ms >= self.clock
+        self.clock = ms
+        self.deliver(self.room.tick(ms))
+
+    def later(self, ms):
+        self.at(self.clock + ms)
+
+    def deliver(self, out):
+        for conn, text in out:
+            assert isinstance(text, str)
+            assert len(text.encode("utf-8")) < 16 * 1024
+            self.inbox.setdefault(conn, []).append(text)
+            self._check_leaks(conn, text)
+            client = self.clients.get(conn)
+            if client is not None:
+                client.receive(text, self.clock)
+
+    # ---- what each seat may know -------------------------------------------------------
+
+    def _learn(self):
+        """Fold the engine events recorded so far into each seat's knowledge (R9.1)."""
+        game = self.room.game
+        n = len(self.room.seats)
+        for seat in range(n):
+            self.knowledge.setdefault(seat, set())
+        events, self.room.all_events = self.room.all_events, []
+        for event in events:
+            cards = set(CARD.findall(json.dumps(event)))
+            if "to" in event:
+                self.knowledge[event["to"]] |= cards
+            else:
+                for seat in range(n):
+                    self.knowledge[seat] |= cards
+        if game is not None:
+            for seat in range(n):
+                self.knowledge[seat] |= set(game.discard)
+
+    def _check_leaks(self, conn, text):
+        seat = self.room.conns.get(conn)
+        game = self.room.game
+        if seat is None or game is None:
+            return
+        self._learn()
+        shown = set(CARD.findall(text))
+        unknown = shown - self.knowledge[seat]
+        hidden = set(game.deck)
+        if game.held is not None and game.held_from == "deck" and game.turn != seat:
+            hidden.add(game.held)
+        if game.phase not in ("round_over", "game_over"):
+            for other, hand in enumerate(game.hands):
+                if other != seat:
+                    hidden |= set(hand) - self.knowledge[seat]
+            hidden.add(game.hands[seat][1])   # own center: never shown, except by a Jack
+            hidden -= self.knowledge[seat]
+        if unknown or shown & hidden:
+            self.leaks.append((conn, seat, sorted(unknown | (shown & hidden)), text))
+
+    # ---- helpers -----------------------------------------------------------------------
+
+    def received(self, conn, kind=None):
+        msgs = [json.loads(t) for t in self.inbox.get(conn, [])]
+        return [m for m in msgs if kind is None or m["type"] == kind]
+
+    def last(self, conn, kind):
+        msgs = self.received(conn, kind)
+        return msgs[-1] if msgs else None
+
+    def snapshot(self):
+        return json.dumps(self.room.to_dict(), sort_keys=True)
+
+    def act(self, conn, action):
+        self.clients[conn].act(action)
+        client = self.clients[conn]
+        assert client.error is None, (conn, action, client.error)

@@ -1,0 +1,547 @@
+"""The host's room: lobby, seats, tokens and the wire around the rules engine.
+
+Pure Python: runs on Pyodide (the host page) and in CPython (tests). No `js`, no clock, no I/O.
+Every entry point takes `now` (ms on the host's clock) and returns the messages to send as a
+list of `(conn, text)`. `conn` is any hashable id of a data connection; `"local"` is the host's
+own screen (seat 0), the only connection allowed host-only messages.
+
+Contract: docs/protocol.md ("Room messages", "Room").
+"""
+
+import json
+import secrets
+
+from crisp_core import Game, IllegalAction, events_for, view_for
+
+VERSION = 1
+LOCAL = "local"
+MAX_TEXT = 16 * 1024          # bytes, both ways
+MAX_NAME = 20
+MAX_SEATS = 8
+LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
+LOG_KEEP = 300                # events of the round the room keeps for replays
+TARGETS = (50, 100, 150)
+DRAW_SECONDS = (None, 30, 45, 60)
+POSITIONS = ("left", "center", "right")
+BOT_LEVELS = ("easy", "hard")
+DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
+HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove")
+TURN_ACTIONS = ("draw", "swap", "discard", "jack", "queen", "king")
+
+
+def new_room_id():
+    """A fresh room id: 128 random bits, usable as a PeerJS id."""
+    return "crisp-" + secrets.token_hex(16)
+
+
+class BadMessage(Exception):
+    """A message refused before it reaches the engine; becomes one `error` to its sender."""
+
+    def __init__(self, code, text):
+        Exception.__init__(self, text)
+        self.code = code
+        self.text = text
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x):
+    return (isinstance(x, (int, float)) and not isinstance(x, bool)
+            and x == x and x not in (float("inf"), float("-inf")))
+
+
+def _fields(msg, required, optional=()):
+    """Refuse a message missing a required field or holding an unknown one."""
+    allowed = set(required) | set(optional) | {"type", "v"}
+    for key in required:
+        if key not in msg:
+            raise BadMessage("bad_message", "missing field: " + key)
+    for key in msg:
+        if key not in allowed:
+            raise BadMessage("bad_message", "unknown field: " + str(key)[:40])
+
+
+def clean_name(name):
+    """A player's name: a string, control characters dropped, trimmed, at most 20 characters."""
+    if not isinstance(name, str):
+        raise BadMessage("bad_name", "the name must be text")
+    name = "".join(ch for ch in name if ord(ch) >= 32 and ord(ch) != 127).strip()
+    name = name[:MAX_NAME].strip()
+    if not name:
+        raise BadMessage("bad_name", "the name is empty")
+    return name
+
+
+def check_action(action, players):
+    """Check an action's shape (types, names, ranges); legality is the engine's job."""
+    if not isinstance(action, dict):
+        raise BadMessage("bad_message", "action must be an object")
+    do = action.get("do")
+    shapes = {
+        "ready": ((), ()), "discard": ((), ()), "jack": ((), ()), "king": ((), ()),
+        "crisp": ((), ()), "next_round": ((), ()),
+        "draw": ((), ("from",)), "swap": (("pos",), ()),
+        "queen": (("pos", "target", "target_pos"), ()),
+    }
+    if not isinstance(do, str) or do not in shapes:
+        raise BadMessage("bad_message", "unknown action")
+    required, optional = shapes[do]
+    allowed = set(required) | set(optional) | {"do"}
+    for key in required:
+        if key not in action:
+            raise BadMessage("bad_message", "missing action field: " + key)
+    for key in action:
+        if key not in allowed:
+            raise BadMessage("bad_message", "unknown action field: " + str(key)[:40])
+    if "from" in action and action["from"] not in ("deck", "discard"):
+        raise BadMessage("bad_message", "from must be deck or discard")
+    for key in ("pos", "target_pos"):
+        if key in action and action[key] not in POSITIONS:
+            raise BadMessage("bad_message", key + " must be left, center or right")
+    if "target" in action:
+        target = action["target"]
+        if not _is_int(target) or not 0 <= target < players:
+            raise BadMessage("bad_message", "target must be a seat")
+    return action
+
+
+def parse(text):
+    """Decode one incoming text into a message dict with a known `type` and `v` 1."""
+    if not isinstance(text, str):
+        raise BadMessage("bad_message", "messages are JSON text")
+    if len(text) > MAX_TEXT or len(text.encode("utf-8")) > MAX_TEXT:
+        raise BadMessage("too_big", "message larger than 16 KB")
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        raise BadMessage("bad_message", "not JSON")
+    if not isinstance(msg, dict):
+        raise BadMessage("bad_message", "a message is a JSON object")
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise BadMessage("bad_message", "missing type")
+    version = msg.get("v")
+    if not _is_int(version) or version != VERSION:
+        raise BadMessage("bad_version", "protocol version must be 1")
+    return msg
+
+
+class Seat:
+    """One place at the table: a person (with a token) or a bot."""
+
+    def __init__(self, name, token, bot=None):
+        self.name = name
+        self.token = token
+        self.bot = bot            # None or a bot level
+        self.conn = None          # the data connection now playing this seat
+        self.n = 0                # views sent to this seat
+        self.agent = None         # the bot object (not saved)
+        self.plan = None          # the bot's next move: {"at": ms, "action": {...}}
+
+    def to_dict(self):
+        return {"name": self.name, "token": self.token, "bot": self.bot, "n": self.n}
+
+
+class Room:
+    """The host's room. See docs/protocol.md.
+
+    `make_bot(level, seat)` (optional) returns a bot: an object with
+    `decide(view, events, now) -> None | {"at": ms, "action": {...}}`, asked after every
+    view the room builds for that seat. Without it, `add_bot` is refused.
+    """
+
+    def __init__(self, room_id, host_name, seed=None, deck=None, make_token=secrets.token_hex,
+                 make_bot=None):
+        self.room_id = room_id
+        # Without a seed every room would deal the same decks: draw one (64 bits).
+        self.seed = seed if seed is not None else secrets.randbits(64)
+        self.deck = list(deck) if deck else None
+        self.make_token = make_token
+        self.make_bot = make_bot
+        self.options = dict(DEFAULT_OPTIONS)
+        self.seats = [Seat(clean_name(host_name), self._token())]
+        self.game = None
+        self.log = []             # engine events of the current round (for replays)
+        self.peeks = {}           # seat -> its peek reveal of the current round
+        self.conns = {}           # conn -> seat index
+        self.now = 0
+
+    # ---- entry points -------------------------------------------------------------------
+
+    def open(self, conn, now):
+        """A data connection opened; it gets a seat only with `join`."""
+        self._clock(now)
+        return []
+
+    def close(self, conn, now):
+        """A data connection closed: its seat stays, marked not connected."""
+        self._clock(now)
+        seat = self.conns.pop(conn, None)
+        if seat is None:
+            return []
+        self.seats[seat].conn = None
+        return self._broadcast()
+
+    def receive(self, conn, text, now):
+        """One message from `conn`. Never raises: a refused message gets one `error` back."""
+        now = self._clock(now)
+        try:
+            msg = parse(text)
+            return self._dispatch(conn, msg, now)
+        except BadMessage as e:
+            return [(conn, self._error(e.code, e.text))]
+        except Exception as e:    # a bug must not take the room down
+            return [(conn, self._error("internal", "internal error: " + type(e).__name__))]
+
+    def tick(self, now):
+        """Fire the engine's deadlines and bots' moves due at `now`; send views if anything moved."""
+        now = self._clock(now)
+        if self.game is None:
+            return []
+        out = []
+        deadline = self.game.next_deadline()
+        events = self.game.advance(now)
+        if events or (deadline is not None and deadline <= now):
+            out += self._after_change(events, now)
+        out += self._run_bots(now)
+        return out
+
+    def next_wakeup(self):
+        """When `tick` should run next (ms), or None."""
+        times = []
+        if self.game is not None:
+            deadline = self.game.next_deadline()
+            if deadline is not None:
+                times.append(deadline)
+        for seat in self.seats:
+            if seat.plan is not None:
+                times.append(seat.plan["at"])
+        return min(times) if times else None
+
+    # ---- messages -----------------------------------------------------------------------
+
+    def _dispatch(self, conn, msg, now):
+        kind = msg["type"]
+        if kind == "ping":
+            _fields(msg, ("t",))
+            if not _is_number(msg["t"]):
+                raise BadMessage("bad_message", "t must be a number")
+            return [(conn, self._msg("pong", t=msg["t"]))]
+        if kind == "join":
+            _fields(msg, ("name",), ("token",))
+            return self._join(conn, msg, now)
+        if kind == "action":
+            _fields(msg, ("action",))
+            return self._action(conn, msg["action"], now)
+        if kind in HOST_ONLY:
+            if conn != LOCAL:
+                raise BadMessage("not_host", "only the host may do that")
+            return getattr(self, "_host_" + kind)(msg, now)
+        raise BadMessage("unknown_type", "unknown message type")
+
+    def _join(self, conn, msg, now):
+        name = clean_name(msg["name"])
+        token = msg.get("token")
+        if token is not None and (not isinstance(token, str) or len(token) > 128):
+            raise BadMessage("bad_message", "token must be text")
+        if conn == LOCAL:
+            seat = 0
+        else:
+            seat = self._seat_of_token(token)
+        bound = self.conns.get(conn)
+        if bound is not None and bound != seat:
+            raise BadMessage("already_joined", "this connection already has a seat")
+        out = []
+        if seat is None:
+            if self.game is not None:
+                return [(conn, self._kicked("started", "the game has already started"))]
+            if len(self.seats) >= MAX_SEATS:
+                return [(conn, self._kicked("room_full", "the room is full"))]
+            self.seats.append(Seat(name, self._token()))
+            seat = len(self.seats) - 1
+        old = self.seats[seat].conn
+        if old is not None and old != conn:
+            # R: a second connection with the same token takes the seat over.
+            self.conns.pop(old, None)
+            out.append((old, self._kicked("taken_over", "this seat was opened elsewhere")))
+        self.seats[seat].conn = conn
+        self.seats[seat].name = name
+        self.conns[conn] = seat
+        out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
+                                    room=self.room_id)))
+        out += self._broadcast(replay_to=seat)
+        return out
+
+    def _action(self, conn, action, now):
+        seat = self.conns.get(conn)
+        if seat is None:
+            raise BadMessage("not_joined", "join the room first")
+        if self.game is None:
+            raise BadMessage("not_started", "the game has not started")
+        check_action(action, len(self.seats))
+        if action["do"] == "next_round" and conn != LOCAL:
+            raise BadMessage("not_host", "only the host starts the next round")
+        return self._apply(seat, action, now)
+
+    def _apply(self, seat, action, now):
+        """Fire due deadlines, then apply one checked action for `seat` through the engine."""
+        out = []
+        deadline = self.game.next_deadline()
+        events = self.game.advance(now)
+        if events or (deadline is not None and deadline <= now):
+            out += self._after_change(events, now)
+        try:
+            events = self.game.apply(seat, action, now)
+        except IllegalAction as e:
+            out.append((self.seats[seat].conn, self._error(self._refusal(seat, action, now),
+                                                           str(e))))
+            return out
+        return out + self._after_change(events, now)
+
+    def _refusal(self, seat, action, now):
+        view = view_for(self.game, seat, now)
+        if action["do"] in TURN_ACTIONS and view.get("turn") != seat:
+            return "not_your_turn"
+        return "illegal"
+
+    # ---- host-only messages -------------------------------------------------------------
+
+    def _host_options(self, msg, now):
+        _fields(msg, (), ("target", "draw_seconds", "draw_from_discard"))
+        self._in_lobby()
+        options = dict(self.options)
+        if "target" in msg:
+            if not _is_int(msg["target"]) or msg["target"] not in TARGETS:
+                raise BadMessage("bad_option", "target must be 50, 100 or 150")
+            options["target"] = msg["target"]
+        if "draw_seconds" in msg:
+            value = msg["draw_seconds"]
+            if value is not None and (not _is_int(value) or value not in DRAW_SECONDS):
+                raise BadMessage("bad_option", "draw_seconds must be null, 30, 45 or 60")
+            options["draw_seconds"] = value
+        if "draw_from_discard" in msg:
+            if not isinstance(msg["draw_from_discard"], bool):
+                raise BadMessage("bad_option", "draw_from_discard must be true or false")
+            options["draw_from_discard"] = msg["draw_from_discard"]
+        self.options = options
+        return self._broadcast()
+
+    def _host_start(self, msg, now):
+        _fields(msg, ())
+        self._in_lobby()
+        if not 2 <= len(self.seats) <= MAX_SEATS:
+            raise BadMessage("not_enough_players", "a game needs 2 to 8 players")
+        options = dict(self.options)
+        options["players"] = len(self.seats)
+        self.game = Game.new(options, seed=self.seed, deck=self.deck, dealer=0, now=now)
+        out = self._broadcast()
+        return out + self._after_change(self._initial_events(), now)
+
+    def _host_next_round(self, msg, now):
+        _fields(msg, ())
+        if self.game is None:
+            raise BadMessage("not_started", "the game has not started")
+        return self._apply(0, {"do": "next_round"}, now)
+
+    def _host_add_bot(self, msg, now):
+        _fields(msg, ("level",))
+        self._in_lobby()
+        if msg["level"] not in BOT_LEVELS:
+            raise BadMessage("bad_message", "level must be easy or hard")
+        if self.make_bot is None:
+            raise BadMessage("no_bots", "bots are not available")
+        if len(self.seats) >= MAX_SEATS:
+            raise BadMessage("room_full", "the room is full")
+        seat = Seat("Bot " + str(len(self.seats)), None, bot=msg["level"])
+        self.seats.append(seat)
+        seat.agent = self.make_bot(seat.bot, len(self.seats) - 1)
+        return self._broadcast()
+
+    def _host_remove(self, msg, now):
+        _fields(msg, ("seat",))
+        self._in_lobby()
+        index = msg["seat"]
+        if not _is_int(index) or not 1 <= index < len(self.seats):
+            raise BadMessage("bad_message", "seat must be a guest's seat")
+        out = []
+        gone = self.seats.pop(index)
+        if gone.conn is not None:
+            out.append((gone.conn, self._kicked("removed", "the host removed you")))
+        self.conns = {}
+        for i, seat in enumerate(self.seats):
+            if seat.conn is not None:
+                self.conns[seat.conn] = i
+        for i, seat in enumerate(self.seats):
+            if i >= index and seat.conn is not None:
+                # Seats after the removed one move down: tell them their new seat.
+                out.append((seat.conn, self._msg("welcome", seat=i, token=seat.token,
+                                                  room=self.room_id)))
+            if seat.agent is not None:
+                seat.agent = self.make_bot(seat.bot, i)
+        return out + self._broadcast()
+
+    def _in_lobby(self):
+        if self.game is not None:
+            raise BadMessage("started", "the game has already started")
+
+    # ---- views --------------------------------------------------------------------------
+
+    def _initial_events(self):
+        """The events of round 1's deal, which happened inside Game.new (R2.2, R2.4).
+
+        Game.new does not return them, so they are rebuilt here exactly as the engine emits
+        them for later rounds: the deal, then each seat's peek of its left and right cards.
+        """
+        game = self.game
+        events = [{"type": "deal", "round": game.round, "dealer": game.dealer}]
+        for seat, hand in enumerate(game.hands):
+            events.append({"type": "reveal", "to": seat, "reason": "peek",
+                           "cards": [{"seat": seat, "pos": "left", "card": hand[0]},
+                                     {"seat": seat, "pos": "right", "card": hand[2]}]})
+        return events
+
+    def _after_change(self, events, now):
+        """Record events, then send every seat its view with the events it may receive."""
+        self._record(events)
+        return self._views(events, now)
+
+    def _record(self, events):
+        for event in events:
+            if event.get("type") == "deal":
+                self.log = []
+                self.peeks = {}
+            self.log.append(event)
+            if event.get("type") == "reveal" and event.get("reason") == "peek":
+                self.peeks[event["to"]] = event
+        if len(self.log) > LOG_KEEP:
+            self.log = self.log[-LOG_KEEP:]
+
+    def _views(self, events, now, replay_to=None):
+        out = []
+        players = self._players()
+        for index, seat in enumerate(self.seats):
+            if index == replay_to:
+                mine = self._replay(index, now)
+            else:
+                mine = events_for(events, index)
+            if seat.conn is None and seat.agent is None:
+                continue
+            view = view_for(self.game, index, now)
+            if index != 0:
+                view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
+            seat.n += 1
+            text = self._view_text(seat.n, view, mine, players)
+            if seat.conn is not None:
+                out.append((seat.conn, text))
+            if seat.agent is not None:
+                seat.plan = seat.agent.decide(view, mine, now)
+        return out
+
+    def _replay(self, index, now):
+        """What a (re)joining seat gets: the round's last public events, and its peek again
+        while it has not confirmed it (the peek is shown until the seat is ready, R2.4)."""
+        public = [e for e in events_for(self.log, index) if "to" not in e][-LOG_REPLAY:]
+        peek = self.peeks.get(index)
+        if peek is not None:
+            view = view_for(self.game, index, now)
+            if view.get("phase") == "peek" and not view["ready"][index]:
+                public.append(peek)
+        return public
+
+    def _view_text(self, n, view, events, players):
+        """One view message, always under 16 KB: the oldest events go first if it is not."""
+        while True:
+            text = self._msg("view", n=n, view=view, events=events, players=players)
+            if len(text.encode("utf-8")) < MAX_TEXT or not events:
+                return text
+            events = events[max(1, len(events) // 4):]
+
+    def _broadcast(self, replay_to=None):
+        """Send the lobby to everyone, or, once started, every seat its view."""
+        if self.game is not None:
+            return self._views([], self.now, replay_to=replay_to)
+        text = self._lobby_text()
+        return [(seat.conn, text) for seat in self.seats if seat.conn is not None]
+
+    def _players(self):
+        return [{"seat": i, "name": s.name, "connected": s.conn is not None or s.bot is not None,
+                 "bot": s.bot} for i, s in enumerate(self.seats)]
+
+    def _lobby_text(self):
+        return self._msg("lobby", players=self._players(), options=dict(self.options), host=0,
+                         started=self.game is not None)
+
+    # ---- bots ---------------------------------------------------------------------------
+
+    def _run_bots(self, now):
+        out = []
+        for index, seat in enumerate(self.seats):
+            plan = seat.plan
+            if plan is None or plan["at"] > now or self.game is None:
+                continue
+            seat.plan = None
+            try:
+                action = check_action(plan["action"], len(self.seats))
+            except BadMessage:
+                continue
+            out += [o for o in self._apply(index, action, now) if o[0] is not None]
+        return out
+
+    # ---- helpers ------------------------------------------------------------------------
+
+    def _clock(self, now):
+        if now > self.now:
+            self.now = now
+        return self.now
+
+    def _token(self):
+        return self.make_token(16)
+
+    def _seat_of_token(self, token):
+        if not token:
+            return None
+        for index, seat in enumerate(self.seats):
+            if index != 0 and seat.token is not None and secrets.compare_digest(seat.token, token):
+                return index
+        return None
+
+    def _msg(self, kind, **fields):
+        msg = {"type": kind, "v": VERSION}
+        msg.update(fields)
+        return json.dumps(msg, separators=(",", ":"))
+
+    def _error(self, code, text):
+        return self._msg("error", code=code, text=text[:200])
+
+    def _kicked(self, code, text):
+        return self._msg("kicked", code=code, text=text)
+
+    # ---- saving -------------------------------------------------------------------------
+
+    def to_dict(self):
+        """The whole room, JSON-safe (connections are not saved: everyone rejoins)."""
+        return {"room_id": self.room_id, "seed": self.seed, "deck": self.deck,
+                "options": dict(self.options), "seats": [s.to_dict() for s in self.seats],
+                "game": self.game.to_dict() if self.game is not None else None,
+                "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
+                "now": self.now}
+
+    @classmethod
+    def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None):
+        room = cls(d["room_id"], d["seats"][0]["name"], seed=d["seed"], deck=d["deck"],
+                   make_token=make_token, make_bot=make_bot)
+        room.options = dict(d["options"])
+        room.seats = []
+        for i, s in enumerate(d["seats"]):
+            seat = Seat(s["name"], s["token"], bot=s["bot"])
+            seat.n = s["n"]
+            if seat.bot is not None and make_bot is not None:
+                seat.agent = make_bot(seat.bot, i)
+            room.seats.append(seat)
+        room.game = Game.from_dict(d["game"]) if d["game"] is not None else None
+        room.log = list(d["log"])
+        room.peeks = {int(k): v for k, v in d["peeks"].items()}
+        room.now = d["now"]
+        return room
