@@ -1,0 +1,101 @@
+"""The engine benchmark inside Pyodide, in headless Chromium, beside the CPython numbers.
+
+    python3 bench/pyodide_bench.py [--seconds S]
+
+Needs a local build (``python3 tools/build.py``), node with the npm packages installed, Debian
+Chromium at /usr/bin/chromium and the Python ``playwright`` package (``./test.sh`` sets all of
+that up). Starts ``tools/serve.mjs`` on a free port, loads the vendored Pyodide in a blank page
+of that origin, copies ``crisp_core`` and ``bench/engine_bench.py`` into its file system and
+runs the same measurements as ``bench/engine_bench.py``. Prints numbers; asserts nothing.
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from bench import engine_bench  # noqa: E402
+
+PAGE_SCRIPT = """
+async ({files, seconds}) => {
+  const t0 = performance.now();
+  const { loadPyodide } = await import('./vendor/pyodide/pyodide.mjs');
+  const pyodide = await loadPyodide({ indexURL: new URL('./vendor/pyodide/', location.href).href });
+  const started = performance.now() - t0;
+  pyodide.FS.mkdirTree('/bench/crisp_core');
+  for (const [path, text] of Object.entries(files)) pyodide.FS.writeFile('/bench/' + path, text);
+  const out = await pyodide.runPythonAsync(`
+import sys, json
+sys.path.insert(0, '/bench')
+import engine_bench
+json.dumps(engine_bench.run(${seconds}))
+`);
+  return { started_ms: started, results: JSON.parse(out), version: pyodide.version };
+}
+"""
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _files():
+    files = {"engine_bench.py": open(os.path.join(ROOT, "bench", "engine_bench.py")).read()}
+    core = os.path.join(ROOT, "crisp_core")
+    for name in sorted(os.listdir(core)):
+        if name.endswith(".py"):
+            files["crisp_core/" + name] = open(os.path.join(core, name)).read()
+    return files
+
+
+def run_in_pyodide(seconds):
+    """Start the local server and Chromium; return the dict the page computed."""
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    server = subprocess.Popen(["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port",
+                               str(port), "--host", "127.0.0.1"], stdout=subprocess.DEVNULL)
+    try:
+        base = "http://127.0.0.1:%d/" % port
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "build.json", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=[
+                "--no-sandbox", "--disable-background-networking", "--disable-component-update",
+                "--no-first-run", "--disable-sync"])
+            page = browser.new_page()
+            page.goto(base + "build.json")
+            result = page.evaluate(PAGE_SCRIPT, {"files": _files(), "seconds": seconds})
+            browser.close()
+        return result
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    seconds = float(argv[argv.index("--seconds") + 1]) if "--seconds" in argv else 2.0
+    cpython = engine_bench.run(seconds)
+    browser = run_in_pyodide(seconds)
+    print("%-34s %14s %14s" % ("measure", "CPython", "Pyodide " + browser["version"]))
+    for key, value in cpython.items():
+        print("%-34s %14s %14s" % (key, value, browser["results"][key]))
+    print("%-34s %14s %14.0f" % ("pyodide_start_ms (cold profile)", "-", browser["started_ms"]))
+    print(json.dumps({"cpython": cpython, "pyodide": browser}))
+
+
+if __name__ == "__main__":
+    main()
