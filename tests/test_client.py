@@ -1,0 +1,263 @@
+"""The screen model (ui/client.py): what it keeps from the room's messages, what it sends, and
+that it runs unchanged on MicroPython (the guests' interpreter)."""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from roomnet import Net
+from test_room import DECK, play_round, started
+from ui.client import REVEAL_MS, Client
+from ui.room import LOCAL
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MICROPYTHON = os.path.join(ROOT, "node_modules", "@micropython",
+                           "micropython-webassembly-pyscript", "micropython.mjs")
+
+
+def msg(kind, **fields):
+    fields.update(type=kind, v=1)
+    return json.dumps(fields)
+
+
+def view_msg(n, events=(), **view):
+    base = {"seat": 1, "phase": "peek", "round": 1, "ready": [False, False], "held": None,
+            "allowed": [{"do": "ready"}], "draw_left": None}
+    base.update(view)
+    return msg("view", n=n, view=base, events=list(events),
+               players=[{"seat": 0, "name": "H", "connected": True, "bot": None},
+                        {"seat": 1, "name": "A", "connected": True, "bot": None}])
+
+
+def peek(seat=1, left="2c", right="5h"):
+    return {"type": "reveal", "to": seat, "reason": "peek",
+            "cards": [{"seat": seat, "pos": "left", "card": left},
+                      {"seat": seat, "pos": "right", "card": right}]}
+
+
+def seated():
+    sent = []
+    client = Client(sent.append)
+    client.receive(msg("welcome", seat=1, token="ab" * 16, room="r1"), 0)
+    return client, sent
+
+
+# ---- messages out ---------------------------------------------------------------------------
+
+def test_join_act_host_and_ping_build_versioned_messages():
+    sent = []
+    client = Client(sent.append)
+    client.join("Ana", None)
+    client.act({"do": "draw", "from": "deck"})
+    client.host({"type": "options", "target": 50})
+    client.ping(1234)
+    assert [json.loads(t) for t in sent] == [
+        {"type": "join", "v": 1, "name": "Ana", "token": None},
+        {"type": "action", "v": 1, "action": {"do": "draw", "from": "deck"}},
+        {"type": "options", "v": 1, "target": 50},
+        {"type": "ping", "v": 1, "t": 1234}]
+
+
+# ---- messages in ----------------------------------------------------------------------------
+
+def test_starts_on_join_screen_connecting():
+    client = Client(lambda t: None)
+    assert client.screen == "join" and client.status == "connecting"
+    assert client.view is None and client.log == [] and client.reveals == {}
+
+
+def test_welcome_then_lobby_then_view():
+    client, _ = seated()
+    assert (client.seat, client.token, client.room, client.status) == (1, "ab" * 16, "r1", "ok")
+    lobby = msg("lobby", players=[{"seat": 0, "name": "H", "connected": True, "bot": None}],
+                options={"target": 100, "draw_seconds": None, "draw_from_discard": False},
+                host=0, started=False)
+    assert client.receive(lobby, 5)
+    assert client.screen == "lobby" and client.players[0]["name"] == "H"
+    client.receive(view_msg(1, [{"type": "deal", "round": 1, "dealer": 0}, peek()]), 10)
+    assert client.screen == "table" and client.n == 1 and client.view_at == 10
+    assert client.log == [{"type": "deal", "round": 1, "dealer": 0}]
+    assert client.reveals == {(1, "left"): "2c", (1, "right"): "5h"}
+
+
+def test_peek_stays_until_this_seat_is_ready():
+    client, _ = seated()
+    client.receive(view_msg(1, [peek()]), 0)
+    assert not client.tick(60000)
+    assert (1, "left") in client.reveals
+    client.receive(view_msg(2, [], ready=[True, False]), 61000)   # the other seat is ready
+    assert (1, "left") in client.reveals
+    client.receive(view_msg(3, [], ready=[False, True]), 62000)   # this seat is ready
+    assert client.reveals == {}
+
+
+def test_jack_queen_and_draw_reveals_turn_back_after_about_3_seconds():
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", ready=[True, True]), 0)
+    jack = {"type": "reveal", "to": 1, "reason": "jack",
+            "cards": [{"seat": 1, "pos": "center", "card": "Td"}]}
+    client.receive(view_msg(2, [{"type": "jack", "seat": 1, "card": "Jc"}, jack],
+                            phase="play", ready=[True, True]), 1000)
+    assert client.reveals == {(1, "center"): "Td"}
+    assert client.next_wakeup() == 1000 + REVEAL_MS
+    assert not client.tick(1000 + REVEAL_MS - 1)
+    assert client.tick(1000 + REVEAL_MS)
+    assert client.reveals == {} and client.next_wakeup() is None
+
+
+def test_the_drawn_card_reveal_goes_when_the_card_is_resolved():
+    client, _ = seated()
+    draw = {"type": "reveal", "to": 1, "reason": "draw",
+            "cards": [{"seat": 1, "pos": "held", "card": "6d"}]}
+    held = {"seat": 1, "from": "deck", "card": "6d"}
+    client.receive(view_msg(1, [{"type": "draw", "seat": 1, "from": "deck"}, draw],
+                            phase="play", held=held), 0)
+    assert client.reveals == {(1, "held"): "6d"}
+    client.receive(view_msg(2, [{"type": "swap", "seat": 1, "pos": "left", "card": "2c"}],
+                            phase="play"), 500)
+    assert client.reveals == {}
+
+
+def test_a_card_moved_away_is_no_longer_shown_but_a_fresh_reveal_is():
+    client, _ = seated()
+    queen = {"type": "reveal", "to": 1, "reason": "queen",
+             "cards": [{"seat": 1, "pos": "right", "card": "7h"}]}
+    client.receive(view_msg(1, [queen, {"type": "queen", "seat": 0, "card": "Qs", "pos": "left",
+                                        "target": 1, "target_pos": "right"}], phase="play"), 0)
+    assert client.reveals == {(1, "right"): "7h"}     # same message: kept, whatever the order
+    client.receive(view_msg(2, [{"type": "queen", "seat": 0, "card": "Qd", "pos": "left",
+                                 "target": 1, "target_pos": "right"}], phase="play"), 1000)
+    assert client.reveals == {}                         # a later exchange took it away
+
+
+def test_private_events_never_enter_the_log_and_a_new_round_starts_it_over():
+    client, _ = seated()
+    client.receive(view_msg(1, [{"type": "deal", "round": 1, "dealer": 0}, peek()]), 0)
+    client.receive(view_msg(2, [{"type": "ready", "seat": 1, "auto": False}],
+                            ready=[False, True]), 10)
+    assert [e["type"] for e in client.log] == ["deal", "ready"]
+    client.receive(view_msg(3, [{"type": "deal", "round": 2, "dealer": 1}, peek(1, "3c", "4d")],
+                            round=2), 20)
+    assert client.log == [{"type": "deal", "round": 2, "dealer": 1}]
+    assert client.reveals == {(1, "left"): "3c", (1, "right"): "4d"}
+
+
+def test_a_reveal_for_another_seat_is_ignored():
+    client, _ = seated()
+    client.receive(view_msg(1, [peek(seat=0)]), 0)
+    assert client.reveals == {}
+
+
+def test_error_kicked_pong_and_garbage():
+    client, _ = seated()
+    client.receive(msg("error", code="not_your_turn", text="not your turn"), 0)
+    assert client.error == {"code": "not_your_turn", "text": "not your turn"}
+    client.act({"do": "ready"})
+    assert client.error is None
+    assert not client.receive(msg("pong", t=100), 130)
+    assert client.latency == 30
+    for bad in ("{", "[]", '{"type": "view", "v": 2}', "null"):
+        assert not client.receive(bad, 200)
+    client.receive(msg("kicked", code="taken_over", text="elsewhere"), 300)
+    assert client.screen == "gone" and client.kicked["code"] == "taken_over"
+    client.receive(view_msg(1), 400)
+    assert client.screen == "gone"
+
+
+def test_allowed_and_remaining_help_the_screens():
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000,
+                            allowed=[{"do": "draw", "from": ["deck", "discard"]}]), 1000)
+    assert client.allowed("draw") == {"do": "draw", "from": ["deck", "discard"]}
+    assert client.allowed("swap") is None
+    assert client.remaining("draw_left", 11000) == 20000
+    assert client.remaining("draw_left", 99000) == 0
+    assert client.remaining("peek_left", 1000) is None
+
+
+def test_clients_follow_a_whole_round_through_the_room():
+    net = started(deck=DECK)
+    play_round(net)
+    for conn in ("a", "b", LOCAL):
+        client = net.clients[conn]
+        assert client.screen == "table" and client.view["phase"] == "round_over"
+        assert client.n == len(net.received(conn, "view"))
+        assert client.log[-1]["type"] == "round_over"
+
+
+# ---- the same model on MicroPython ---------------------------------------------------------
+
+DRIVER = r"""
+import json
+received = json.loads(INBOX)
+client = Client(lambda text: None)
+renders = 0
+for now, text in received:
+    if client.receive(text, now):
+        renders += 1
+    client.tick(now)
+print("RESULT " + json.dumps(summary(client, renders)))
+"""
+
+SUMMARY = r"""
+def summary(client, renders):
+    return {"screen": client.screen, "seat": client.seat, "token": client.token,
+            "n": client.n, "renders": renders, "log": client.log, "view": client.view,
+            "reveals": sorted([str(k[0]) + "/" + k[1] + "=" + v
+                               for k, v in client.reveals.items()]),
+            "players": client.players, "error": client.error}
+"""
+
+
+def run_micropython(source):
+    script = ("import { loadMicroPython } from %s;\n"
+              "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
+              "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), json.dumps(source))
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for line in done.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT "):])
+    raise AssertionError(done.stdout[-2000:])
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not os.path.exists(MICROPYTHON),
+                    reason="node and node_modules (npm ci) are needed for MicroPython")
+def test_the_client_runs_on_micropython_with_the_same_result():
+    net = Net(deck=DECK)
+    # record what guest "a" receives, with the time it arrived
+    timed = []
+    original = net.deliver
+
+    def deliver(out):
+        for conn, text in out:
+            if conn == "a":
+                timed.append([net.clock, text])
+        original(out)
+    net.deliver = deliver
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.guest("b", "Bea")
+    net.host.host({"type": "start"})
+    play_round(net)
+    net.host.host({"type": "next_round"})
+
+    with open(os.path.join(ROOT, "ui", "client.py"), encoding="utf-8") as f:
+        client_source = f.read()
+    namespace = {}
+    exec(SUMMARY, namespace)
+    expected_client = Client(lambda text: None)
+    renders = 0
+    for now, text in timed:
+        if expected_client.receive(text, now):
+            renders += 1
+        expected_client.tick(now)
+    expected = json.loads(json.dumps(namespace["summary"](expected_client, renders)))
+    source = (client_source + "\n" + SUMMARY + "\nINBOX = " + json.dumps(json.dumps(timed))
+              + "\n" + DRIVER)
+    assert run_micropython(source) == expected
+    assert expected["screen"] == "table" and expected["view"]["round"] == 2
