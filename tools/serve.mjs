@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// One process for LAN play and tests: serves dist/ statically AND runs the PeerJS signaling
+// server (npm `peer`, ExpressPeerServer) at /peerjs on the same port. A local build
+// (python3 tools/build.py) points the page at this origin's /peerjs.
+//
+//   node tools/serve.mjs [--port 8000] [--host 0.0.0.0] [--dir dist] [--verbose]
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import express from "express";
+import { ExpressPeerServer } from "peer";
+
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+function parseArgs(argv) {
+  const args = { port: 8000, host: "0.0.0.0", dir: path.join(ROOT, "dist"), verbose: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (a.includes("=")) return a.slice(a.indexOf("=") + 1);
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a.startsWith("--port")) args.port = Number(value());
+    else if (a.startsWith("--host")) args.host = value();
+    else if (a.startsWith("--dir")) args.dir = path.resolve(value());
+    else if (a === "--verbose" || a === "-v") args.verbose = true;
+    else if (a === "--help" || a === "-h") {
+      console.log("usage: node tools/serve.mjs [--port 8000] [--host 0.0.0.0] [--dir dist] [--verbose]");
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)
+    throw new Error(`bad --port ${args.port}`);
+  return args;
+}
+
+// Explicit types for what the page loads; express's own table is used for the rest.
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".zip": "application/zip",
+  ".toml": "application/toml; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".py": "text/x-python; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+function lanAddresses() {
+  const out = [];
+  for (const [name, addrs] of Object.entries(os.networkInterfaces())) {
+    for (const a of addrs || []) {
+      if ((a.family === "IPv4" || a.family === 4) && !a.internal) out.push({ name, address: a.address });
+    }
+  }
+  return out;
+}
+
+function main() {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`serve: ${e.message}`);
+    process.exit(2);
+  }
+  if (!fs.existsSync(path.join(args.dir, "index.html"))) {
+    console.error(`serve: ${args.dir}/index.html not found: build first (python3 tools/build.py)`);
+    process.exit(1);
+  }
+
+  const app = express();
+  app.disable("x-powered-by");
+  const server = http.createServer(app);
+
+  // Signaling: client options {host: location.hostname, port: location.port, path: "/peerjs"}.
+  const peerServer = ExpressPeerServer(server, { path: "/", key: "peerjs", allow_discovery: false });
+  if (args.verbose) {
+    peerServer.on("connection", (c) => console.log(`peer: + ${c.getId()}`));
+    peerServer.on("disconnect", (c) => console.log(`peer: - ${c.getId()}`));
+  }
+  peerServer.on("error", (e) => console.error(`peer: ${e.message || e}`));
+  app.use("/peerjs", peerServer);
+
+  // Static files. no-cache = always revalidate (ETag / Last-Modified), so a rebuild is seen at
+  // once and an unchanged file costs a 304; the Python zips are content-hashed anyway.
+  app.use(express.static(args.dir, {
+    index: ["index.html"],
+    dotfiles: "ignore",
+    setHeaders(res, file) {
+      const type = TYPES[path.extname(file).toLowerCase()];
+      if (type) res.setHeader("Content-Type", type);
+      res.setHeader("Cache-Control", "no-cache");
+      res.setHeader("X-Content-Type-Options", "nosniff");
+    },
+  }));
+  if (args.verbose) app.use((req, res, next) => { console.log(`404 ${req.url}`); next(); });
+
+  server.on("error", (e) => {
+    console.error(`serve: ${e.code === "EADDRINUSE" ? `port ${args.port} is in use` : e.message}`);
+    process.exit(1);
+  });
+  server.listen(args.port, args.host, () => {
+    const port = server.address().port;
+    const dir = path.relative(process.cwd(), args.dir) || ".";
+    console.log(`Crisp: serving ${dir}/ and the PeerJS signaling server (/peerjs) on port ${port}`);
+    console.log(`  on this computer:  http://localhost:${port}/`);
+    const lan = args.host === "0.0.0.0" || args.host === "::" ? lanAddresses() : [];
+    for (const { name, address } of lan) console.log(`  on the LAN (${name}): http://${address}:${port}/`);
+    if (!lan.length && (args.host === "0.0.0.0" || args.host === "::"))
+      console.log("  (no LAN address found: connect this computer to the Wi-Fi the phones use)");
+    console.log("Phones on the same Wi-Fi open the LAN address. Ctrl+C stops.");
+  });
+
+  const stop = () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections?.();
+    setTimeout(() => process.exit(0), 1000).unref();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main();
