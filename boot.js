@@ -1,0 +1,77 @@
+// Crisp bootstrap: choose the Python interpreter, then start PyScript.
+//
+// How the interpreter is chosen (one rule):
+//   URL has ?room=<id>  -> a guest page. <script type="mpy" config="./mpy.toml">: MicroPython,
+//                          fast to start; it only renders the views the host sends.
+//   otherwise           -> the host / landing / solo page. <script type="py" config="./pyscript.toml">:
+//                          Pyodide, which runs the rules engine (crisp_core).
+// Both run the same entry ui/main.py. PyScript reads the configs of the <script> tags present
+// when core.js is first imported, so the tag is added first and core.js imported after it.
+//
+// window.crisp (read from Python as `js.crisp`):
+//   interpreter  "pyodide" | "micropython";  guest: bool;  room: the ?room id or null
+//   mode         "local" | "hosted" (from the build, see config.js)
+//   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
+//   newPeer(id)  new Peer(id, peerOptions()); id may be null for a server-assigned id
+//   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
+//   times        {boot, ready, done}: ms since navigation start, for measurements
+import { mode, signaling } from "./config.js";
+
+const params = new URLSearchParams(location.search);
+const room = params.get("room") || null;
+const guest = room !== null;
+const type = guest ? "mpy" : "py";
+
+const peerOptions = () => {
+  const options = JSON.parse(JSON.stringify(signaling.peer));
+  if (signaling.same_origin) {
+    const https = location.protocol === "https:";
+    options.host = location.hostname;
+    options.port = Number(location.port) || (https ? 443 : 80);
+    options.secure = https;
+    options.path = signaling.path;
+  }
+  return options;
+};
+
+const loading = document.getElementById("loading");
+const loadingText = document.getElementById("loading-text");
+const bar = loading?.querySelector("progress");
+const es = (navigator.language || "").toLowerCase().startsWith("es");
+const say = (detail) => {
+  if (loadingText) loadingText.textContent = `${es ? "Cargando" : "Loading"}… ${detail || ""}`.trim();
+  if (bar) bar.value += (95 - bar.value) * 0.25;
+};
+const loaded = () => { if (loading) loading.hidden = true; };
+const failed = (message) => {
+  if (!loading) return;
+  loading.hidden = false;
+  loading.classList.add("error");
+  if (loadingText) loadingText.textContent = `${es ? "Error al cargar" : "Could not load"}: ${message}`;
+};
+
+window.crisp = {
+  mode, room, guest,
+  interpreter: guest ? "micropython" : "pyodide",
+  get peerOptions() { return peerOptions(); },
+  newPeer: (id) => (id ? new Peer(id, peerOptions()) : new Peer(peerOptions())),
+  loaded,
+  times: { boot: performance.now() },
+};
+document.documentElement.dataset.interpreter = window.crisp.interpreter;
+
+addEventListener(`${type}:progress`, (e) => say(e.detail));
+document.addEventListener(`${type}:ready`, () => { window.crisp.times.ready = performance.now(); say(""); });
+document.addEventListener(`${type}:done`, () => { window.crisp.times.done = performance.now(); loaded(); });
+addEventListener("error", (e) => { if (!window.crisp.times.done) failed(e.message); });
+addEventListener("unhandledrejection", (e) => {
+  if (!window.crisp.times.done) failed(e.reason?.message || String(e.reason));
+});
+
+const script = document.createElement("script");
+script.type = type;
+script.src = "./ui/main.py";
+script.setAttribute("config", guest ? "./mpy.toml" : "./pyscript.toml");
+document.head.append(script);
+say("");
+import("./vendor/pyscript/core.js").catch((e) => failed(e.message));
