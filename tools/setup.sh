@@ -1,0 +1,48 @@
+# Sourced by serve.sh and test.sh: installs what the project needs on a fresh Debian machine.
+# Functions only; nothing runs when sourced.
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "setup: need root for: $*" >&2; return 1; fi
+}
+
+apt_updated=
+apt_install() {
+  if [ -z "$apt_updated" ]; then as_root apt-get update -qq; apt_updated=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+# node + npm (Debian's are fine: the server needs Node.js >= 18)
+ensure_node() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "setup: installing nodejs and npm (apt)"
+    apt_install nodejs npm
+  fi
+}
+
+# node_modules from package-lock.json; npm ci only when missing or older than the lockfile
+ensure_node_modules() {
+  ensure_node
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
+     || [ package.json -nt node_modules/.package-lock.json ]; then
+    echo "setup: npm ci"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+# Debian's Chromium for the browser tests (Playwright's own browser download does not work here)
+ensure_chromium() {
+  if [ ! -x /usr/bin/chromium ]; then
+    echo "setup: installing chromium (apt)"
+    apt_install chromium
+  fi
+}
+
+# .venv with the pinned test tools
+ensure_venv() {
+  if [ ! -x .venv/bin/python ]; then
+    echo "setup: creating .venv"
+    python3 -m venv .venv || { apt_install python3-venv && python3 -m venv .venv; }
+  fi
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+}
