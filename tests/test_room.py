@@ -546,3 +546,10 @@ def test_a_bot_seat_plays_through_the_hook():
     assert net.host.view["held"]["seat"] == 1
     net.later(1000)        # and resolves it
     assert net.host.view["turn"] == 0 and net.host.view["held"] is None
+
+
+def test_a_stacked_deck_is_checked_when_the_room_is_made():
+    for bad in (["Ah", "Ah"], ["Zz"], ["ah"]):
+        with pytest.raises(ValueError):
+            Room("r", "Host", deck=bad)
+    assert Room("r", "Host", deck=["Ah", "5c"]).deck == ["Ah", "5c"]

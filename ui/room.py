@@ -11,7 +11,7 @@ Contract: docs/protocol.md ("Room messages", "Room").
 import json
 import secrets
 
-from crisp_core import Game, IllegalAction, events_for, view_for
+from crisp_core import Game, IllegalAction, events_for, is_card, view_for
 
 VERSION = 1
 LOCAL = "local"
@@ -158,6 +158,9 @@ class Room:
         # Without a seed every room would deal the same decks: draw one (64 bits).
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.deck = list(deck) if deck else None
+        if self.deck is not None and (not all(is_card(c) for c in self.deck)
+                                      or len(set(self.deck)) != len(self.deck)):
+            raise ValueError("deck: distinct card codes only")
         self.make_token = make_token
         self.make_bot = make_bot
         self.options = dict(DEFAULT_OPTIONS)
