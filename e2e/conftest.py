@@ -1,0 +1,152 @@
+"""Playwright (Python, sync API) fixtures for Crisp's end-to-end tests.
+
+Fixtures
+    site         session: a local build (tools/build.py) in a temp folder, served by
+                 `node tools/serve.mjs` (static files + PeerJS signaling at /peerjs) on a free
+                 port; yields a Site with .url(path) and .lan_url(path). Stopped by its PID.
+    browser      session: Debian's Chromium (/usr/bin/chromium, or $CRISP_CHROMIUM).
+    new_phone    function: new_phone(path=None) -> Phone, a fresh context (390x844, touch,
+                 microphone permission for loopback WebRTC) with one page; every request and
+                 websocket URL is recorded in phone.requests (and in the session's
+                 ALL_REQUESTS). Contexts are closed at the end of the test.
+    timings      session: dict name -> list of ms; printed (median) in the terminal summary.
+
+Helpers (in crisp_e2e.py, import them from there)
+    wait_ready(page)  waits until ui/main.py set body[data-ready]; returns its value
+                      ("pyodide" | "micropython").
+    ready_ms(page)    ms from navigation start to body[data-ready] (recorded by an init script).
+    is_local(url)     True for loopback http(s)/ws(s) URLs and data:/blob:/about: ones.
+
+Pages: `/` is the host/landing page (Pyodide), `/?room=<id>` a guest page (MicroPython).
+Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (DESIGN.md).
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from crisp_e2e import (CHROMIUM, LAUNCH_ARGS, PHONE, READY_PROBE, ROOT, ALL_REQUESTS, Phone, Site)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    # Build into a private folder: tests never disturb the dist/ someone is serving.
+    dist = str(tmp_path_factory.mktemp("crisp") / "dist")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), "--out", dist],
+                   check=True, cwd=ROOT)
+    port = free_port()
+    log_path = os.path.join(os.path.dirname(dist), "serve.log")
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        ["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port", str(port),
+         "--host", "127.0.0.1", "--dir", dist],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    s = Site(port, dist, log_path)
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"serve.mjs exited with {proc.returncode}: {open(log_path).read()}")
+        try:
+            with urllib.request.urlopen(s.url("/"), timeout=2) as r:
+                if r.status == 200:
+                    break
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("serve.mjs did not answer within 30 s")
+        time.sleep(0.1)
+    try:
+        yield s
+    finally:
+        proc.terminate()  # by its PID (Popen), never by name
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance):
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} not found: apt-get install -y chromium (test.sh does it)")
+    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def new_phone(browser, site):
+    contexts = []
+
+    def make(path=None, lan=False, **context_kw):
+        options = {**PHONE, "permissions": ["microphone"], **context_kw}
+        context = browser.new_context(**options)
+        context.add_init_script(READY_PROBE)
+        contexts.append(context)
+        page = context.new_page()
+        phone = Phone(context, page, site)
+
+        def on_request(request):
+            phone.requests.append(request.url)
+            ALL_REQUESTS.append(request.url)
+
+        def on_websocket(ws):
+            phone.requests.append(ws.url)
+            ALL_REQUESTS.append(ws.url)
+
+        context.on("request", on_request)
+        page.on("websocket", on_websocket)
+        page.on("console", lambda m: phone.console.append((m.type, m.text)))
+        page.on("pageerror", lambda e: phone.errors.append(str(e)))
+        if path is not None:
+            phone.goto(path, lan=lan)
+        return phone
+
+    yield make
+    for c in contexts:
+        try:
+            c.close()
+        except Exception:
+            pass
+
+
+@pytest.fixture(scope="session")
+def timings():
+    return _TIMINGS
+
+
+_TIMINGS = {}
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _TIMINGS:
+        return
+    terminalreporter.section("crisp timings in ms (pages: navigation start to body[data-ready])")
+    for name, values in _TIMINGS.items():
+        vals = sorted(values)
+        median = vals[len(vals) // 2]
+        terminalreporter.write_line(
+            f"{name}: median {median:.0f} ms over {len(vals)} "
+            f"({', '.join(f'{v:.0f}' for v in values)})")

@@ -1,0 +1,98 @@
+"""Helpers for Crisp's end-to-end tests (see conftest.py for the fixtures)."""
+
+import os
+from urllib.parse import urlsplit
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHROMIUM = os.environ.get("CRISP_CHROMIUM", "/usr/bin/chromium")
+
+# A host name that is not "localhost": pages served under it are NOT a secure context, like a
+# phone opening http://192.168.x.y:8000 on the LAN. Chromium resolves it to 127.0.0.1, so no
+# traffic leaves the machine.
+LAN_HOST = "crisp-lan.test"
+
+LAUNCH_ARGS = [
+    "--allow-loopback-in-peer-connection",  # WebRTC on a loopback-only machine
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
+]
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    LAUNCH_ARGS.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2}
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]", LAN_HOST}
+
+# Every request URL seen by any phone of the session (for "nothing leaves localhost").
+ALL_REQUESTS = []
+
+# Records when ui/main.py marks the page ready (performance.now(), ms since navigation start).
+READY_PROBE = """
+(() => {
+  const mark = () => {
+    if (window.__crispReadyAt === undefined && document.body && document.body.dataset.ready)
+      window.__crispReadyAt = performance.now();
+  };
+  new MutationObserver(mark).observe(document, {subtree: true, attributes: true,
+                                                attributeFilter: ["data-ready"]});
+})();
+"""
+
+
+def is_local(url):
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "blob", "about", "chrome-error"):
+        return True
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname in LOCAL_HOSTS
+
+
+class Site:
+    def __init__(self, port, dist, log):
+        self.port, self.dist, self.log = port, dist, log
+
+    def url(self, path="/"):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def lan_url(self, path="/"):
+        """The same page under a non-secure origin, as a phone on the LAN sees it."""
+        return f"http://{LAN_HOST}:{self.port}{path}"
+
+
+class Phone:
+    """One player's device: its own browser context (cookies, storage, cache) and a page."""
+
+    def __init__(self, context, page, site):
+        self.context, self.page, self.site = context, page, site
+        self.requests = []
+        self.console = []   # (type, text)
+        self.errors = []    # uncaught page errors
+
+    def goto(self, path="/", lan=False, **kw):
+        url = self.site.lan_url(path) if lan else self.site.url(path)
+        self.page.goto(url, **kw)
+        return self.page
+
+    def wait_ready(self, timeout=60_000):
+        return wait_ready(self.page, timeout)
+
+    def ready_ms(self):
+        return ready_ms(self.page)
+
+
+def wait_ready(page, timeout=60_000):
+    """Wait until the page's interpreter ran ui/main.py (body[data-ready]); return its value."""
+    try:
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=timeout)
+    except Exception:
+        loading = page.evaluate(
+            "document.getElementById('loading')?.innerText || ''")
+        raise AssertionError(f"page never became ready; loading screen says: {loading!r}")
+    return page.evaluate("document.body.dataset.ready")
+
+
+def ready_ms(page):
+    return page.evaluate("window.__crispReadyAt")

@@ -1,0 +1,158 @@
+"""Smoke tests of the infrastructure: the page shell, both interpreters, PeerJS signaling."""
+
+import json
+import os
+import statistics
+
+from crisp_e2e import ALL_REQUESTS, is_local, ready_ms, wait_ready
+
+GUEST = "/?room=smoke"
+
+
+def _cold_median(new_phone, timings, name, path, expected, runs=3):
+    """Open `path` in `runs` fresh contexts (cold cache); record the ready times."""
+    values = []
+    for _ in range(runs):
+        phone = new_phone()
+        phone.goto(path)
+        assert wait_ready(phone.page) == expected
+        values.append(ready_ms(phone.page))
+        phone.context.close()
+    timings[name] = values
+    print(f"{name}: median {statistics.median(values):.0f} ms, runs {[round(v) for v in values]}")
+    return phone
+
+
+def test_a_landing_page_runs_pyodide(new_phone, timings):
+    phone = new_phone()
+    phone.goto("/", wait_until="commit")
+    # Never a blank page: the loading screen is there before Python starts.
+    phone.page.wait_for_selector("#loading", state="visible", timeout=10_000)
+    assert wait_ready(phone.page) == "pyodide"
+    assert phone.page.evaluate("window.crisp.interpreter") == "pyodide"
+    assert phone.page.evaluate("document.documentElement.dataset.interpreter") == "pyodide"
+    # the host's Python (crisp_core/ and ui/) comes in one zip that PyScript unpacks
+    assert any("/py/host-" in u for u in phone.requests)
+    # the loading screen goes away once ui/main.py has run
+    phone.page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    assert any("/vendor/pyodide/pyodide.asm.wasm" in u for u in phone.requests)
+    assert not any("micropython" in u for u in phone.requests)
+    assert [u for u in phone.requests if not is_local(u)] == []
+    assert phone.errors == []
+    _cold_median(new_phone, timings, "host page (Pyodide), cold", "/", "pyodide")
+
+
+def test_b_room_page_runs_micropython(new_phone, timings):
+    phone = new_phone(GUEST)
+    assert wait_ready(phone.page) == "micropython"
+    assert phone.page.evaluate("window.crisp.room") == "smoke"
+    assert phone.page.evaluate("window.crisp.guest") is True
+    # guests get ui/ only, no rules engine
+    assert any("/py/guest-" in u for u in phone.requests)
+    assert any("/vendor/micropython/micropython.wasm" in u for u in phone.requests)
+    assert not any("pyodide" in u for u in phone.requests)
+    assert [u for u in phone.requests if not is_local(u)] == []
+    assert phone.errors == []
+    _cold_median(new_phone, timings, "guest page (MicroPython), cold", GUEST, "micropython")
+
+
+OPEN_HOST = """
+async () => {
+  const peer = crisp.newPeer(null);
+  const id = await new Promise((resolve, reject) => {
+    peer.on("open", resolve);
+    peer.on("error", (e) => reject(new Error(e.type + ": " + e.message)));
+  });
+  window.__host = { peer, got: new Promise((resolve) => {
+    peer.on("connection", (conn) => {
+      conn.on("data", (data) => {
+        const msg = JSON.parse(data);
+        conn.send(JSON.stringify({ type: "pong", v: 1, t: msg.t, echo: msg }));
+        resolve({ data, type: typeof data, reliable: conn.reliable });
+      });
+    });
+  }) };
+  return id;
+}
+"""
+
+CONNECT_GUEST = """
+async (hostId) => {
+  const peer = crisp.newPeer(null);
+  await new Promise((resolve, reject) => {
+    peer.on("open", resolve);
+    peer.on("error", (e) => reject(new Error(e.type + ": " + e.message)));
+  });
+  const conn = peer.connect(hostId, { reliable: true, serialization: "raw" });
+  await new Promise((resolve, reject) => {
+    conn.on("open", resolve);
+    conn.on("error", reject);
+    setTimeout(() => reject(new Error("data connection did not open in 20 s")), 20000);
+  });
+  const reply = new Promise((resolve) => conn.on("data", resolve));
+  const t0 = performance.now();
+  conn.send(JSON.stringify({ type: "ping", v: 1, t: 12345, text: "¡Hola! ♠♥" }));
+  const data = await reply;
+  return { data, type: typeof data, rtt: performance.now() - t0, reliable: conn.reliable };
+}
+"""
+
+
+def _data_channel_roundtrip(host, guest):
+    for phone in (host, guest):
+        phone.page.wait_for_function("!!(window.crisp && window.Peer)", timeout=20_000)
+    host_id = host.page.evaluate(OPEN_HOST)
+    assert host_id
+    reply = guest.page.evaluate(CONNECT_GUEST, host_id)
+    got = host.page.evaluate("window.__host.got")
+    assert got["type"] == "string" and got["reliable"] is True
+    assert json.loads(got["data"]) == {"type": "ping", "v": 1, "t": 12345, "text": "¡Hola! ♠♥"}
+    assert reply["type"] == "string" and reply["reliable"] is True
+    pong = json.loads(reply["data"])
+    assert pong["type"] == "pong" and pong["t"] == 12345 and pong["echo"]["text"] == "¡Hola! ♠♥"
+    return reply
+
+
+def test_zips_hold_the_right_python(site):
+    with open(os.path.join(site.dist, "build.json"), encoding="utf-8") as f:
+        files = json.load(f)["python_files"]
+    assert "ui/main.py" in files["host"] and "ui/main.py" in files["guest"]
+    assert any(p.startswith("crisp_core/") for p in files["host"])
+    assert not any(p.startswith("crisp_core/") for p in files["guest"])
+
+
+def test_c_peerjs_data_connection_through_local_server(new_phone, timings):
+    host = new_phone(GUEST)
+    guest = new_phone("/?room=smoke2")
+    # the local build points PeerJS at this origin's /peerjs, without STUN/TURN servers
+    options = host.page.evaluate("window.crisp.peerOptions")
+    assert options["path"] == "/peerjs" and options["host"] == "127.0.0.1"
+    assert options["port"] == host.site.port and options["config"] == {"iceServers": []}
+    reply = _data_channel_roundtrip(host, guest)
+    timings["data channel, first JSON ping-pong"] = [reply["rtt"]]
+    signaling = [u for u in host.requests + guest.requests if u.startswith("ws")]
+    assert signaling and all("/peerjs/peerjs?" in u for u in signaling)
+
+
+def test_d_no_request_leaves_localhost(new_phone):
+    host = new_phone("/")
+    guest = new_phone(GUEST)
+    assert wait_ready(host.page) == "pyodide"
+    assert wait_ready(guest.page) == "micropython"
+    _data_channel_roundtrip(guest, host)
+    outside = sorted({u for u in ALL_REQUESTS if not is_local(u)})
+    assert outside == [], f"requests left localhost: {outside}"
+    assert len(ALL_REQUESTS) > 20
+
+
+def test_e_lan_origin_is_not_secure_and_still_works(new_phone):
+    """A phone opens http://<LAN address>:<port>/: not a secure context (no crypto.randomUUID,
+    no SharedArrayBuffer). Both pages and the signaling still work there."""
+    host = new_phone("/", lan=True)
+    guest = new_phone(GUEST, lan=True)
+    assert host.page.evaluate("isSecureContext") is False
+    assert wait_ready(host.page) == "pyodide"
+    assert wait_ready(guest.page) == "micropython"
+    assert guest.page.evaluate("window.crisp.peerOptions.host") == "crisp-lan.test"
+    _data_channel_roundtrip(host, guest)
+    assert host.errors == [] and guest.errors == []
