@@ -518,7 +518,7 @@ class FirstLegalBot:
     def __init__(self, level, seat):
         self.seat = seat
 
-    def decide(self, view, events, now):
+    def plan(self, view, events, now):
         for entry in view["allowed"]:
             do = entry["do"]
             if do in ("ready", "discard", "king", "jack"):
@@ -553,3 +553,41 @@ def test_a_stacked_deck_is_checked_when_the_room_is_made():
         with pytest.raises(ValueError):
             Room("r", "Host", deck=bad)
     assert Room("r", "Host", deck=["Ah", "5c"]).deck == ["Ah", "5c"]
+
+
+def test_the_engines_bots_play_a_whole_game_through_the_hook():
+    bots = pytest.importorskip("crisp_core.bots")
+    import random
+
+    def make_bot(level, seat):
+        return bots.Bot(seat, level, random.Random(seat))
+    net = Net(make_bot=make_bot)
+    net.host.join("Host")
+    net.host.host({"type": "add_bot", "level": "hard"})
+    net.host.host({"type": "add_bot", "level": "easy"})
+    net.host.host({"type": "options", "target": 50})
+    net.host.host({"type": "start"})
+    host = net.host
+    for _ in range(5000):
+        view = host.view
+        if view["phase"] == "game_over":
+            break
+        if host.allowed("ready"):
+            net.act(LOCAL, {"do": "ready"})
+        elif host.allowed("next_round"):
+            host.host({"type": "next_round"})
+        elif host.allowed("draw") and view["turn"] == 0:
+            net.act(LOCAL, {"do": "draw", "from": "deck"})
+        elif host.allowed("discard"):
+            net.act(LOCAL, {"do": "discard"})
+        elif host.allowed("king"):
+            net.act(LOCAL, {"do": "king"})
+        elif host.allowed("swap"):
+            net.act(LOCAL, {"do": "swap", "pos": "left"})
+        else:
+            wake = net.room.next_wakeup()
+            assert wake is not None, view
+            net.at(max(wake, net.clock))
+    assert host.view["phase"] == "game_over"
+    assert max(host.view["scores"]) >= 50
+    assert not net.leaks

@@ -148,8 +148,8 @@ class Room:
     """The host's room. See docs/protocol.md.
 
     `make_bot(level, seat)` (optional) returns a bot: an object with
-    `decide(view, events, now) -> None | {"at": ms, "action": {...}}`, asked after every
-    view the room builds for that seat. Without it, `add_bot` is refused.
+    `plan(view, events, now) -> None | {"at": ms, "action": {...}}`, asked after every
+    view the room builds for that seat (crisp_core.bots.Bot has this method). Without it, `add_bot` is refused.
     """
 
     def __init__(self, room_id, host_name, seed=None, deck=None, make_token=secrets.token_hex,
@@ -439,7 +439,7 @@ class Room:
             if seat.conn is not None:
                 out.append((seat.conn, text))
             if seat.agent is not None:
-                seat.plan = seat.agent.decide(view, mine, now)
+                seat.plan = seat.agent.plan(view, mine, now)
         return out
 
     def _replay(self, index, now):
