@@ -1,0 +1,68 @@
+"""The screens' pure tests again, on MicroPython: the interpreter guests run (DESIGN.md,
+"Two interpreters, one UI"). Uses the npm MicroPython build (the very file the page loads)
+under node; skipped when node or node_modules is missing."""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+import test_render_model
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MPY = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript",
+                   "micropython.mjs")
+
+RUNNER = r"""
+import { loadMicroPython } from %(mpy)s;
+import fs from "node:fs";
+const files = %(files)s;
+let out = "";
+const mp = await loadMicroPython({stdout: (s) => { out += s + "\n"; },
+                                  stderr: (s) => { out += s + "\n"; }});
+for (const dir of ["/ui", "/tests"]) mp.FS.mkdir(dir);
+for (const [dst, src] of Object.entries(files)) mp.FS.writeFile(dst, fs.readFileSync(src, "utf8"));
+try {
+  mp.runPython(`
+import sys
+sys.path.insert(0, "/tests")
+sys.path.insert(0, "/")
+import test_render_model as t
+ran = 0
+failed = []
+for name in sorted(dir(t)):
+    if name.startswith("test_") and name not in t.CPYTHON_ONLY:
+        try:
+            getattr(t, name)()
+            ran += 1
+        except Exception as e:
+            sys.print_exception(e)
+            failed.append(name)
+print("RESULT", ran, ",".join(failed))
+`);
+} catch (e) { out += "ERROR " + e + "\n"; }
+process.stdout.write(out);
+"""
+
+
+def test_pure_screen_tests_pass_on_micropython(tmp_path):
+    node = shutil.which("node")
+    if node is None or not os.path.isfile(MPY):
+        pytest.skip("node or node_modules/@micropython is missing (npm ci)")
+    files = {"/tests/test_render_model.py": os.path.join(ROOT, "tests", "test_render_model.py")}
+    for name in os.listdir(os.path.join(ROOT, "ui")):
+        if name.endswith(".py"):
+            files["/ui/" + name] = os.path.join(ROOT, "ui", name)
+    script = tmp_path / "run.mjs"
+    script.write_text(RUNNER % {"mpy": json.dumps("file://" + MPY), "files": json.dumps(files)})
+    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=120)
+    out = proc.stdout + proc.stderr
+    result = [line for line in out.splitlines() if line.startswith("RESULT ")]
+    assert result, out
+    _, ran, failed = (result[-1] + " ").split(" ", 2)
+    assert failed.strip() == "", out
+    expected = [n for n in dir(test_render_model)
+                if n.startswith("test_") and n not in test_render_model.CPYTHON_ONLY]
+    assert int(ran) == len(expected), out

@@ -1,0 +1,686 @@
+"""The screens' decisions (ui/render.py), tested without a browser.
+
+Two kinds of tests:
+- on hand-made models (a FakeClient with the Client's attributes): pure, and also run on
+  MicroPython by test_render_micropython.py (so no pytest and no crisp_core at the top);
+- on real Clients fed by the real Room and engine (tests/roomnet.py): a whole round played
+  only by tapping the elements the screen made live, checking on every screen of every seat
+  that a card face (data-card) shows exactly when this seat may see it (R9).
+"""
+
+from ui import cards, i18n
+from ui import render as R
+from ui.render import Ctx, build, find, find_all, handle, new_ui, table_info, text_of
+
+POS = ("left", "center", "right")
+# Tests that need CPython (the engine, the room, reading the source); the others also run on
+# MicroPython (test_render_micropython.py).
+CPYTHON_ONLY = ("test_every_catalogue_key_the_screens_use_exists",
+                "test_a_whole_round_played_by_taps_shows_only_what_each_seat_may_see")
+
+
+class FakeClient:
+    """The model attributes ui/client.py gives the screens (docs/protocol.md, "Client")."""
+
+    def __init__(self, **kw):
+        self.screen = "join"
+        self.seat = None
+        self.is_host = False
+        self.room = None
+        self.lobby = None
+        self.view = None
+        self.players = []
+        self.log = []
+        self.reveals = {}
+        self.error = None
+        self.status = "ok"
+        for k in kw:
+            setattr(self, k, kw[k])
+
+
+def players(names, bots=None, away=()):
+    bots = bots or {}
+    return [{"seat": i, "name": names[i], "connected": i not in away, "bot": bots.get(i)}
+            for i in range(len(names))]
+
+
+def make_view(n=4, seat=1, **kw):
+    v = {"seat": seat, "players": n,
+         "options": {"players": n, "target": 100, "draw_seconds": None,
+                     "draw_from_discard": False},
+         "phase": "play", "round": 1, "dealer": 0, "turn": 1, "caller": None,
+         "hands": [[None, None, None] for _ in range(n)], "held": None, "pending_draws": 0,
+         "deck_count": 40, "discard": [], "ready": [True] * n, "peek_left": None,
+         "start_in": 0, "draw_left": None, "crisp_window": None, "last_turns_left": 0,
+         "round_points": None, "scores": [0] * n, "winners": None, "allowed": []}
+    for k in kw:
+        v[k] = kw[k]
+    return v
+
+
+NAMES = ["Ana", "Bob", "Cleo", "Dani", "Eva", "Fede", "Gus", "Hugo"]
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+def table_model(n=4, seat=1, log=None, reveals=None, names=None, **kw):
+    return FakeClient(screen="table", seat=seat, is_host=seat == 0,
+                      players=players(names or NAMES[:n]), view=make_view(n, seat, **kw),
+                      log=log or [], reveals=reveals or {})
+
+
+def lobby_model(n=3, seat=0, **kw):
+    lobby = {"type": "lobby", "v": 1, "players": players(NAMES[:n], {2: "easy"} if n > 2 else {}),
+             "options": {"target": 100, "draw_seconds": None, "draw_from_discard": False},
+             "host": 0, "started": False}
+    m = FakeClient(screen="lobby", seat=seat, is_host=seat == 0, lobby=lobby, room="r00m",
+                   players=lobby["players"])
+    for k in kw:
+        setattr(m, k, kw[k])
+    return m
+
+
+def show(model, ui=None, lang="en", elapsed=0, now=0):
+    ctx = Ctx(lang, now=now, elapsed=elapsed, base="http://x/")
+    tree = build(model, ui if ui is not None else new_ui(lang), ctx)
+    return tree, ctx
+
+
+def live(tree, testid, present=True):
+    node = find(tree, testid)
+    if not present and node is None:
+        return False
+    assert node is not None, testid
+    return bool(node["attrs"].get("data-act")) and not node["attrs"].get("disabled")
+
+
+def tap(tree, ctx, testid, ui, model, value=None):
+    node = find(tree, testid)
+    assert node is not None, testid
+    assert node["attrs"].get("data-act") and not node["attrs"].get("disabled"), testid
+    return handle(ui, ctx.acts[node["attrs"]["data-act"]], value, model, ctx.now)
+
+
+def faces(tree):
+    """{testid: card} of every element that shows a card face."""
+    out = {}
+    for node in find_all(tree, lambda nd: "data-card" in nd["attrs"]):
+        out[node["attrs"].get("data-testid")] = node["attrs"]["data-card"]
+    return out
+
+
+# ---- landing, join ----------------------------------------------------------------------
+
+def test_landing_has_its_test_ids_and_needs_a_name():
+    ui = new_ui("en")
+    tree, ctx = show(FakeClient(screen="landing"), ui)
+    for tid in ("player-name", "create-room", "play-solo", "solo-bots", "solo-level"):
+        assert find(tree, tid) is not None, tid
+    assert not live(tree, "create-room") and not live(tree, "play-solo")
+    assert [text_of(o) for o in find(tree, "solo-bots")["kids"]] == [str(i) for i in range(1, 8)]
+    tap(tree, ctx, "player-name", ui, None, "  Ana ")
+    tree, ctx = show(FakeClient(screen="landing"), ui)
+    assert live(tree, "create-room")
+    assert tap(tree, ctx, "create-room", ui, None) == [("create_room", {"name": "Ana"})]
+    tap(tree, ctx, "solo-bots", ui, None, "5")
+    tap(tree, ctx, "solo-level", ui, None, "hard")
+    tree, ctx = show(FakeClient(screen="landing"), ui)
+    assert find(tree, "solo-bots")["attrs"]["value"] == "5"
+    assert tap(tree, ctx, "play-solo", ui, None) == [
+        ("play_solo", {"name": "Ana", "bots": 5, "level": "hard"})]
+
+
+def test_join_screen_sends_the_typed_name():
+    ui = new_ui("es", "Bea")
+    model = FakeClient(screen="join", status="connecting")
+    tree, ctx = show(model, ui, "es")
+    assert find(tree, "create-room") is None
+    assert text_of(find(tree, "join-room")) == "Entrar en la sala"
+    assert tap(tree, ctx, "join-room", ui, model) == [("join", {"name": "Bea"})]
+    tree, ctx = show(model, ui, "es")
+    assert text_of(find(tree, "join-room")) == i18n.t("es", "busy_joining")
+
+
+def test_language_switch_is_an_intent_and_changes_every_text():
+    ui = new_ui("en")
+    tree, ctx = show(FakeClient(screen="landing"), ui)
+    assert "Create a room" in text_of(tree)
+    assert tap(tree, ctx, "lang-es", ui, None) == [("lang", "es")]
+    tree, ctx = show(FakeClient(screen="landing"), ui, ui["lang"])
+    assert "Crear una sala" in text_of(tree) and "Create a room" not in text_of(tree)
+
+
+def test_pick_language_follows_the_browser():
+    assert i18n.pick("es-AR") == "es" and i18n.pick("ES") == "es"
+    assert i18n.pick("en-GB") == "en" and i18n.pick("fr-FR") == "en" and i18n.pick(None) == "en"
+
+
+# ---- lobby ------------------------------------------------------------------------------
+
+def test_lobby_host_sees_link_players_live_options_and_start():
+    m = lobby_model(3, seat=0)
+    tree, ctx = show(m)
+    assert text_of(find(tree, "room-link")) == "http://x/?room=r00m"
+    rows = find(tree, "player-list")["kids"]
+    assert [r["attrs"]["data-testid"] for r in rows] == ["player-0", "player-1", "player-2"]
+    assert "host" in text_of(find(tree, "player-0")) and "bot" in text_of(find(tree, "player-2"))
+    for tid in ("opt-target", "opt-draw-seconds", "opt-draw-from-discard", "start-game",
+                "copy-link", "add-bot"):
+        assert live(tree, tid), tid
+    assert find(tree, "share-link") is None   # no navigator.share: no button
+    assert find(tree, "opt-target")["attrs"]["value"] == "100"
+    assert find(tree, "opt-draw-seconds")["attrs"]["value"] == "none"
+    ui = new_ui()
+    assert tap(tree, ctx, "opt-draw-seconds", ui, m, "45") == [
+        ("options", {"target": 100, "draw_seconds": 45, "draw_from_discard": False})]
+    assert tap(tree, ctx, "opt-draw-from-discard", ui, m, True) == [
+        ("options", {"target": 100, "draw_seconds": None, "draw_from_discard": True})]
+    assert tap(tree, ctx, "opt-target", ui, m, "150")[0][1]["target"] == 150
+    assert tap(tree, ctx, "start-game", ui, m) == [("start", {})]
+    assert tap(tree, ctx, "add-bot", ui, m) == [("add_bot", {"level": "easy"})]
+    assert tap(tree, ctx, "copy-link", ui, m) == [("copy_link", {})]
+
+
+def test_lobby_model_link_wins_and_share_shows_with_navigator_share():
+    m = lobby_model(2, seat=0, link="https://crisp.example/?room=abc")
+    ctx = Ctx("en", can_share=True, base="http://x/")
+    tree = build(m, new_ui(), ctx)
+    assert text_of(find(tree, "room-link")) == "https://crisp.example/?room=abc"
+    assert ctx.acts[find(tree, "share-link")["attrs"]["data-act"]] == ("intent", "share_link", {})
+
+
+def test_lobby_start_needs_two_players():
+    tree, ctx = show(lobby_model(1, seat=0))
+    assert not live(tree, "start-game")
+    m = lobby_model(8, seat=0)
+    tree, ctx = show(m)
+    assert live(tree, "start-game") and not live(tree, "add-bot")
+
+
+def test_lobby_guest_sees_options_read_only_and_no_start():
+    tree, ctx = show(lobby_model(3, seat=1))
+    for tid in ("opt-target", "opt-draw-seconds", "opt-draw-from-discard"):
+        node = find(tree, tid)
+        assert node is not None and node["attrs"].get("disabled") and not live(tree, tid), tid
+    assert find(tree, "start-game") is None and find(tree, "add-bot") is None
+    assert "Ana" in text_of(find(tree, "lobby-waiting"))
+    assert "you" in text_of(find(tree, "player-1"))
+
+
+def test_names_are_text_never_markup():
+    m = lobby_model(2, seat=0)
+    m.lobby["players"][1]["name"] = EVIL
+    m.players = m.lobby["players"]
+    tree, ctx = show(m)
+    row = find(tree, "player-1")
+    texts = find_all(row, lambda nd: False)  # no element nodes are made from a name
+    assert texts == []
+    assert EVIL in text_of(row)
+    assert not find_all(tree, lambda nd: nd["tag"] == "img")
+    # the DOM layer never uses innerHTML / insertAdjacentHTML
+    import ui.render as r
+    src = open(r.__file__).read() if hasattr(r, "__file__") else ""
+    assert "innerHTML =" not in src and "insertAdjacentHTML" not in src and "outerHTML" not in src
+
+
+# ---- table -------------------------------------------------------------------------------
+
+def test_every_seat_has_its_three_card_ids_and_me_is_last():
+    for n in range(2, 9):
+        m = table_model(n, seat=1)
+        tree, ctx = show(m)
+        for s in range(n):
+            for p in POS:
+                assert find(tree, "card-%d-%s" % (s, p)) is not None
+        for tid in ("deck", "discard", "held-card", "use-special", "discard-held", "crisp",
+                    "status", "event-log"):
+            assert find(tree, tid) is not None, tid
+        info = table_info(m, new_ui(), Ctx())
+        assert [r["seat"] for r in info["seats"]] == list(range(n))
+
+
+def test_peek_shows_own_left_and_right_until_ready():
+    m = table_model(3, seat=1, phase="peek", turn=None, ready=[False, False, True],
+                    allowed=[{"do": "ready"}], peek_left=None,
+                    reveals={(1, "left"): "2c", (1, "right"): "Kh"})
+    tree, ctx = show(m)
+    assert faces(tree) == {"card-1-left": "2c", "card-1-right": "Kh"}
+    assert live(tree, "ready")
+    assert text_of(find(tree, "status")) == i18n.t("en", "st_peek")
+    assert tap(tree, ctx, "ready", new_ui(), m) == [("action", {"do": "ready"})]
+    # after ready the client drops the peek: nothing stays face up (R9.2)
+    m.reveals = {}
+    m.view["ready"] = [False, True, True]
+    m.view["allowed"] = []
+    tree, ctx = show(m)
+    assert faces(tree) == {}
+    assert not live(tree, "ready")
+    assert "2/3" in text_of(find(tree, "status"))
+
+
+def test_my_turn_draw_from_deck_or_discard():
+    m = table_model(4, seat=2, turn=2, discard=["9c", "4d"],
+                    allowed=[{"do": "draw", "from": ["deck", "discard"]}])
+    tree, ctx = show(m)
+    assert live(tree, "deck") and live(tree, "discard")
+    assert faces(tree) == {"discard": "4d"}
+    assert not live(tree, "crisp") and not live(tree, "use-special")
+    ui = new_ui()
+    assert tap(tree, ctx, "deck", ui, m) == [("action", {"do": "draw", "from": "deck"})]
+    assert tap(tree, ctx, "discard", ui, m) == [("action", {"do": "draw", "from": "discard"})]
+    assert text_of(find(tree, "status")) == i18n.t("en", "st_draw_both")
+    assert "turn" in find(tree, "seat-2")["attrs"]["class"]
+    # the deck only, when the option is off
+    m.view["allowed"] = [{"do": "draw", "from": ["deck"]}]
+    tree, ctx = show(m)
+    assert live(tree, "deck") and not live(tree, "discard")
+
+
+def test_held_card_swap_or_discard():
+    m = table_model(3, seat=0, turn=0, held={"seat": 0, "from": "deck", "card": "7h"},
+                    allowed=[{"do": "swap", "pos": ["left", "center", "right"]},
+                             {"do": "discard"}])
+    tree, ctx = show(m)
+    assert faces(tree) == {"held-card": "7h"}
+    assert live(tree, "discard-held") and not live(tree, "use-special")
+    assert not live(tree, "deck")
+    ui = new_ui()
+    for p in POS:
+        assert tap(tree, ctx, "card-0-" + p, ui, m) == [("action", {"do": "swap", "pos": p})]
+    assert not live(tree, "card-1-left")
+    assert "7\u2665" in text_of(find(tree, "status"))
+    # the others see a face-down held card
+    m2 = table_model(3, seat=1, turn=0, held={"seat": 0, "from": "deck", "card": None})
+    tree, ctx = show(m2)
+    assert faces(tree) == {}
+    assert "back" in find(tree, "held-card")["attrs"]["class"]
+    assert text_of(find(tree, "status")) == "Ana drew a card\u2026"
+
+
+def test_card_taken_from_the_discard_is_public():
+    m = table_model(3, seat=1, turn=0, held={"seat": 0, "from": "discard", "card": "Qs"})
+    tree, ctx = show(m)
+    assert faces(tree) == {"held-card": "Qs"}
+
+
+def test_jack_and_king_are_one_tap():
+    m = table_model(2, seat=0, turn=0, held={"seat": 0, "from": "deck", "card": "Jd"},
+                    allowed=[{"do": "discard"}, {"do": "jack"}])
+    tree, ctx = show(m)
+    assert text_of(find(tree, "use-special")) == i18n.t("en", "use_jack")
+    assert tap(tree, ctx, "use-special", new_ui(), m) == [("action", {"do": "jack"})]
+    m.view["held"]["card"] = "Kd"
+    m.view["allowed"] = [{"do": "king"}]
+    tree, ctx = show(m)
+    assert not live(tree, "discard-held")
+    assert tap(tree, ctx, "use-special", new_ui(), m) == [("action", {"do": "king"})]
+
+
+def test_queen_flow_own_card_then_target_then_action():
+    qa = {"do": "queen", "pos": ["left", "center", "right"], "targets": [0, 2],
+          "target_pos": ["left", "center", "right"]}
+    m = table_model(3, seat=1, turn=1, held={"seat": 1, "from": "deck", "card": "Qc"},
+                    allowed=[{"do": "discard"}, qa])
+    ui = new_ui()
+    tree, ctx = show(m, ui)
+    assert not live(tree, "card-1-left") and not live(tree, "card-0-left")
+    assert tap(tree, ctx, "use-special", ui, m) == []
+    tree, ctx = show(m, ui)
+    assert text_of(find(tree, "status")) == i18n.t("en", "st_queen_own")
+    assert live(tree, "cancel-special") and find(tree, "use-special") is None
+    assert live(tree, "card-1-center") and not live(tree, "card-0-center")
+    assert tap(tree, ctx, "card-1-center", ui, m) == []
+    tree, ctx = show(m, ui)
+    assert "picked" in find(tree, "card-1-center")["attrs"]["class"]
+    assert text_of(find(tree, "status")) == i18n.t("en", "st_queen_target")
+    assert live(tree, "card-0-right") and live(tree, "card-2-left")
+    assert tap(tree, ctx, "card-2-left", ui, m) == [
+        ("action", {"do": "queen", "pos": "center", "target": 2, "target_pos": "left"})]
+    # cancel goes back to the choice
+    ui["queen"] = {"pos": "left"}
+    tree, ctx = show(m, ui)
+    assert tap(tree, ctx, "cancel-special", ui, m) == []
+    tree, ctx = show(m, ui)
+    assert ui["queen"] is None and live(tree, "use-special") and not live(tree, "card-0-left")
+    # and the flow ends by itself when no Queen is offered any more
+    ui["queen"] = {"pos": "left"}
+    m.view["allowed"] = []
+    m.view["held"] = None
+    tree, ctx = show(m, ui)
+    assert ui["queen"] is None and find(tree, "cancel-special") is None
+
+
+def test_crisp_is_live_exactly_while_allowed_with_a_countdown():
+    m = table_model(3, seat=1, turn=2, crisp_window={"seat": 1, "left": 2600},
+                    allowed=[{"do": "crisp"}])
+    tree, ctx = show(m, elapsed=500)
+    assert live(tree, "crisp")
+    assert "3 s" in text_of(find(tree, "crisp"))     # 2.1 s left, shown rounded up
+    assert tap(tree, ctx, "crisp", new_ui(), m) == [("action", {"do": "crisp"})]
+    assert text_of(find(tree, "status")) == i18n.t("en", "st_crisp_offer")
+    # another seat's window: not live for me
+    m.view["crisp_window"] = {"seat": 0, "left": 2600}
+    m.view["allowed"] = []
+    tree, ctx = show(m)
+    assert not live(tree, "crisp") and find(tree, "crisp")["attrs"].get("disabled")
+
+
+def test_draw_timer_counts_down_from_the_view():
+    m = table_model(3, seat=0, turn=1, draw_left=30000,
+                    options={"players": 3, "target": 100, "draw_seconds": 30,
+                             "draw_from_discard": False})
+    tree, ctx = show(m, elapsed=12400)
+    t = find(tree, "turn-timer")
+    assert text_of(t) == "0:18" and t["attrs"]["data-ms"] == "17600"
+    tree, ctx = show(m, elapsed=40000)
+    assert text_of(find(tree, "turn-timer")) == "0:00"
+    m.view["draw_left"] = None
+    tree, ctx = show(m)
+    assert find(tree, "turn-timer") is None
+
+
+def test_last_turns_show_who_called():
+    m = table_model(4, seat=0, phase="last_turns", turn=3, caller=1, last_turns_left=2)
+    tree, ctx = show(m)
+    assert "Bob called crisp! 2 last turns" in text_of(tree)
+    assert "called" in find(tree, "seat-1")["attrs"]["class"]
+
+
+def test_round_over_shows_every_hand_and_the_scores():
+    hands = [["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]]
+    m = table_model(3, seat=1, phase="round_over", turn=None, caller=1, hands=hands,
+                    round_points=[14, 6, 17], scores=[14, 6, 17], allowed=[])
+    tree, ctx = show(m)
+    f = faces(tree)
+    for s in range(3):
+        for i in range(3):
+            assert f["card-%d-%s" % (s, POS[i])] == hands[s][i]
+    assert text_of(find(tree, "score-0")) == "14" and text_of(find(tree, "score-1")) == "6"
+    assert find(tree, "round-results") is not None and find(tree, "game-over") is None
+    assert "\u22125" in text_of(find(tree, "result-1"))
+    assert find(tree, "next-round") is None        # a guest waits for the host
+    m.seat = 0
+    m.is_host = True
+    m.view["seat"] = 0
+    tree, ctx = show(m)
+    assert tap(tree, ctx, "next-round", new_ui(), m) == [("next_round", {})]
+
+
+def test_game_over_names_the_winners():
+    m = table_model(3, seat=2, phase="game_over", turn=None, winners=[0, 2],
+                    hands=[["Ah", "2c", "3d"], ["Kh", "Ks", "Kd"], ["Ac", "2d", "3s"]],
+                    round_points=[6, 30, 6], scores=[96, 120, 96], allowed=[])
+    tree, ctx = show(m)
+    w = find(tree, "winners")
+    assert text_of(w) == "Winners: Ana, Cleo" and w["attrs"]["data-seats"] == "0,2"
+    assert find(tree, "game-over") is not None and find(tree, "round-results") is not None
+    assert text_of(find(tree, "score-1")) == "120"
+    assert find(tree, "next-round") is None
+
+
+def test_event_log_in_plain_words_newest_first():
+    log = [{"type": "deal", "round": 1, "dealer": 0},
+           {"type": "play", "turn": 1},
+           {"type": "draw", "seat": 1, "from": "deck"},
+           {"type": "swap", "seat": 1, "pos": "center", "card": "7h"},
+           {"type": "turn", "seat": 2},
+           {"type": "draw", "seat": 2, "from": "discard", "card": "7h"},
+           {"type": "queen", "seat": 0, "pos": "left", "target": 1, "target_pos": "right"},
+           {"type": "king", "seat": 2, "pending": 2},
+           {"type": "timeout", "seat": 3, "card": "5d", "lost": 1},
+           {"type": "recycle", "count": 12},
+           {"type": "crisp", "seat": 1}]
+    m = table_model(4, seat=0, log=log)
+    tree, ctx = show(m)
+    lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
+    assert lines[0] == "Bob called crisp!"
+    assert "Bob swapped their center card; 7\u2665 discarded." in lines
+    assert "Cleo took 7\u2665 from the discard." in lines
+    assert "Ana used a Queen: their left card for Bob's right card." in lines
+    assert "Cleo used a King: 2 extra draws to come." in lines
+    assert "Dani ran out of time. 5\u2666 discarded. 1 extra draw lost." in lines
+    assert lines[-1] == "Round 1: Ana deals."
+    tree, ctx = show(m, lang="es")
+    lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
+    assert "Bob cambia su carta del centro; descarta 7\u2665." in lines
+    # the last swap/Queen marks the moved cards once
+    m.log = log[:7]
+    info = table_info(m, new_ui(), Ctx())
+    assert info["seats"][0]["cards"][0]["moved"] and info["seats"][1]["cards"][2]["moved"]
+    assert not info["seats"][1]["cards"][1]["moved"]
+    m.log = log[:8] + [{"type": "turn", "seat": 3}]
+    info = table_info(m, new_ui(), Ctx())
+    assert not info["seats"][0]["cards"][0]["moved"]
+
+
+def test_evil_name_at_the_table_is_plain_text():
+    m = table_model(3, seat=0, turn=1, names=["Ana", EVIL, "Cleo"],
+                    log=[{"type": "crisp", "seat": 1}])
+    tree, ctx = show(m)
+    assert EVIL in text_of(find(tree, "seat-1"))
+    assert text_of(find(tree, "event-log")["kids"][0]) == EVIL + " called crisp!"
+    assert text_of(find(tree, "status")) == EVIL + "'s turn."
+
+
+def test_only_allowed_actions_are_live():
+    """Every live control maps to an entry of view["allowed"] (or a local step)."""
+    m = table_model(4, seat=3, turn=3, allowed=[{"do": "draw", "from": ["deck"]}])
+    tree, ctx = show(m)
+    lived = sorted([nd["attrs"]["data-testid"] for nd in
+                    find_all(tree, lambda nd: nd["attrs"].get("data-act")
+                             and nd["attrs"].get("data-testid", "").split("-")[0] != "lang")])
+    assert lived == ["deck"]
+
+
+def test_errors_and_connection_banner():
+    m = table_model(3, seat=0)
+    m.error = {"code": "not_your_turn", "text": "not your turn"}
+    m.status = "reconnecting"
+    tree, ctx = show(m)
+    assert text_of(find(tree, "error")) == "It's not your turn."
+    assert text_of(find(tree, "connection")) == i18n.t("en", "conn_reconnecting")
+    m.error = {"code": "weird", "text": "Something odd"}
+    tree, ctx = show(m)
+    assert text_of(find(tree, "error")) == "Something odd"
+
+
+def test_gone_screen_explains_why():
+    m = FakeClient(screen="gone", error={"code": "room_full", "text": "full"})
+    tree, ctx = show(m, lang="es")
+    assert text_of(find(tree, "gone")) == i18n.t("es", "gone_room_full")
+    m = FakeClient(screen="gone", status="host_gone")
+    tree, ctx = show(m)
+    assert text_of(find(tree, "gone")) == i18n.t("en", "gone_host")
+
+
+def test_card_faces_are_drawn_from_the_code():
+    assert cards.label("Th") == "10\u2665" and cards.color("Th") == "red"
+    assert cards.label("As") == "A\u2660" and cards.color("Ks") == "black"
+    node = render_card("Qd")
+    assert node["attrs"]["data-card"] == "Qd" and "red" in node["attrs"]["class"]
+    assert "Q" in text_of(node) and "\u2666" in text_of(node)
+    back = render_card(None)
+    assert "data-card" not in back["attrs"] and "back" in back["attrs"]["class"]
+
+
+def render_card(code):
+    from ui.render import card_node
+    return card_node(code, {"data-testid": "x"}, "lg")
+
+
+# ---- the catalogue ---------------------------------------------------------------------
+
+def test_catalogue_has_the_same_keys_and_placeholders_in_both_languages():
+    assert sorted(i18n.EN.keys()) == sorted(i18n.ES.keys())
+    for k in i18n.EN:
+        assert placeholders(i18n.EN[k]) == placeholders(i18n.ES[k]), k
+
+
+def placeholders(s):
+    out = []
+    i = s.find("{")
+    while i >= 0:
+        j = s.find("}", i)
+        out.append(s[i + 1:j])
+        i = s.find("{", j)
+    return sorted(out)
+
+
+# ---- CPython only: the source, and real Clients fed by the real Room and engine ----------
+
+def test_every_catalogue_key_the_screens_use_exists():
+    import re
+    src = open(R.__file__, encoding="utf-8").read()
+    used = set(re.findall(r'ctx\.t\("([a-z0-9_]+)"[,)]', src))
+    used |= set([k + "_one" for k in re.findall(r'ctx\.tn\("([a-z0-9_]+)"[,)]', src)])
+    # the keys made from a value
+    used |= set(["pos_" + p for p in POS] + ["use_" + k for k in ("jack", "queen", "king")]
+                + ["conn_" + k for k in ("connecting", "reconnecting", "host_gone")])
+    assert len(used) > 60
+    missing = sorted(k for k in used if k not in i18n.EN)
+    assert not missing, missing
+
+
+def visible_cards(client):
+    """What this seat may see right now, from the model itself (R9): public hands, the held
+    card when the view shows it, the discard top, the cards shown once."""
+    view = client.view
+    out = {}
+    for s, hand in enumerate(view["hands"]):
+        for i, c in enumerate(hand):
+            if c:
+                out["card-%d-%s" % (s, POS[i])] = c
+    for (s, p), c in client.reveals.items():
+        if p != "held":
+            out["card-%d-%s" % (s, p)] = c
+    if view["held"] and view["held"]["card"]:
+        out["held-card"] = view["held"]["card"]
+    if view["discard"]:
+        out["discard"] = view["discard"][-1]
+    return out
+
+
+def check_screen(client, ui):
+    tree, ctx = show(client, ui)
+    if client.screen != "table":
+        return tree, ctx
+    f = faces(tree)
+    f.pop(None, None)  # the small cards of the results table (hands are public then)
+    assert f == visible_cards(client), (client.seat, f, visible_cards(client))
+    allowed = R.allowed_map(client.view)
+    assert live(tree, "crisp", False) == ("crisp" in allowed)
+    assert live(tree, "deck") == ("draw" in allowed)
+    assert live(tree, "discard-held", False) == ("discard" in allowed)
+    assert live(tree, "ready", False) == ("ready" in allowed)
+    assert live(tree, "next-round", False) == (client.is_host and "next_round" in allowed)
+    phase = client.view["phase"]
+    assert (find(tree, "crisp") is not None) == (phase in ("play", "last_turns"))
+    assert (find(tree, "ready") is not None) == (phase == "peek")
+    for s in range(client.view["players"]):
+        for p in POS:
+            assert find(tree, "card-%d-%s" % (s, p)) is not None
+    return tree, ctx
+
+
+class Player:
+    """One seat driven only through its screen: find the element, tap it, send the intent
+    the way ui/main.py does."""
+
+    def __init__(self, net, conn):
+        self.net = net
+        self.conn = conn
+        self.ui = new_ui("en")
+
+    @property
+    def client(self):
+        return self.net.clients[self.conn]
+
+    def tap(self, testid, value=None):
+        tree, ctx = check_screen(self.client, self.ui)
+        for name, payload in tap(tree, ctx, testid, self.ui, self.client, value):
+            if name == "action":
+                self.client.act(payload)
+            elif name == "options":
+                msg = {"type": "options"}
+                msg.update(payload)
+                self.client.host(msg)
+            elif name in ("start", "next_round"):
+                self.client.host({"type": name})
+            elif name == "add_bot":
+                self.client.host({"type": "add_bot", "level": payload["level"]})
+            else:
+                raise AssertionError(name)
+        assert self.client.error is None, self.client.error
+        for c in self.net.clients.values():
+            check_screen(c, new_ui())
+
+    def status(self):
+        return text_of(find(show(self.client, self.ui)[0], "status"))
+
+
+def test_a_whole_round_played_by_taps_shows_only_what_each_seat_may_see():
+    from roomnet import Net
+    from test_room import DECK
+    net = Net(deck=DECK)
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.guest("b", "Bea")
+    h, a, b = Player(net, "local"), Player(net, "a"), Player(net, "b")
+    tree, ctx = check_screen(net.host, h.ui)
+    assert text_of(find(tree, "room-link")).endswith("?room=room-test")
+    h.tap("opt-draw-from-discard", True)
+    assert net.clients["b"].lobby["options"]["draw_from_discard"] is True
+    h.tap("opt-draw-from-discard", False)
+    h.tap("start-game")
+    # peek: left and right face up for their owner only (R2.4)
+    tree, _ = check_screen(a.client, a.ui)
+    assert faces(tree) == {"card-1-left": "2c", "card-1-right": "5h"}
+    for p in (h, a, b):
+        p.tap("ready")
+    assert faces(check_screen(a.client, a.ui)[0]) == {}
+    assert a.status() == "Your turn: tap the deck to draw."
+    assert b.status() == "Ana's turn."
+    a.tap("deck")
+    assert faces(check_screen(a.client, a.ui)[0]) == {"held-card": "6d"}
+    a.tap("card-1-center")
+    net.later(2000)
+    b.tap("deck")
+    b.tap("use-special")                      # Jack: own center shown once (R4.4)
+    assert faces(check_screen(b.client, b.ui)[0]) == {"card-2-center": "Td", "discard": "Jc"}
+    net.later(3000)
+    b.client.tick(net.clock)
+    assert faces(check_screen(b.client, b.ui)[0]) == {"discard": "Jc"}
+    h.tap("deck")
+    h.tap("use-special")                      # Queen: own left with Ana's right
+    h.tap("card-0-left")
+    h.tap("card-1-right")
+    assert faces(check_screen(h.client, h.ui)[0])["card-0-left"] == "5h"
+    assert faces(check_screen(a.client, a.ui)[0])["card-1-right"] == "7h"
+    assert "card-0-left" not in faces(check_screen(b.client, b.ui)[0])
+    net.later(2000)
+    a.tap("deck")
+    a.tap("use-special")                      # King
+    a.tap("deck")
+    a.tap("card-1-right")
+    a.tap("deck")
+    a.tap("discard-held")
+    net.later(500)
+    tree, _ = check_screen(a.client, a.ui)
+    assert live(tree, "crisp")
+    a.tap("crisp")
+    assert "Ana called crisp! 2 last turns" in text_of(check_screen(b.client, b.ui)[0])
+    b.tap("deck")
+    b.tap("discard-held")
+    h.tap("deck")
+    h.tap("discard-held")
+    for p in (h, a, b):
+        tree, _ = check_screen(p.client, p.ui)
+        assert find(tree, "round-results") is not None
+        assert text_of(find(tree, "score-1")) == "6"
+    lines = [text_of(li) for li in find(check_screen(b.client, b.ui)[0], "event-log")["kids"]]
+    assert "Ana called crisp!" in lines
+    assert "Host used a Queen: their left card for Ana's right card." in lines
+    assert not net.leaks
+    assert find(check_screen(a.client, a.ui)[0], "next-round") is None
+    h.tap("next-round")
+    assert net.clients["b"].view["round"] == 2
+    assert find(check_screen(b.client, b.ui)[0], "ready") is not None
