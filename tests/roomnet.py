@@ -10,6 +10,7 @@ import re
 from ui.client import Client
 from ui.room import LOCAL, Room
 
+PING_MS = 3000
 CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
 
 
@@ -33,6 +34,7 @@ class Net:
         self.clients = {}
         self.knowledge = {}       # seat -> cards it may have seen so far (from engine events)
         self.leaks = []
+        self.asleep = set()       # guests whose heartbeat stopped (a phone gone to sleep)
         self.host = self._client(LOCAL, is_host=True)
 
     def _client(self, conn, is_host=False):
@@ -59,9 +61,17 @@ class Net:
         self.deliver(self.room.close(conn, self.clock))
 
     def at(self, ms):
+        """Move the clock to `ms`, every 3 s at most, with the room ticking at every step and
+        each seated guest not in `self.asleep` pinging, as the page's heartbeat does."""
         assert ms >= self.clock
-        self.clock = ms
-        self.deliver(self.room.tick(ms))
+        while True:
+            self.clock = min(ms, self.clock + PING_MS)
+            for conn, client in list(self.clients.items()):
+                if conn != LOCAL and conn not in self.asleep and conn in self.room.conns:
+                    client.ping(self.clock)
+            self.deliver(self.room.tick(self.clock))
+            if self.clock >= ms:
+                return
 
     def later(self, ms):
         self.at(self.clock + ms)

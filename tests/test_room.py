@@ -319,11 +319,11 @@ def test_draw_timer_fires_on_tick_and_next_wakeup_tells_when():
     net.host.host({"type": "options", "draw_seconds": 30})
     net.host.host({"type": "start"})
     start = net.clock
-    assert net.room.next_wakeup() == start + 30000        # the peek timer (R2.4)
+    assert net.room.game.next_deadline() == start + 30000  # the peek timer (R2.4)
     net.at(start + 30000)
     assert net.clients["a"].view["phase"] == "play"
     assert net.clients["a"].view["turn"] == 1
-    assert net.room.next_wakeup() == start + 60000        # seat 1's draw timer (R10.2)
+    assert net.room.game.next_deadline() == start + 60000  # seat 1's draw timer (R10.2)
     net.at(start + 60000)
     timeout = [e for e in net.clients["b"].log if e["type"] == "timeout"]
     assert timeout == [{"type": "timeout", "seat": 1, "card": "6d", "lost": 0}]
@@ -331,10 +331,23 @@ def test_draw_timer_fires_on_tick_and_next_wakeup_tells_when():
     assert not net.leaks
 
 
+def test_next_wakeup_is_the_earliest_of_deadlines_and_silence_checks():
+    net = lobby_of_three(deck=DECK)
+    net.host.host({"type": "options", "draw_seconds": 30})
+    net.host.host({"type": "start"})
+    assert net.room.next_wakeup() == net.clock + 15000
+    net.later(14000)                       # the guests pinged meanwhile, the last one now
+    assert net.room.next_wakeup() == net.clock + 15000 < net.room.game.next_deadline()
+    net.later(14000)
+    assert net.room.next_wakeup() == net.room.game.next_deadline() == net.clock + 2000
+
+
 def test_tick_without_deadline_sends_nothing():
     net = started(deck=DECK)
-    assert net.room.next_wakeup() is None
+    assert net.room.next_wakeup() == net.clock + 15000     # only the guests' silence check
     assert net.room.tick(net.clock + 5000) == []
+    net.later(60000)                                      # guests ping: nothing happens
+    assert net.clients["a"].view["phase"] == "peek"
 
 
 def test_the_start_delay_deadline_resends_views_so_the_draw_becomes_allowed():
@@ -591,3 +604,66 @@ def test_the_engines_bots_play_a_whole_game_through_the_hook():
     assert host.view["phase"] == "game_over"
     assert max(host.view["scores"]) >= 50
     assert not net.leaks
+
+
+# ---- away players -------------------------------------------------------------------------
+
+def test_a_silent_guest_shows_as_away_until_it_is_heard_again():
+    net = started(deck=DECK)
+    net.asleep.add("a")                      # its phone went to sleep: no ping, no close
+    net.later(15000)
+    assert net.last("b", "view")["players"][1]["connected"] is False
+    assert net.last("b", "view")["players"][2]["connected"] is True
+    net.asleep.discard("a")
+    net.clients["a"].ping(net.clock)         # it wakes up on the same connection
+    assert net.last("b", "view")["players"][1]["connected"] is True
+
+
+def test_the_room_confirms_the_peek_of_a_guest_away_for_30_seconds():
+    net = started(deck=DECK)
+    net.act(LOCAL, {"do": "ready"})
+    net.act("b", {"do": "ready"})
+    net.close("a")
+    net.later(29000)
+    assert net.host.view["phase"] == "peek"
+    net.later(1000)
+    assert net.host.view["phase"] == "play"                     # R2.4, Game.forfeit
+    assert {"type": "ready", "seat": 1, "auto": True} in net.host.log
+    assert not net.leaks
+
+
+def test_the_room_times_out_the_turns_of_a_guest_that_is_gone():
+    net = started(deck=DECK)
+    for conn in (LOCAL, "a", "b"):
+        net.act(conn, {"do": "ready"})
+    net.close("a")                           # seat 1's turn, no draw timer
+    net.later(29000)
+    assert net.host.view["turn"] == 1
+    net.later(1000)
+    timeouts = [e for e in net.host.log if e["type"] == "timeout"]
+    assert timeouts == [{"type": "timeout", "seat": 1, "card": "6d", "lost": 0}]  # R10.2
+    assert net.host.view["turn"] == 2
+    # its next turn is played for it at once (it is still gone)
+    net.act("b", {"do": "draw"})
+    net.act("b", {"do": "discard"})
+    net.later(2000)
+    net.act(LOCAL, {"do": "draw"})
+    net.act(LOCAL, {"do": "discard"})
+    net.later(2000)
+    assert [e["seat"] for e in net.host.log if e["type"] == "timeout"] == [1, 1]
+    assert net.host.view["turn"] == 2
+    assert not net.leaks
+
+
+def test_a_guest_back_in_time_keeps_its_turn():
+    net = started(deck=DECK)
+    for conn in (LOCAL, "a", "b"):
+        net.act(conn, {"do": "ready"})
+    token = net.clients["a"].token
+    net.close("a")
+    net.later(20000)
+    net.guest("a2", "Ana", token=token)
+    net.later(60000)
+    assert net.host.view["turn"] == 1
+    assert not [e for e in net.host.log if e["type"] == "timeout"]
+    net.act("a2", {"do": "draw"})

@@ -70,7 +70,7 @@ class Timer:
 
     def at(self, delay_ms):
         self.cancel()
-        self.handle = js.setTimeout(self.proxy, max(0, int(delay_ms)))
+        self.handle = js.setTimeout(self.proxy, max(5, int(delay_ms)))
 
     def cancel(self):
         if self.handle is not None:

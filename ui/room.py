@@ -20,6 +20,8 @@ MAX_NAME = 20
 MAX_SEATS = 8
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
 LOG_KEEP = 300                # events of the round the room keeps for replays
+SILENT_MS = 15000             # a guest not heard from this long is away (guests ping every 3 s)
+GONE_MS = 30000               # away this long while the game waits for it: the room plays for it
 TARGETS = (50, 100, 150)
 DRAW_SECONDS = (None, 30, 45, 60)
 POSITIONS = ("left", "center", "right")
@@ -139,6 +141,8 @@ class Seat:
         self.n = 0                # views sent to this seat
         self.agent = None         # the bot object (not saved)
         self.plan = None          # the bot's next move: {"at": ms, "action": {...}}
+        self.seen = None          # when its connection was last heard from (ms)
+        self.away_since = None    # when it went away (closed or silent), None while here
 
     def to_dict(self):
         return {"name": self.name, "token": self.token, "bot": self.bot, "n": self.n}
@@ -180,33 +184,40 @@ class Room:
 
     def close(self, conn, now):
         """A data connection closed: its seat stays, marked not connected."""
-        self._clock(now)
+        now = self._clock(now)
         seat = self.conns.pop(conn, None)
         if seat is None:
             return []
         self.seats[seat].conn = None
+        if self.seats[seat].away_since is None:
+            self.seats[seat].away_since = now
         return self._broadcast()
 
     def receive(self, conn, text, now):
         """One message from `conn`. Never raises: a refused message gets one `error` back."""
         now = self._clock(now)
+        out = []
         try:
+            out += self._heard(conn, now)
             msg = parse(text)
-            return self._dispatch(conn, msg, now)
+            return out + self._dispatch(conn, msg, now)
         except BadMessage as e:
-            return [(conn, self._error(e.code, e.text))]
+            return out + [(conn, self._error(e.code, e.text))]
         except Exception as e:    # a bug must not take the room down
-            return [(conn, self._error("internal", "internal error: " + type(e).__name__))]
+            return out + [(conn, self._error("internal", "internal error: " + type(e).__name__))]
 
     def tick(self, now):
-        """Fire the engine's deadlines and bots' moves due at `now`; send views if anything moved."""
+        """Fire the engine's deadlines, bots' moves and what is due for away players at `now`;
+        send views if anything moved."""
         now = self._clock(now)
+        changed = self._check_silence(now)
         if self.game is None:
-            return []
+            return self._broadcast() if changed else []
         out = []
         deadline = self.game.next_deadline()
         events = self.game.advance(now)
-        if events or (deadline is not None and deadline <= now):
+        events += self._forfeits(now)
+        if changed or events or (deadline is not None and deadline <= now):
             out += self._after_change(events, now)
         out += self._run_bots(now)
         return out
@@ -218,10 +229,75 @@ class Room:
             deadline = self.game.next_deadline()
             if deadline is not None:
                 times.append(deadline)
-        for seat in self.seats:
+        for index, seat in enumerate(self.seats):
             if seat.plan is not None:
                 times.append(seat.plan["at"])
+            if index == 0 or seat.bot is not None:
+                continue
+            if seat.away_since is None:
+                if seat.conn is not None and seat.seen is not None:
+                    times.append(seat.seen + SILENT_MS)
+            else:
+                due = self._forfeit_at(index)
+                if due is not None:
+                    times.append(due)
         return min(times) if times else None
+
+    # ---- presence: away players (DESIGN.md "Persistence and reconnection") ---------------
+
+    def _heard(self, conn, now):
+        """A message from `conn`: its seat is here (again)."""
+        index = self.conns.get(conn)
+        if index is None:
+            return []
+        seat = self.seats[index]
+        seat.seen = now
+        if seat.away_since is None:
+            return []
+        seat.away_since = None
+        return self._broadcast()
+
+    def _check_silence(self, now):
+        """Guests ping every 3 s: one silent for SILENT_MS is away (PeerJS `close` often
+        never fires on a phone that went to sleep)."""
+        changed = False
+        for index, seat in enumerate(self.seats):
+            if (index != 0 and seat.conn is not None and seat.away_since is None
+                    and seat.seen is not None and now - seat.seen >= SILENT_MS):
+                seat.away_since = seat.seen + SILENT_MS
+                changed = True
+        return changed
+
+    def _forfeit_at(self, index):
+        """When the room will play for away seat `index` (its peek or its turn), or None."""
+        seat = self.seats[index]
+        if self.game is None or seat.away_since is None:
+            return None
+        view = view_for(self.game, index, self.now)
+        if view["phase"] == "peek" and not view["ready"][index]:
+            return seat.away_since + GONE_MS
+        if view["phase"] in ("play", "last_turns") and view["turn"] == index:
+            return max(seat.away_since + GONE_MS, self.now + view["start_in"])
+        return None
+
+    def _forfeits(self, now):
+        """Play the part of seats away for GONE_MS that the game waits for: confirm their
+        peek, time out their turn (Game.forfeit, R2.4, R10.2). A timed-out turn may pass to
+        another away seat, hence the loop."""
+        events = []
+        for _ in range(len(self.seats) + 1):
+            acted = False
+            for index in range(1, len(self.seats)):
+                due = self._forfeit_at(index)
+                if due is not None and due <= now:
+                    try:
+                        events += self.game.forfeit(index, now)
+                        acted = True
+                    except IllegalAction:
+                        pass
+            if not acted:
+                break
+        return events
 
     # ---- messages -----------------------------------------------------------------------
 
@@ -271,6 +347,8 @@ class Room:
             out.append((old, self._kicked("taken_over", "this seat was opened elsewhere")))
         self.seats[seat].conn = conn
         self.seats[seat].name = name
+        self.seats[seat].seen = now
+        self.seats[seat].away_since = None
         self.conns[conn] = seat
         out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
                                     room=self.room_id)))
@@ -469,8 +547,9 @@ class Room:
         return [(seat.conn, text) for seat in self.seats if seat.conn is not None]
 
     def _players(self):
-        return [{"seat": i, "name": s.name, "connected": s.conn is not None or s.bot is not None,
-                 "bot": s.bot} for i, s in enumerate(self.seats)]
+        return [{"seat": i, "name": s.name, "bot": s.bot,
+                 "connected": s.bot is not None or (s.conn is not None and s.away_since is None)}
+                for i, s in enumerate(self.seats)]
 
     def _lobby_text(self):
         return self._msg("lobby", players=self._players(), options=dict(self.options), host=0,
@@ -542,6 +621,8 @@ class Room:
             seat.n = s["n"]
             if seat.bot is not None and make_bot is not None:
                 seat.agent = make_bot(seat.bot, i)
+            elif i != 0:
+                seat.away_since = d["now"]    # away until it rejoins
             room.seats.append(seat)
         room.game = Game.from_dict(d["game"]) if d["game"] is not None else None
         room.log = list(d["log"])
