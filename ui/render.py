@@ -959,7 +959,10 @@ def table_tree(model, ui, ctx):
     log_node = h("section", {"class": "log"},
                  h("h3", None, ctx.t("log")),
                  h("ol", {"data-testid": "event-log", "class": "events", "aria-live": "polite"},
-                   [h("li", {"class": "ev " + str(kind)}, line) for line, kind in lines]))
+                   [h("li", {"class": "ev " + str(kind)
+                               + (" fresh f" + str(len(_get(model, "log", []) or []) % 2)
+                                  if i == 0 else "")}, lines[i][0])
+                    for i, (line, kind) in enumerate(lines)]))
 
     # End of round / game
     end = end_tree(info, ctx) if info["results"] is not None else None
@@ -1281,7 +1284,9 @@ class Screen:
             return
         kind = str(event.type)
         if spec[0] == "field":
-            if kind == "click":
+            # text fields on every keystroke ("input"); selects and checkboxes once ("change")
+            typed = str(el.type) == "text"
+            if kind != ("input" if typed else "change"):
                 return
             if str(el.type) == "checkbox":
                 value = bool(el.checked)
