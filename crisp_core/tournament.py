@@ -1,0 +1,230 @@
+"""Bot tournaments: levels against each other over many seeded games, on a simulated clock.
+
+    python -m crisp_core.tournament [--games N] [--players P] [--seed S] [--target T]
+                                    [--draw-seconds D] [--from-discard] [--levels a,b,c]
+
+For each pairing of levels, plays N games at a table of P seats, the two levels alternating
+round the table and the seats rotated each game, and prints each level's share of the games
+won (a shared win counts as a fraction) and its average round points per seat, each with a
+95% confidence interval (normal approximation over games).
+
+:func:`play_game` is the driver, also used by the tests: it plays a whole game between bots
+the way a room does (every bot gets its seat's events and view after each change, and plans
+an action with a human-like delay), firing the engine's deadlines on a simulated clock.
+"""
+
+import argparse
+import itertools
+import math
+import random
+import sys
+
+from .bots import LEVELS, Bot
+from .game import Game, IllegalAction
+from .views import events_for, view_for
+
+#: The host starts the next round this long after a round is over (ms).
+NEXT_ROUND_MS = 4000
+#: A game longer than this many steps is a bug (a bot that never calls, a stuck table).
+MAX_STEPS = 200000
+
+
+def deal_events(game):
+    """The events of the deal of ``game``'s current round (Game.new does not return them)."""
+    events = [{"type": "deal", "round": game.round, "dealer": game.dealer}]
+    for seat, hand in enumerate(game.hands):
+        events.append({"type": "reveal", "to": seat, "reason": "peek",
+                       "cards": [{"seat": seat, "pos": "left", "card": hand[0]},
+                                 {"seat": seat, "pos": "right", "card": hand[2]}]})
+    return events
+
+
+def _may_act(game, seat, now):
+    """Whether ``seat`` could have anything in ``allowed`` now (others get events only)."""
+    if game.phase == "peek":
+        return not game.ready[seat]
+    if game.phase not in ("play", "last_turns"):
+        return False
+    if seat == game.turn:
+        return True
+    return game.window is not None and game.window[0] == seat and now < game.window[1]
+
+
+def play_game(levels, options=None, seed=0, bot_seed=0, check=None, stall=None,
+              max_rounds=None, make_bot=Bot, deck=None, on_events=None):
+    """Play one game between bots of ``levels`` (one per seat) and return its result.
+
+    ``options``: lobby options without ``players`` (R10). ``seed``: the deal's seed;
+    ``bot_seed``: seeds each bot's ``random.Random``. ``check(game, seat, view, bot, plan,
+    now)``: called after every plan a bot makes (tests). ``stall(seat, plan, now)``: returns
+    a number of ms during which that seat ignores its plan (a slow player, to fire draw
+    timers), or 0. ``max_rounds``: stop after that many rounds. ``make_bot(seat, level,
+    rng)``: builds each bot (default :class:`Bot`). ``deck``: a stacked deck for every round
+    (instead of ``seed``). ``on_events(events, now)``: called with every batch of engine
+    events, unfiltered (tests). Returns ``{"levels",
+    "rounds": [round points per seat, ...], "scores", "winners" (None if stopped early),
+    "turns"}``. Raises ``RuntimeError`` when a planned action is refused by the engine and
+    ``check`` is given, or when the game gets stuck.
+    """
+    n = len(levels)
+    opts = dict(options or {})
+    opts["players"] = n
+    game = Game.new(opts, seed=seed, deck=deck, now=0)
+    bots = [make_bot(seat, level, random.Random("%s:%s:%d" % (bot_seed, seed, seat)))
+            for seat, level in enumerate(levels)]
+    now = 0
+    batch = deal_events(game)
+    plans = [None] * n
+    asleep = [0] * n
+    rounds = []
+    turns = 0
+    for _ in range(MAX_STEPS):
+        if on_events is not None and batch:
+            on_events(batch, now)
+        for event in batch:
+            if event["type"] == "round_over":
+                rounds.append(list(event["round_points"]))
+            elif event["type"] == "turn":
+                turns += 1
+        for seat, bot in enumerate(bots):
+            mine = events_for(batch, seat)
+            if _may_act(game, seat, now):
+                view = view_for(game, seat, now)
+                plans[seat] = bot.plan(view, mine, now)
+                if check is not None:
+                    check(game, seat, view, bot, plans[seat], now)
+            else:
+                bot.observe(mine)
+                plans[seat] = None
+        if game.phase == "game_over" or (max_rounds is not None and len(rounds) >= max_rounds
+                                         and game.phase == "round_over"):
+            break
+        if game.phase == "round_over":
+            now += NEXT_ROUND_MS
+            batch = game.next_round(now)
+            continue
+        times = []
+        for seat, plan in enumerate(plans):
+            if plan is None:
+                continue
+            if asleep[seat] > now:
+                times.append((asleep[seat], 1, seat))
+                continue
+            times.append((max(now, plan["at"]), 1, seat))
+        deadline = game.next_deadline()
+        if deadline is not None:
+            times.append((max(now, deadline), 0, None))
+        if not times:
+            raise RuntimeError("stuck: nobody may act and nothing is due (%r)" % game)
+        at, _, seat = min(times)
+        now = at
+        if seat is None:
+            batch = game.advance(now)
+            continue
+        plan = plans[seat]
+        if asleep[seat] > now or plan["at"] > now:
+            batch = []
+            continue
+        if stall is not None:
+            sleep = stall(seat, plan, now)
+            if sleep:
+                asleep[seat] = now + sleep
+                batch = []
+                continue
+        try:
+            batch = game.apply(seat, plan["action"], now)
+        except IllegalAction as exc:
+            if check is not None:
+                raise RuntimeError("seat %d (%s) planned an illegal action %r at %d: %s"
+                                   % (seat, levels[seat], plan["action"], now, exc))
+            batch = exc.events
+    else:
+        raise RuntimeError("game too long (%r)" % game)
+    return {"levels": list(levels), "rounds": rounds, "scores": list(game.scores),
+            "winners": list(game.winners) if game.winners is not None else None,
+            "turns": turns}
+
+
+def _mean_ci(samples):
+    """Mean and half-width of its 95% confidence interval (normal approximation)."""
+    count = len(samples)
+    mean = sum(samples) / count
+    if count < 2:
+        return mean, float("nan")
+    var = sum((x - mean) ** 2 for x in samples) / (count - 1)
+    return mean, 1.96 * math.sqrt(var / count)
+
+
+def seats_for(a, b, players, game_index):
+    """Levels ``a`` and ``b`` alternating round the table, rotated by ``game_index``."""
+    return [a if (seat + game_index) % 2 == 0 else b for seat in range(players)]
+
+
+def match(a, b, games, players=2, seed=0, options=None, make_bot=Bot):
+    """Play ``games`` games of level ``a`` against ``b``; per level, per-game samples.
+
+    Returns ``{level: {"wins": [...], "points": [...]}}``: for each game, the level's share
+    of the win (1 if one of its seats won alone, fractions when the win is shared, 0 else)
+    and the average round points of its seats.
+    """
+    out = {a: {"wins": [], "points": []}, b: {"wins": [], "points": []}}
+    for index in range(games):
+        levels = seats_for(a, b, players, index)
+        result = play_game(levels, options=options, seed="%s:%d" % (seed, index),
+                           bot_seed="%s:%s:%s" % (seed, a, b), make_bot=make_bot)
+        winners = result["winners"]
+        for level in (a, b):
+            seats = [seat for seat in range(players) if levels[seat] == level]
+            share = sum(1.0 / len(winners) for seat in winners if levels[seat] == level)
+            points = [points[seat] for points in result["rounds"] for seat in seats]
+            out[level]["wins"].append(share)
+            out[level]["points"].append(sum(points) / len(points))
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m crisp_core.tournament",
+                                     description="Pit bot levels against each other.")
+    parser.add_argument("--games", type=int, default=200, help="games per pairing (200)")
+    parser.add_argument("--players", type=int, default=2, help="seats at the table (2)")
+    parser.add_argument("--seed", default="0", help="seed of deals and bots (0)")
+    parser.add_argument("--target", type=int, default=100, choices=(50, 100, 150))
+    parser.add_argument("--draw-seconds", type=int, default=None, choices=(30, 45, 60))
+    parser.add_argument("--from-discard", action="store_true",
+                        help="allow drawing from the discard (R10.3)")
+    parser.add_argument("--levels", default=",".join(LEVELS),
+                        help="comma-separated levels to pair (random,easy,hard)")
+    args = parser.parse_args(argv)
+    levels = [level.strip() for level in args.levels.split(",") if level.strip()]
+    if any(level not in LEVELS for level in levels) or len(levels) < 2:
+        parser.error("levels: two or more of %s" % ", ".join(LEVELS))
+    if not 2 <= args.players <= 8 or args.games < 1:
+        parser.error("players must be 2 to 8 and games at least 1")
+    options = {"target": args.target, "draw_seconds": args.draw_seconds,
+               "draw_from_discard": args.from_discard}
+    print("Crisp bots: %d games per pairing, %d players, target %d, draw timer %s, "
+          "draw from discard %s, seed %s" % (args.games, args.players, args.target,
+                                           args.draw_seconds or "off",
+                                           "on" if args.from_discard else "off", args.seed))
+    print("fair win share with %d players: 0.50 per level (alternating seats)" % args.players)
+    print()
+    header = "%-16s %-7s %-22s %-26s" % ("pairing", "level", "win share (95% CI)",
+                                          "avg round points (95% CI)")
+    print(header)
+    print("-" * len(header))
+    for a, b in itertools.combinations(levels, 2):
+        # The stronger level is named first in each pairing.
+        a, b = sorted((a, b), key=LEVELS.index, reverse=True)
+        result = match(a, b, args.games, args.players, args.seed, options)
+        for i, level in enumerate((a, b)):
+            wins, wins_ci = _mean_ci(result[level]["wins"])
+            points, points_ci = _mean_ci(result[level]["points"])
+            print("%-16s %-7s %.3f +/- %.3f        %6.2f +/- %.2f"
+                  % ("%s vs %s" % (a, b) if i == 0 else "", level, wins, wins_ci,
+                     points, points_ci))
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
