@@ -84,14 +84,34 @@ class Phone:
 
 
 def wait_ready(page, timeout=60_000):
-    """Wait until the page's interpreter ran ui/main.py (body[data-ready]); return its value."""
+    """Wait until the page's interpreter ran ui/main.py (body[data-ready]); return its value.
+
+    Fails at once, with the message, when PyScript shows a Python error (.py-error) or the
+    loading screen shows a load error, instead of waiting for the timeout."""
     try:
-        page.wait_for_selector("body[data-ready]", state="attached", timeout=timeout)
-    except Exception:
-        loading = page.evaluate(
-            "document.getElementById('loading')?.innerText || ''")
-        raise AssertionError(f"page never became ready; loading screen says: {loading!r}")
-    return page.evaluate("document.body.dataset.ready")
+        page.wait_for_function(
+            "!!(document.body && (document.body.dataset.ready"
+            " || document.querySelector('.py-error')"
+            " || document.querySelector('#loading.error')))",
+            timeout=timeout)
+    except Exception as e:
+        raise AssertionError(f"page never became ready in {timeout} ms: {_page_state(page)}") from e
+    ready = page.evaluate("document.body.dataset.ready")
+    if not ready:
+        raise AssertionError(f"page failed to start: {_page_state(page)}")
+    return ready
+
+
+def _page_state(page):
+    return page.evaluate("""() => {
+      const error = document.querySelector('.py-error');
+      const loading = document.getElementById('loading');
+      return JSON.stringify({
+        python_error: error ? error.innerText : null,
+        loading: loading && !loading.hidden ? document.getElementById('loading-text').innerText : null,
+        times: window.crisp ? window.crisp.times : null,
+      });
+    }""")
 
 
 def ready_ms(page):
