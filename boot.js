@@ -35,19 +35,21 @@ const peerOptions = () => {
 };
 
 const loading = document.getElementById("loading");
-const loadingText = document.getElementById("loading-text");
-const bar = loading?.querySelector("progress");
+const byId = (id) => document.getElementById(id) || {};
+const bar = loading?.querySelector("progress") || {};
 const es = (navigator.language || "").toLowerCase().startsWith("es");
-const say = (detail) => {
-  if (loadingText) loadingText.textContent = `${es ? "Cargando" : "Loading"}… ${detail || ""}`.trim();
-  if (bar) bar.value += (95 - bar.value) * 0.25;
+byId("loading-text").textContent = es ? "Cargando…" : "Loading…";
+const say = (detail) => {  // PyScript's progress steps ("Loading interpreter", ...)
+  byId("loading-detail").textContent = detail || "";
+  bar.value += (95 - bar.value) * 0.25;
 };
 const loaded = () => { if (loading) loading.hidden = true; };
 const failed = (message) => {
   if (!loading) return;
   loading.hidden = false;
   loading.classList.add("error");
-  if (loadingText) loadingText.textContent = `${es ? "Error al cargar" : "Could not load"}: ${message}`;
+  byId("loading-text").textContent = es ? "No se pudo cargar" : "Could not load";
+  byId("loading-detail").textContent = message;
 };
 
 window.crisp = {
