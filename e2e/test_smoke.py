@@ -11,14 +11,16 @@ GUEST = "/?room=smoke"
 
 def _cold_median(new_phone, timings, name, path, expected, runs=3):
     """Open `path` in `runs` fresh contexts (cold cache); record the ready times."""
-    values = []
+    values, interpreter = [], []
     for _ in range(runs):
         phone = new_phone()
         phone.goto(path)
         assert wait_ready(phone.page) == expected
         values.append(ready_ms(phone.page))
+        interpreter.append(phone.page.evaluate("window.crisp.times.ready"))  # py:/mpy:ready
         phone.context.close()
     timings[name] = values
+    timings[name + ": interpreter started (before ui/main.py runs)"] = interpreter
     print(f"{name}: median {statistics.median(values):.0f} ms, runs {[round(v) for v in values]}")
     return phone
 
