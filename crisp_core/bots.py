@@ -341,7 +341,7 @@ class Bot:
             if limit is not None:
                 at = max(now, min(at, limit))
             memo["at"] = at
-        return {"at": memo["at"], "action": dict(action)}
+        return {"at": max(memo["at"], now), "action": dict(action)}
 
     def _sync(self, view):
         """Line memory up with the view: table size, round, discard pile, deck, caller."""
@@ -361,6 +361,9 @@ class Bot:
     def _choose(self, view, kinds):
         if "ready" in kinds:
             return {"do": "ready"}
+        window = view.get("crisp_window")
+        if "crisp" in kinds and (window is None or window["left"] < CRISP_MARGIN_MS):
+            del kinds["crisp"]  # too late to make up one's mind (R10.1)
         if self.level == "random":
             return self._random_choice(kinds)
         if "crisp" in kinds and self._wants_crisp(view):
@@ -601,7 +604,21 @@ class Bot:
             estimate = sum(v for v, _ in known) + EASY_UNKNOWN * (3 - len(known))
             return (self.my_turns >= 3 and estimate <= EASY_CRISP + late
                     and self.rng.random() < 0.5)
-        return self.win_chance(view) >= HARD_CRISP - 0.03 * late
+        threshold = HARD_CRISP - 0.03 * late
+        if threshold >= 0.5 and not self._may_be_lowest(view):
+            return False  # an opponent is expected lower: the chance is under one half
+        return self.win_chance(view) >= threshold
+
+    def _may_be_lowest(self, view):
+        """Hard: whether this seat's expected total is the lowest at the table (cheap)."""
+        base = self._value_dist(self._pool(view))
+
+        def expected(seat):
+            return sum(_mean(self._slot_dist(seat, index, base)) for index in range(3))
+
+        mine = expected(self.seat)
+        return all(expected(seat) >= mine
+                   for seat in range(view["players"]) if seat != self.seat)
 
     def win_chance(self, view):
         """Hard: the chance to be strictly lowest after every other player's last turn."""
@@ -691,8 +708,15 @@ def _mean(dist):
 
 def _total(dists):
     """The distribution of the sum of independent card values."""
-    out = [1.0]
+    offset = 0
+    spread = []
     for dist in dists:
+        if 1.0 in dist:
+            offset += dist.index(1.0)  # a known card only shifts the total
+        else:
+            spread.append(dist)
+    out = [0.0] * offset + [1.0]
+    for dist in spread:
         nxt = [0.0] * (len(out) + len(dist) - 1)
         for a, pa in enumerate(out):
             if pa:

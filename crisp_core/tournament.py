@@ -94,7 +94,8 @@ def play_game(levels, options=None, seed=0, bot_seed=0, check=None, stall=None,
                 if check is not None:
                     check(game, seat, view, bot, plans[seat], now)
             else:
-                bot.observe(mine)
+                if mine:
+                    bot.observe(mine)
                 plans[seat] = None
         if game.phase == "game_over" or (max_rounds is not None and len(rounds) >= max_rounds
                                          and game.phase == "round_over"):
