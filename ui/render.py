@@ -603,7 +603,7 @@ def build(model, ui, ctx):
     else:
         screen = "landing"
         body = landing_tree(model, ui, ctx)
-    return h("div", {"class": "screen " + screen, "data-screen": screen},
+    return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
              topbar(ui, ctx, title), connection_banner(model, ctx), body,
              error_toast(model, ctx))
 
