@@ -507,6 +507,52 @@ def render_card(code):
     return card_node(code, {"data-testid": "x"}, "lg")
 
 
+# ---- the room link's QR code -----------------------------------------------------------
+
+# "Crisp!" at level M with mask 2, as drawn by another encoder (the qrcode package).
+QR_CRISP_M2 = [
+    "#######...###.#######",
+    "#.....#.....#.#.....#",
+    "#.###.#.#.###.#.###.#",
+    "#.###.#.#.....#.###.#",
+    "#.###.#.##.##.#.###.#",
+    "#.....#.###.#.#.....#",
+    "#######.#.#.#.#######",
+    "........#..##........",
+    "#.#####..##.#.#####..",
+    "#.##.#.#....#..#..###",
+    "...#.##.#..#.#..#..#.",
+    ".#.##..##......######",
+    "....####.#.#.#..#....",
+    "........##.#####.....",
+    "#######.....#.##.###.",
+    "#.....#.#..####..##.#",
+    "#.###.#.###.#..#.#.#.",
+    "#.###.#.#.#.#..##.#..",
+    "#.###.#.####.#.#.#...",
+    "#.....#...#....#.##..",
+    "#######.#..#.#.#.#.#.",
+]
+
+
+def test_qr_code_matches_a_known_encoding():
+    from ui import qr
+    rows = qr.matrix("Crisp!", "M", mask=2)
+    assert ["".join(["#" if v else "." for v in r]) for r in rows] == QR_CRISP_M2
+
+
+def test_lobby_shows_a_qr_code_of_the_link():
+    from ui import qr
+    link = "https://someone.github.io/crisp/?room=crisp-5c97a374b24fdd9b081a27d1c9fb54ae"
+    rows = qr.matrix(link)
+    assert len(rows) == 37                       # version 5 at level M
+    m = lobby_model(2, seat=1, link=link)
+    tree, ctx = show(m)
+    style = find(tree, "room-qr")["attrs"]["style"]
+    assert style.startswith('background-image: url("data:image/svg+xml,%3Csvg')
+    assert qr.svg_path(rows) in style and "<" not in style
+
+
 # ---- the catalogue ---------------------------------------------------------------------
 
 def test_catalogue_has_the_same_keys_and_placeholders_in_both_languages():

@@ -19,6 +19,7 @@ plain classes and dicts only.
 
 from ui import cards
 from ui import i18n
+from ui import qr
 
 POSITIONS = ("left", "center", "right")
 PLAY_PHASES = ("play", "last_turns")
@@ -714,15 +715,23 @@ def lobby_tree(model, ui, ctx):
     link_box = None
     if link:
         copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
+        qr_css = qr_style(link)
         link_box = h("section", {"class": "card-box share"},
                      h("h2", None, ctx.t("invite")),
                      h("p", {"class": "hint"}, ctx.t("invite_hint")),
-                     h("div", {"class": "link", "data-testid": "room-link"}, link),
-                     h("div", {"class": "row"},
-                       button(ctx, "copy-link", ctx.t("copied") if copied else ctx.t("copy_link"),
-                              ("local", "copy"), "btn"),
-                       button(ctx, "share-link", ctx.t("share_link"),
-                              ("intent", "share_link", {}), "btn") if ctx.can_share else None))
+                     h("div", {"class": "share-body" + (" with-qr" if qr_css else "")},
+                       h("div", {"class": "share-text"},
+                         h("div", {"class": "link", "data-testid": "room-link"}, link),
+                         h("div", {"class": "row"},
+                           button(ctx, "copy-link",
+                                  ctx.t("copied") if copied else ctx.t("copy_link"),
+                                  ("local", "copy"), "btn"),
+                           button(ctx, "share-link", ctx.t("share_link"),
+                                  ("intent", "share_link", {}), "btn")
+                           if ctx.can_share else None)),
+                       h("div", {"class": "qr", "data-testid": "room-qr", "role": "img",
+                                 "aria-label": ctx.t("qr_label"), "style": qr_css})
+                       if qr_css else None))
 
     def opt(key, spec_ok):
         return ("field", "opt", key) if spec_ok else None
@@ -772,6 +781,32 @@ def lobby_tree(model, ui, ctx):
                h("ul", {"class": "players", "data-testid": "player-list"}, rows),
                bots),
              options_box, start)
+
+
+_QR_CACHE = {}
+
+
+def qr_style(link):
+    """A CSS background drawing the QR code of `link` (an inline SVG: no download), cached:
+    the link of a room never changes. None when the link is too long for a QR code here."""
+    if link in _QR_CACHE:
+        return _QR_CACHE[link]
+    try:
+        rows = qr.matrix(link, "M")
+    except ValueError:
+        rows = None
+    style = None
+    if rows:
+        n = len(rows)
+        w = str(n + 8)
+        svg = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='-4 -4 " + w + " " + w
+               + "' shape-rendering='crispEdges'><rect x='-4' y='-4' width='" + w
+               + "' height='" + w + "' fill='#fff'/><path fill='#000' d='"
+               + qr.svg_path(rows) + "'/></svg>")
+        svg = svg.replace("#", "%23").replace("<", "%3C").replace(">", "%3E")
+        style = 'background-image: url("data:image/svg+xml,' + svg + '")'
+    _QR_CACHE[link] = style
+    return style
 
 
 def room_link(model, base=""):
