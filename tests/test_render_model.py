@@ -300,6 +300,11 @@ def test_card_taken_from_the_discard_is_public():
     m = table_model(3, seat=1, turn=0, held={"seat": 0, "from": "discard", "card": "Qs"})
     tree, ctx = show(m)
     assert faces(tree) == {"held-card": "Qs"}
+    assert text_of(find(tree, "status")) == "Ana took Q\u2660 from the discard\u2026"
+    m.view["held"] = None
+    m.view["pending_draws"] = 2
+    tree, ctx = show(m)
+    assert text_of(find(tree, "status")) == "Ana's extra draws: 2 left."
 
 
 def test_jack_and_king_are_one_tap():

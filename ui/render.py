@@ -474,7 +474,11 @@ def status_text(info, players, ctx):
         return ctx.t("st_crisp_offer")
     name = seat_name(players, turn, ctx) if turn is not None else ""
     if held and held["seat"] == turn:
+        if held["from"] == "discard" and held["card"]:
+            return ctx.t("st_other_took", name=name, card=card_text(held["card"]))
         return ctx.t("st_other_holds", name=name)
+    if info["pending"]:
+        return ctx.tn("st_other_extra", info["pending"], name=name, n=info["pending"])
     return ctx.t("st_other_turn", name=name)
 
 
