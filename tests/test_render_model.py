@@ -492,6 +492,7 @@ def test_gone_screen_explains_why():
     m = FakeClient(screen="gone", error={"code": "room_full", "text": "full"})
     tree, ctx = show(m, lang="es")
     assert text_of(find(tree, "gone")) == i18n.t("es", "gone_room_full")
+    assert find(tree, "error") is None        # said once, not again in a toast
     m = FakeClient(screen="gone", status="host_gone")
     tree, ctx = show(m)
     assert text_of(find(tree, "gone")) == i18n.t("en", "gone_host")

@@ -610,7 +610,7 @@ def build(model, ui, ctx):
         body = landing_tree(model, ui, ctx)
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
              topbar(ui, ctx, title), connection_banner(model, ctx), body,
-             error_toast(model, ctx))
+             None if screen == "gone" else error_toast(model, ctx))
 
 
 def name_input(ui, ctx):
@@ -671,7 +671,8 @@ def landing_tree(model, ui, ctx):
 def join_tree(model, ui, ctx):
     ok = has_name(ui)
     status = _get(model, "status", "")
-    busy = ui.get("joined") and status == "connecting"
+    # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
+    busy = status == "connecting" and bool(ui.get("joined") or _get(model, "token"))
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
