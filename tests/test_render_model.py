@@ -116,6 +116,7 @@ def test_landing_has_its_test_ids_and_needs_a_name():
     for tid in ("player-name", "create-room", "play-solo", "solo-bots", "solo-level"):
         assert find(tree, tid) is not None, tid
     assert not live(tree, "create-room") and not live(tree, "play-solo")
+    assert faces(tree) == {}                  # the decorative fan carries no data-card
     assert [text_of(o) for o in find(tree, "solo-bots")["kids"]] == [str(i) for i in range(1, 8)]
     tap(tree, ctx, "player-name", ui, None, "  Ana ")
     tree, ctx = show(FakeClient(screen="landing"), ui)

@@ -540,6 +540,14 @@ def card_node(card, attrs, size, cls=""):
     return h(a.pop("tag", "div"), a, kids)
 
 
+def decor(card, cls):
+    """A card drawn as decoration (the landing's fan): a face, but no data-card, which only
+    game cards carry."""
+    node = card_node(card, {"aria-hidden": "true"}, "md", cls)
+    node["attrs"].pop("data-card", None)
+    return node
+
+
 def card_button(ctx, testid, card, size, spec, cls=""):
     attrs = {"tag": "button", "type": "button", "data-testid": testid}
     if spec is None:
@@ -645,8 +653,7 @@ def landing_tree(model, ui, ctx):
     return h("main", {"class": "panel landing"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
-                 card_node("Qh", {}, "md", "f1"), card_node(None, {}, "md", "f2"),
-                 card_node("7s", {}, "md", "f3")),
+                 decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
                h("p", {"class": "tagline"}, ctx.t("tagline"))),
              name_input(ui, ctx),
              h("section", {"class": "card-box"},
@@ -676,8 +683,7 @@ def join_tree(model, ui, ctx):
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
-                 card_node(None, {}, "md", "f1"), card_node("Ks", {}, "md", "f2"),
-                 card_node(None, {}, "md", "f3")),
+                 decor(None, "f1"), decor("Ks", "f2"), decor(None, "f3")),
                h("h2", None, ctx.t("invited")),
                h("p", {"class": "tagline"}, ctx.t("tagline"))),
              name_input(ui, ctx),
