@@ -53,7 +53,9 @@ EASY_CRISP = 8
 EASY_UNKNOWN = 5
 #: After this many of its own turns in a round, a bot grows keener to call crisp: people do
 #: not let a round go on for ever.
-LONG_ROUND = 8
+LONG_ROUND = 5
+#: ... and then lowers its crisp threshold by this much per turn.
+LATE_SLOPE = 0.05
 #: The value, in points, that a hard bot gives to knowing one more of its own cards.
 INFO_BONUS = 0.5
 
@@ -604,7 +606,7 @@ class Bot:
             estimate = sum(v for v, _ in known) + EASY_UNKNOWN * (3 - len(known))
             return (self.my_turns >= 3 and estimate <= EASY_CRISP + late
                     and self.rng.random() < 0.5)
-        threshold = HARD_CRISP - 0.03 * late
+        threshold = HARD_CRISP - LATE_SLOPE * late
         if threshold >= 0.5 and not self._may_be_lowest(view):
             return False  # an opponent is expected lower: the chance is under one half
         return self.win_chance(view) >= threshold
