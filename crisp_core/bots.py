@@ -59,6 +59,11 @@ LATE_SLOPE = 0.05
 #: The value, in points, that a hard bot gives to knowing one more of its own cards.
 INFO_BONUS = 0.5
 
+#: A hard bot plays a Queen only when the exchange is worth at least this many points.
+QUEEN_MIN = 1.0
+#: A hard bot takes the top discard only when it beats a blind draw by this many points.
+DISCARD_MARGIN = 0.25
+
 #: Margins kept before a window or timer closes when a bot plans an action (ms).
 CRISP_MARGIN_MS = 800
 DRAW_MARGIN_MS = 2000
@@ -531,7 +536,8 @@ class Bot:
         values = self._my_values(base)
         info = view["phase"] == "play"
         take = max(self._swap_gain(values, top, index, info) for index in range(3))
-        return "discard" if take > self._deck_gain(view, pool, values, info) + 0.25 else "deck"
+        gain = self._deck_gain(view, pool, values, info)
+        return "discard" if take > gain + DISCARD_MARGIN else "deck"
 
     def _deck_gain(self, view, pool, values, info):
         """What a draw from the deck is worth on average (an exact card if the deck is known)."""
@@ -575,7 +581,7 @@ class Bot:
         values = self._my_values(base)
         n = view["players"]
         leader = min(view["scores"])
-        best, best_value = None, 1.0
+        best, best_value = None, QUEEN_MIN
         for pos in entry["pos"]:
             mine = POSITIONS.index(pos)
             for target in entry["targets"]:
