@@ -216,7 +216,8 @@ class Bot:
 
     def _on_recycle(self, event):
         # R5.1: the discard pile turned over, unshuffled: its oldest card is the new top.
-        self.deck_known = list(self.discard) if len(self.discard) == event["count"] else None
+        exact = len(self.discard) == event["count"] and None not in self.discard
+        self.deck_known = list(self.discard) if exact else None
         self.discard = []
 
     def _on_swap(self, event):
@@ -254,17 +255,22 @@ class Bot:
         self._slot(seat, 0)
         return self.slots[seat]
 
+    def _discarded(self, card):
+        # A special card used goes to the discard pile (R4); the engine names it. Without
+        # the name (None) the mirror has a hole until the next view puts it right.
+        self.discard.append(card)
+
     def _resolved(self):
         self.holding = False
         self.held = None
 
     def _on_jack(self, event):
-        self.discard.append(event["card"])
+        self._discarded(event.get("card"))
         self._slot(event["seat"], _CENTER)[2] = True
         self._resolved()
 
     def _on_queen(self, event):
-        self.discard.append(event["card"])
+        self._discarded(event.get("card"))
         seat, target = event["seat"], event["target"]
         mine, theirs = POSITIONS.index(event["pos"]), POSITIONS.index(event["target_pos"])
         a, b = self._slot(seat, mine), self._slot(target, theirs)
@@ -275,7 +281,7 @@ class Bot:
         self._resolved()
 
     def _on_king(self, event):
-        self.discard.append(event["card"])
+        self._discarded(event.get("card"))
         self._resolved()
 
     def _on_timeout(self, event):

@@ -5,8 +5,8 @@
 
 For each pairing of levels, plays N games at a table of P seats, the two levels alternating
 round the table and the seats rotated each game, and prints each level's share of the games
-won (a shared win counts as a fraction) and its average round points per seat, each with a
-95% confidence interval (normal approximation over games).
+won (a shared win counts as a fraction; 95% Wilson interval) and its average round points
+per seat (mean over games of each game's average, +/- 1.96 standard errors).
 
 :func:`play_game` is the driver, also used by the tests: it plays a whole game between bots
 the way a room does (every bot gets its seat's events and view after each change, and plans
@@ -156,6 +156,15 @@ def _mean_ci(samples):
     return mean, 1.96 * math.sqrt(var / count)
 
 
+def _wilson(share, count):
+    """95% Wilson score interval of a proportion (honest near 0 and 1, unlike mean +/-)."""
+    z = 1.96
+    centre = (share + z * z / (2 * count)) / (1 + z * z / count)
+    half = (z * math.sqrt(share * (1 - share) / count + z * z / (4 * count * count))
+            / (1 + z * z / count))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def seats_for(a, b, players, game_index):
     """Levels ``a`` and ``b`` alternating round the table, rotated by ``game_index``."""
     return [a if (seat + game_index) % 2 == 0 else b for seat in range(players)]
@@ -209,7 +218,7 @@ def main(argv=None):
                                            "on" if args.from_discard else "off", args.seed))
     print("fair win share with %d players: 0.50 per level (alternating seats)" % args.players)
     print()
-    header = "%-16s %-7s %-22s %-26s" % ("pairing", "level", "win share (95% CI)",
+    header = "%-16s %-7s %-24s %-26s" % ("pairing", "level", "win share [95% CI]",
                                           "avg round points (95% CI)")
     print(header)
     print("-" * len(header))
@@ -218,10 +227,11 @@ def main(argv=None):
         a, b = sorted((a, b), key=LEVELS.index, reverse=True)
         result = match(a, b, args.games, args.players, args.seed, options)
         for i, level in enumerate((a, b)):
-            wins, wins_ci = _mean_ci(result[level]["wins"])
+            wins = sum(result[level]["wins"]) / args.games
+            low, high = _wilson(wins, args.games)
             points, points_ci = _mean_ci(result[level]["points"])
-            print("%-16s %-7s %.3f +/- %.3f        %6.2f +/- %.2f"
-                  % ("%s vs %s" % (a, b) if i == 0 else "", level, wins, wins_ci,
+            print("%-16s %-7s %.3f [%.3f, %.3f]     %6.2f +/- %.2f"
+                  % ("%s vs %s" % (a, b) if i == 0 else "", level, wins, low, high,
                      points, points_ci))
         sys.stdout.flush()
     return 0
