@@ -49,7 +49,7 @@ WIRE_TAP = """
 })();
 """
 
-T = 20_000  # ms: generous waits for a 2-core machine
+T = 30_000  # ms: generous waits for a loaded 2-core machine
 
 
 def sel(testid, extra=""):

@@ -96,7 +96,18 @@ class Page:
         return int(js.Date.now())
 
     def render(self):
-        self.screen.update(self.client)
+        try:
+            self.screen.update(self.client)
+        except Exception as e:
+            # A failed patch leaves the DOM and the renderer's last tree apart: start the
+            # screen over from an empty root rather than keep a broken page.
+            try:
+                js.console.error("crisp: render failed, drawing afresh: " + str(e))
+                self.screen.tree = None
+                self.screen.root.textContent = ""
+                self.screen.update(self.client)
+            except Exception as again:
+                log("render failed again:", again)
 
     def ui_tick(self):
         if self.client is not None:
