@@ -11,7 +11,7 @@ Contract: docs/protocol.md ("Room messages", "Room").
 import json
 import secrets
 
-from crisp_core import Game, IllegalAction, events_for, is_card, view_for
+from crisp_core import Game, IllegalAction, events_for, is_card, normalize_options, view_for
 
 VERSION = 1
 LOCAL = "local"
@@ -22,8 +22,6 @@ LOG_REPLAY = 40               # public events of the round replayed to a (re)joi
 LOG_KEEP = 300                # events of the round the room keeps for replays
 SILENT_MS = 15000             # a guest not heard from this long is away (guests ping every 3 s)
 GONE_MS = 30000               # away this long while the game waits for it: the room plays for it
-TARGETS = (50, 100, 150)
-DRAW_SECONDS = (None, 30, 45, 60)
 POSITIONS = ("left", "center", "right")
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
@@ -152,8 +150,8 @@ class Room:
     """The host's room. See docs/protocol.md.
 
     `make_bot(level, seat)` (optional) returns a bot: an object with
-    `plan(view, events, now) -> None | {"at": ms, "action": {...}}`, asked after every
-    view the room builds for that seat (crisp_core.bots.Bot has this method). Without it, `add_bot` is refused.
+    `plan(view, events, now) -> None | {"at": ms, "action": {...}}` (as crisp_core.bots.Bot),
+    asked after every view the room builds for that seat. Without it, `add_bot` is refused.
     """
 
     def __init__(self, room_id, host_name, seed=None, deck=None, make_token=secrets.token_hex,
@@ -213,14 +211,16 @@ class Room:
         changed = self._check_silence(now)
         if self.game is None:
             return self._broadcast() if changed else []
-        out = []
+        return self._advance(now, changed) + self._run_bots(now)
+
+    def _advance(self, now, changed=False):
+        """Fire what is due at `now` (the engine's deadlines, away players' parts) and send
+        views when anything moved (a passed deadline may change only what a seat may do)."""
         deadline = self.game.next_deadline()
-        events = self.game.advance(now)
-        events += self._forfeits(now)
+        events = self.game.advance(now) + self._forfeits(now)
         if changed or events or (deadline is not None and deadline <= now):
-            out += self._after_change(events, now)
-        out += self._run_bots(now)
-        return out
+            return self._after_change(events, now)
+        return []
 
     def next_wakeup(self):
         """When `tick` should run next (ms), or None."""
@@ -367,12 +367,8 @@ class Room:
         return self._apply(seat, action, now)
 
     def _apply(self, seat, action, now):
-        """Fire due deadlines, then apply one checked action for `seat` through the engine."""
-        out = []
-        deadline = self.game.next_deadline()
-        events = self.game.advance(now)
-        if events or (deadline is not None and deadline <= now):
-            out += self._after_change(events, now)
+        """Fire what is due, then apply one checked action for `seat` through the engine."""
+        out = self._advance(now)
         try:
             events = self.game.apply(seat, action, now)
         except IllegalAction as e:
@@ -393,19 +389,13 @@ class Room:
         _fields(msg, (), ("target", "draw_seconds", "draw_from_discard"))
         self._in_lobby()
         options = dict(self.options)
-        if "target" in msg:
-            if not _is_int(msg["target"]) or msg["target"] not in TARGETS:
-                raise BadMessage("bad_option", "target must be 50, 100 or 150")
-            options["target"] = msg["target"]
-        if "draw_seconds" in msg:
-            value = msg["draw_seconds"]
-            if value is not None and (not _is_int(value) or value not in DRAW_SECONDS):
-                raise BadMessage("bad_option", "draw_seconds must be null, 30, 45 or 60")
-            options["draw_seconds"] = value
-        if "draw_from_discard" in msg:
-            if not isinstance(msg["draw_from_discard"], bool):
-                raise BadMessage("bad_option", "draw_from_discard must be true or false")
-            options["draw_from_discard"] = msg["draw_from_discard"]
+        for key in DEFAULT_OPTIONS:
+            if key in msg:
+                options[key] = msg[key]
+        try:
+            normalize_options(dict(options, players=2))     # the engine's own check (R10)
+        except ValueError as e:
+            raise BadMessage("bad_option", str(e))
         self.options = options
         return self._broadcast()
 
