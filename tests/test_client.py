@@ -261,3 +261,10 @@ def test_the_client_runs_on_micropython_with_the_same_result():
               + "\n" + DRIVER)
     assert run_micropython(source) == expected
     assert expected["screen"] == "table" and expected["view"]["round"] == 2
+
+
+def test_any_message_from_the_room_means_it_is_there():
+    client, _ = seated()
+    client.status = "host_gone"              # the page's transport said so
+    client.receive(msg("pong", t=1), 50)
+    assert client.status == "ok" and client.last_heard == 50

@@ -68,8 +68,7 @@ class Client:
         if not isinstance(msg, dict) or msg.get("v") != VERSION:
             return False
         self.last_heard = now
-        if self.status != "host_gone":
-            self.status = "ok"
+        self.status = "ok"                 # a message from the room: it is there
         kind = msg.get("type")
         if kind == "welcome":
             self.seat = msg.get("seat")

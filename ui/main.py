@@ -208,7 +208,8 @@ class HostPage(Page):
                     self.net.close(conn)
         if self.net is not None and not self.net.open:
             self.client.status = "connecting"
-        self.save()
+        if any('"type":"pong"' not in text for conn, text in out):
+            self.save()                   # (heartbeats change nothing worth saving)
         self.schedule()
         self.render()
 
