@@ -198,10 +198,20 @@ class Game:
         self.window = None
         self.round_points = None
         self.winners = None
-        self._emit({"type": "deal", "round": self.round, "dealer": self.dealer})
-        for seat in range(n):
-            hand = self.hands[seat]
-            self._emit(_reveal(seat, "peek", [(seat, "left", hand[0]), (seat, "right", hand[2])]))
+        for event in self.deal_events():
+            self._emit(event)
+
+    def deal_events(self):
+        """The events of this round's deal (R2.2, R2.4): ``deal``, then each seat's private
+        peek ``reveal`` of its left and right cards, as emitted when the round was dealt.
+
+        :meth:`new` deals round 1 without returning events; the host and the scenario runner
+        take them from here.
+        """
+        events = [{"type": "deal", "round": self.round, "dealer": self.dealer}]
+        for seat, hand in enumerate(self.hands):
+            events.append(_reveal(seat, "peek", [(seat, "left", hand[0]), (seat, "right", hand[2])]))
+        return events
 
     # ------------------------------------------------------------------------- time
 
@@ -274,6 +284,7 @@ class Game:
         """R10.2: the player runs out of time and loses the rest of the turn."""
         seat = self.turn
         card = None
+        forced = False
         if self.held is not None:
             card = self.held
             self.discard.append(card)
@@ -283,9 +294,11 @@ class Game:
             self._recycle_if_empty()
             card = self.deck.pop(0)
             self.discard.append(card)
+            forced = True
         lost = self.pending_draws
         self.pending_draws = 0
-        self._emit({"type": "timeout", "seat": seat, "card": card, "lost": lost})
+        self._emit({"type": "timeout", "seat": seat, "card": card, "forced": forced,
+                    "lost": lost})
         self._end_turn(at, callable_=False)
 
     # ------------------------------------------------------------------------- flow

@@ -185,7 +185,7 @@ def run_scenario(scenario):
     """Play a scenario from :func:`load_scenario`; return the output object (SCENARIOS.md)."""
     game = Game.new(scenario["options"], deck=scenario["deck"], dealer=scenario["dealer"],
                     scores=scenario["scores"], now=0)
-    start = {"shown": _shown(_initial_reveals(game))}
+    start = {"shown": _shown(game.deal_events())}
     results = []
     for step in scenario["steps"]:
         at = step["at"]
@@ -205,14 +205,6 @@ def run_scenario(scenario):
             continue
         results.append({"ok": True, "shown": _shown(events)})
     return {"name": scenario["name"], "start": start, "steps": results, "state": _state(game)}
-
-
-def _initial_reveals(game):
-    """The peek reveals of the deal that :meth:`Game.new` made (R2.4)."""
-    return [{"type": "reveal", "to": seat, "reason": "peek",
-             "cards": [{"seat": seat, "pos": "left", "card": hand[0]},
-                       {"seat": seat, "pos": "right", "card": hand[2]}]}
-            for seat, hand in enumerate(game.hands)]
 
 
 def _same(a, b):

@@ -29,16 +29,6 @@ NEXT_ROUND_MS = 4000
 MAX_STEPS = 200000
 
 
-def deal_events(game):
-    """The events of the deal of ``game``'s current round (Game.new does not return them)."""
-    events = [{"type": "deal", "round": game.round, "dealer": game.dealer}]
-    for seat, hand in enumerate(game.hands):
-        events.append({"type": "reveal", "to": seat, "reason": "peek",
-                       "cards": [{"seat": seat, "pos": "left", "card": hand[0]},
-                                 {"seat": seat, "pos": "right", "card": hand[2]}]})
-    return events
-
-
 def _may_act(game, seat, now):
     """Whether ``seat`` could have anything in ``allowed`` now (others get events only)."""
     if game.phase == "peek":
@@ -73,7 +63,7 @@ def play_game(levels, options=None, seed=0, bot_seed=0, check=None, stall=None,
     bots = [make_bot(seat, level, random.Random("%s:%s:%d" % (bot_seed, seed, seat)))
             for seat, level in enumerate(levels)]
     now = 0
-    batch = deal_events(game)
+    batch = game.deal_events()
     plans = [None] * n
     asleep = [0] * n
     rounds = []

@@ -14,7 +14,7 @@ import pytest
 from crisp_core import CANONICAL, POSITIONS, Game, events_for, shown_by, view_for
 from crisp_core.bots import LEVELS, Bot, think_ms
 from crisp_core.game import CALL_WINDOW_MS
-from crisp_core.tournament import deal_events, main, match, play_game
+from crisp_core.tournament import main, match, play_game
 
 OPTION_COMBOS = [
     {"players": players, "draw_seconds": seconds, "draw_from_discard": from_discard}
@@ -115,7 +115,7 @@ def test_whole_games_end_with_a_winner_at_every_table_size():
 def test_a_bot_waits_when_nothing_is_allowed_and_never_asks_for_the_next_round():
     game = Game.new({"players": 3}, seed=4)
     bots = [Bot(seat, level, random.Random(seat)) for seat, level in enumerate(LEVELS)]
-    events = deal_events(game)
+    events = game.deal_events()
     for seat, bot in enumerate(bots):
         bot.observe(events_for(events, seat))
         assert bot.decide(view_for(game, seat, 0)) == {"do": "ready"}
@@ -144,7 +144,7 @@ def test_the_first_draw_waits_for_the_start_and_the_plan_keeps_its_time():
         for seat in range(2):
             bots[seat].observe(events_for(events, seat))
 
-    tell(deal_events(game))
+    tell(game.deal_events())
     for seat in range(2):
         tell(game.apply(seat, {"do": "ready"}, now))
     first = game.turn

@@ -326,7 +326,7 @@ def test_draw_timer_fires_on_tick_and_next_wakeup_tells_when():
     assert net.room.game.next_deadline() == start + 60000  # seat 1's draw timer (R10.2)
     net.at(start + 60000)
     timeout = [e for e in net.clients["b"].log if e["type"] == "timeout"]
-    assert timeout == [{"type": "timeout", "seat": 1, "card": "6d", "lost": 0}]
+    assert timeout == [{"type": "timeout", "seat": 1, "card": "6d", "forced": True, "lost": 0}]
     assert net.clients["b"].view["turn"] == 2
     assert not net.leaks
 

@@ -408,7 +408,7 @@ class Room:
         options["players"] = len(self.seats)
         self.game = Game.new(options, seed=self.seed, deck=self.deck, dealer=0, now=now)
         out = self._broadcast()
-        return out + self._after_change(self._initial_events(), now)
+        return out + self._after_change(self.game.deal_events(), now)
 
     def _host_next_round(self, msg, now):
         _fields(msg, ())
@@ -458,20 +458,6 @@ class Room:
             raise BadMessage("started", "the game has already started")
 
     # ---- views --------------------------------------------------------------------------
-
-    def _initial_events(self):
-        """The events of round 1's deal, which happened inside Game.new (R2.2, R2.4).
-
-        Game.new does not return them, so they are rebuilt here exactly as the engine emits
-        them for later rounds: the deal, then each seat's peek of its left and right cards.
-        """
-        game = self.game
-        events = [{"type": "deal", "round": game.round, "dealer": game.dealer}]
-        for seat, hand in enumerate(game.hands):
-            events.append({"type": "reveal", "to": seat, "reason": "peek",
-                           "cards": [{"seat": seat, "pos": "left", "card": hand[0]},
-                                     {"seat": seat, "pos": "right", "card": hand[2]}]})
-        return events
 
     def _after_change(self, events, now):
         """Record events, then send every seat its view with the events it may receive."""
