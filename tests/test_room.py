@@ -641,7 +641,7 @@ def test_the_room_times_out_the_turns_of_a_guest_that_is_gone():
     assert net.host.view["turn"] == 1
     net.later(1000)
     timeouts = [e for e in net.host.log if e["type"] == "timeout"]
-    assert timeouts == [{"type": "timeout", "seat": 1, "card": "6d", "lost": 0}]  # R10.2
+    assert timeouts == [{"type": "timeout", "seat": 1, "card": "6d", "forced": True, "lost": 0}]  # R10.2
     assert net.host.view["turn"] == 2
     # its next turn is played for it at once (it is still gone)
     net.act("b", {"do": "draw"})
