@@ -490,7 +490,8 @@ def test_hostile_messages_in_the_lobby_change_nothing():
             (LOCAL, '{"type": "add_bot", "v": 1, "level": "easy"}', "no_bots"),
             (LOCAL, '{"type": "add_bot", "v": 1, "level": "god"}', "bad_message"),
             (LOCAL, '{"type": "remove", "v": 1, "seat": 7}', "bad_message"),
-            (LOCAL, '{"type": "start", "v": 1, "now": true}', "bad_message")):
+            (LOCAL, '{"type": "start", "v": 1, "now": true}', "bad_message"),
+            ("a", "[" * 8000 + "]" * 8000, "bad_message")):  # deep nesting, under 16 KB
         assert error_only(net.room.receive(conn, text, net.clock), conn) == code
     assert net.snapshot() == before
 

@@ -17,6 +17,7 @@ VERSION = 1
 LOCAL = "local"
 MAX_TEXT = 16 * 1024          # bytes, both ways
 MAX_NAME = 20
+MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
 MAX_SEATS = 8
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
 LOG_KEEP = 300                # events of the round the room keeps for replays
@@ -113,9 +114,13 @@ def parse(text):
         raise BadMessage("bad_message", "messages are JSON text")
     if len(text) > MAX_TEXT or len(text.encode("utf-8")) > MAX_TEXT:
         raise BadMessage("too_big", "message larger than 16 KB")
+    # A guest's message nests two levels at most; refusing deep nesting before parsing keeps
+    # a crafted "[[[[..." from running the parser's recursion out (fatal on a small stack).
+    if text.count("[") + text.count("{") > MAX_BRACKETS:
+        raise BadMessage("bad_message", "message nested too deeply")
     try:
         msg = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise BadMessage("bad_message", "not JSON")
     if not isinstance(msg, dict):
         raise BadMessage("bad_message", "a message is a JSON object")
