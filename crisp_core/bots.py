@@ -105,9 +105,11 @@ class Bot:
     ``random.Random`` (a new one seeded with 0 when omitted); the bot draws all its
     randomness (forgetting, tie-breaking, random play, think times) from it, so a bot with
     the same ``rng`` state, memory, events and view always makes the same decision.
+    ``pace``: a factor on the think times of :meth:`plan` (1 = a person's pace; test pages
+    use less); it changes when the bot acts, never what it does.
     """
 
-    def __init__(self, seat, level, rng=None):
+    def __init__(self, seat, level, rng=None, pace=1.0):
         if level not in LEVELS:
             raise ValueError("level must be one of %s" % ", ".join(LEVELS))
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
@@ -115,6 +117,7 @@ class Bot:
         self.seat = seat
         self.level = level
         self.rng = rng if rng is not None else random.Random(0)
+        self.pace = float(pace)
         self.events_seen = 0
         self.memo = None
         self._reset_round(0)
@@ -343,7 +346,7 @@ class Bot:
         memo = self.memo
         if memo.get("at") is None:
             kind = action["do"] if action["do"] in ("ready", "crisp") else "act"
-            at = now + think_ms(self.rng, kind, self.level)
+            at = now + int(think_ms(self.rng, kind, self.level) * self.pace)
             limit = None
             if action["do"] == "crisp" and view.get("crisp_window"):
                 limit = now + view["crisp_window"]["left"] - CRISP_MARGIN_MS
@@ -668,7 +671,7 @@ class Bot:
     def to_dict(self):
         """The bot as a JSON-safe dict: level, seat, memory and random state."""
         return {"version": 1, "seat": self.seat, "level": self.level,
-                "rng": _rng_state(self.rng), "events_seen": self.events_seen,
+                "rng": _rng_state(self.rng), "pace": self.pace, "events_seen": self.events_seen,
                 "memo": self.memo, "round": self.round,
                 "slots": [[list(slot) for slot in hand] for hand in self.slots],
                 "discard": list(self.discard),
@@ -682,7 +685,8 @@ class Bot:
         if not isinstance(data, dict) or data.get("version") != 1:
             raise ValueError("not a saved Crisp bot")
         try:
-            bot = cls(data["seat"], data["level"], _rng_from(data["rng"]))
+            bot = cls(data["seat"], data["level"], _rng_from(data["rng"]),
+                      data.get("pace", 1.0))
             bot.events_seen = data["events_seen"]
             bot.memo = data["memo"]
             bot.round = data["round"]
@@ -692,7 +696,7 @@ class Bot:
                               else None)
             for name in ("held", "holding", "drew", "turn", "caller", "my_turns"):
                 setattr(bot, name, data[name])
-        except (KeyError, TypeError, struct.error) as exc:
+        except (KeyError, TypeError, ValueError, struct.error) as exc:
             raise ValueError("saved bot is malformed: %s" % exc)
         return bot
 

@@ -96,6 +96,9 @@ class Net:
             self.knowledge.setdefault(seat, set())
         events, self.room.all_events = self.room.all_events, []
         for event in events:
+            if event.get("type") == "deal":       # a new round: new cards, nothing known
+                for seat in range(n):
+                    self.knowledge[seat] = set()
             cards = set(CARD.findall(json.dumps(event)))
             if "to" in event:
                 self.knowledge[event["to"]] |= cards
@@ -108,9 +111,15 @@ class Net:
 
     def _check_leaks(self, conn, text):
         seat = self.room.conns.get(conn)
+        if seat is not None:
+            self.check_seat(seat, text, conn)
+
+    def check_seat(self, seat, text, who=None):
+        """Note a leak if `text`, given to `seat` now, holds a card that seat may not know."""
         game = self.room.game
-        if seat is None or game is None:
+        if game is None:
             return
+        conn = who
         self._learn()
         shown = set(CARD.findall(text))
         unknown = shown - self.knowledge[seat]

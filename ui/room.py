@@ -9,9 +9,10 @@ Contract: docs/protocol.md ("Room messages", "Room").
 """
 
 import json
+import random
 import secrets
 
-from crisp_core import Game, IllegalAction, events_for, is_card, normalize_options, view_for
+from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
 
 VERSION = 1
 LOCAL = "local"
@@ -26,13 +27,22 @@ GONE_MS = 30000               # away this long while the game waits for it: the 
 POSITIONS = ("left", "center", "right")
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
-HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove")
+HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in")
 TURN_ACTIONS = ("draw", "swap", "discard", "jack", "queen", "king")
 
 
 def new_room_id():
     """A fresh room id: 128 random bits, usable as a PeerJS id."""
     return "crisp-" + secrets.token_hex(16)
+
+
+def bot_maker(seed, pace=1.0):
+    """A `make_bot` for Room: crisp_core bots, each with its own `random.Random` seeded from
+    the room's seed and its seat (never the global random). `pace` scales their think times
+    (1: a person's pace; the host page's test-only `?botpace=`)."""
+    def make_bot(level, seat):
+        return Bot(seat, level, random.Random("crisp-bot:%s:%d" % (seed, seat)), pace)
+    return make_bot
 
 
 class BadMessage(Exception):
@@ -134,21 +144,33 @@ def parse(text):
 
 
 class Seat:
-    """One place at the table: a person (with a token) or a bot."""
+    """One place at the table: a person (with a token) or a bot. A person's seat may be
+    played by a bot standing in (`stand_in`, a level) while that person is away."""
 
     def __init__(self, name, token, bot=None):
         self.name = name
         self.token = token
         self.bot = bot            # None or a bot level
+        self.stand_in = None      # a person's seat played by a bot of this level meanwhile
         self.conn = None          # the data connection now playing this seat
         self.n = 0                # views sent to this seat
-        self.agent = None         # the bot object (not saved)
+        self.agent = None         # the bot object (saved with its own to_dict)
         self.plan = None          # the bot's next move: {"at": ms, "action": {...}}
         self.seen = None          # when its connection was last heard from (ms)
         self.away_since = None    # when it went away (closed or silent), None while here
 
     def to_dict(self):
-        return {"name": self.name, "token": self.token, "bot": self.bot, "n": self.n}
+        save = getattr(self.agent, "to_dict", None)
+        return {"name": self.name, "token": self.token, "bot": self.bot, "n": self.n,
+                "stand_in": self.stand_in, "agent": save() if save is not None else None,
+                "plan": self.plan}
+
+    def stop_stand_in(self):
+        """The person is back: the bot standing in for them stops."""
+        if self.stand_in is not None:
+            self.stand_in = None
+            self.agent = None
+            self.plan = None
 
 
 class Room:
@@ -260,6 +282,7 @@ class Room:
         if seat.away_since is None:
             return []
         seat.away_since = None
+        seat.stop_stand_in()
         return self._broadcast()
 
     def _check_silence(self, now):
@@ -276,8 +299,8 @@ class Room:
     def _forfeit_at(self, index):
         """When the room will play for away seat `index` (its peek or its turn), or None."""
         seat = self.seats[index]
-        if self.game is None or seat.away_since is None:
-            return None
+        if self.game is None or seat.away_since is None or seat.agent is not None:
+            return None               # (a bot standing in plays for it)
         view = view_for(self.game, index, self.now)
         if view["phase"] == "peek" and not view["ready"][index]:
             return seat.away_since + GONE_MS
@@ -354,6 +377,7 @@ class Room:
         self.seats[seat].name = name
         self.seats[seat].seen = now
         self.seats[seat].away_since = None
+        self.seats[seat].stop_stand_in()
         self.conns[conn] = seat
         out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
                                     room=self.room_id)))
@@ -454,9 +478,36 @@ class Room:
                 # Seats after the removed one move down: tell them their new seat.
                 out.append((seat.conn, self._msg("welcome", seat=i, token=seat.token,
                                                   room=self.room_id)))
-            if seat.agent is not None:
-                seat.agent = self.make_bot(seat.bot, i)
+            if seat.bot is not None:
+                seat.name = "Bot " + str(i)        # named by their seat: never two "Bot 2"
+                if seat.agent is not None:
+                    seat.agent = self.make_bot(seat.bot, i)
         return out + self._broadcast()
+
+    def _host_stand_in(self, msg, now):
+        """A bot plays an away person's seat until that person is back (`_join`, `_heard`).
+        It starts from what that seat was shown this round (the round's events for it)."""
+        _fields(msg, ("seat", "level"))
+        if self.game is None:
+            raise BadMessage("not_started", "the game has not started")
+        index = msg["seat"]
+        if not _is_int(index) or not 1 <= index < len(self.seats) \
+                or self.seats[index].bot is not None:
+            raise BadMessage("bad_message", "seat must be a guest's seat")
+        if msg["level"] not in BOT_LEVELS:
+            raise BadMessage("bad_message", "level must be easy or hard")
+        if self.make_bot is None:
+            raise BadMessage("no_bots", "bots are not available")
+        seat = self.seats[index]
+        if seat.away_since is None:
+            raise BadMessage("not_away", "that player is here")
+        if seat.stand_in is not None:
+            return []
+        seat.stand_in = msg["level"]
+        seat.agent = self.make_bot(seat.stand_in, index)
+        seat.plan = seat.agent.plan(view_for(self.game, index, now),
+                                    events_for(self.log, index), now)
+        return self._broadcast()
 
     def _in_lobby(self):
         if self.game is not None:
@@ -528,7 +579,7 @@ class Room:
         return [(seat.conn, text) for seat in self.seats if seat.conn is not None]
 
     def _players(self):
-        return [{"seat": i, "name": s.name, "bot": s.bot,
+        return [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
                  "connected": s.bot is not None or (s.conn is not None and s.away_since is None)}
                 for i, s in enumerate(self.seats)]
 
@@ -592,7 +643,10 @@ class Room:
                 "now": self.now}
 
     @classmethod
-    def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None):
+    def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
+        """The room saved by `to_dict`. Its bots come back with their memory (`load_bot`, a
+        saved bot's `to_dict` -> bot); `make_bot` makes the bots added from now on (and one
+        for a seat saved without its bot's state)."""
         room = cls(d["room_id"], d["seats"][0]["name"], seed=d["seed"], deck=d["deck"],
                    make_token=make_token, make_bot=make_bot)
         room.options = dict(d["options"])
@@ -600,9 +654,19 @@ class Room:
         for i, s in enumerate(d["seats"]):
             seat = Seat(s["name"], s["token"], bot=s["bot"])
             seat.n = s["n"]
-            if seat.bot is not None and make_bot is not None:
-                seat.agent = make_bot(seat.bot, i)
-            elif i != 0:
+            seat.stand_in = s.get("stand_in")
+            level = seat.bot or seat.stand_in
+            if s.get("agent") is not None:
+                try:
+                    seat.agent = load_bot(s["agent"])
+                    seat.plan = s.get("plan")
+                except ValueError:
+                    seat.agent = None
+            if seat.agent is None and level is not None and make_bot is not None:
+                seat.agent = make_bot(level, i)
+            if seat.agent is None:
+                seat.stand_in = None
+            if i != 0 and seat.bot is None:
                 seat.away_since = d["now"]    # away until it rejoins
             room.seats.append(seat)
         room.game = Game.from_dict(d["game"]) if d["game"] is not None else None
