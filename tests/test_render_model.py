@@ -113,7 +113,8 @@ def faces(tree):
 def test_landing_has_its_test_ids_and_needs_a_name():
     ui = new_ui("en")
     tree, ctx = show(FakeClient(screen="landing"), ui)
-    for tid in ("player-name", "create-room", "play-solo", "solo-bots", "solo-level"):
+    for tid in ("player-name", "create-room", "play-solo", "solo-bots", "solo-level",
+                "solo-target"):
         assert find(tree, tid) is not None, tid
     assert not live(tree, "create-room") and not live(tree, "play-solo")
     assert faces(tree) == {}                  # the decorative fan carries no data-card
@@ -126,8 +127,10 @@ def test_landing_has_its_test_ids_and_needs_a_name():
     tap(tree, ctx, "solo-level", ui, None, "hard")
     tree, ctx = show(FakeClient(screen="landing"), ui)
     assert find(tree, "solo-bots")["attrs"]["value"] == "5"
+    assert find(tree, "solo-target")["attrs"]["value"] == "100"
+    tap(tree, ctx, "solo-target", ui, None, "50")
     assert tap(tree, ctx, "play-solo", ui, None) == [
-        ("play_solo", {"name": "Ana", "bots": 5, "level": "hard"})]
+        ("play_solo", {"name": "Ana", "bots": 5, "level": "hard", "target": 50})]
 
 
 def test_join_screen_sends_the_typed_name():
@@ -195,6 +198,35 @@ def test_lobby_start_needs_two_players():
     m = lobby_model(8, seat=0)
     tree, ctx = show(m)
     assert live(tree, "start-game") and not live(tree, "add-bot")
+
+
+def test_lobby_host_can_remove_a_bot_but_not_a_person():
+    m = lobby_model(3, seat=0)                     # seat 2 is an easy bot
+    tree, ctx = show(m)
+    assert find(tree, "remove-1") is None and find(tree, "remove-0") is None
+    assert tap(tree, ctx, "remove-2", new_ui(), m) == [("remove", {"seat": 2})]
+    tree, ctx = show(lobby_model(3, seat=1))       # a guest: no remove
+    assert find(tree, "remove-2") is None
+
+
+def test_host_may_let_a_bot_play_an_away_seat_until_it_is_back():
+    m = table_model(4, seat=0)
+    m.players = players(NAMES[:4], bots={3: "hard"}, away=(1, 3))
+    ui = new_ui()
+    ui["bot_level"] = "hard"
+    tree, ctx = show(m, ui)
+    assert tap(tree, ctx, "stand-in-1", ui, m) == [
+        ("stand_in", {"seat": 1, "level": "hard"})]
+    # here, or already played by a bot (a bot seat, or a bot standing in): no control
+    assert find(tree, "stand-in-2") is None and find(tree, "stand-in-3") is None
+    m.players = players(NAMES[:4], bots={1: "hard"}, away=(1,))
+    tree, ctx = show(m, ui)
+    assert find(tree, "stand-in-1") is None and "bot" in text_of(find(tree, "seat-1"))
+    # a guest never sees it
+    g = table_model(4, seat=2)
+    g.players = players(NAMES[:4], away=(1,))
+    tree, ctx = show(g)
+    assert find(tree, "stand-in-1") is None
 
 
 def test_lobby_guest_sees_options_read_only_and_no_start():

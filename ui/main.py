@@ -4,8 +4,11 @@
 #     messages go straight to the room as the connection "local".
 #   guest page (?room=<id>): MicroPython. Join -> lobby -> table. A Client fed by the data
 #     connection to the host.
+#   solo (the landing's "Play solo"): the same Room with bot seats and the host's Client only;
+#     no PeerJS Peer at all.
 # When the page is usable, body[data-ready] is set to the interpreter's name (e2e tests wait
-# for it). Test-only host page parameters: ?deck=Ah,5c,... (stacks every round) and ?seed=N.
+# for it). Test-only host page parameters: ?deck=Ah,5c,... (stacks every round), ?seed=N and
+# ?botpace=F (bots' think times times F; 1 = a person's pace, the default).
 import json
 import sys
 
@@ -135,6 +138,11 @@ class Page:
             client.host(msg)
         elif name == "add_bot":
             client.host({"type": "add_bot", "level": payload.get("level", "easy")})
+        elif name == "remove":
+            client.host({"type": "remove", "seat": payload.get("seat")})
+        elif name == "stand_in":
+            client.host({"type": "stand_in", "seat": payload.get("seat"),
+                         "level": payload.get("level", "easy")})
         elif name == "copy_link":
             link = render.room_link(client, self.screen.base)
             if link:
@@ -163,6 +171,13 @@ class HostPage(Page):
         self.seed = int(seed) if seed and seed.lstrip("-").isdigit() else None
         deck = param("deck")
         self.deck = [c.strip() for c in deck.split(",") if c.strip()] if deck else None
+        self.bot_pace = 1.0
+        pace = param("botpace")
+        try:
+            if pace:
+                self.bot_pace = min(1.0, max(0.0, float(pace)))
+        except ValueError:
+            pass
         self.render()
 
     def clock(self):
@@ -172,20 +187,46 @@ class HostPage(Page):
     def other(self, name, payload):
         if name == "create_room":
             self.create(payload["name"])
+        elif name == "play_solo":
+            self.solo(payload)
         else:
             log("intent not handled here:", name)
 
-    def create(self, name):
-        from ui.room import Room, new_room_id
-        if self.room is not None:
-            return
+    def new_room(self, name):
+        """A fresh Room whose bots are seeded from its seed and their seat."""
+        from ui.room import Room, bot_maker, new_room_id
         room_id = new_room_id()
         self.epoch = self.now()
         try:
-            self.room = Room(room_id, name, seed=self.seed, deck=self.deck)
+            room = Room(room_id, name, seed=self.seed, deck=self.deck)
         except ValueError as e:
             log("bad ?deck= ignored:", e)
-            self.room = Room(room_id, name, seed=self.seed)
+            room = Room(room_id, name, seed=self.seed)
+        room.make_bot = bot_maker(room.seed, self.bot_pace)
+        return room
+
+    def solo(self, payload):
+        """Play at once against bots, in this tab only: no signaling, no Peer."""
+        if self.room is not None:
+            return
+        name = payload["name"]
+        self.room = self.new_room(name)
+        self.client = Client(self.local_send, is_host=True)
+        self.client.status = "ok"
+        self.client.join(name, None)
+        bots = payload.get("bots", 3)
+        bots = bots if isinstance(bots, int) and 1 <= bots <= 7 else 3
+        for _ in range(bots):
+            self.client.host({"type": "add_bot", "level": payload.get("level", "easy")})
+        if payload.get("target") in (50, 100, 150):
+            self.client.host({"type": "options", "target": payload["target"]})
+        self.client.host({"type": "start"})
+
+    def create(self, name):
+        if self.room is not None:
+            return
+        self.room = self.new_room(name)
+        room_id = self.room.room_id
         self.client = Client(self.local_send, is_host=True)
         self.client.join(name, None)
         self.client.status = "connecting"

@@ -124,7 +124,8 @@ def button(ctx, testid, label, spec=None, cls="btn", extra=None):
 
 def new_ui(lang="en", name=""):
     """This screen's own state: what is typed and picked before it becomes an intent."""
-    return {"lang": lang, "name": name, "bots": 3, "level": "easy", "bot_level": "easy",
+    return {"lang": lang, "name": name, "bots": 3, "level": "easy", "target": 100,
+            "bot_level": "easy",
             "queen": None, "copied_at": None, "log_open": False}
 
 
@@ -324,6 +325,12 @@ def table_info(model, ui, ctx):
             "connected": p.get("connected", True) is not False, "bot": p.get("bot"),
             "score": scores[s] if s < len(scores) else 0, "cards": [],
         }
+        # The host may let a bot play an away person's seat until they are back.
+        row["stand_in"] = None
+        if (_get(model, "is_host", False) and s != me and s != 0 and not row["connected"]
+                and not row["bot"] and phase != "game_over"):
+            row["stand_in"] = ("intent", "stand_in",
+                               {"seat": s, "level": ui.get("bot_level", "easy")})
         for i in range(3):
             posn = POSITIONS[i]
             face = hand[i] if (i < len(hand) and cards.is_card(hand[i])) else None
@@ -667,7 +674,10 @@ def landing_tree(model, ui, ctx):
                  h("label", {"class": "field inline"}, h("span", None, ctx.t("bots")),
                    select(ctx, "solo-bots", bots, ui.get("bots", 3), ("field", "bots"))),
                  h("label", {"class": "field inline"}, h("span", None, ctx.t("level")),
-                   select(ctx, "solo-level", levels, ui.get("level", "easy"), ("field", "level")))),
+                   select(ctx, "solo-level", levels, ui.get("level", "easy"), ("field", "level"))),
+                 h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_target")),
+                   select(ctx, "solo-target", [(v, str(v)) for v in (50, 100, 150)],
+                          ui.get("target", 100), ("field", "target")))),
                button(ctx, "play-solo", ctx.t("play_solo"),
                       ("local", "submit", "play_solo") if ok else None, "btn big")),
              h("details", {"class": "rules"},
@@ -716,12 +726,16 @@ def lobby_tree(model, ui, ctx):
         if s == me:
             badges.append(h("span", {"class": "badge you"}, ctx.t("badge_you")))
         on = p.get("connected", True) is not False
+        remove = None
+        if is_host and p.get("bot") and s != host:
+            remove = button(ctx, "remove-" + str(s), ctx.t("remove_bot"),
+                            ("intent", "remove", {"seat": s}), "btn small remove")
         rows.append(h("li", {"class": "player" + ("" if on else " away"),
                              "data-testid": "player-" + str(s)},
                       h("span", {"class": "dot " + ("on" if on else "off"),
                                  "title": ctx.t("connected" if on else "disconnected")}),
                       h("span", {"class": "pname"}, seat_name(players, s, ctx)),
-                      badges))
+                      badges, remove))
 
     link_box = None
     if link:
@@ -892,7 +906,9 @@ def opponent_node(ctx, row, info):
                seat_badges(row, info, ctx),
                h("span", {"class": "score", "title": ctx.t("total")}, str(row["score"]))),
              h("div", {"class": "hand"}, seat_cards(ctx, row, "sm"),
-               h("span", {"class": "holding", "title": ctx.t("holding")}) if holding else None))
+               h("span", {"class": "holding", "title": ctx.t("holding")}) if holding else None),
+             button(ctx, "stand-in-" + str(row["seat"]), ctx.t("stand_in"), row["stand_in"],
+                    "btn small stand-in") if row.get("stand_in") else None)
 
 
 def table_tree(model, ui, ctx):
@@ -1089,7 +1105,8 @@ def handle(ui, spec, value, model, now=0):
                 return []
             if arg == "play_solo":
                 return [("play_solo", {"name": name, "bots": int(ui.get("bots", 3)),
-                                       "level": ui.get("level", "easy")})]
+                                       "level": ui.get("level", "easy"),
+                                       "target": int(ui.get("target", 100))})]
             if arg == "join":
                 ui["joined"] = True
                 return [("join", {"name": name})]
@@ -1118,6 +1135,9 @@ def handle(ui, spec, value, model, now=0):
             ui["bots"] = 1 if n < 1 else (MAX_PLAYERS - 1 if n > MAX_PLAYERS - 1 else n)
         elif op in ("level", "bot_level"):
             ui[op] = "hard" if value == "hard" else "easy"
+        elif op == "target":
+            n = int(value)
+            ui["target"] = n if n in (50, 100, 150) else 100
         elif op == "opt":
             lobby = _get(model, "lobby", {}) or {}
             cur = lobby.get("options") or {}

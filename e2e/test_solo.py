@@ -1,0 +1,179 @@
+"""Solo play: one tab, no network, against bots, to the end of the game (target 50).
+
+The player taps through a whole game against 3 hard bots: the landing's solo pickers, the
+peek, draws, swaps, discards, the King, crisp calls, next round. The host page's test-only
+`?botpace=0.1` makes the bots think 10x faster (default play keeps a person's pace); the
+engine's own waits (R10.1: 2 s before the next player may start) stay. At every end of round
+the screen must add up: each round's points are its hand's total (R7.1) with the caller's
+-5 or +5 (R7.2, R7.3), each total the last total plus the round's points (R7.4); at the end,
+the winners are the lowest totals (R8.2) and someone reached the target (R8.1).
+No PeerJS Peer is ever made and nothing goes to the signaling server.
+"""
+
+import re
+import time
+
+from crisp_e2e import wait_ready
+from test_round import T, sel
+
+RANKS = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
+POSITIONS = ("left", "center", "right")
+
+# Counts the PeerJS Peers the page makes (boot.js: window.crisp.newPeer).
+COUNT_PEERS = """() => {
+  window.__crispPeers = 0;
+  const make = window.crisp.newPeer;
+  window.crisp.newPeer = (id) => { window.__crispPeers += 1; return make(id); };
+}"""
+
+# One look at the page: what is live, what is shown.
+STATE = """() => {
+  const q = (t, extra) => document.querySelector('[data-testid="' + t + '"]' + (extra || ''));
+  const live = (t) => !!q(t, ':not([disabled])');
+  const held = q('held-card');
+  return {over: !!q('game-over'), results: !!q('round-results'), next: live('next-round'),
+          ready: live('ready'), deck: live('deck'), special: live('use-special'),
+          discard: live('discard-held'), crisp: live('crisp'), swap: live('card-0-left'),
+          held: held && held.getAttribute('data-card'),
+          status: q('status') ? q('status').innerText : null};
+}"""
+
+# The end-of-round table as the player sees it.
+RESULTS = """(n) => {
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    const row = document.querySelector('[data-testid="result-' + s + '"]');
+    const cells = row.querySelectorAll('td');
+    rows.push({name: cells[0].innerText, caller: !!row.querySelector('.badge.caller'),
+               hand: [...row.querySelectorAll('[data-card]')].map((c) => c.getAttribute('data-card')),
+               points: Number(cells[2].innerText),
+               score: Number(document.querySelector('[data-testid="score-' + s + '"]').innerText),
+               table: ['left', 'center', 'right'].map((p) => document.querySelector(
+                 '[data-testid="card-' + s + '-' + p + '"]').getAttribute('data-card'))});
+  }
+  return rows;
+}"""
+
+
+def value(card):
+    return RANKS.get(card[0]) or int(card[0])
+
+
+def tap(page, testid, timeout=2000):
+    """Tap a control if it is (still) live; False when it went away meanwhile."""
+    try:
+        page.click(sel(testid, ":not([disabled])"), timeout=timeout)
+        return True
+    except Exception:
+        return False
+
+
+def play_my_part(page, st, me, turns):
+    """One step of a plain player in seat `me`: ready, draw, swap a low card into the left
+    (R3.2), use a King (R4.3), discard the rest; call crisp from its `turns["call"]`-th
+    chance in the round (R6). Returns True when it did something."""
+    if st["ready"]:
+        return tap(page, "ready")
+    if st["held"] and (st["special"] or st["discard"] or st["swap"]):
+        card = st["held"]
+        if card[0] == "K" and st["special"]:
+            return tap(page, "use-special")
+        if card[0] not in "JQK" and value(card) <= 3 and st["swap"]:
+            return tap(page, "card-%d-left" % me)
+        return tap(page, "discard-held")
+    if st["deck"]:
+        if tap(page, "deck"):
+            page.wait_for_selector(sel("held-card", "[data-card]"), timeout=T)
+            return True
+        return False
+    if st["crisp"]:
+        turns["offers"] += 1
+        if turns["offers"] >= turns["call"]:
+            return tap(page, "crisp", timeout=1000)
+    return False
+
+
+def check_round(rows, before, target):
+    """The end-of-round screen adds up (R7); returns the totals."""
+    totals = [sum(value(c) for c in row["hand"]) for row in rows]
+    callers = [s for s, row in enumerate(rows) if row["caller"]]
+    assert len(callers) <= 1, rows
+    for s, row in enumerate(rows):
+        assert len(row["hand"]) == 3 and row["table"] == row["hand"], row   # hands are public
+        expected = totals[s]
+        if s in callers:
+            lowest = all(totals[s] < t for o, t in enumerate(totals) if o != s)
+            expected += -5 if lowest else 5                                  # R7.2, R7.3
+        assert row["points"] == expected, (s, rows)
+        assert row["score"] == before[s] + row["points"], (s, before, rows)  # R7.4
+    assert max(before) < target
+    return [row["score"] for row in rows]
+
+
+def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
+    phone = new_phone(reduced_motion="reduce")
+    page = phone.page
+    page.goto(phone.site.url("/?seed=5&botpace=0.1"))
+    assert wait_ready(page) == "pyodide"
+    page.evaluate(COUNT_PEERS)
+    started = time.monotonic()
+
+    page.fill(sel("player-name"), "Sol")
+    page.select_option(sel("solo-bots"), "3")
+    page.select_option(sel("solo-level"), "hard")
+    page.select_option(sel("solo-target"), "50")
+    page.click(sel("play-solo"))
+    page.wait_for_selector(sel("card-3-left"), timeout=T)       # at once: the table, 4 seats
+    assert page.locator(sel("card-4-left")).count() == 0
+    for seat in (1, 2, 3):
+        assert "Bot %d" % seat in page.inner_text(sel("seat-%d" % seat))
+
+    scores = [0, 0, 0, 0]
+    rounds = 0
+    turns = {"offers": 0, "call": 3}
+    seen_bots = set()
+    deadline = time.monotonic() + 600
+    while True:
+        assert time.monotonic() < deadline, "the game did not end in 10 minutes"
+        st = page.evaluate(STATE)
+        if st["results"]:
+            page.wait_for_selector(sel("round-results"), timeout=T)
+            rows = page.evaluate(RESULTS, 4)
+            scores = check_round(rows, scores, 50)
+            rounds += 1
+            if st["over"] or page.locator(sel("game-over")).count():
+                break
+            assert max(scores) < 50
+            log = page.inner_text(sel("event-log"))
+            seen_bots |= {s for s in (1, 2, 3) if "Bot %d" % s in log}
+            tap(page, "next-round", timeout=T)
+            page.wait_for_selector(sel("round-results"), state="detached", timeout=T)
+            turns = {"offers": 0, "call": 2 + rounds % 2}
+            continue
+        if not play_my_part(page, st, 0, turns):
+            page.wait_for_timeout(100)
+
+    # -- game over (R8): the winners are the lowest totals, someone reached the target
+    page.wait_for_selector(sel("game-over"), timeout=T)
+    assert max(scores) >= 50
+    low = min(scores)
+    winners = [s for s in range(4) if scores[s] == low]
+    assert page.get_attribute(sel("winners"), "data-seats") == ",".join(map(str, winners))
+    names = ["Sol", "Bot 1", "Bot 2", "Bot 3"]
+    text = page.inner_text(sel("winners"))
+    for s in range(4):
+        assert (names[s] in text) == (s in winners), (text, scores)
+    assert page.locator(sel("next-round")).count() == 0
+    for s in range(4):                                # the table shows the same totals
+        shown = page.inner_text(sel("seat-%d" % s) + " .score")
+        assert re.search(r"-?\d+", shown).group() == str(scores[s]), (s, shown, scores)
+    assert seen_bots == {1, 2, 3}                     # every bot's moves were in the log
+    wall = (time.monotonic() - started) * 1000
+    timings["solo game to 50 against 3 hard bots (wall, ?botpace=0.1)"] = [wall]
+    print("solo game: %d rounds, scores %s, %.1f s" % (rounds, scores, wall / 1000))
+
+    # -- one tab, no network: no Peer, nothing to the signaling server
+    assert page.evaluate("window.__crispPeers") == 0
+    assert not [u for u in phone.requests if u.startswith("ws")
+                or ("/peerjs" in u and "/vendor/peerjs/" not in u)]
+    assert phone.errors == [], phone.errors
