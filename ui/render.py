@@ -1174,6 +1174,8 @@ class Screen:
         self._view_at = 0
         self._err_key = None
         self._err_at = 0
+        self._rendering = False     # a render is building or patching right now
+        self._again = False         # another render was asked for meanwhile
         self.can_share = self._truthy(lambda: js.Reflect.has(js.navigator, "share"))
         try:
             self.base = str(js.location.origin) + str(js.location.pathname)
@@ -1232,6 +1234,26 @@ class Screen:
         self.render()
 
     def render(self):
+        """Bring the DOM up to the model. Never re-entered: a render asked for while one is
+        patching (by an event the patch itself fired, e.g. the `change` Chromium sends when a
+        focused, edited field is removed, or by a callback it caused) runs once this one is
+        done, from the tree the DOM really has. Patching from a tree the DOM had already left
+        behind is what made `replaceChild` fail ("not a child of this node")."""
+        if self._rendering:
+            self._again = True
+            return
+        self._rendering = True
+        try:
+            rounds = 0
+            self._again = True
+            while self._again and rounds < 3:
+                self._again = False
+                rounds += 1
+                self._render_once()
+        finally:
+            self._rendering = False
+
+    def _render_once(self):
         now = self._now()
         model = self.model
         # Remaining times in a view count from when it arrived: noted here, on this page's
@@ -1254,11 +1276,25 @@ class Screen:
             shown = _NoError(model)
         tree = build(shown, self.ui, ctx)
         self.acts = ctx.acts
-        if self.tree is None:
-            self.root.appendChild(self._create(tree))
-        else:
-            self._patch(self.root, self.tree, tree)
+        if self.tree is not None:
+            try:
+                self._patch(self.root, self.tree, tree)
+                self.tree = tree
+                return
+            except Exception as e:
+                # Something else moved our nodes (a browser translating the page, an
+                # extension): the last tree no longer describes the DOM. Draw afresh.
+                self._warn("patch failed, drawing afresh: " + str(e))
+        self.tree = None
+        self.root.textContent = ""
+        self.root.appendChild(self._create(tree))
         self.tree = tree
+
+    def _warn(self, text):
+        try:
+            self.js.console.warn("crisp ui: " + text)
+        except Exception:
+            pass
 
     def _create(self, v):
         doc = self.js.document
@@ -1290,6 +1326,17 @@ class Screen:
         else:
             el.setAttribute(k, str(val))
 
+    def _sync(self, el, k, val):
+        """A field shows the model's value, also after the player changed it and the room
+        did not follow (a refused option): compared with the live DOM, not the last tree.
+        Written only when it differs, so typing is never disturbed."""
+        if k == "value":
+            want = "" if val is None else str(val)
+            if str(el.value) != want:
+                el.value = want
+        elif bool(el.checked) != bool(val):
+            el.checked = bool(val)
+
     def _patch(self, parent, old, new):
         el = old["el"]
         if old["tag"] != new["tag"]:
@@ -1316,7 +1363,9 @@ class Screen:
         oa = old["attrs"]
         na = new["attrs"]
         for k in na:
-            if k not in oa or oa[k] != na[k]:
+            if k == "value" or k == "checked":
+                self._sync(el, k, na[k])
+            elif k not in oa or oa[k] != na[k]:
                 self._set(el, k, na[k])
         for k in oa:
             if k not in na:
@@ -1329,6 +1378,8 @@ class Screen:
 
     # -- input
     def _on_event(self, event):
+        if self._rendering:
+            return  # fired by our own DOM writes (a removed field's change/blur): not a tap
         try:
             self._handle_event(event)
         except Exception as e:  # a bad tap must never kill the page

@@ -1,0 +1,457 @@
+"""The DOM part of ui/render.py (`Screen`: patching and events), on a small fake DOM.
+
+The fake DOM is strict where browsers are: `replaceChild`/`removeChild` of a node that is not a
+child throws, like Chromium's "The node to be replaced is not a child of this node". And it
+fires events synchronously where Chromium does: removing a focused text field whose value
+changed since it got focus dispatches `change` (then `blur`) from inside the removal, so the
+page's listeners run in the middle of a patch. That is how a Crisp guest page broke: the
+connection banner went away as the player typed their name, the patch replaced the panel
+holding the focused field, the field's `change` re-entered the render, and the inner render
+patched from a tree the DOM had already left.
+
+Pure Python, no browser: fast enough to check thousands of random updates.
+"""
+
+import json
+import random
+import sys
+import types
+
+import pytest
+
+from ui import render as R
+from ui.render import Screen
+
+import test_render_model as M
+
+
+# ---------------------------------------------------------------------------------------------
+# A fake DOM, just enough for Screen
+
+class DOMError(Exception):
+    pass
+
+
+class Node:
+    def __init__(self, doc):
+        self.doc = doc
+        self.parentNode = None
+        self.childNodes = []
+        self.listeners = {}
+
+    # tree
+    def appendChild(self, child):
+        if child.parentNode is not None:
+            child.parentNode._detach(child)
+        child.parentNode = self
+        self.childNodes.append(child)
+        return child
+
+    def replaceChild(self, new, old):
+        if old.parentNode is not self:
+            raise DOMError("Failed to execute 'replaceChild' on 'Node': "
+                           "The node to be replaced is not a child of this node.")
+        self.doc.before_removal(old)
+        if old.parentNode is not self:
+            raise DOMError("Failed to execute 'replaceChild' on 'Node': "
+                           "The node to be replaced is not a child of this node.")
+        if new.parentNode is not None:
+            new.parentNode._detach(new)
+        i = self.childNodes.index(old)
+        self.childNodes[i] = new
+        new.parentNode = self
+        old.parentNode = None
+        return old
+
+    def removeChild(self, child):
+        if child.parentNode is not self:
+            raise DOMError("Failed to execute 'removeChild' on 'Node': "
+                           "The node to be removed is not a child of this node.")
+        self.doc.before_removal(child)
+        if child.parentNode is not self:
+            raise DOMError("Failed to execute 'removeChild' on 'Node': "
+                           "The node to be removed is not a child of this node.")
+        self._detach(child)
+        return child
+
+    def _detach(self, child):
+        self.childNodes.remove(child)
+        child.parentNode = None
+
+    def contains(self, other):
+        while other is not None:
+            if other is self:
+                return True
+            other = other.parentNode
+        return False
+
+    # events
+    def addEventListener(self, kind, fn):
+        self.listeners.setdefault(kind, []).append(fn)
+
+    def dispatch(self, kind):
+        ev = types.SimpleNamespace(type=kind, target=self)
+        node = self
+        while node is not None:
+            for fn in list(node.listeners.get(kind, [])):
+                fn(ev)
+            node = node.parentNode
+
+
+class Text(Node):
+    def __init__(self, doc, data):
+        Node.__init__(self, doc)
+        self.data = data
+
+
+class Element(Node):
+    def __init__(self, doc, tag):
+        Node.__init__(self, doc)
+        self.tagName = tag.upper()
+        self.attributes = {}
+        self.value = ""
+        self.checked = False
+
+    @property
+    def type(self):
+        return self.attributes.get("type", "text" if self.tagName == "INPUT" else "")
+
+    def setAttribute(self, k, v):
+        self.attributes[k] = str(v)
+
+    def removeAttribute(self, k):
+        self.attributes.pop(k, None)
+
+    def getAttribute(self, k):
+        return self.attributes.get(k)
+
+    def closest(self, selector):
+        assert selector == "[data-act]"
+        node = self
+        while node is not None and isinstance(node, Element):
+            if "data-act" in node.attributes:
+                return node
+            node = node.parentNode
+        return None
+
+    @property
+    def textContent(self):
+        return "".join(c.data if isinstance(c, Text) else c.textContent for c in self.childNodes)
+
+    @textContent.setter
+    def textContent(self, value):
+        for c in list(self.childNodes):
+            self.removeChild(c)
+        if value:
+            self.appendChild(Text(self.doc, value))
+
+    # the player
+    def focus(self):
+        self.doc.activeElement = self
+        self.doc.dirty = False
+
+    def type_text(self, text):
+        self.focus()
+        self.value = text
+        self.doc.dirty = True
+        self.dispatch("input")
+
+    def click(self):
+        if self.type == "checkbox":
+            self.checked = not self.checked
+        self.dispatch("click")
+        if self.type == "checkbox":
+            self.dispatch("change")
+
+    def canon(self):
+        """What the player sees: tags, sorted attributes, live field values, text."""
+        attrs = sorted(self.attributes.items())
+        live = ""
+        if self.tagName in ("INPUT", "SELECT"):
+            live = " .value=" + self.value + (" .checked=" + str(self.checked)
+                                                if self.type == "checkbox" else "")
+        kids = "".join(json.dumps(c.data) if isinstance(c, Text) else c.canon()
+                       for c in self.childNodes)
+        return "<%s %s%s>%s</>" % (self.tagName, attrs, live, kids)
+
+
+class Document:
+    def __init__(self):
+        self.activeElement = None
+        self.dirty = False
+        self.title = ""
+        self.documentElement = Element(self, "html")
+        self.synthetic = []       # extra events to fire when a node with data-act is removed
+
+    def createElement(self, tag):
+        return Element(self, tag)
+
+    def createTextNode(self, data):
+        return Text(self, data)
+
+    def before_removal(self, node):
+        """Chromium: a focused field leaving the document fires `change` (if edited since it
+        got focus) and `blur` from inside the removal."""
+        focused = self.activeElement
+        if focused is not None and node.contains(focused):
+            if self.dirty:
+                self.dirty = False
+                focused.dispatch("change")
+            focused.dispatch("blur")
+            self.activeElement = None
+        for kind in self.synthetic:
+            for el in _walk(node):
+                if isinstance(el, Element) and "data-act" in el.attributes:
+                    el.dispatch(kind)
+
+
+def _walk(node):
+    yield node
+    for c in list(node.childNodes):
+        for x in _walk(c):
+            yield x
+
+
+class FakeJs:
+    def __init__(self):
+        self.document = Document()
+        self.clock = 1000000
+        self.Date = types.SimpleNamespace(now=lambda: self.clock)
+        self.Reflect = types.SimpleNamespace(has=lambda obj, key: False)
+        self.navigator = types.SimpleNamespace(language="en-US")
+        store = {}
+        self.localStorage = types.SimpleNamespace(getItem=lambda k: store.get(k),
+                                                  setItem=lambda k, v: store.__setitem__(k, v))
+        self.location = types.SimpleNamespace(origin="http://x", pathname="/")
+        self.errors = []
+        self.console = types.SimpleNamespace(error=self.errors.append, warn=self.errors.append,
+                                             log=lambda *a: None)
+
+
+@pytest.fixture
+def fakejs(monkeypatch):
+    fake = FakeJs()
+    ffi = types.ModuleType("pyscript.ffi")
+    ffi.create_proxy = lambda f: f
+    pyscript = types.ModuleType("pyscript")
+    pyscript.ffi = ffi
+    monkeypatch.setitem(sys.modules, "js", fake)
+    monkeypatch.setitem(sys.modules, "pyscript", pyscript)
+    monkeypatch.setitem(sys.modules, "pyscript.ffi", ffi)
+    return fake
+
+
+def new_screen(fake, intents=None):
+    root = fake.document.createElement("div")
+    out = intents if intents is not None else []
+    screen = Screen(root, lambda name, payload: out.append((name, payload)))
+    return screen
+
+
+def fresh(fake, screen, model):
+    """The same model drawn from nothing, with the same screen state and clock."""
+    other = new_screen(fake)
+    other.ui = dict(screen.ui)
+    other._view_key, other._view_at = screen._view_key, screen._view_at
+    other._err_key, other._err_at = screen._err_key, screen._err_at
+    other.model = model
+    other.render()
+    return other.root.canon()
+
+
+def by_testid(node, testid):
+    for el in _walk(node):
+        if isinstance(el, Element) and el.attributes.get("data-testid") == testid:
+            return el
+    return None
+
+
+def join_model(status):
+    return M.FakeClient(screen="join", status=status, room="r00m")
+
+
+# ---------------------------------------------------------------------------------------------
+
+def test_a_field_that_fires_change_as_the_patch_removes_it_does_not_re_enter_the_patch(fakejs):
+    # The guest's join page: "Connecting..." above the name field; the player types a name;
+    # the connection opens, the banner goes, and the panel with the focused field is replaced.
+    screen = new_screen(fakejs)
+    model = join_model("connecting")
+    screen.update(model)
+    field = by_testid(screen.root, "player-name")
+    field.type_text("Ana")
+    assert screen.ui["name"] == "Ana"
+    model.status = "ok"
+    screen.update(model)                      # `change` fires from inside this patch
+    assert fakejs.errors == []
+    assert screen.root.canon() == fresh(fakejs, screen, model)
+    assert by_testid(screen.root, "connection") is None
+    assert by_testid(screen.root, "join-room").attributes.get("data-act")
+
+
+def test_events_fired_by_our_own_dom_writes_are_not_taps(fakejs):
+    # Whatever a browser fires while we patch (here: a click and a change on every live
+    # control that leaves the page) is not the player's: no intent, no render inside a render.
+    intents = []
+    screen = new_screen(fakejs, intents)
+    fakejs.document.synthetic = ["click", "change"]
+    screen.update(M.lobby_model(3, seat=0))
+    table = M.table_model(3, seat=1, allowed=[{"do": "draw", "from": ["deck", "discard"]}],
+                          discard=["7h"])
+    screen.update(table)
+    table.status = "reconnecting"             # the banner comes: the table below is redrawn
+    screen.update(table)
+    table.status = "ok"
+    screen.update(table)
+    assert intents == [] and fakejs.errors == []
+    assert screen.root.canon() == fresh(fakejs, screen, table)
+
+
+def test_a_render_asked_for_during_a_render_runs_after_it(fakejs):
+    screen = new_screen(fakejs)
+    model = join_model("connecting")
+    screen.update(model)
+    calls = []
+    once = screen._render_once
+
+    def render_and_ask_again():
+        calls.append(screen._rendering)
+        if len(calls) == 1:
+            model.status = "ok"
+            screen.render()                   # as a callback caused by the patch would
+        once()
+
+    screen._render_once = render_and_ask_again
+    screen.render()
+    assert len(calls) == 2                    # one after the other, never one inside the other
+    assert by_testid(screen.root, "connection") is None
+    assert screen.root.canon() == fresh(fakejs, screen, model)
+
+
+def test_a_dom_moved_under_our_feet_is_drawn_afresh(fakejs):
+    # Browser translation and extensions wrap our nodes in their own (<font>): the last tree
+    # no longer says where they are, and a patch that replaces one of them throws.
+    screen = new_screen(fakejs)
+    screen.update(M.table_model(4, seat=1))
+    opponents = screen.root.childNodes[0].childNodes[-1].childNodes[0]
+    assert "opponents" in opponents.attributes["class"]
+    main = opponents.parentNode
+    font = fakejs.document.createElement("font")
+    main.replaceChild(font, opponents)
+    font.appendChild(opponents)
+    gone = M.FakeClient(screen="gone", error={"code": "taken_over", "text": "x"})
+    screen.update(gone)
+    assert screen.root.canon() == fresh(fakejs, screen, gone)
+    assert any("drawing afresh" in e for e in fakejs.errors)
+    fakejs.errors.clear()
+    screen.update(M.lobby_model(3, seat=1))  # and it goes on patching from there
+    assert fakejs.errors == []
+
+
+def test_a_field_shows_the_model_again_when_the_room_did_not_follow(fakejs):
+    # The host ticks an option; until the room answers (or if it refuses), the box shows the
+    # room's value, not what the last tree said.
+    intents = []
+    screen = new_screen(fakejs, intents)
+    m = M.lobby_model(3, seat=0)
+    screen.update(m)
+    box = by_testid(screen.root, "opt-draw-from-discard")
+    box.click()
+    assert intents[-1][0] == "options" and intents[-1][1]["draw_from_discard"] is True
+    assert box.checked is False               # the room has not said so yet
+    m.lobby = dict(m.lobby, options=dict(m.lobby["options"], draw_from_discard=True))
+    screen.update(m)
+    assert box.checked is True
+    select = by_testid(screen.root, "opt-target")
+    select.value = "150"
+    select.dispatch("change")
+    assert intents[-1] == ("options", {"target": 150, "draw_seconds": None,
+                                       "draw_from_discard": True})
+    assert select.value == "100"
+
+
+def test_typing_is_never_disturbed(fakejs):
+    screen = new_screen(fakejs)
+    screen.update(M.FakeClient(screen="landing"))
+    field = by_testid(screen.root, "player-name")
+    writes = []
+
+    class Spy(Element):
+        pass
+
+    field.__class__ = Spy
+    Spy.value = property(lambda self: self.__dict__["value"],
+                         lambda self, v: (writes.append(v), self.__dict__.__setitem__("value", v)))
+    field.type_text("Zoë")
+    writes.clear()
+    for _ in range(3):
+        screen.update(M.FakeClient(screen="landing"))
+    assert writes == [] and field.value == "Zoë"
+
+
+def _models(rnd):
+    n = rnd.randint(2, 8)
+    seat = rnd.randrange(n)
+    pick = rnd.randrange(9)
+    if pick == 0:
+        return M.FakeClient(screen="landing")
+    if pick == 1:
+        return join_model(rnd.choice(["connecting", "ok", "reconnecting"]))
+    if pick == 2:
+        return M.lobby_model(n, seat=rnd.choice([0, 1 if n > 1 else 0]))
+    if pick == 3:
+        return M.FakeClient(screen="gone", error={"code": "taken_over", "text": "x"})
+    hands = [[rnd.choice("A23456789TJQK") + rnd.choice("cdhs") for _ in range(3)]
+             for _ in range(n)]
+    kw = {}
+    if pick == 4:
+        kw = {"phase": "peek", "turn": None, "allowed": [{"do": "ready"}],
+              "ready": [rnd.random() < .5 for _ in range(n)]}
+    elif pick == 5:
+        kw = {"held": {"seat": seat, "from": "deck", "card": "Qc"},
+              "allowed": [{"do": "queen", "pos": list(M.POS), "targets":
+                           [s for s in range(n) if s != seat], "target_pos": list(M.POS)},
+                          {"do": "discard"}]}
+    elif pick == 6:
+        kw = {"turn": (seat + 1) % n, "crisp_window": {"seat": seat, "left": 2000},
+              "allowed": [{"do": "crisp"}], "discard": ["7h"]}
+    elif pick == 7:
+        kw = {"phase": rnd.choice(["round_over", "game_over"]), "turn": None, "hands": hands,
+              "round_points": [3] * n, "scores": [rnd.randrange(120) for _ in range(n)],
+              "winners": [0], "caller": rnd.choice([None, seat])}
+    else:
+        kw = {"allowed": [{"do": "draw", "from": ["deck", "discard"]}], "discard": ["2c"],
+              "draw_left": 20000, "options": {"players": n, "target": 50, "draw_seconds": 30,
+                                              "draw_from_discard": True}}
+    m = M.table_model(n, seat=seat, **kw)
+    m.status = rnd.choice(["ok", "ok", "ok", "reconnecting"])
+    if rnd.random() < .2:
+        m.error = {"code": "illegal", "text": "no"}
+    return m
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_many_quick_updates_and_taps_leave_the_page_as_a_fresh_drawing(fakejs, seed):
+    rnd = random.Random(seed)
+    intents = []
+    screen = new_screen(fakejs, intents)
+    model = _models(rnd)
+    screen.update(model)
+    for step in range(250):
+        r = rnd.random()
+        if r < .25:
+            live = [el for el in _walk(screen.root) if isinstance(el, Element)
+                    and "data-act" in el.attributes and "disabled" not in el.attributes
+                    and el.tagName != "SELECT"]
+            if live:
+                rnd.choice(live).click()
+        elif r < .35:
+            field = by_testid(screen.root, "player-name")
+            if field is not None:
+                field.type_text(rnd.choice(["A", "Bo", "Zoë"]))
+        else:
+            fakejs.clock += rnd.choice([0, 250, 2500])
+            model = _models(rnd)
+            screen.update(model)
+        assert fakejs.errors == [], (seed, step)
+        assert screen.root.canon() == fresh(fakejs, screen, model), (seed, step)
