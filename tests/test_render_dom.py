@@ -63,6 +63,20 @@ class Node:
         old.parentNode = None
         return old
 
+    def insertBefore(self, new, ref):
+        if ref is None:
+            return self.appendChild(new)
+        if ref.parentNode is not self:
+            raise DOMError("Failed to execute 'insertBefore' on 'Node': "
+                           "The node before which the new node is to be inserted is not a "
+                           "child of this node.")
+        if new.parentNode is not None:
+            new.parentNode._detach(new)
+        self.childNodes.insert(self.childNodes.index(ref), new)
+        new.parentNode = self
+        self.doc.inserted += 1
+        return new
+
     def removeChild(self, child):
         if child.parentNode is not self:
             raise DOMError("Failed to execute 'removeChild' on 'Node': "
@@ -182,6 +196,7 @@ class Document:
         self.title = ""
         self.documentElement = Element(self, "html")
         self.synthetic = []       # extra events to fire when a node with data-act is removed
+        self.inserted = 0
 
     def createElement(self, tag):
         return Element(self, tag)
@@ -389,6 +404,42 @@ def test_typing_is_never_disturbed(fakejs):
     assert writes == [] and field.value == "Zoë"
 
 
+EVENTS = [{"type": "deal", "round": 1, "dealer": 0}, {"type": "play", "turn": 1}]
+for _i in range(60):
+    EVENTS += [{"type": "draw", "seat": _i % 3, "from": "deck"},
+               {"type": "discard", "seat": _i % 3, "card": "7h"},
+               {"type": "reveal", "to": 1, "reason": "draw", "cards": []},
+               {"type": "turn", "seat": (_i + 1) % 3}]
+
+
+def test_a_new_event_is_one_new_line_in_the_log(fakejs):
+    screen = new_screen(fakejs)
+    m = M.table_model(3, seat=1, log=EVENTS[:30])
+    screen.update(m)
+    log = by_testid(screen.root, "event-log")
+    assert log.attributes["role"] == "log" and log.attributes["aria-live"] == "polite"
+    before = list(log.childNodes)
+    texts = [c.textContent for c in before]
+    assert texts[0] == "Bob's turn." and len(before) == 23   # newest first, public only
+    m.log = EVENTS[:31]
+    screen.update(m)
+    after = list(log.childNodes)
+    assert after[1:] == before                 # the same nodes, untouched
+    assert after[0].textContent == "Bob drew from the deck."
+    assert "fresh" in after[0].attributes["class"] and "fresh" not in after[1].attributes["class"]
+    assert [c.textContent for c in after[1:]] == texts
+    m.log = EVENTS[:200]                       # past the 40 lines shown: the oldest go
+    screen.update(m)
+    assert len(log.childNodes) == R.LOG_LINES
+    assert screen.root.canon() == fresh(fakejs, screen, m)
+    m.log = EVENTS[:3]                         # a new round (or a rejoin): the log starts over
+    screen.update(m)
+    assert [c.textContent for c in log.childNodes] == ["Ana drew from the deck.",
+                                                       "Play starts with Bob.",
+                                                       "Round 1: Ana deals."]
+    assert screen.root.canon() == fresh(fakejs, screen, m)
+
+
 def _models(rnd):
     n = rnd.randint(2, 8)
     seat = rnd.randrange(n)
@@ -423,7 +474,8 @@ def _models(rnd):
         kw = {"allowed": [{"do": "draw", "from": ["deck", "discard"]}], "discard": ["2c"],
               "draw_left": 20000, "options": {"players": n, "target": 50, "draw_seconds": 30,
                                               "draw_from_discard": True}}
-    m = M.table_model(n, seat=seat, **kw)
+    m = M.table_model(n, seat=seat, log=EVENTS[:rnd.choice([0, 5, 30, 31, 32, 120, 121])],
+                      **kw)
     m.status = rnd.choice(["ok", "ok", "ok", "reconnecting"])
     if rnd.random() < .2:
         m.error = {"code": "illegal", "text": "no"}

@@ -663,7 +663,27 @@ def check_screen(client, ui):
     for s in range(client.view["players"]):
         for p in POS:
             assert find(tree, "card-%d-%s" % (s, p)) is not None
+    check_card_names(tree)
     return tree, ctx
+
+
+def check_card_names(tree):
+    """Every game card has an accessible name; a card shows its name exactly when it shows
+    its face (the name never tells what a face-down card is)."""
+    for node in find_all(tree, lambda nd: "card" in str(nd["attrs"].get("class", "")).split()
+                         and "aria-hidden" not in nd["attrs"]):
+        label = node["attrs"].get("aria-label")
+        assert label, node["attrs"]
+        code = node["attrs"].get("data-card")
+        named = [c for c in ALL_CODES if R.card_name(EN_CTX, c) in label]
+        if code:
+            assert R.card_name(EN_CTX, code) in label, (code, label)
+        else:
+            assert named == [], label
+
+
+ALL_CODES = [r + u for r in "A23456789TJQK" for u in "cdhs"]
+EN_CTX = Ctx("en")
 
 
 class Player:
@@ -769,3 +789,77 @@ def test_a_whole_round_played_by_taps_shows_only_what_each_seat_may_see():
     h.tap("next-round")
     assert net.clients["b"].view["round"] == 2
     assert find(check_screen(b.client, b.ui)[0], "ready") is not None
+
+
+# ---- accessibility ------------------------------------------------------------------------
+
+def test_cards_and_piles_have_accessible_names_that_never_tell_a_hidden_card():
+    m = table_model(3, seat=1, reveals={"1:left": "Qh"}, discard=["Tc", "7s"],
+                    held={"seat": 1, "from": "deck", "card": "5d"},
+                    allowed=[{"do": "swap", "pos": list(POS)}, {"do": "discard"}])
+    tree, ctx = show(m)
+    label = lambda tid: find(tree, tid)["attrs"]["aria-label"]
+    assert label("card-1-left") == "your left card, Queen of hearts"
+    assert label("card-1-center") == "your center card, face down"
+    assert label("card-0-right") == "Ana's right card, face down"
+    assert label("discard") == "Discard pile, 7 of spades on top"
+    assert label("held-card") == "Your card, 5 of diamonds"
+    assert label("deck") == "Deck, 40 cards"
+    check_card_names(tree)
+    tree, ctx = show(m, lang="es")
+    label = lambda tid: find(tree, tid)["attrs"]["aria-label"]
+    assert label("card-1-center") == "tu carta del centro, boca abajo"
+    assert label("card-2-left") == "la carta de la izquierda de Cleo, boca abajo"
+    assert label("card-1-left") == "tu carta de la izquierda, Reina de corazones"
+    m.view["held"] = {"seat": 2, "from": "deck", "card": None}
+    tree, ctx = show(m)
+    assert find(tree, "held-card")["attrs"]["aria-label"] == "Cleo's card, face down"
+    assert find(tree, "held-card")["attrs"]["role"] == "img"
+
+
+def test_controls_have_names_and_the_log_is_a_polite_live_region():
+    tree, ctx = show(table_model(4, seat=1, draw_left=9000, log=[{"type": "turn", "seat": 1}],
+                                 options={"players": 4, "target": 100, "draw_seconds": 30,
+                                          "draw_from_discard": False}))
+    for node in find_all(tree, lambda nd: nd["tag"] == "button"):
+        assert text_of(node).strip() or node["attrs"].get("aria-label"), node["attrs"]
+    assert find(tree, "lang-es")["attrs"]["aria-label"] == "Espa\u00f1ol"
+    log = find(tree, "event-log")
+    assert log["attrs"]["role"] == "log" and log["attrs"]["aria-live"] == "polite"
+    assert [k.get("key") for k in log["kids"]] == [0]
+    timer = find(tree, "turn-timer")
+    assert timer["attrs"]["role"] == "timer" and timer["attrs"]["aria-label"] == "Time left to draw: 0:09"
+
+
+def test_results_sheet_can_be_put_down_to_see_the_table_and_opens_again_next_round():
+    hands = [["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]]
+    m = table_model(3, seat=0, phase="round_over", turn=None, caller=1, hands=hands,
+                    round_points=[14, 6, 17], scores=[14, 6, 17],
+                    allowed=[{"do": "next_round"}])
+    ui = new_ui()
+    tree, ctx = show(m, ui)
+    sheet_body = find_all(tree, lambda nd: nd["attrs"].get("id") == "sheet-body")[0]
+    toggle = find(tree, "toggle-results")
+    assert not sheet_body["attrs"]["hidden"] and toggle["attrs"]["aria-expanded"] == "true"
+    assert tap(tree, ctx, "toggle-results", ui, m) == []
+    tree, ctx = show(m, ui)
+    sheet_body = find_all(tree, lambda nd: nd["attrs"].get("id") == "sheet-body")[0]
+    assert sheet_body["attrs"]["hidden"] is True
+    assert find(tree, "toggle-results")["attrs"]["aria-expanded"] == "false"
+    assert "down" in find(tree, "end-sheet")["attrs"]["class"]
+    assert "sheet-down" in tree["kids"][-1]["attrs"]["class"] or \
+        "sheet-down" in find_all(tree, lambda nd: nd["tag"] == "main")[0]["attrs"]["class"]
+    # put down, it still holds every test id, tells this seat's total, offers the next round
+    for tid in ("round-results", "score-0", "score-2", "next-round"):
+        assert find(tree, tid) is not None, tid
+    assert "You: 14 pts" in text_of(find(tree, "end-sheet"))
+    assert live(tree, "next-round")
+    tap(tree, ctx, "toggle-results", ui, m)
+    tree, ctx = show(m, ui)
+    assert find_all(tree, lambda nd: nd["attrs"].get("id") == "sheet-body")[0]["attrs"]["hidden"] is False
+    # put down again; the next end (game over) opens by itself
+    tap(tree, ctx, "toggle-results", ui, m)
+    m.view.update(phase="game_over", winners=[1])
+    tree, ctx = show(m, ui)
+    assert find(tree, "toggle-results")["attrs"]["aria-expanded"] == "true"
+    assert find(tree, "game-over") is not None and text_of(find(tree, "winners")) == "Winner: Bob"

@@ -272,13 +272,21 @@ def names_text(players, seats, ctx):
 
 def log_lines(model, players, ctx):
     """The readable log, newest first: [(text, kind)]."""
+    return [(line, kind) for line, kind, i in log_entries(model, players, ctx)]
+
+
+def log_entries(model, players, ctx):
+    """The readable log, newest first: [(text, kind, index in the model's log)]. The index
+    keys each line, so a new event is one new line (and one announcement), not a rewrite."""
     out = []
-    for ev in _get(model, "log", []) or []:
+    log = _get(model, "log", []) or []
+    for i in range(len(log)):
+        ev = log[i]
         if not isinstance(ev, dict) or "to" in ev:
             continue  # private events are not part of the public log
         line = event_text(ev, players, ctx)
         if line:
-            out.append((line, ev.get("type")))
+            out.append((line, ev.get("type"), i))
     out.reverse()
     return out[:LOG_LINES]
 
@@ -524,17 +532,37 @@ def results_info(view, players, ctx):
 # ---------------------------------------------------------------------------------------------
 # Trees
 
-def card_node(card, attrs, size, cls=""):
-    """A card: its face (with data-card) only when `card` is a visible code, else its back."""
+def card_name(ctx, code):
+    """A card in words, for screen readers: "Queen of hearts", "10 of spades"."""
+    r = code[0]
+    rank = ctx.t("rank_" + r) if r in "AJQK" else cards.rank_label(code)
+    return ctx.t("card_name", rank=rank, suit=ctx.t("suit_" + code[1]))
+
+
+def place_label(ctx, what, card):
+    """ "your left card, face down", "Ana's right card, 7 of clubs" (a face only when shown)."""
+    return ctx.t("card_is", what=what,
+                 card=card_name(ctx, card) if cards.is_card(card) else ctx.t("face_down"))
+
+
+def card_node(card, attrs, size, cls="", label=None):
+    """A card: its face (with data-card) only when `card` is a visible code, else its back.
+    `label`: its accessible name (a face's own name by default; a back has none by itself)."""
     a = {}
     for k in attrs:
         a[k] = attrs[k]
+    tag = a.pop("tag", "div")
+    if label:
+        a["aria-label"] = label
+        if tag != "button":
+            a["role"] = "img"
     if cards.is_card(card):
         rank = cards.rank_label(card)
         suit = cards.suit_symbol(card)
         a["class"] = "card " + size + " face " + cards.color(card) + " " + cls
         a["data-card"] = card
-        a["aria-label"] = rank + suit
+        if not label:
+            a["aria-label"] = rank + suit
         center = rank if card[0] in "JQK" else suit
         if size == "xs":
             center = rank + suit
@@ -544,7 +572,7 @@ def card_node(card, attrs, size, cls=""):
     else:
         a["class"] = "card " + size + " back " + cls
         kids = []
-    return h(a.pop("tag", "div"), a, kids)
+    return h(tag, a, kids)
 
 
 def decor(card, cls):
@@ -555,14 +583,14 @@ def decor(card, cls):
     return node
 
 
-def card_button(ctx, testid, card, size, spec, cls=""):
+def card_button(ctx, testid, card, size, spec, cls="", label=None):
     attrs = {"tag": "button", "type": "button", "data-testid": testid}
     if spec is None:
         attrs["disabled"] = True
     else:
         attrs["data-act"] = ctx.act(testid, spec)
         cls = cls + " live"
-    return card_node(card, attrs, size, cls)
+    return card_node(card, attrs, size, cls, label)
 
 
 def lang_switch(ui, ctx):
@@ -571,6 +599,7 @@ def lang_switch(ui, ctx):
         cur = ui.get("lang") == code
         out.append(h("button", {"type": "button", "class": "lang" + (" on" if cur else ""),
                                 "data-testid": "lang-" + code, "aria-pressed": "true" if cur else "false",
+                                "aria-label": ctx.t("lang_" + code), "lang": code,
                                 "data-act": ctx.act("lang-" + code, ("local", "lang", code))},
                      code.upper()))
     return h("div", {"class": "langs"}, out)
@@ -877,6 +906,9 @@ def seat_badges(row, info, ctx):
 def seat_cards(ctx, row, size):
     out = []
     for c in row["cards"]:
+        pos = ctx.t("pos_" + c["pos"])
+        what = (ctx.t("my_card", pos=pos) if row["me"]
+                else ctx.t("their_pos_card", name=row["name"], pos=pos))
         cls = "slot-" + c["pos"]
         if c["picked"]:
             cls += " picked"
@@ -885,7 +917,7 @@ def seat_cards(ctx, row, size):
         if c["moved"]:
             cls += " moved " + c["moved"]
         out.append(card_button(ctx, "card-" + str(row["seat"]) + "-" + c["pos"], c["card"], size,
-                               c["spec"], cls))
+                               c["spec"], cls, place_label(ctx, what, c["card"])))
     return out
 
 
@@ -899,14 +931,16 @@ def opponent_node(ctx, row, info):
         cls += " called"
     held = info["held"]
     holding = held is not None and held["seat"] == row["seat"]
-    return h("div", {"class": cls, "data-testid": "seat-" + str(row["seat"])},
+    return h("div", {"class": cls, "data-testid": "seat-" + str(row["seat"]), "role": "group",
+                     "aria-label": ctx.t("seat_label", name=row["name"], n=row["score"])},
              h("div", {"class": "seat-head"},
                h("span", {"class": "dot " + ("on" if row["connected"] else "off")}),
                h("span", {"class": "pname"}, row["name"]),
                seat_badges(row, info, ctx),
                h("span", {"class": "score", "title": ctx.t("total")}, str(row["score"]))),
              h("div", {"class": "hand"}, seat_cards(ctx, row, "sm"),
-               h("span", {"class": "holding", "title": ctx.t("holding")}) if holding else None),
+               h("span", {"class": "holding", "title": ctx.t("holding"), "role": "img",
+                          "aria-label": ctx.t("holding")}) if holding else None),
              button(ctx, "stand-in-" + str(row["seat"]), ctx.t("stand_in"), row["stand_in"],
                     "btn small stand-in") if row.get("stand_in") else None)
 
@@ -931,27 +965,31 @@ def table_tree(model, ui, ctx):
     deck_node = h("button", {"type": "button", "class": "pile deck" + (" live" if dspec else ""),
                              "data-testid": "deck", "disabled": dspec is None,
                              "data-act": ctx.act("deck", dspec) if dspec else None,
-                             "aria-label": ctx.t("deck")},
-                  card_node(None, {}, "md", "stack" if deck["count"] > 1 else ""),
+                             "aria-label": ctx.tn("deck_label", deck["count"], n=deck["count"])},
+                  card_node(None, {"aria-hidden": "true"}, "md",
+                            "stack" if deck["count"] > 1 else ""),
                   h("span", {"class": "count", "data-testid": "deck-count"}, str(deck["count"])))
     disc = info["discard"]
     if disc["top"]:
         disc_node = card_button(ctx, "discard", disc["top"], "md", disc["spec"],
-                                "pile top d" + str(disc["count"] % 2))
+                                "pile top d" + str(disc["count"] % 2),
+                                ctx.t("discard_label", card=card_name(ctx, disc["top"])))
     else:
         a = {"type": "button", "class": "card md slot empty pile", "data-testid": "discard",
-             "disabled": True}
+             "disabled": True, "aria-label": ctx.t("discard_empty")}
         disc_node = h("button", a)
     held = info["held"]
     if held:
         hcls = "held" + (" mine" if held["mine"] else "")
-        held_node = card_node(held["card"], {"data-testid": "held-card"}, "md", hcls)
         held_label = ctx.t("your_card") if held["mine"] else ctx.t("their_card",
                                                                   name=rows[held["seat"]]["name"]
                                                                   if held["seat"] is not None
                                                                   and held["seat"] < n else "")
+        held_node = card_node(held["card"], {"data-testid": "held-card"}, "md", hcls,
+                              place_label(ctx, held_label, held["card"]))
     else:
-        held_node = h("div", {"class": "card md slot empty held", "data-testid": "held-card"})
+        held_node = h("div", {"class": "card md slot empty held", "data-testid": "held-card",
+                              "role": "img", "aria-label": ctx.t("held_empty")})
         held_label = ""
     centre = h("section", {"class": "centre"},
                h("div", {"class": "pilebox"}, deck_node, h("small", None, ctx.t("deck"))),
@@ -967,6 +1005,7 @@ def table_tree(model, ui, ctx):
         timer_node = h("div", {"class": "timer" + (" urgent" if timer < 10000 else "")
                                + (" mine" if info["timer_mine"] else ""),
                                "data-testid": "turn-timer", "data-ms": str(timer),
+                               "role": "timer", "aria-label": ctx.t("time_left", t=clock(timer)),
                                "style": "--p:" + str(frac) + "%"},
                        h("span", None, clock(timer)))
     status_node = h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
@@ -1017,27 +1056,37 @@ def table_tree(model, ui, ctx):
                         ctx.t("points_n", n=mine["score"]))))
 
     # Log
-    lines = log_lines(model, player_list(model), ctx)
-    log_node = h("section", {"class": "log"},
-                 h("h3", None, ctx.t("log")),
-                 h("ol", {"data-testid": "event-log", "class": "events", "aria-live": "polite"},
-                   [h("li", {"class": "ev " + str(kind)
-                               + (" fresh f" + str(len(_get(model, "log", []) or []) % 2)
-                                  if i == 0 else "")}, lines[i][0])
-                    for i, (line, kind) in enumerate(lines)]))
+    lines = []
+    for line, kind, index in log_entries(model, player_list(model), ctx):
+        li = h("li", {"class": "ev " + str(kind) + ("" if lines else " fresh")}, line)
+        li["key"] = index
+        lines.append(li)
+    log_node = h("section", {"class": "log", "aria-labelledby": "log-title"},
+                 h("h3", {"id": "log-title"}, ctx.t("log")),
+                 h("ol", {"data-testid": "event-log", "class": "events", "role": "log",
+                          "aria-live": "polite"}, lines))
 
     # End of round / game
-    end = end_tree(info, ctx) if info["results"] is not None else None
+    end = end_tree(info, ui, ctx) if info["results"] is not None else None
 
     grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= 4 else "")
     return h("main", {"class": "table phase-" + str(info["phase"])
-                      + (" crowded" if len(others) >= 4 else "")},
+                      + (" crowded" if len(others) >= 4 else "")
+                      + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", {"class": grid_cls}, [opponent_node(ctx, r, info) for r in others]),
              centre, status_node, my_node,
              None if info["phase"] in END_PHASES else actions, end, log_node)
 
 
-def end_tree(info, ctx):
+def end_tree(info, ui, ctx):
+    """The results sheet. It opens by itself for each new end of round; the player may put it
+    down to a bar (its title, their points, the next-round button) to see the hands shown on
+    the table, and bring it back. The test ids inside stay in the page either way."""
+    key = str(info["round"]) + ":" + str(info["phase"])
+    if ui.get("sheet_key") != key:
+        ui["sheet_key"] = key
+        ui["sheet_open"] = True
+    is_open = bool(ui.get("sheet_open"))
     rows = []
     for r in info["results"]:
         pts = r["points"]
@@ -1045,7 +1094,8 @@ def end_tree(info, ctx):
         if r["caller"]:
             note = h("span", {"class": "badge caller"},
                      ctx.t("badge_crisp") + " " + ("\u22125" if r["bonus"] < 0 else "+5"))
-        hand_cards = [card_node(c if cards.is_card(c) else None, {}, "xs") for c in r["hand"]]
+        hand_cards = [card_node(c, {}, "xs", "", card_name(ctx, c)) if cards.is_card(c)
+                      else card_node(None, {}, "xs", "", ctx.t("face_down")) for c in r["hand"]]
         rows.append(h("tr", {"class": "winner" if r["winner"] else "",
                              "data-testid": "result-" + str(r["seat"])},
                       h("td", {"class": "pname"}, r["name"], note),
@@ -1058,24 +1108,50 @@ def end_tree(info, ctx):
                                  h("th", None, ctx.t("round_points")), h("th", None, ctx.t("total")))),
               h("tbody", None, rows))
     parts = []
+    mine = None
+    for r in info["results"]:
+        if r["seat"] == info["me"]:
+            mine = r
+    title = ctx.t("game_over") if info["phase"] == "game_over" else ctx.t("round_results",
+                                                                           n=info["round"])
+    winners = info["winners"] or []
+    names = ", ".join([info["seats"][s]["name"] for s in winners if 0 <= s < len(info["seats"])])
     if info["phase"] == "game_over":
-        winners = info["winners"] or []
-        names = ", ".join([info["seats"][s]["name"] for s in winners if 0 <= s < len(info["seats"])])
+        summary = ctx.tn("winners", len(winners), names=names)
+    else:
+        summary = ctx.t("you_points", n=mine["score"]) if mine is not None else ""
+    toggle = button(ctx, "toggle-results",
+                    [h("span", {"class": "chev", "aria-hidden": "true"},
+                       "\u25be" if is_open else "\u25b4"),
+                     ctx.t("hide_results") if is_open else ctx.t("show_results")],
+                    ("local", "sheet", not is_open), "btn sheet-toggle",
+                    {"aria-expanded": "true" if is_open else "false",
+                     "aria-controls": "sheet-body",
+                     "title": ctx.t("hide_results_label") if is_open else None})
+    parts.append(h("div", {"class": "sheet-bar"},
+                   h("h2", {"class": "sheet-title", "id": "sheet-title"}, title,
+                     h("small", None, summary) if (summary and not is_open) else None),
+                   toggle))
+    body = []
+    if info["phase"] == "game_over":
         me_won = info["me"] in winners
-        parts.append(h("div", {"class": "game-over", "data-testid": "game-over"},
-                       h("h2", None, ctx.t("game_over")),
+        body.append(h("div", {"class": "game-over", "data-testid": "game-over"},
                        h("p", {"class": "winners", "data-testid": "winners",
                                "data-seats": ",".join([str(s) for s in winners])},
                          ctx.tn("winners", len(winners), names=names)),
                        h("p", {"class": "cheer"}, ctx.t("you_won")) if me_won else None))
-    parts.append(h("div", {"class": "round-results", "data-testid": "round-results"},
-                   h("h3", None, ctx.t("round_results", n=info["round"])), table))
+    body.append(h("div", {"class": "round-results", "data-testid": "round-results"},
+                  h("h3", None, ctx.t("round_results", n=info["round"]))
+                  if info["phase"] == "game_over" else None, table))
+    parts.append(h("div", {"class": "sheet-body", "id": "sheet-body", "hidden": not is_open},
+                   body))
     nr = info["next_round"]
     if nr["show"]:
         parts.append(button(ctx, "next-round", ctx.t("next_round"), nr["spec"], "btn primary big"))
     elif info["phase"] == "round_over":
         parts.append(h("p", {"class": "hint"}, ctx.t("wait_next_round")))
-    return h("section", {"class": "end sheet"}, parts)
+    return h("section", {"class": "end sheet" + ("" if is_open else " down"),
+                         "data-testid": "end-sheet", "aria-labelledby": "sheet-title"}, parts)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1117,6 +1193,8 @@ def handle(ui, spec, value, model, now=0):
             ui["queen"] = {"pos": arg}
         elif op == "queen_cancel":
             ui["queen"] = None
+        elif op == "sheet":
+            ui["sheet_open"] = bool(arg)
         elif op == "lang":
             ui["lang"] = arg
             return [("lang", arg)]
@@ -1326,6 +1404,41 @@ class Screen:
         else:
             el.setAttribute(k, str(val))
 
+    def _patch_keyed(self, el, ok, nk):
+        """Children that carry a "key" (the event log's lines): matched by key, so a line
+        added at the top is one insertion (one announcement for a screen reader), not every
+        line rewritten. Only what moved is moved; the order is known from the old tree."""
+        wanted = {}
+        for n in nk:
+            wanted[n["key"]] = True
+        by_key = {}
+        cur = []                       # old children still in the DOM, in DOM order
+        for o in ok:
+            if o["key"] in wanted and o["key"] not in by_key:
+                by_key[o["key"]] = o
+                cur.append(o)
+            else:
+                el.removeChild(o["el"])
+        for i in range(len(nk)):
+            n = nk[i]
+            o = by_key.pop(n["key"], None)
+            if o is not None and o["tag"] == n["tag"]:
+                self._patch(el, o, n)
+                if i < len(cur) and cur[i] is o:
+                    continue           # already in place
+                j = _index_of(cur, o)
+                cur.pop(j)
+            else:
+                if o is not None:
+                    el.removeChild(o["el"])
+                    cur.pop(_index_of(cur, o))
+                self._create(n)
+            if i < len(cur):
+                el.insertBefore(n["el"], cur[i]["el"])
+            else:
+                el.appendChild(n["el"])
+            cur.insert(i, n)
+
     def _sync(self, el, k, val):
         """A field shows the model's value, also after the player changed it and the room
         did not follow (a refused option): compared with the live DOM, not the last tree.
@@ -1350,16 +1463,19 @@ class Screen:
             return
         ok = old["kids"]
         nk = new["kids"]
-        i = 0
-        while i < len(nk):
-            if i < len(ok):
-                self._patch(el, ok[i], nk[i])
-            else:
-                el.appendChild(self._create(nk[i]))
-            i += 1
-        while i < len(ok):
-            el.removeChild(ok[i]["el"])
-            i += 1
+        if _keyed(ok) and _keyed(nk):
+            self._patch_keyed(el, ok, nk)
+        else:
+            i = 0
+            while i < len(nk):
+                if i < len(ok):
+                    self._patch(el, ok[i], nk[i])
+                else:
+                    el.appendChild(self._create(nk[i]))
+                i += 1
+            while i < len(ok):
+                el.removeChild(ok[i]["el"])
+                i += 1
         oa = old["attrs"]
         na = new["attrs"]
         for k in na:
@@ -1423,6 +1539,22 @@ class Screen:
         self.render()
         for name, payload in intents:
             self.on_intent(name, payload)
+
+
+def _keyed(kids):
+    if not kids:
+        return False
+    for k in kids:
+        if "key" not in k:
+            return False
+    return True
+
+
+def _index_of(nodes, node):
+    for i in range(len(nodes)):
+        if nodes[i] is node:
+            return i
+    return -1
 
 
 class _NoError:
