@@ -104,3 +104,64 @@ def test_many_quick_updates_and_taps_leave_the_page_as_a_fresh_drawing(
         assert page.evaluate("window.__domThrows") == [], step
         assert same_as_fresh(page, model), (step, name)
     assert console_errors(phone) == [] and phone.errors == []
+
+
+# Every control's box (a checkbox counts with its label), anything sticking out sideways, and
+# where the table's action buttons end.
+MEASURE = """() => {
+  const vw = document.documentElement.clientWidth;
+  const shown = (e) => { const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  const name = (e) => e.dataset.testid || e.getAttribute('aria-label') || e.className || e.tagName;
+  const small = [], wide = [];
+  for (const e of document.querySelectorAll(
+      '#app button, #app a[href], #app select, #app input, #app summary, #app [data-act]')) {
+    if (!shown(e)) continue;
+    const box = (e.type === 'checkbox' && e.closest('label')) || e;
+    const r = box.getBoundingClientRect();
+    if (r.width < 43.5 || r.height < 43.5)
+      small.push(name(e) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+  }
+  for (const e of document.querySelectorAll('#app *')) {
+    if (!shown(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.right > vw + 0.5 || r.left < -0.5)
+      wide.push(name(e) + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+  }
+  const actions = document.querySelector('.actions');
+  return {small: small, wide: wide.slice(0, 5),
+          scroll_x: document.documentElement.scrollWidth - vw,
+          actions_bottom: actions ? actions.getBoundingClientRect().bottom : null};
+}"""
+
+# The states a player spends the round in: on a 360 x 740 phone their hand and the buttons
+# are on the screen without scrolling, up to 8 players.
+FITS = ("peek", "my-turn", "held", "queen-held", "queen-target", "other-holds", "crisp-window")
+
+
+@pytest.mark.parametrize("width,height,counts", [
+    (360, 740, (5, 6, 7, 8)),     # the smallest phone, a crowded table
+    (390, 844, (2, 3, 4)),        # a common phone
+    (1280, 800, (3, 8)),          # a desktop
+])
+def test_touch_targets_are_44px_and_nothing_overflows(new_phone, screens_pages, width, height,
+                                                       counts):
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         is_mobile=width < 800, has_touch=width < 800, reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for n in counts:
+        for lang in ("en", "es"):
+            for name, model in M.screens(n, n // 2, M.LONG):
+                model = dict(model, _ui=dict(model.get("_ui") or {}, lang=lang))
+                H.show(page, model)
+                r = page.evaluate(MEASURE)
+                where = "%dx%d n=%d %s %s" % (width, height, n, lang, name)
+                if r["small"]:
+                    problems.append((where, "small targets", r["small"]))
+                if r["wide"] or r["scroll_x"] > 0:
+                    problems.append((where, "overflows sideways", r["wide"], r["scroll_x"]))
+                if width < 600 and name in FITS and r["actions_bottom"] > height:
+                    problems.append((where, "buttons below the fold", r["actions_bottom"]))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
