@@ -165,3 +165,20 @@ def test_touch_targets_are_44px_and_nothing_overflows(new_phone, screens_pages, 
                     problems.append((where, "buttons below the fold", r["actions_bottom"]))
     assert problems == []
     assert console_errors(phone) == [] and phone.errors == []
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_reduced_motion_stops_every_animation(new_phone, screens_pages, motion):
+    phone = open_screens(new_phone, screens_pages, reduced_motion=motion)
+    page = phone.page
+    H.show(page, dict(M.screens(4, 1))["crisp-window"])
+    names = page.evaluate("""() => [...document.querySelectorAll('#app *, #app *::before')]
+        .map(e => getComputedStyle(e).animationName).filter(n => n && n !== 'none')""")
+    if motion == "reduce":
+        assert names == []
+    else:
+        assert "crisp-pulse" in names          # the live crisp button pulses
+    # keyboard focus shows on a control
+    page.keyboard.press("Tab")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
