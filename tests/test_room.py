@@ -6,7 +6,7 @@ import json
 import pytest
 
 from roomnet import CARD, Net
-from ui.room import LOCAL, MAX_TEXT, Room, new_room_id
+from ui.room import GONE_MS, LOCAL, MAX_TEXT, RATE_BURST, SILENT_MS, Room, new_room_id
 
 # A 3-player round (dealer 0; deal order seat 1, 2, 0; left, center, right):
 #   seat 1: 2c 9d 5h    seat 2: 3s Td 4c    seat 0: 7h Ah 8s
@@ -335,16 +335,16 @@ def test_next_wakeup_is_the_earliest_of_deadlines_and_silence_checks():
     net = lobby_of_three(deck=DECK)
     net.host.host({"type": "options", "draw_seconds": 30})
     net.host.host({"type": "start"})
-    assert net.room.next_wakeup() == net.clock + 15000
+    assert net.room.next_wakeup() == net.clock + SILENT_MS
     net.later(14000)                       # the guests pinged meanwhile, the last one now
-    assert net.room.next_wakeup() == net.clock + 15000 < net.room.game.next_deadline()
+    assert net.room.next_wakeup() == net.clock + SILENT_MS < net.room.game.next_deadline()
     net.later(14000)
-    assert net.room.next_wakeup() == net.room.game.next_deadline() == net.clock + 2000
+    assert net.room.next_wakeup() == net.clock + 2000 == net.room.game.next_deadline()
 
 
 def test_tick_without_deadline_sends_nothing():
     net = started(deck=DECK)
-    assert net.room.next_wakeup() == net.clock + 15000     # only the guests' silence check
+    assert net.room.next_wakeup() == net.clock + SILENT_MS  # only the guests' silence check
     assert net.room.tick(net.clock + 5000) == []
     net.later(60000)                                      # guests ping: nothing happens
     assert net.clients["a"].view["phase"] == "peek"
@@ -609,23 +609,33 @@ def test_the_engines_bots_play_a_whole_game_through_the_hook():
 
 # ---- away players -------------------------------------------------------------------------
 
+def test_presence_numbers():
+    # a closed tab or a dead phone shows within 10 s (guests ping every 3 s); 20 s of grace
+    assert SILENT_MS <= 10000 - 1000 and SILENT_MS >= 3 * 3000
+    assert GONE_MS == 20000
+
+
 def test_a_silent_guest_shows_as_away_until_it_is_heard_again():
     net = started(deck=DECK)
     net.asleep.add("a")                      # its phone went to sleep: no ping, no close
-    net.later(15000)
+    net.later(SILENT_MS - 1000)
+    assert net.last("b", "view")["players"][1]["connected"] is True
+    net.later(1000)
     assert net.last("b", "view")["players"][1]["connected"] is False
     assert net.last("b", "view")["players"][2]["connected"] is True
+    assert net.host.players[1]["connected"] is False
     net.asleep.discard("a")
     net.clients["a"].ping(net.clock)         # it wakes up on the same connection
     assert net.last("b", "view")["players"][1]["connected"] is True
 
 
-def test_the_room_confirms_the_peek_of_a_guest_away_for_30_seconds():
+def test_the_room_confirms_the_peek_of_a_guest_away_for_the_grace():
     net = started(deck=DECK)
     net.act(LOCAL, {"do": "ready"})
     net.act("b", {"do": "ready"})
     net.close("a")
-    net.later(29000)
+    assert net.last("b", "view")["players"][1]["connected"] is False
+    net.later(GONE_MS - 1000)
     assert net.host.view["phase"] == "peek"
     net.later(1000)
     assert net.host.view["phase"] == "play"                     # R2.4, Game.forfeit
@@ -638,7 +648,7 @@ def test_the_room_times_out_the_turns_of_a_guest_that_is_gone():
     for conn in (LOCAL, "a", "b"):
         net.act(conn, {"do": "ready"})
     net.close("a")                           # seat 1's turn, no draw timer
-    net.later(29000)
+    net.later(GONE_MS - 1000)
     assert net.host.view["turn"] == 1
     net.later(1000)
     timeouts = [e for e in net.host.log if e["type"] == "timeout"]
@@ -656,13 +666,32 @@ def test_the_room_times_out_the_turns_of_a_guest_that_is_gone():
     assert not net.leaks
 
 
+def test_a_dead_phone_holding_a_card_is_noticed_then_its_draw_times_out_after_the_grace():
+    net = started(deck=DECK)
+    for conn in (LOCAL, "a", "b"):
+        net.act(conn, {"do": "ready"})
+    net.act("a", {"do": "draw"})             # seat 1 holds 6d ...
+    seen = net.clock
+    net.asleep.add("a")                      # ... and its phone dies: no close, no ping
+    net.at(seen + SILENT_MS)
+    assert net.last("b", "view")["players"][1]["connected"] is False
+    assert net.last(LOCAL, "view")["players"][1]["connected"] is False
+    net.at(seen + SILENT_MS + GONE_MS - 1)
+    assert net.host.view["held"] == {"seat": 1, "from": "deck", "card": None}
+    net.at(seen + SILENT_MS + GONE_MS)
+    assert [e for e in net.host.log if e["type"] == "timeout"] == [
+        {"type": "timeout", "seat": 1, "card": "6d", "forced": False, "lost": 0}]  # R10.2
+    assert net.host.view["turn"] == 2 and net.host.view["discard"] == ["6d"]
+    assert not net.leaks
+
+
 def test_a_guest_back_in_time_keeps_its_turn():
     net = started(deck=DECK)
     for conn in (LOCAL, "a", "b"):
         net.act(conn, {"do": "ready"})
     token = net.clients["a"].token
     net.close("a")
-    net.later(20000)
+    net.later(GONE_MS - 1000)
     net.guest("a2", "Ana", token=token)
     net.later(60000)
     assert net.host.view["turn"] == 1

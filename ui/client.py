@@ -197,9 +197,13 @@ class Client:
         self._send({"type": "join", "name": name, "token": token})
 
     def act(self, action):
-        """Send an engine action, e.g. {"do": "draw", "from": "deck"}."""
+        """Send an engine action, e.g. {"do": "draw", "from": "deck"}, with the number of the
+        view it answers (`n`: the room refuses it as stale if the table changed since)."""
         self.error = None
-        self._send({"type": "action", "action": action})
+        msg = {"type": "action", "action": action}
+        if self.view is not None:
+            msg["n"] = self.n
+        self._send(msg)
 
     def host(self, msg):
         """Send a host-only message, e.g. {"type": "start"} (the room refuses it from guests)."""

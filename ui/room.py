@@ -22,8 +22,13 @@ MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a h
 MAX_SEATS = 8
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
 LOG_KEEP = 300                # events of the round the room keeps for replays
-SILENT_MS = 15000             # a guest not heard from this long is away (guests ping every 3 s)
-GONE_MS = 30000               # away this long while the game waits for it: the room plays for it
+SILENT_MS = 9000              # a guest not heard from this long is away: 3 missed pings (every
+                              # 3 s), so a closed tab or a dead phone shows within 10 s
+GONE_MS = 20000               # the grace: away this long while the game waits for it, the room
+                              # plays its part (peek confirmed, turns timed out) until it is back
+RATE_BURST = 40               # messages a connection may send at once (token bucket) ...
+RATE_PER_S = 10               # ... and per second after that; a person taps a few a second
+RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a flooding peer
 POSITIONS = ("left", "center", "right")
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
@@ -154,6 +159,8 @@ class Seat:
         self.stand_in = None      # a person's seat played by a bot of this level meanwhile
         self.conn = None          # the data connection now playing this seat
         self.n = 0                # views sent to this seat
+        self.allowed = None       # the `allowed` of the last view sent (JSON text) ...
+        self.allowed_n = 0        # ... and the view that brought it: older actions are stale
         self.agent = None         # the bot object (saved with its own to_dict)
         self.plan = None          # the bot's next move: {"at": ms, "action": {...}}
         self.seen = None          # when its connection was last heard from (ms)
@@ -198,6 +205,7 @@ class Room:
         self.log = []             # engine events of the current round (for replays)
         self.peeks = {}           # seat -> its peek reveal of the current round
         self.conns = {}           # conn -> seat index
+        self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
         self.now = 0
 
     # ---- entry points -------------------------------------------------------------------
@@ -210,6 +218,7 @@ class Room:
     def close(self, conn, now):
         """A data connection closed: its seat stays, marked not connected."""
         now = self._clock(now)
+        self.buckets.pop(conn, None)
         seat = self.conns.pop(conn, None)
         if seat is None:
             return []
@@ -221,6 +230,8 @@ class Room:
     def receive(self, conn, text, now):
         """One message from `conn`. Never raises: a refused message gets one `error` back."""
         now = self._clock(now)
+        if conn != LOCAL and not self._allow(conn, now):
+            return self._limited(conn, now)
         out = []
         try:
             out += self._heard(conn, now)
@@ -230,6 +241,21 @@ class Room:
             return out + [(conn, self._error(e.code, e.text))]
         except Exception as e:    # a bug must not take the room down
             return out + [(conn, self._error("internal", "internal error: " + type(e).__name__))]
+
+    def resumed(self, now):
+        """The host page came back with this saved room (`from_dict`); its clock goes on from
+        `now`, at least the saved one, so the engine's deadlines paused while the host was
+        away. No connection survives a reload: every guest is away from `now` until it rejoins
+        with its token, and its grace (GONE_MS) counts from here."""
+        now = self._clock(now)
+        self.conns = {}
+        self.buckets = {}
+        for index, seat in enumerate(self.seats):
+            seat.conn = None
+            seat.seen = None
+            if index != 0 and seat.bot is None:
+                seat.away_since = now
+        return []
 
     def tick(self, now):
         """Fire the engine's deadlines, bots' moves and what is due for away players at `now`;
@@ -327,6 +353,31 @@ class Room:
                 break
         return events
 
+    # ---- flood control ------------------------------------------------------------------
+
+    def _allow(self, conn, now):
+        """A token bucket per connection: RATE_BURST messages at once, RATE_PER_S a second
+        after that (never reached by a person: pings every 3 s, a few taps a second)."""
+        bucket = self.buckets.get(conn)
+        if bucket is None:
+            bucket = self.buckets[conn] = [float(RATE_BURST), now, None]
+        tokens = min(float(RATE_BURST), bucket[0] + (now - bucket[1]) * RATE_PER_S / 1000.0)
+        bucket[1] = now
+        if tokens < 1:
+            bucket[0] = tokens
+            return False
+        bucket[0] = tokens - 1
+        return True
+
+    def _limited(self, conn, now):
+        """A message over the rate is dropped unread; its sender hears so at most once a
+        second (answering every message of a flood would only double it)."""
+        bucket = self.buckets[conn]
+        if bucket[2] is not None and now - bucket[2] < RATE_ERROR_MS:
+            return []
+        bucket[2] = now
+        return [(conn, self._error("rate_limited", "too many messages: slow down"))]
+
     # ---- messages -----------------------------------------------------------------------
 
     def _dispatch(self, conn, msg, now):
@@ -340,8 +391,8 @@ class Room:
             _fields(msg, ("name",), ("token",))
             return self._join(conn, msg, now)
         if kind == "action":
-            _fields(msg, ("action",))
-            return self._action(conn, msg["action"], now)
+            _fields(msg, ("action",), ("n",))
+            return self._action(conn, msg, now)
         if kind in HOST_ONLY:
             if conn != LOCAL:
                 raise BadMessage("not_host", "only the host may do that")
@@ -384,13 +435,16 @@ class Room:
         out += self._broadcast(replay_to=seat)
         return out
 
-    def _action(self, conn, action, now):
+    def _action(self, conn, msg, now):
+        action = msg["action"]
         seat = self.conns.get(conn)
         if seat is None:
             raise BadMessage("not_joined", "join the room first")
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
         check_action(action, len(self.seats))
+        if "n" in msg:
+            self._fresh(self.seats[seat], msg["n"])
         if action["do"] == "next_round" and conn != LOCAL:
             raise BadMessage("not_host", "only the host starts the next round")
         return self._apply(seat, action, now)
@@ -405,6 +459,14 @@ class Room:
                                                            str(e))))
             return out
         return out + self._after_change(events, now)
+
+    def _fresh(self, seat, n):
+        """An action names the view it answers (`n`): one from before what this seat may do
+        last changed is stale (a late tap, a replayed message) and is refused."""
+        if not _is_int(n) or not 0 <= n <= seat.n:
+            raise BadMessage("bad_message", "n must be the number of a view you received")
+        if n < seat.allowed_n:
+            raise BadMessage("stale", "the table has changed since that view")
 
     def _refusal(self, seat, action, now):
         view = view_for(self.game, seat, now)
@@ -545,6 +607,10 @@ class Room:
             if index != 0:
                 view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
             seat.n += 1
+            allowed = json.dumps(view["allowed"], sort_keys=True)
+            if allowed != seat.allowed:
+                seat.allowed = allowed        # what it may do changed with this view
+                seat.allowed_n = seat.n
             text = self._view_text(seat.n, view, mine, players)
             if seat.conn is not None:
                 out.append((seat.conn, text))
