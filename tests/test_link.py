@@ -1,0 +1,164 @@
+"""A guest's reconnection policy (ui/link.py): when to drop, connect and ping, what the
+player is told, and that it never gives up."""
+
+from ui.link import ATTEMPT_MS, GONE_AFTER, HOST_SILENT_MS, PING_MS, RETRY_MS, Link, backoff
+
+
+def opened_link(now=0):
+    link = Link(now)
+    assert link.step(now) == ["connect"]
+    link.opened(now + 100)
+    link.heard(now + 150, seated=True)
+    return link
+
+
+def test_a_new_page_connects_at_once_and_pings_once_open():
+    link = Link(1000)
+    assert link.status() == "connecting"
+    assert link.step(1000) == ["connect"]
+    assert link.step(1100) == []                       # the attempt is under way
+    link.opened(1200)
+    assert link.status() == "ok"
+    assert link.step(1200) == ["ping"]
+    assert link.step(1200 + PING_MS - 1) == []
+    assert link.step(1200 + PING_MS) == ["ping"]
+
+
+def test_a_silent_host_means_a_dead_connection_even_without_close():
+    link = opened_link()
+    t = 150
+    for k in range(1, 3):
+        link.step(t + k * PING_MS)                    # pings go out, no pong comes back
+    assert link.step(150 + HOST_SILENT_MS - 1) in ([], ["ping"])
+    assert link.step(150 + HOST_SILENT_MS) == ["drop"]
+    assert link.status() == "reconnecting"
+    assert link.step(150 + HOST_SILENT_MS + backoff(1)) == ["connect"]
+
+
+def test_pongs_keep_it_alive():
+    link = opened_link()
+    for t in range(0, 60000, PING_MS):
+        link.step(t + 200)
+        link.heard(t + 210)
+    assert link.open and link.status() == "ok"
+
+
+def test_retries_back_off_and_never_give_up():
+    link = opened_link()
+    link.lost(1000)
+    now, waits = 1000, []
+    for _ in range(40):
+        at = link.retry_at
+        waits.append(at - now)
+        assert link.step(at - 1) == []
+        assert link.step(at) == ["connect"]
+        now = at + ATTEMPT_MS
+        assert link.step(now) == ["drop"]             # the attempt never opened
+    assert waits[:len(RETRY_MS)] == list(RETRY_MS)
+    assert set(waits[len(RETRY_MS):]) == {RETRY_MS[-1]}
+    assert link.status() == "host_gone"
+    at = link.retry_at
+    link.step(at)
+    link.opened(at + 10)                             # the host is back
+    assert link.status() == "ok" and link.failures == 0
+
+
+def test_no_host_with_that_id_shows_host_gone_at_once_and_retries():
+    link = opened_link()
+    link.lost(1000)
+    link.step(1000 + backoff(1))
+    link.lost(1300, missing=True)                     # PeerJS: peer-unavailable
+    assert link.status() == "host_gone"
+    assert link.step(1300 + backoff(2)) == ["connect"]
+
+
+def test_a_few_failures_in_a_row_count_as_the_host_gone():
+    link = opened_link()
+    now = 1000
+    for k in range(1, GONE_AFTER + 1):
+        link.lost(now)
+        assert link.status() == ("host_gone" if k >= GONE_AFTER else "reconnecting")
+        now = link.retry_at
+        link.step(now)
+
+
+def test_without_signaling_it_is_our_network_not_the_host():
+    link = opened_link()
+    link.online = False
+    link.lost(1000, missing=True)
+    assert link.status() == "reconnecting"
+
+
+def test_a_page_shown_again_checks_at_once():
+    link = opened_link()
+    link.lost(1000)
+    for _ in range(10):
+        at = link.retry_at
+        link.step(at)
+        link.lost(at)
+    waiting_until = link.retry_at
+    link.woke(waiting_until - 2000)
+    assert link.step(waiting_until - 2000) == ["connect"]
+    # while open, waking pings at once
+    link.opened(50000)
+    link.step(50000)
+    link.woke(50100)
+    assert link.step(50100) == ["ping"]
+
+
+def test_a_page_with_a_saved_token_says_reconnecting():
+    link = Link(0, seated=True)
+    link.step(0)
+    link.lost(100)
+    assert link.status() == "reconnecting"
+    assert Link(0).status() == "connecting"
+
+
+def test_a_join_that_no_welcome_answers_counts_as_a_failed_attempt():
+    link = Link(0, seated=True)
+    link.step(0)
+    link.opened(100)
+    link.joining(100)
+    assert link.status() == "reconnecting"      # open, but not seated again yet
+    for t in range(100, 100 + ATTEMPT_MS, 1000):
+        link.step(t)
+        link.heard(t + 10)                      # pongs come, but no welcome
+    assert link.open
+    assert "drop" in link.step(100 + ATTEMPT_MS)
+    assert link.status() == "reconnecting"
+    link.step(link.retry_at)
+    link.opened(20000)
+    link.joining(20000)
+    link.heard(20050, seated=True)              # the welcome
+    assert link.step(20000 + ATTEMPT_MS + 1) == ["ping"]
+    assert link.open and link.join_at is None
+
+
+def test_the_link_tests_pass_on_micropython(tmp_path):
+    """Guests run ui/link.py on MicroPython: the tests above, again, there."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    import pytest
+    from test_render_micropython import MPY, ROOT, RUNNER
+
+    node = shutil.which("node")
+    if node is None or not os.path.isfile(MPY):
+        pytest.skip("node or node_modules/@micropython is missing (npm ci)")
+    files = {"/tests/test_link.py": os.path.join(ROOT, "tests", "test_link.py"),
+             "/ui/__init__.py": os.path.join(ROOT, "ui", "__init__.py"),
+             "/ui/link.py": os.path.join(ROOT, "ui", "link.py")}
+    files = {k: v for k, v in files.items() if os.path.exists(v)}
+    runner = RUNNER.replace("import test_render_model as t", "import test_link as t")
+    runner = runner.replace("not in t.CPYTHON_ONLY", "!= 'test_the_link_tests_pass_on_micropython'")
+    script = tmp_path / "run.mjs"
+    script.write_text(runner % {"mpy": json.dumps("file://" + MPY), "files": json.dumps(files)})
+    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=120)
+    out = proc.stdout + proc.stderr
+    result = [line for line in out.splitlines() if line.startswith("RESULT ")]
+    assert result, out
+    _, ran, failed = (result[-1] + " ").split(" ", 2)
+    assert failed.strip() == "", out
+    assert int(ran) == len([n for n in globals() if n.startswith("test_")]) - 1, out

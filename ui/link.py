@@ -1,0 +1,125 @@
+"""When a page (re)connects and what it tells the player: the policy of a guest's link to
+the host, and the backoff both pages use. Pure (no `js`, no clock): every call takes `now`
+(ms); the page does what `step` says and renders `status()`. MicroPython-compatible.
+
+A guest never gives up while its page is open (DESIGN.md "Persistence and reconnection"):
+- the host answers every ping (every PING_MS); nothing heard for HOST_SILENT_MS means the
+  connection is dead even if PeerJS never said `close` (it often does not);
+- an attempt not open within ATTEMPT_MS has failed, and so has a connection whose `join`
+  got no `welcome` within ATTEMPT_MS;
+- retries back off along RETRY_MS, then every RETRY_MS[-1] forever;
+- a page shown again or a network back (`woke`) checks at once instead of waiting.
+"""
+
+PING_MS = 3000
+HOST_SILENT_MS = 9000         # 3 pongs missed
+ATTEMPT_MS = 8000
+RETRY_MS = (250, 500, 1000, 2000, 3000)
+GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
+
+
+def backoff(failures):
+    """The wait before try number `failures` + 1 (failures >= 1)."""
+    i = failures - 1 if failures > 0 else 0
+    return RETRY_MS[i] if i < len(RETRY_MS) else RETRY_MS[-1]
+
+
+class Link:
+    """A guest's connection to the host, as decisions.
+
+    The page reports what happens (`connecting`, `opened`, `heard`, `lost`, `woke`) and calls
+    `step(now)` often (every UI tick); `step` returns what to do now, a list of:
+      "drop"     close the current data connection (it is dead or never opened)
+      "connect"  open a new one (make the Peer again first if it is gone)
+      "ping"     send a ping
+    `status()` is what the player is told: "ok", "connecting" (never had a seat yet),
+    "reconnecting" (lost it, trying again) or "host_gone" (the host is not there: waiting
+    for it to come back; only said while this page itself reaches the signaling server).
+    """
+
+    def __init__(self, now, seated=False):
+        self.open = False
+        self.seated = seated      # had (or, with a saved token, has) a seat in this room
+        self.attempt_at = None    # when the current attempt began
+        self.retry_at = now       # when to try next (None: not waiting to)
+        self.failures = 0         # failed attempts since the last open connection
+        self.missing = False      # the signaling server knows no host with the room id
+        self.last_heard = None
+        self.last_ping = None
+        self.join_at = None       # when a join went out that no welcome answered yet
+        self.online = True        # this page reaches the signaling server (the page says)
+
+    # ---- what happened --------------------------------------------------------------------
+
+    def connecting(self, now):
+        self.attempt_at = now
+        self.retry_at = None
+
+    def opened(self, now):
+        self.open = True
+        self.attempt_at = None
+        self.retry_at = None
+        self.failures = 0
+        self.missing = False
+        self.last_heard = now
+        self.last_ping = None
+        self.join_at = None
+
+    def joining(self, now):
+        """The page sent `join` on the open connection."""
+        self.join_at = now
+
+    def heard(self, now, seated=False):
+        """A message from the host (seated: it was the welcome that answers a join)."""
+        self.last_heard = now
+        if seated:
+            self.seated = True
+            self.join_at = None
+
+    def lost(self, now, missing=False):
+        """The connection closed, an attempt failed, or (missing) the signaling server says
+        no peer holds the room id (the host's page is closed or reloading)."""
+        self.open = False
+        self.attempt_at = None
+        self.join_at = None
+        self.failures += 1
+        self.missing = missing
+        self.retry_at = now + backoff(self.failures)
+
+    def woke(self, now):
+        """The page is shown again, or the network is back: check at once."""
+        if self.open:
+            self.last_ping = None             # ping now; silence is judged from last_heard
+        elif self.attempt_at is None:
+            self.retry_at = now
+
+    # ---- what to do -----------------------------------------------------------------------
+
+    def step(self, now):
+        todo = []
+        if self.open and self.last_heard is not None and now - self.last_heard >= HOST_SILENT_MS:
+            self.lost(now)
+            todo.append("drop")
+        if self.attempt_at is not None and now - self.attempt_at >= ATTEMPT_MS:
+            self.lost(now)
+            todo.append("drop")
+        if self.open and self.join_at is not None and now - self.join_at >= ATTEMPT_MS:
+            self.lost(now)                    # open, but the room never seated us on it
+            todo.append("drop")
+        if not self.open and self.attempt_at is None and self.retry_at is not None \
+                and now >= self.retry_at:
+            self.connecting(now)
+            todo.append("connect")
+        if self.open and (self.last_ping is None or now - self.last_ping >= PING_MS):
+            self.last_ping = now
+            todo.append("ping")
+        return todo
+
+    def status(self):
+        if self.open and self.join_at is None:
+            return "ok"
+        if self.open:                     # waiting for the welcome
+            return "reconnecting" if self.seated else "connecting"
+        if self.online and (self.missing or self.failures >= GONE_AFTER):
+            return "host_gone"
+        return "reconnecting" if self.seated else "connecting"
