@@ -863,3 +863,32 @@ def test_results_sheet_can_be_put_down_to_see_the_table_and_opens_again_next_rou
     tree, ctx = show(m, ui)
     assert find(tree, "toggle-results")["attrs"]["aria-expanded"] == "true"
     assert find(tree, "game-over") is not None and text_of(find(tree, "winners")) == "Winner: Bob"
+
+
+# ---- persistence and reconnection ---------------------------------------------------------
+
+def test_the_landing_offers_to_resume_or_abandon_a_saved_game():
+    ui = new_ui("en")
+    tree, ctx = show(FakeClient(screen="landing"), ui)
+    assert find(tree, "resume") is None
+    saved = {"room": "crisp-1", "names": ["Hana", "<b>Ana</b>"], "started": True, "round": 2}
+    tree, ctx = show(FakeClient(screen="landing", resume=saved), ui)
+    assert "Hana, <b>Ana</b>" in text_of(find(tree, "resume"))
+    # no name needed: both are live at once, and each is one intent
+    assert live(tree, "resume-room") and live(tree, "abandon-room")
+    assert tap(tree, ctx, "resume-room", ui, None) == [("resume_room", {})]
+    assert tap(tree, ctx, "abandon-room", ui, None) == [("abandon_room", {})]
+    tree, ctx = show(FakeClient(screen="landing", resume=saved), ui, "es")
+    assert text_of(find(tree, "resume-room")) == i18n.t("es", "resume_room")
+
+
+def test_every_connection_state_shows_in_the_banner():
+    for status in ("connecting", "reconnecting", "host_gone"):
+        m = table_model(3, seat=1)
+        m.status = status
+        tree, ctx = show(m)
+        assert text_of(find(tree, "connection")) == i18n.t("en", "conn_" + status)
+    m.status = "ok"
+    tree, ctx = show(m)
+    assert find(tree, "connection") is None
+    assert "waiting" in i18n.t("en", "conn_host_gone")

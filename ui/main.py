@@ -9,6 +9,16 @@
 # When the page is usable, body[data-ready] is set to the interpreter's name (e2e tests wait
 # for it). Test-only host page parameters: ?deck=Ah,5c,... (stacks every round), ?seed=N and
 # ?botpace=F (bots' think times times F; 1 = a person's pace, the default).
+#
+# Persistence and reconnection (DESIGN.md; docs/protocol.md "Reconnection"):
+#   host: the room is saved in localStorage after every change ("crisp.room.<id>") and the
+#     page's URL becomes ?host=<id>: a reloaded host page resumes that room at once (the
+#     landing at / offers to resume the last one, or to abandon it). The room's clock goes on
+#     from where it stopped, so deadlines pause while the host is away. A lease
+#     ("crisp.live.<id>", refreshed every second, dropped on pagehide) keeps a second tab
+#     from running the same room at the same time.
+#   guest: its seat token is kept per room ("crisp.token.<id>"); ui/link.py decides when to
+#     reconnect (never giving up) and what the banner says.
 import json
 import sys
 
@@ -17,13 +27,12 @@ from pyscript.ffi import create_proxy
 
 from ui import render
 from ui.client import Client
+from ui.link import Link, backoff
 from ui.net import GuestNet, HostNet
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
-UI_TICK_MS = 250          # countdowns and one-time reveals
-PING_MS = 3000            # guest heartbeat
-SILENT_MS = 10000         # no word from the host for this long: reconnect
-RETRY_MS = 2000           # a guest's next try to reach the host
+UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
+LEASE_MS = 5000           # a host tab's lease on its room is stale after this long
 
 
 def _str(value):
@@ -43,6 +52,31 @@ def storage_set(key, value):
         js.localStorage.setItem(key, value)
     except Exception:
         pass
+
+
+def storage_remove(key):
+    try:
+        js.localStorage.removeItem(key)
+    except Exception:
+        pass
+
+
+def storage_json(key):
+    text = storage_get(key)
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def on_page(target, event, fn):
+    """Listen to a window/document event for the page's whole life."""
+    proxy = create_proxy(lambda *a: fn())
+    target.addEventListener(event, proxy)
+    return proxy
 
 
 def log(*parts):
@@ -98,9 +132,12 @@ class Page:
     def now(self):
         return int(js.Date.now())
 
+    def model(self):
+        return self.client
+
     def render(self):
         try:
-            self.screen.update(self.client)
+            self.screen.update(self.model())
         except Exception as e:
             # A failed patch leaves the DOM and the renderer's last tree apart: start the
             # screen over from an empty root rather than keep a broken page.
@@ -108,7 +145,7 @@ class Page:
                 js.console.error("crisp: render failed, drawing afresh: " + str(e))
                 self.screen.tree = None
                 self.screen.root.textContent = ""
-                self.screen.update(self.client)
+                self.screen.update(self.model())
             except Exception as again:
                 log("render failed again:", again)
 
@@ -158,6 +195,32 @@ class Page:
         log("intent not handled here:", name)
 
 
+class Landing:
+    """The host page's model before it has a room: the landing, offering to resume the last
+    saved room (`resume`: a summary for the screen) when there is one."""
+
+    screen = "landing"
+
+    def __init__(self, saved=None, status=None):
+        self.status = status
+        self.resume = None
+        if saved is not None:
+            game = saved.get("game") or {}
+            self.resume = {"room": saved.get("room_id"),
+                           "names": [s.get("name") for s in saved.get("seats") or []],
+                           "started": bool(saved.get("game")), "round": game.get("round")}
+
+
+def resumable(saved):
+    """A saved room worth offering again: well formed, and its game not over."""
+    try:
+        game = saved.get("game")
+        return (isinstance(saved.get("room_id"), str) and isinstance(saved.get("seats"), list)
+                and (game is None or game.get("phase") != "game_over"))
+    except Exception:
+        return False
+
+
 class HostPage(Page):
     """The host: the room, its transport, its timers, and the host's own screen."""
 
@@ -167,6 +230,12 @@ class HostPage(Page):
         self.net = None
         self.epoch = 0
         self.wake = Timer(self.tick)
+        self.tab = str(js.Math.random())[2:] + str(self.now())
+        self.offer = None             # the saved room the landing offers to resume
+        self.pending = None           # a room to resume once its other tab lets it go
+        self.failures = 0             # failed tries to register the room id in a row
+        self.retry_at = None
+        self.lease_at = 0
         seed = param("seed")
         self.seed = int(seed) if seed and seed.lstrip("-").isdigit() else None
         deck = param("deck")
@@ -178,10 +247,25 @@ class HostPage(Page):
                 self.bot_pace = min(1.0, max(0.0, float(pace)))
         except ValueError:
             pass
+        self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
+                              on_page(js.window, "pageshow", self.shown)]
+        wanted = param("host")
+        last = wanted or storage_get("crisp.host.room")
+        saved = self.saved(last) if last else None
+        if saved is not None and wanted == saved.get("room_id") and resumable(saved):
+            self.resume_room(wanted)             # a reload: back to the same room at once
+        elif saved is not None and resumable(saved):
+            self.offer = saved
         self.render()
 
+    def model(self):
+        if self.client is not None:
+            return self.client
+        return Landing(self.offer, "connecting" if self.pending else None)
+
     def clock(self):
-        """The room's clock: ms since the room was created (DESIGN.md "Time")."""
+        """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting
+        the time its host page was away (a resumed room goes on from its saved clock)."""
         return self.now() - self.epoch
 
     def other(self, name, payload):
@@ -189,6 +273,11 @@ class HostPage(Page):
             self.create(payload["name"])
         elif name == "play_solo":
             self.solo(payload)
+        elif name == "resume_room" and self.offer is not None:
+            self.resume_room(self.offer.get("room_id"))
+        elif name == "abandon_room" and self.offer is not None:
+            self.forget(self.offer.get("room_id"))
+            self.offer = None
         else:
             log("intent not handled here:", name)
 
@@ -225,34 +314,137 @@ class HostPage(Page):
     def create(self, name):
         if self.room is not None:
             return
+        if self.offer is not None:            # a new room replaces the saved one
+            self.forget(self.offer.get("room_id"))
+            self.offer = None
         self.room = self.new_room(name)
         room_id = self.room.room_id
+        self.hold_lease()
         self.client = Client(self.local_send, is_host=True)
         self.client.join(name, None)
         self.client.status = "connecting"
-        self.net = HostNet(room_id, self.net_open, self.conn_open, self.conn_text,
-                           self.conn_close, self.net_error)
+        self.start_net()
         storage_set("crisp.host.room", room_id)
         self.render()
+
+    # -- saved rooms: resume, abandon, the lease of the tab that runs one
+    def saved(self, room_id):
+        return storage_json("crisp.room." + room_id)
+
+    def forget(self, room_id):
+        if room_id:
+            for key in ("crisp.room.", "crisp.live."):
+                storage_remove(key + room_id)
+        if storage_get("crisp.host.room") == room_id:
+            storage_remove("crisp.host.room")
+
+    def lease(self, room_id):
+        return storage_json("crisp.live." + room_id) or {}
+
+    def lease_free(self, room_id):
+        lease = self.lease(room_id)
+        at = lease.get("at")
+        return (lease.get("tab") in (None, self.tab) or not isinstance(at, (int, float))
+                or abs(self.now() - at) > LEASE_MS)
+
+    def hold_lease(self, at=None):
+        """Mark the room as run by this tab (every second); `at=0` lets it go. The lease
+        also carries the room's clock, so a resumed room goes on from the last second."""
+        self.lease_at = self.now()
+        storage_set("crisp.live." + self.room.room_id, json.dumps(
+            {"tab": self.tab, "at": self.lease_at if at is None else at, "clock": self.clock()}))
+
+    def hidden(self):
+        """pagehide (a reload, a closed tab, the page put in the back/forward cache): save,
+        let the lease go and the room id too (guests hear at once that the host is away), so
+        that a reloaded page resumes at once."""
+        if self.room is not None and self.net is not None:
+            self.save()
+            self.hold_lease(0)
+            self.net.shutdown()
+
+    def shown(self):
+        """pageshow: back from the back/forward cache, the page takes its room up again."""
+        if self.room is not None and self.net is not None and not self.net.open:
+            self.hold_lease()
+            self.net.ensure()
+
+    def resume_room(self, room_id):
+        """Resume the saved room `room_id`, or wait (`pending`) while another tab runs it."""
+        if self.room is not None or not room_id:
+            return
+        if not self.lease_free(room_id):
+            self.pending = room_id              # ui_tick tries again
+            return
+        self.pending = None
+        saved = self.saved(room_id)
+        if saved is None or not resumable(saved):
+            self.offer = None
+            return
+        try:
+            room = self.restore(saved)
+        except Exception as e:
+            log("saved room unreadable, dropped:", e)
+            self.forget(room_id)
+            self.offer = None
+            return
+        clock = saved.get("now") or 0
+        lease_clock = self.lease(room_id).get("clock")
+        if isinstance(lease_clock, (int, float)) and lease_clock > clock:
+            clock = int(lease_clock)
+        self.epoch = self.now() - clock           # the clock goes on from where it stopped
+        room.resumed(self.clock())
+        self.room = room
+        self.offer = None
+        self.hold_lease()
+        self.client = Client(self.local_send, is_host=True)
+        self.client.status = "connecting"
+        self.client.join(room.seats[0].name, None)
+        self.start_net()
+        storage_set("crisp.host.room", room_id)
+        log("room resumed:", room_id, "at", clock)
+        self.render()
+
+    def restore(self, saved):
+        from ui.room import Room, bot_maker
+        return Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), self.bot_pace))
+
+    def ui_tick(self):
+        if self.pending is not None:
+            self.resume_room(self.pending)
+        if self.room is not None and self.net is not None:
+            now = self.now()
+            if now - self.lease_at >= 1000:
+                self.hold_lease()
+            if self.retry_at is not None and now >= self.retry_at:
+                self.retry_at = None
+                self.net.ensure()
+        Page.ui_tick(self)
 
     # -- the room's outputs
     def local_send(self, text):
         self.deliver(self.room.receive("local", text, self.clock()))
 
     def deliver(self, out):
+        local = changed = False
         for conn, text in out:
             if conn == "local":
                 self.client.receive(text, self.now())
+                local = True
             else:
                 self.net.send(conn, text)
-                if '"type":"kicked"' in text:
+                if text.startswith('{"type":"kicked"'):
                     self.net.close(conn)
+            # pongs and errors change nothing worth saving (nor a flood's worth of saves)
+            if not text.startswith(('{"type":"pong"', '{"type":"error"')):
+                changed = True
         if self.net is not None and not self.net.open:
             self.client.status = "connecting"
-        if any('"type":"pong"' not in text for conn, text in out):
-            self.save()                   # (heartbeats change nothing worth saving)
+        if changed:
+            self.save()
         self.schedule()
-        self.render()
+        if local or changed:
+            self.render()
 
     def save(self):
         storage_set("crisp.room." + self.room.room_id, json.dumps(self.room.to_dict()))
@@ -268,16 +460,34 @@ class HostPage(Page):
         self.deliver(self.room.tick(self.clock()))
 
     # -- the transport
+    def start_net(self):
+        room_id = self.room.room_id
+        self.net = HostNet(room_id, self.net_open, self.conn_open, self.conn_text,
+                           self.conn_close, self.net_error)
+        try:      # the URL names the room: a reload resumes it
+            query = js.URLSearchParams.new(js.location.search)
+            query.set("host", room_id)
+            js.history.replaceState(None, "", "?" + str(query.toString()))
+        except Exception as e:
+            log("could not set the URL:", e)
+
     def net_open(self):
         log("room open:", self.room.room_id)
+        self.failures = 0
+        self.retry_at = None
         self.client.status = "ok"
         self.render()
 
     def net_error(self, kind):
         log("peer error:", kind)
-        if kind in ("network", "server-error", "socket-error", "socket-closed"):
-            self.client.status = "connecting"
-            self.render()
+        if self.net.open:
+            return                  # e.g. a guest's connection failed: the room id is ours
+        # Not registered (the id still held by our own reloaded page, or the server lost):
+        # try again with backoff, for as long as the page is open.
+        self.failures += 1
+        self.retry_at = self.now() + backoff(self.failures)
+        self.client.status = "connecting"
+        self.render()
 
     def conn_open(self, cid):
         self.deliver(self.room.open(cid, self.clock()))
@@ -290,7 +500,7 @@ class HostPage(Page):
 
 
 class GuestPage(Page):
-    """A guest: one Client, one data connection to the host, a heartbeat."""
+    """A guest: one Client, one data connection to the host, kept up by ui/link.py."""
 
     def __init__(self, room_id):
         Page.__init__(self)
@@ -299,16 +509,27 @@ class GuestPage(Page):
         self.client = Client(self.send)
         self.client.token = storage_get(self.token_key)
         self.name = None
-        self.ever_open = False
         if self.client.token:
             # A reload or a re-woken phone: take the seat back without asking (DESIGN.md).
             self.name = storage_get("crisp.name") or "?"
-        self.retry = Timer(self.reconnect)
-        self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_close,
+        self.link = Link(self.now(), seated=bool(self.client.token))
+        self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
                             self.net_error)
-        self.net.connect()
-        self._ping_proxy = every(PING_MS, self.heartbeat)
+        # A page shown again, a network back: check the connection at once.
+        self._wake_proxies = [on_page(js.document, "visibilitychange", self.woke),
+                              on_page(js.document, "resume", self.woke),
+                              on_page(js.window, "pageshow", self.woke),
+                              on_page(js.window, "online", self.woke),
+                              on_page(js.window, "focus", self.woke),
+                              on_page(js.window, "pagehide", self.hidden)]
+        self.step()
         self.render()
+
+    def hidden(self):
+        """pagehide: let the host hear at once that this page is going (a reload or a
+        closed tab); back from the back/forward cache, `woke` connects again."""
+        self.net.shutdown()
+        self.link.lost(self.now())
 
     def send(self, text):
         self.net.send(text)
@@ -317,16 +538,51 @@ class GuestPage(Page):
         if name == "join":
             self.name = payload["name"]
             if self.net.open:
-                self.client.join(self.name, self.client.token)
+                self.join()
         else:
             log("intent not handled here:", name)
 
+    def join(self):
+        self.client.join(self.name, self.client.token)
+        self.link.joining(self.now())
+
+    def ui_tick(self):
+        self.step()
+        Page.ui_tick(self)
+
+    def step(self):
+        """Do what the link says now: drop a dead connection, connect, ping."""
+        client = self.client
+        if client.screen == "gone":
+            self.net.drop()
+            return
+        now = self.now()
+        self.link.online = self.net.registered
+        for todo in self.link.step(now):
+            if todo == "drop":
+                log("no word from the host: reconnecting")
+                self.net.drop()
+            elif todo == "connect":
+                self.net.connect()
+            elif todo == "ping":
+                client.ping(now)
+        client.status = self.link.status()
+
+    def woke(self):
+        try:
+            if str(js.document.visibilityState) == "hidden":
+                return
+        except Exception:
+            pass
+        self.link.woke(self.now())
+        self.step()
+        self.render()
+
     def net_open(self):
-        self.ever_open = True
-        self.client.status = "ok"
+        self.link.opened(self.now())
         self.client.last_heard = self.now()
         if self.name is not None and self.client.screen != "gone":
-            self.client.join(self.name, self.client.token)
+            self.join()
         self.render()
 
     def net_text(self, text):
@@ -334,40 +590,23 @@ class GuestPage(Page):
             return
         client = self.client
         client.receive(text, self.now())
+        self.link.heard(self.now(), seated=text.startswith('{"type":"welcome"'))
+        if client.screen != "gone":
+            client.status = self.link.status()
         if client.token:
             storage_set(self.token_key, client.token)
         self.render()
 
-    def net_close(self):
+    def net_lost(self, missing):
         if self.client.screen == "gone":
             return
-        self.client.status = "reconnecting" if self.ever_open else "connecting"
-        self.retry.at(RETRY_MS)
+        self.link.lost(self.now(), missing)
+        self.link.online = self.net.registered
+        self.client.status = self.link.status()
         self.render()
 
     def net_error(self, kind):
         log("peer error:", kind)
-        if kind == "peer-unavailable":
-            if self.ever_open:
-                self.client.status = "host_gone"
-            self.retry.at(RETRY_MS)
-            self.render()
-
-    def reconnect(self):
-        if self.client.screen != "gone":
-            self.net.connect()
-
-    def heartbeat(self):
-        client = self.client
-        if client.screen == "gone" or not self.net.open:
-            return
-        client.ping(self.now())
-        heard = client.last_heard
-        if heard is not None and self.now() - heard > SILENT_MS:
-            client.status = "reconnecting"
-            client.last_heard = self.now()
-            self.net.connect()
-            self.render()
 
 
 def main():

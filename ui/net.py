@@ -46,7 +46,13 @@ class HostNet:
 
     Callbacks: on_open() (the room id is registered: guests can connect), on_conn(cid) (a
     data connection is open), on_text(cid, text) (text is None for a non-text payload),
-    on_close(cid), on_error(kind). `cid` is a short string naming the connection.
+    on_close(cid), on_error(kind) (PeerJS error types, and "disconnected" when the signaling
+    server is lost). `cid` is a short string naming the connection.
+
+    After an error the page calls `ensure()` (with backoff): a new Peer with the room id when
+    PeerJS destroyed ours (`unavailable-id`: the server still holds the id of a reloaded or
+    crashed page for a while), a reconnect when it only lost the server (open data
+    connections go on meanwhile).
     """
 
     def __init__(self, room_id, on_open, on_conn, on_text, on_close, on_error):
@@ -57,36 +63,60 @@ class HostNet:
         self.count = 0
         self.open = False
         self.handlers = _Handlers()
-        self.peer = js.crisp.newPeer(room_id)
-        self.handlers.on(self.peer, "open", self._opened)
-        self.handlers.on(self.peer, "connection", self._connection)
-        self.handlers.on(self.peer, "disconnected", self._disconnected)
-        self.handlers.on(self.peer, "error", self._error)
+        self.peer = None
+        self._new_peer()
 
-    def _opened(self, *args):
-        self.open = True
-        self.on_open()
-
-    def _disconnected(self, *args):
-        # Lost the signaling server only: open data connections go on. Register again so
-        # that new guests (and reloaded ones) can still reach this room id.
+    def _new_peer(self):
         self.open = False
+        peer = js.crisp.newPeer(self.room_id)
+        self.peer = peer
+        self.handlers.on(peer, "open", lambda *a: self._opened(peer))
+        self.handlers.on(peer, "connection", lambda conn: self._connection(peer, conn))
+        self.handlers.on(peer, "disconnected", lambda *a: self._disconnected(peer))
+        self.handlers.on(peer, "error", lambda err: self._error(peer, err))
+
+    def ensure(self):
+        """Get registered again if we are not (see the class doc). Safe to call any time."""
+        peer = self.peer
         try:
-            self.peer.reconnect()
+            if peer.destroyed:
+                self._new_peer()
+            elif peer.disconnected:
+                peer.reconnect()
         except Exception:
-            pass
+            self._new_peer()
 
-    def _error(self, err):
-        self.on_error(_error_type(err))
+    def _opened(self, peer):
+        if peer is self.peer:
+            self.open = True
+            self.on_open()
 
-    def _connection(self, conn):
+    def _disconnected(self, peer):
+        # Lost the signaling server only: open data connections go on; the page calls
+        # ensure() to register the room id again, so that new (and reloaded) guests can
+        # still reach this room.
+        if peer is self.peer:
+            self.open = False
+            self.on_error("disconnected")
+
+    def _error(self, peer, err):
+        if peer is self.peer:
+            if peer.destroyed or peer.disconnected:
+                self.open = False
+            self.on_error(_error_type(err))
+
+    def _connection(self, peer, conn):
         self.count += 1
         cid = "c" + str(self.count)
         self.conns[cid] = conn
         self.handlers.on(conn, "open", lambda *a: self.on_conn(cid))
-        self.handlers.on(conn, "data", lambda data: self.on_text(cid, _text(data)))
+        self.handlers.on(conn, "data", lambda data: self._data(cid, data))
         self.handlers.on(conn, "close", lambda *a: self._closed(cid))
         self.handlers.on(conn, "error", lambda *a: self._closed(cid))
+
+    def _data(self, cid, data):
+        if cid in self.conns:
+            self.on_text(cid, _text(data))
 
     def _closed(self, cid):
         if self.conns.pop(cid, None) is not None:
@@ -112,68 +142,119 @@ class HostNet:
             except Exception:
                 pass
 
+    def shutdown(self):
+        """The page is going away: close every connection and free the room id on the
+        server now, so that guests hear it at once and a reloaded page gets the id back."""
+        self.conns = {}
+        self.open = False
+        try:
+            self.peer.destroy()
+        except Exception:
+            pass
+
 
 class GuestNet:
     """A guest's side: a Peer with a server-given id and one data connection to the room.
 
     Callbacks: on_open() (the connection to the host is open), on_text(text),
-    on_close() (it closed or could not be opened), on_error(kind) ("peer-unavailable": no
-    host with that room id right now). `connect()` may be called again to retry.
+    on_lost(missing) (it closed or could not be opened; missing: the signaling server knows
+    no peer with the room id, "peer-unavailable"), on_error(kind) (for the log).
+    The page decides when (ui/link.py): `connect()` opens a new connection (making the Peer
+    again first if PeerJS destroyed it, or reconnecting it to the server), `drop()` closes
+    the current one without a callback. `registered`: the Peer reaches the signaling server.
     """
 
-    def __init__(self, room_id, on_open, on_text, on_close, on_error):
+    def __init__(self, room_id, on_open, on_text, on_lost, on_error):
         self.room_id = room_id
-        self.on_open, self.on_text, self.on_close, self.on_error = (
-            on_open, on_text, on_close, on_error)
+        self.on_open, self.on_text, self.on_lost, self.on_error = (
+            on_open, on_text, on_lost, on_error)
         self.conn = None
         self.open = False
         self.handlers = _Handlers()
-        self.peer = js.crisp.newPeer(None)
+        self.peer = None
         self.registered = False
         self.wanted = False
-        self.handlers.on(self.peer, "open", self._registered)
-        self.handlers.on(self.peer, "disconnected", self._disconnected)
-        self.handlers.on(self.peer, "error", self._error)
+        self._new_peer()
 
-    def _registered(self, *args):
+    def _new_peer(self):
+        self.registered = False
+        peer = js.crisp.newPeer(None)
+        self.peer = peer
+        self.handlers.on(peer, "open", lambda *a: self._registered(peer))
+        self.handlers.on(peer, "disconnected", lambda *a: self._unregistered(peer))
+        self.handlers.on(peer, "error", lambda err: self._error(peer, err))
+
+    def _ensure(self):
+        peer = self.peer
+        try:
+            if peer.destroyed:
+                self._new_peer()
+            elif peer.disconnected:
+                peer.reconnect()
+        except Exception:
+            self._new_peer()
+
+    def _registered(self, peer):
+        if peer is not self.peer:
+            return
         self.registered = True
         if self.wanted:
             self.connect()
 
-    def _disconnected(self, *args):
-        self.registered = False
-        try:
-            self.peer.reconnect()
-        except Exception:
-            pass
+    def _unregistered(self, peer):
+        if peer is self.peer:
+            self.registered = False       # the open data connection, if any, goes on
 
-    def _error(self, err):
+    def _error(self, peer, err):
+        if peer is not self.peer:
+            return
         kind = _error_type(err)
+        if peer.destroyed or peer.disconnected:
+            self.registered = False
         if kind == "peer-unavailable":
-            self._lost(self.conn)
+            self._lost(self.conn, True)
         self.on_error(kind)
 
     def connect(self):
-        """Open (or reopen) the data connection to the room."""
+        """Open a new data connection to the room (once the Peer is registered)."""
+        self.drop()
         self.wanted = True
         if not self.registered:
+            self._ensure()
             return
-        old = self.conn
-        self.conn = None
-        self.open = False
-        if old is not None:
-            try:
-                old.close()
-            except Exception:
-                pass
-        conn = self.peer.connect(self.room_id, js.JSON.parse(CONNECT_OPTIONS))
+        self.wanted = False
+        try:
+            conn = self.peer.connect(self.room_id, js.JSON.parse(CONNECT_OPTIONS))
+        except Exception:
+            conn = None
         if conn is None:
             return
         self.conn = conn
         self.handlers.on(conn, "open", lambda *a: self._opened(conn))
         self.handlers.on(conn, "data", lambda data: self._data(conn, data))
-        self.handlers.on(conn, "close", lambda *a: self._lost(conn))
-        self.handlers.on(conn, "error", lambda *a: self._lost(conn))
+        self.handlers.on(conn, "close", lambda *a: self._lost(conn, False))
+        self.handlers.on(conn, "error", lambda *a: self._lost(conn, False))
+
+    def drop(self):
+        """Close the current data connection, if any, without calling on_lost."""
+        old = self.conn
+        self.conn = None
+        self.open = False
+        self.wanted = False
+        if old is not None:
+            try:
+                old.close()
+            except Exception:
+                pass
+
+    def shutdown(self):
+        """The page is going away: close the connection (the host hears it at once)."""
+        self.drop()
+        self.registered = False
+        try:
+            self.peer.destroy()
+        except Exception:
+            pass
 
     def _opened(self, conn):
         if conn is self.conn:
@@ -184,11 +265,10 @@ class GuestNet:
         if conn is self.conn:
             self.on_text(_text(data))
 
-    def _lost(self, conn):
+    def _lost(self, conn, missing):
         if conn is not None and conn is self.conn:
-            self.conn = None
-            self.open = False
-            self.on_close()
+            self.drop()
+            self.on_lost(missing)
 
     def send(self, text):
         if self.conn is None or not self.open:

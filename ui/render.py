@@ -682,6 +682,22 @@ def select(ctx, testid, options, current, spec=None, label=None):
     return h("select", a, [h("option", {"value": str(v)}, t) for v, t in options])
 
 
+def resume_box(model, ctx):
+    """The host's saved game, offered on the landing: resume it, or abandon it."""
+    saved = _get(model, "resume")
+    if not isinstance(saved, dict):
+        return None
+    names = ", ".join([str(n) for n in saved.get("names") or [] if n])
+    return h("section", {"class": "card-box resume", "data-testid": "resume"},
+             h("h2", None, ctx.t("resume_title")),
+             h("p", {"class": "hint"}, ctx.t("resume_hint", names=names)),
+             h("div", {"class": "row"},
+               button(ctx, "resume-room", ctx.t("resume_room"),
+                      ("intent", "resume_room", {}), "btn primary big"),
+               button(ctx, "abandon-room", ctx.t("abandon_room"),
+                      ("intent", "abandon_room", {}), "btn")))
+
+
 def landing_tree(model, ui, ctx):
     ok = has_name(ui)
     bots = [(i, str(i)) for i in range(1, MAX_PLAYERS)]
@@ -691,6 +707,7 @@ def landing_tree(model, ui, ctx):
                h("div", {"class": "fan"},
                  decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
                h("p", {"class": "tagline"}, ctx.t("tagline"))),
+             resume_box(model, ctx),
              name_input(ui, ctx),
              h("section", {"class": "card-box"},
                h("h2", None, ctx.t("with_friends")),
