@@ -1,0 +1,133 @@
+"""Helpers for e2e tests of rooms that lose players and hosts: opening a room, joining it,
+what a screen shows (to compare before and after), cutting a page off the network."""
+
+import statistics
+import time
+
+from crisp_e2e import wait_ready
+from test_round import T, WIRE_TAP, live, sel
+
+# Lets a test cut a page's data channels: while window.__crispCut is true nothing goes out
+# and nothing comes in, and no channel closes (a phone whose network went away).
+CUT = """
+(() => {
+  window.__crispCut = false;
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function () {
+    if (window.__crispCut) return;
+    return send.apply(this, arguments);
+  };
+  const add = RTCDataChannel.prototype.addEventListener;
+  RTCDataChannel.prototype.addEventListener = function (type, listener, options) {
+    if (type === "message") {
+      const inner = listener;
+      listener = function () { if (!window.__crispCut) return inner.apply(this, arguments); };
+    }
+    return add.call(this, type, listener, options);
+  };
+})();
+"""
+
+# What a screen shows, to compare before and after: every element with a test id (but the
+# ones that tick or come and go: timers, the log, banners, toasts), its card face, whether it
+# is live, and whether a seat shows as away; and the status line.
+SIGNATURE = """
+() => {
+  const skip = new Set(["turn-timer", "event-log", "connection", "error"]);
+  const out = [];
+  for (const e of document.querySelectorAll("#app [data-testid]")) {
+    const id = e.dataset.testid;
+    if (skip.has(id)) continue;
+    out.push([id, e.getAttribute("data-card"), !!e.disabled,
+              e.classList.contains("away"), id === "status" ? e.innerText : ""]);
+  }
+  return JSON.stringify(out);
+}
+"""
+
+
+def phone(new_phone, tap=True, cut=False):
+    p = new_phone(reduced_motion="reduce")
+    if tap:
+        p.context.add_init_script(WIRE_TAP)
+    if cut:
+        p.context.add_init_script(CUT)
+    return p
+
+
+def open_room(new_phone, name, query="", init=None):
+    """A host page that created a room; returns (phone, room link)."""
+    host = phone(new_phone, tap=False)
+    if init:
+        host.context.add_init_script(init)
+    page = host.page
+    page.goto(host.site.url("/" + query))
+    assert wait_ready(page) == "pyodide"
+    page.fill(sel("player-name"), name)
+    live(page, "create-room")
+    page.wait_for_selector(sel("room-link"), timeout=T)
+    return host, page.inner_text(sel("room-link")).strip()
+
+
+def join_room(new_phone, link, name, seat, others=(), cut=False):
+    """A guest page that joined; waits until every page in `others` lists it."""
+    guest = phone(new_phone, cut=cut)
+    page = guest.page
+    page.goto(link)
+    assert wait_ready(page) == "micropython"
+    page.fill(sel("player-name"), name)
+    live(page, "join-room")
+    for p in (page,) + tuple(others):
+        p.wait_for_selector(sel("player-%d" % seat), timeout=T)
+    return guest
+
+
+def signature(page):
+    return page.evaluate(SIGNATURE)
+
+
+def wait_signature(page, expected, timeout=60):
+    """Wait until the page shows `expected` (a signature); fail with the difference."""
+    deadline = time.monotonic() + timeout
+    got = None
+    while time.monotonic() < deadline:
+        got = signature(page)
+        if got == expected:
+            return
+        time.sleep(0.2)
+    raise AssertionError("the screen differs:\nexpected %s\ngot      %s" % (expected, got))
+
+
+def away(page, seat):
+    """True when this page shows `seat` as not connected (the table's seat, or the lobby)."""
+    return page.evaluate(
+        "(s) => { const e = document.querySelector('[data-testid=\"seat-' + s + '\"]')"
+        " || document.querySelector('[data-testid=\"player-' + s + '\"]');"
+        " return !!e && e.classList.contains('away'); }", seat)
+
+
+def wait_away(page, seat, flag=True, timeout=T):
+    page.wait_for_function(
+        "([s, flag]) => { const e = document.querySelector('[data-testid=\"seat-' + s + '\"]')"
+        " || document.querySelector('[data-testid=\"player-' + s + '\"]');"
+        " return !!e && e.classList.contains('away') === flag; }",
+        arg=[seat, flag], timeout=timeout)
+
+
+def banner(page):
+    """The connection banner's text, or None."""
+    loc = page.locator(sel("connection"))
+    return loc.inner_text() if loc.count() else None
+
+
+def report(timings, name, values):
+    timings[name] = values
+    print("%s: median %.0f ms, runs %s" % (name, statistics.median(values),
+                                           [round(v) for v in values]))
+
+
+def no_errors(*phones):
+    for p in phones:
+        assert p.errors == [], (p.page.url, p.errors)
+        bad = [t for kind, t in p.console if kind == "error" and "crisp" in t]
+        assert not bad, bad
