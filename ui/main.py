@@ -314,6 +314,7 @@ class HostPage(Page):
     def create(self, name):
         if self.room is not None:
             return
+        self.pending = None
         if self.offer is not None:            # a new room replaces the saved one
             self.forget(self.offer.get("room_id"))
             self.offer = None
