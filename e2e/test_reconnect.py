@@ -134,6 +134,7 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
     assert "waiting" in banner(bp)
     # it comes back through the landing, which offers the saved game
     hp = host.context.new_page()
+    hp.on("pageerror", lambda e: host.errors.append(str(e)))
     hp.goto(host.site.url("/"))
     assert wait_ready(hp) == "pyodide"
     assert "Ana" in hp.inner_text(sel("resume"))
@@ -243,3 +244,54 @@ def test_gone_players_are_shown_within_10_s_and_their_turns_time_out_after_the_g
     shows(hp, "held-card", "8c")
     assert away(hp, 1) and away(hp, 3) and away(bp, 1)
     no_errors(host, bea)
+
+
+HOLD_ID = """
+async (id) => {
+  const peer = new Peer(id, {host: location.hostname, port: Number(location.port),
+                             path: "/peerjs", key: "peerjs", secure: false,
+                             config: {iceServers: []}});
+  await new Promise((resolve, reject) => {
+    peer.on("open", resolve);
+    peer.on("error", (e) => reject(new Error(e.type)));
+  });
+  window.__holder = peer;          // takes no connection: like a dead page the server
+}                                  // has not forgotten yet
+"""
+
+
+def test_a_host_whose_room_id_is_still_taken_retries_until_it_is_free(new_phone):
+    host, link = open_room(new_phone, "Hana")
+    hp = host.page
+    room = link.split("?room=")[1]
+    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    ap = ana.page
+    hp.close()
+    # the signaling server still holds the room id (here: another page took it meanwhile)
+    holder = new_phone()
+    holder.page.goto(holder.site.url("/build.json"))
+    holder.page.add_script_tag(url=holder.site.url("/vendor/peerjs/peerjs.min.js"))
+    holder.page.evaluate(HOLD_ID, room)
+    hp = host.context.new_page()
+    console = []
+    hp.on("console", lambda m: console.append(m.text))
+    hp.on("pageerror", lambda e: host.errors.append(str(e)))
+    hp.goto(host.site.url("/?host=" + room))             # resumes at once ...
+    assert wait_ready(hp) == "pyodide"
+    hp.wait_for_selector(sel("room-link"), timeout=T)
+    hp.wait_for_selector(sel("connection"), timeout=T)   # ... but cannot take its id yet
+    # Ana's tries reach the holder, which opens but never seats her: after 3 in a row
+    # (8 s each) she is told the host is not there
+    ap.wait_for_selector(sel("connection", ":has-text('waiting')"), timeout=45_000)
+    assert hp.locator(sel("connection")).count() == 1
+    assert any("unavailable-id" in text for text in console), console[-10:]
+    # the id is free again: the host gets it back and Ana comes back by herself
+    holder.page.evaluate("() => window.__holder.destroy()")
+    t0 = time.monotonic()
+    hp.wait_for_selector(sel("connection"), state="detached", timeout=T)
+    wait_away(hp, 1, False)
+    ap.wait_for_selector(sel("connection"), state="detached", timeout=T)
+    print("room id free again: host and guest back together after %.1f s"
+          % (time.monotonic() - t0))
+    assert not away(ap, 0)
+    assert host.errors == [] and ana.errors == []

@@ -59,8 +59,25 @@ def test_retries_back_off_and_never_give_up():
     assert link.status() == "host_gone"
     at = link.retry_at
     link.step(at)
-    link.opened(at + 10)                             # the host is back
+    link.opened(at + 10)                             # the host is back ...
+    link.joining(at + 10)
+    assert link.status() == "host_gone"              # ... but has not seated us yet
+    link.heard(at + 30, seated=True)
     assert link.status() == "ok" and link.failures == 0
+
+
+def test_a_peer_that_opens_but_never_seats_us_counts_as_no_host():
+    # e.g. the room id still held by a page that is not the room: every attempt opens, the
+    # join goes unanswered; after a few in a row the player is told the host is not there
+    link = opened_link()
+    link.lost(1000)
+    for k in range(GONE_AFTER):
+        at = link.retry_at
+        assert link.step(at) == ["connect"]
+        link.opened(at + 10)
+        link.joining(at + 10)
+        assert "drop" in link.step(at + 10 + ATTEMPT_MS)
+    assert link.status() == "host_gone"
 
 
 def test_no_host_with_that_id_shows_host_gone_at_once_and_retries():

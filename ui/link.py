@@ -42,7 +42,7 @@ class Link:
         self.seated = seated      # had (or, with a saved token, has) a seat in this room
         self.attempt_at = None    # when the current attempt began
         self.retry_at = now       # when to try next (None: not waiting to)
-        self.failures = 0         # failed attempts since the last open connection
+        self.failures = 0         # failed attempts since the room last seated this page
         self.missing = False      # the signaling server knows no host with the room id
         self.last_heard = None
         self.last_ping = None
@@ -59,7 +59,6 @@ class Link:
         self.open = True
         self.attempt_at = None
         self.retry_at = None
-        self.failures = 0
         self.missing = False
         self.last_heard = now
         self.last_ping = None
@@ -75,6 +74,7 @@ class Link:
         if seated:
             self.seated = True
             self.join_at = None
+            self.failures = 0             # back in: the next loss starts the backoff over
 
     def lost(self, now, missing=False):
         """The connection closed, an attempt failed, or (missing) the signaling server says
@@ -118,8 +118,6 @@ class Link:
     def status(self):
         if self.open and self.join_at is None:
             return "ok"
-        if self.open:                     # waiting for the welcome
-            return "reconnecting" if self.seated else "connecting"
         if self.online and (self.missing or self.failures >= GONE_AFTER):
             return "host_gone"
         return "reconnecting" if self.seated else "connecting"
