@@ -83,6 +83,8 @@ def screens(n=4, seat=1, names=NAMES):
     out = [
         ("landing", landing()),
         ("landing-named", landing("Ana")),
+        ("landing-resume", dict(landing("Ana"), resume={"room": "crisp-abc123", "started": True,
+                                                        "names": names[:n], "round": 2})),
         ("join", join("Bea")),
         ("lobby-host", lobby(n, 0, names)),
         ("lobby-guest", lobby(n, seat if seat else 1, names)),

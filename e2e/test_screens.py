@@ -56,23 +56,30 @@ def console_errors(phone):
             if kind in ("error", "warning") and "crisp" in t.lower()]
 
 
-def test_a_field_changed_as_the_patch_removes_it_leaves_the_page_whole(new_phone, screens_pages):
+def test_the_name_field_keeps_focus_and_the_page_stays_whole_as_the_banner_goes(
+        new_phone, screens_pages):
     # The guest's join page says "Connecting..." above the name field. The player types; the
-    # connection opens; the banner goes and the panel holding the focused field is replaced.
-    # Chromium fires the field's `change` from inside that removal: it used to re-enter the
-    # render, whose inner patch then failed with "replaceChild: not a child of this node".
+    # connection opens and the banner goes. That used to redraw the panel below it: Chromium
+    # fired the focused field's `change` from inside the removal, the event re-entered the
+    # render, and the inner patch failed ("replaceChild: not a child of this node"); the
+    # field (and a phone's keyboard) was lost mid-word. Now the panel stays as it is.
     phone = open_screens(new_phone, screens_pages)
     page = phone.page
     H.show(page, M.join(status="connecting"))
     page.fill('[data-testid="player-name"]', "Ana")
-    assert page.evaluate("document.activeElement.dataset.testid") == "player-name"
+    page.evaluate("document.activeElement.__typedHere = true")
     ok = M.join(status="ok")
     del ok["_ui"]
     H.show(page, ok)
     assert page.evaluate("window.__domThrows") == []
     assert same_as_fresh(page, ok)
+    assert page.evaluate("document.activeElement.__typedHere === true")   # the same field
     assert page.input_value('[data-testid="player-name"]') == "Ana"
     assert page.is_enabled('[data-testid="join-room"]')
+    # and a field removed while focused and edited (a new screen) does not re-enter a render
+    page.keyboard.type("Bea")
+    H.show(page, M.landing())
+    assert page.evaluate("window.__domThrows") == [] and same_as_fresh(page, M.landing())
     assert console_errors(phone) == [] and phone.errors == []
 
 

@@ -288,20 +288,51 @@ def join_model(status):
 # ---------------------------------------------------------------------------------------------
 
 def test_a_field_that_fires_change_as_the_patch_removes_it_does_not_re_enter_the_patch(fakejs):
-    # The guest's join page: "Connecting..." above the name field; the player types a name;
-    # the connection opens, the banner goes, and the panel with the focused field is replaced.
+    # The player is typing their name when the page moves on to another screen that has a
+    # name field too: the focused, edited field is removed and fires `change` from inside the
+    # patch, with an act the new screen also has. It used to re-enter the render, whose inner
+    # patch started from the tree the DOM had already left ("replaceChild: not a child").
+    screen = new_screen(fakejs)
+    screen.update(join_model("ok"))
+    by_testid(screen.root, "player-name").type_text("Ana")
+    landing = M.FakeClient(screen="landing")
+    screen.update(landing)                    # `change` fires from inside this patch
+    assert fakejs.errors == []
+    assert screen.root.canon() == fresh(fakejs, screen, landing)
+    assert by_testid(screen.root, "player-name").value == "Ana"
+
+
+def test_the_name_field_keeps_its_focus_when_the_connection_banner_goes(fakejs):
+    # The guest's join page says "Connecting..." above the name field; the player types; the
+    # connection opens. The banner goes, the panel stays: same field, still focused (on a
+    # phone, a redrawn field closes the keyboard in the middle of a word).
     screen = new_screen(fakejs)
     model = join_model("connecting")
     screen.update(model)
     field = by_testid(screen.root, "player-name")
     field.type_text("Ana")
-    assert screen.ui["name"] == "Ana"
     model.status = "ok"
-    screen.update(model)                      # `change` fires from inside this patch
-    assert fakejs.errors == []
-    assert screen.root.canon() == fresh(fakejs, screen, model)
+    screen.update(model)
+    assert fakejs.errors == [] and screen.root.canon() == fresh(fakejs, screen, model)
     assert by_testid(screen.root, "connection") is None
+    assert by_testid(screen.root, "player-name") is field and fakejs.document.activeElement is field
     assert by_testid(screen.root, "join-room").attributes.get("data-act")
+    model.status = "reconnecting"
+    screen.update(model)
+    assert by_testid(screen.root, "player-name") is field
+
+
+def test_the_landing_keeps_the_name_field_when_the_resume_offer_goes(fakejs):
+    screen = new_screen(fakejs)
+    m = M.FakeClient(screen="landing", resume={"room": "r", "names": ["Ana", "Bob"]})
+    screen.update(m)
+    field = by_testid(screen.root, "player-name")
+    field.type_text("Zoe")
+    m.resume = None
+    screen.update(m)
+    assert by_testid(screen.root, "resume") is None
+    assert by_testid(screen.root, "player-name") is field and fakejs.document.activeElement is field
+    assert fakejs.errors == [] and screen.root.canon() == fresh(fakejs, screen, m)
 
 
 def test_events_fired_by_our_own_dom_writes_are_not_taps(fakejs):
@@ -314,12 +345,14 @@ def test_events_fired_by_our_own_dom_writes_are_not_taps(fakejs):
     table = M.table_model(3, seat=1, allowed=[{"do": "draw", "from": ["deck", "discard"]}],
                           discard=["7h"])
     screen.update(table)
-    table.status = "reconnecting"             # the banner comes: the table below is redrawn
+    # the table is drawn anew (as a screen change does): its live deck and discard leave the
+    # page, and the new table has the same acts
+    [body] = [k for k in screen.tree["kids"] if str(k.get("key")).startswith("body:")]
+    body["key"] = "body:before"
     screen.update(table)
-    table.status = "ok"
-    screen.update(table)
+    screen.update(M.lobby_model(3, seat=0))
     assert intents == [] and fakejs.errors == []
-    assert screen.root.canon() == fresh(fakejs, screen, table)
+    assert screen.root.canon() == fresh(fakejs, screen, M.lobby_model(3, seat=0))
 
 
 def test_a_render_asked_for_during_a_render_runs_after_it(fakejs):
@@ -347,16 +380,18 @@ def test_a_dom_moved_under_our_feet_is_drawn_afresh(fakejs):
     # Browser translation and extensions wrap our nodes in their own (<font>): the last tree
     # no longer says where they are, and a patch that replaces one of them throws.
     screen = new_screen(fakejs)
-    screen.update(M.table_model(4, seat=1))
-    opponents = screen.root.childNodes[0].childNodes[-1].childNodes[0]
-    assert "opponents" in opponents.attributes["class"]
-    main = opponents.parentNode
+    m = M.table_model(4, seat=1)
+    screen.update(m)
+    actions = [e for e in _walk(screen.root) if isinstance(e, Element)
+               and e.attributes.get("class") == "actions"][0]
+    main = actions.parentNode
     font = fakejs.document.createElement("font")
-    main.replaceChild(font, opponents)
-    font.appendChild(opponents)
-    gone = M.FakeClient(screen="gone", error={"code": "taken_over", "text": "x"})
-    screen.update(gone)
-    assert screen.root.canon() == fresh(fakejs, screen, gone)
+    main.replaceChild(font, actions)
+    font.appendChild(actions)
+    m.view.update(phase="round_over", turn=None, hands=[["Ah", "2c", "3d"]] * 4,
+                  round_points=[6] * 4, scores=[6] * 4)
+    screen.update(m)                          # the buttons give way to the results sheet
+    assert screen.root.canon() == fresh(fakejs, screen, m)
     assert any("drawing afresh" in e for e in fakejs.errors)
     fakejs.errors.clear()
     screen.update(M.lobby_model(3, seat=1))  # and it goes on patching from there

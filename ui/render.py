@@ -652,9 +652,20 @@ def build(model, ui, ctx):
     else:
         screen = "landing"
         body = landing_tree(model, ui, ctx)
+    # Keyed parts: the connection banner coming or going must not shift the screen's body
+    # to another index (that redrew the join panel, and its name field lost focus and the
+    # phone's keyboard as the player typed). A new screen is a new body.
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
-             topbar(ui, ctx, title), connection_banner(model, ctx), body,
-             None if screen == "gone" else error_toast(model, ctx))
+             keyed(topbar(ui, ctx, title), "top"), keyed(connection_banner(model, ctx), "conn"),
+             keyed(body, "body:" + screen),
+             keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
+
+
+def keyed(node, key):
+    """Mark a node with a key: the patcher matches keyed siblings by key, not by index."""
+    if node is not None:
+        node["key"] = key
+    return node
 
 
 def name_input(ui, ctx):
@@ -702,19 +713,21 @@ def landing_tree(model, ui, ctx):
     ok = has_name(ui)
     bots = [(i, str(i)) for i in range(1, MAX_PLAYERS)]
     levels = [("easy", ctx.t("level_easy")), ("hard", ctx.t("level_hard"))]
+    # keyed: the resume offer coming or going never redraws the name field being typed in
     return h("main", {"class": "panel landing"},
-             h("div", {"class": "hero"},
-               h("div", {"class": "fan"},
-                 decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
-               h("p", {"class": "tagline"}, ctx.t("tagline"))),
-             resume_box(model, ctx),
-             name_input(ui, ctx),
-             h("section", {"class": "card-box"},
+             keyed(h("div", {"class": "hero"},
+                     h("div", {"class": "fan"},
+                       decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
+                     h("p", {"class": "tagline"}, ctx.t("tagline"))), "hero"),
+             keyed(resume_box(model, ctx), "resume"),
+             keyed(name_input(ui, ctx), "name"),
+             keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("with_friends")),
                h("p", {"class": "hint"}, ctx.t("with_friends_hint")),
                button(ctx, "create-room", ctx.t("create_room"),
                       ("local", "submit", "create_room") if ok else None, "btn primary big")),
-             h("section", {"class": "card-box"},
+                   "friends"),
+             keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("solo")),
                h("div", {"class": "row pickers"},
                  h("label", {"class": "field inline"}, h("span", None, ctx.t("bots")),
@@ -725,10 +738,11 @@ def landing_tree(model, ui, ctx):
                    select(ctx, "solo-target", [(v, str(v)) for v in (50, 100, 150)],
                           ui.get("target", 100), ("field", "target")))),
                button(ctx, "play-solo", ctx.t("play_solo"),
-                      ("local", "submit", "play_solo") if ok else None, "btn big")),
-             h("details", {"class": "rules"},
-               h("summary", None, ctx.t("how_to_play")),
-               [h("p", None, ctx.t(k)) for k in ("rules_1", "rules_2", "rules_3", "rules_4")]))
+                      ("local", "submit", "play_solo") if ok else None, "btn big")), "solo"),
+             keyed(h("details", {"class": "rules"},
+                     h("summary", None, ctx.t("how_to_play")),
+                     [h("p", None, ctx.t(k)) for k in ("rules_1", "rules_2", "rules_3", "rules_4")]),
+                   "rules"))
 
 
 def join_tree(model, ui, ctx):
