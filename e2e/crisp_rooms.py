@@ -75,8 +75,7 @@ def join_room(new_phone, link, name, seat, others=(), cut=False):
     page = guest.page
     page.goto(link)
     assert wait_ready(page) == "micropython"
-    # once connected: the banner going away redraws the screen's body, and a field redrawn
-    # in the middle of page.fill loses what fill typed
+    # type once connected (the join button works only then)
     page.wait_for_selector(sel("connection"), state="detached", timeout=T)
     page.fill(sel("player-name"), name)
     live(page, "join-room")
