@@ -240,11 +240,12 @@ def test_the_client_runs_on_micropython_with_the_same_result():
         original(out)
     net.deliver = deliver
     net.host.join("Host")
-    net.guest("a", "Ana")
-    net.guest("b", "Bea")
+    net.guest("a", "José 中文")
+    net.guest("b", "Bea \U0001f600\u200d")  # an emoji (and a joiner the room drops)
     net.host.host({"type": "start"})
     play_round(net)
     net.host.host({"type": "next_round"})
+    assert net.room.seats[2].name == "Bea \U0001f600"
 
     with open(os.path.join(ROOT, "ui", "client.py"), encoding="utf-8") as f:
         client_source = f.read()
@@ -257,7 +258,9 @@ def test_the_client_runs_on_micropython_with_the_same_result():
             renders += 1
         expected_client.tick(now)
     expected = json.loads(json.dumps(namespace["summary"](expected_client, renders)))
-    source = (client_source + "\n" + SUMMARY + "\nINBOX = " + json.dumps(json.dumps(timed))
+    # the texts as the page hands them over: characters as they are, not \\u escapes
+    inbox = json.dumps(json.dumps(timed, ensure_ascii=False), ensure_ascii=False)
+    source = (client_source + "\n" + SUMMARY + "\nINBOX = " + inbox
               + "\n" + DRIVER)
     assert run_micropython(source) == expected
     assert expected["screen"] == "table" and expected["view"]["round"] == 2

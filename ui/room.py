@@ -84,7 +84,11 @@ def clean_name(name):
     if not isinstance(name, str):
         raise BadMessage("bad_name", "the name must be text")
     name = "".join(ch for ch in name if ord(ch) >= 32 and ord(ch) != 127).strip()
-    name = name[:MAX_NAME].strip()
+    name = name[:MAX_NAME]
+    # Cutting at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
+    while name.endswith("\u200d"):
+        name = name[:-1]
+    name = name.strip()
     if not name:
         raise BadMessage("bad_name", "the name is empty")
     return name
@@ -690,7 +694,10 @@ class Room:
     def _msg(self, kind, **fields):
         msg = {"type": kind, "v": VERSION}
         msg.update(fields)
-        return json.dumps(msg, separators=(",", ":"))
+        # ensure_ascii=False: the text carries characters as they are. MicroPython's json
+        # decodes a "\\ud83d\\ude00" escape pair as two broken characters, so an emoji
+        # escaped by CPython's default would arrive garbled on every guest page.
+        return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
     def _error(self, code, text):
         return self._msg("error", code=code, text=text[:200])
