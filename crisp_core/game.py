@@ -280,8 +280,12 @@ class Game:
                 self._emit({"type": "ready", "seat": seat, "auto": True})
         self._start_play(at)
 
-    def _draw_timeout(self, at):
-        """R10.2: the player runs out of time and loses the rest of the turn."""
+    def _draw_timeout(self, at, away=False):
+        """R10.2: the player runs out of time and loses the rest of the turn.
+
+        ``away`` marks a turn ended for a player who is gone (:meth:`forfeit`), not by the
+        draw timer: the event says so, the effects are the same.
+        """
         seat = self.turn
         card = None
         forced = False
@@ -297,8 +301,10 @@ class Game:
             forced = True
         lost = self.pending_draws
         self.pending_draws = 0
-        self._emit({"type": "timeout", "seat": seat, "card": card, "forced": forced,
-                    "lost": lost})
+        event = {"type": "timeout", "seat": seat, "card": card, "forced": forced, "lost": lost}
+        if away:
+            event["away"] = True
+        self._emit(event)
         self._end_turn(at, callable_=False)
 
     # ------------------------------------------------------------------------- flow
@@ -616,7 +622,7 @@ class Game:
                 self._start_play(now)
         elif self.phase in ("play", "last_turns") and seat == self.turn \
                 and (self.drew or now >= self.start_at):
-            self._draw_timeout(now)
+            self._draw_timeout(now, away=True)
         else:
             self._events = []
             raise IllegalAction("nothing to do for that seat now", fired)

@@ -163,7 +163,8 @@ def test_forfeit_confirms_peek_then_times_out_turns_r2_4_r10_2():
     assert events[0] == {"type": "ready", "seat": 1, "auto": True}
     assert game.phase == "play" and game.turn == 1
     events = game.forfeit(1, 100)  # its turn: a forced draw, discarded, no call window
-    assert events[0] == {"type": "timeout", "seat": 1, "card": "Jh", "forced": True, "lost": 0}
+    assert events[0] == {"type": "timeout", "seat": 1, "card": "Jh", "forced": True, "lost": 0,
+                         "away": True}
     assert game.turn == 2 and game.window is None and game.start_at == 100
     with pytest.raises(IllegalAction):
         game.forfeit(0, 100)  # not seat 0's turn

@@ -652,7 +652,8 @@ def test_the_room_times_out_the_turns_of_a_guest_that_is_gone():
     assert net.host.view["turn"] == 1
     net.later(1000)
     timeouts = [e for e in net.host.log if e["type"] == "timeout"]
-    assert timeouts == [{"type": "timeout", "seat": 1, "card": "6d", "forced": True, "lost": 0}]  # R10.2
+    assert timeouts == [{"type": "timeout", "seat": 1, "card": "6d", "forced": True, "lost": 0,
+                         "away": True}]  # R10.2
     assert net.host.view["turn"] == 2
     # its next turn is played for it at once (it is still gone)
     net.act("b", {"do": "draw"})
@@ -680,7 +681,7 @@ def test_a_dead_phone_holding_a_card_is_noticed_then_its_draw_times_out_after_th
     assert net.host.view["held"] == {"seat": 1, "from": "deck", "card": None}
     net.at(seen + SILENT_MS + GONE_MS)
     assert [e for e in net.host.log if e["type"] == "timeout"] == [
-        {"type": "timeout", "seat": 1, "card": "6d", "forced": False, "lost": 0}]  # R10.2
+        {"type": "timeout", "seat": 1, "card": "6d", "forced": False, "lost": 0, "away": True}]  # R10.2
     assert net.host.view["turn"] == 2 and net.host.view["discard"] == ["6d"]
     assert not net.leaks
 
