@@ -144,8 +144,12 @@ def test_an_action_without_n_is_judged_by_the_engine_alone():
 def test_a_guessed_token_gets_no_seat_and_changes_nothing():
     net = started(deck=DECK)
     before = net.snapshot()
-    for guess in ("0" * 32, net.clients["a"].token[:-1] + "0", net.clients["a"].token.upper(),
-                  "", "x" * 128):
+    token = net.clients["a"].token
+    near = token[:-1] + ("1" if token[-1] == "0" else "0")       # one digit off
+    guesses = ["0" * 32, near, "", "x" * 128, token + "0", token[:-1]]
+    if token.upper() != token:
+        guesses.append(token.upper())
+    for guess in guesses:
         out = net.room.receive("thief", json.dumps(
             {"type": "join", "v": 1, "name": "Thief", "token": guess}), net.clock)
         assert len(out) == 1 and json.loads(out[0][1])["code"] == "started", guess
