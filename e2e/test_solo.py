@@ -172,6 +172,15 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     timings["solo game to 50 against 3 hard bots (wall, ?botpace=0.1)"] = [wall]
     print("solo game: %d rounds, scores %s, %.1f s" % (rounds, scores, wall / 1000))
 
+    # -- game over is no dead end: a new game with the same bots, scores back to 0
+    assert page.locator(sel("leave")).count() == 1
+    assert tap(page, "new-game", timeout=T)
+    page.wait_for_selector(sel("end-sheet"), state="detached", timeout=T)
+    page.wait_for_selector(sel("ready", ":not([disabled])"), timeout=T)
+    for s in range(4):
+        assert re.search(r"-?\d+", page.inner_text(sel("seat-%d" % s) + " .score")).group() == "0"
+    assert "Bot 3" in page.inner_text(sel("seat-3"))
+
     # -- one tab, no network: no Peer, nothing to the signaling server
     assert page.evaluate("window.__crispPeers") == 0
     assert not [u for u in phone.requests if u.startswith("ws")

@@ -453,6 +453,17 @@ def test_game_over_names_the_winners():
     assert find(tree, "game-over") is not None and find(tree, "round-results") is not None
     assert text_of(find(tree, "score-1")) == "120"
     assert find(tree, "next-round") is None
+    # a guest may leave, and waits for the host to start a new game
+    assert find(tree, "new-game") is None
+    assert "new game" in text_of(find(tree, "wait-new-game"))
+    assert tap(tree, ctx, "leave", new_ui(), m) == [("leave", {})]
+    m.seat = 0
+    m.is_host = True
+    m.view["seat"] = 0
+    tree, ctx = show(m)
+    assert find(tree, "wait-new-game") is None
+    assert tap(tree, ctx, "new-game", new_ui(), m) == [("new_game", {})]
+    assert tap(tree, ctx, "leave", new_ui(), m) == [("leave", {})]
 
 
 def test_event_log_in_plain_words_newest_first():

@@ -698,3 +698,79 @@ def test_a_guest_back_in_time_keeps_its_turn():
     assert net.host.view["turn"] == 1
     assert not [e for e in net.host.log if e["type"] == "timeout"]
     net.act("a2", {"do": "draw"})
+
+
+# ---- a new game ---------------------------------------------------------------------------
+
+def play_to_game_over(net, people):
+    """Play the game out: the people in `people` (conns) draw and swap or discard."""
+    for _ in range(20000):
+        if net.host.view["phase"] == "game_over":
+            return
+        acted = False
+        for conn in people:
+            client = net.clients[conn]
+            view = client.view
+            if client.allowed("ready"):
+                net.act(conn, {"do": "ready"})
+            elif conn == LOCAL and client.allowed("next_round"):
+                client.host({"type": "next_round"})
+            elif client.allowed("draw") and view["turn"] == client.seat:
+                net.act(conn, {"do": "draw", "from": "deck"})
+            elif client.allowed("discard"):
+                net.act(conn, {"do": "discard"})
+            elif client.allowed("king"):
+                net.act(conn, {"do": "king"})
+            elif client.allowed("swap"):
+                net.act(conn, {"do": "swap", "pos": "left"})
+            else:
+                continue
+            acted = True
+            break
+        if not acted:
+            wake = net.room.next_wakeup()
+            assert wake is not None, net.host.view
+            net.at(max(wake, net.clock))
+    raise AssertionError("the game did not end")
+
+
+def test_new_game_after_game_over_returns_everyone_to_the_lobby():
+    bots = pytest.importorskip("crisp_core.bots")
+    import random
+
+    def make_bot(level, seat):
+        return bots.Bot(seat, level, random.Random(seat))
+    net = Net(make_bot=make_bot)
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.host.host({"type": "add_bot", "level": "easy"})
+    net.host.host({"type": "options", "target": 50, "draw_from_discard": True})
+    new_game = json.dumps({"type": "new_game", "v": 1})
+    assert error_only(net.room.receive(LOCAL, new_game, net.clock), LOCAL) == "not_over"
+    net.host.host({"type": "start"})
+    assert error_only(net.room.receive(LOCAL, new_game, net.clock), LOCAL) == "not_over"
+    play_to_game_over(net, (LOCAL, "a"))
+    before = net.snapshot()
+    assert error_only(net.raw("a", new_game), "a") == "not_host"
+    assert net.snapshot() == before
+    seed = net.room.seed
+    net.host.host({"type": "new_game"})
+    assert net.host.error is None
+    assert net.room.game is None and net.room.seed != seed
+    for conn in (LOCAL, "a"):
+        client = net.clients[conn]
+        assert client.screen == "lobby" and client.view is None
+        lobby = net.last(conn, "lobby")
+        assert lobby["started"] is False
+        assert [(p["name"], p["bot"]) for p in lobby["players"]] == \
+            [("Host", None), ("Ana", None), ("Bot 2", "easy")]
+        assert lobby["options"] == {"target": 50, "draw_seconds": None,
+                                    "draw_from_discard": True}
+    assert net.clients["a"].seat == 1
+    net.host.host({"type": "start"})
+    assert net.host.error is None
+    view = net.host.view
+    assert view["phase"] == "peek" and view["round"] == 1 and view["scores"] == [0, 0, 0]
+    assert net.clients["a"].screen == "table"
+    play_to_game_over(net, (LOCAL, "a"))
+    assert not net.leaks

@@ -84,6 +84,10 @@ class Client:
             self.players = msg.get("players") or []
             if not msg.get("started") and self.screen != "gone":
                 self.screen = "lobby"
+                # back in the lobby (a new game after game over): the old game is gone
+                self.view = None
+                self.log = []
+                self._clear_reveals()
             return True
         if kind == "view":
             self._view(msg, now)

@@ -167,6 +167,10 @@ class Page:
             client.act(payload)
         elif name in ("start", "next_round"):
             client.host({"type": name})
+        elif name == "new_game":
+            self.new_game()
+        elif name == "leave":
+            self.leave()
         elif name == "options":
             msg = {"type": "options"}
             for key in ("target", "draw_seconds", "draw_from_discard"):
@@ -193,6 +197,17 @@ class Page:
 
     def other(self, name, payload):
         log("intent not handled here:", name)
+
+    def new_game(self):
+        self.client.host({"type": "new_game"})
+
+    def leave(self):
+        """Game over: this page forgets the room, then goes to the landing (no ?room)."""
+        self.forget_room()
+        js.location.href = self.screen.base or "./"
+
+    def forget_room(self):
+        pass
 
 
 class Landing:
@@ -280,6 +295,20 @@ class HostPage(Page):
             self.offer = None
         else:
             log("intent not handled here:", name)
+
+    def new_game(self):
+        self.client.host({"type": "new_game"})
+        if self.net is None and self.room is not None and self.room.game is None:
+            self.client.host({"type": "start"})      # solo: straight into the next game
+
+    def forget_room(self):
+        if self.room is not None:
+            room_id = self.room.room_id
+            if self.net is not None:
+                self.net.shutdown()
+            self.wake.cancel()
+            self.room = None            # pagehide saves nothing now
+            self.forget(room_id)
 
     def new_room(self, name):
         """A fresh Room whose bots are seeded from its seed and their seat."""
@@ -534,6 +563,10 @@ class GuestPage(Page):
 
     def send(self, text):
         self.net.send(text)
+
+    def forget_room(self):
+        self.net.shutdown()
+        storage_remove(self.token_key)
 
     def other(self, name, payload):
         if name == "join":

@@ -419,6 +419,8 @@ def table_info(model, ui, ctx):
     info["next_round"] = {
         "show": phase == "round_over" and bool(_get(model, "is_host", False)),
         "spec": ("intent", "next_round", {}) if phase == "round_over" else None}
+    # game over: the host starts a new game (same seats); everyone may leave
+    info["new_game"] = phase == "game_over" and bool(_get(model, "is_host", False))
     return info
 
 
@@ -1181,6 +1183,14 @@ def end_tree(info, ui, ctx):
         parts.append(button(ctx, "next-round", ctx.t("next_round"), nr["spec"], "btn primary big"))
     elif info["phase"] == "round_over":
         parts.append(h("p", {"class": "hint"}, ctx.t("wait_next_round")))
+    if info["phase"] == "game_over":
+        if info.get("new_game"):
+            parts.append(button(ctx, "new-game", ctx.t("new_game"), ("intent", "new_game", {}),
+                                "btn primary big"))
+        else:
+            parts.append(h("p", {"class": "hint", "data-testid": "wait-new-game"},
+                           ctx.t("wait_new_game")))
+        parts.append(button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn"))
     return h("section", {"class": "end sheet" + ("" if is_open else " down"),
                          "data-testid": "end-sheet", "aria-labelledby": "sheet-title"}, parts)
 

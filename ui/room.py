@@ -32,7 +32,7 @@ RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a f
 POSITIONS = ("left", "center", "right")
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
-HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in")
+HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game")
 TURN_ACTIONS = ("draw", "swap", "discard", "jack", "queen", "king")
 
 
@@ -510,6 +510,23 @@ class Room:
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
         return self._apply(0, {"do": "next_round"}, now)
+
+    def _host_new_game(self, msg, now):
+        """After game over: everyone back to the lobby, same seats, bots and options,
+        scores reset (the game is gone). A fresh seed: the next game deals other decks."""
+        _fields(msg, ())
+        if self.game is None or self.game.phase != "game_over":
+            raise BadMessage("not_over", "the game is not over")
+        self.game = None
+        self.log = []
+        self.peeks = {}
+        self.seed = (self.seed + 1) % (1 << 64)
+        for index, seat in enumerate(self.seats):
+            seat.stop_stand_in()
+            seat.plan = None
+            if seat.bot is not None and self.make_bot is not None:
+                seat.agent = self.make_bot(seat.bot, index)      # a fresh memory
+        return self._broadcast()
 
     def _host_add_bot(self, msg, now):
         _fields(msg, ("level",))
