@@ -411,6 +411,12 @@ def test_draw_timer_counts_down_from_the_view():
     assert text_of(t) == "0:18" and t["attrs"]["data-ms"] == "17600"
     tree, ctx = show(m, elapsed=40000)
     assert text_of(find(tree, "turn-timer")) == "0:00"
+    m.view["draw_left"] = 32000           # the 2 s start delay still to run: shows the limit
+    tree, ctx = show(m, elapsed=500)
+    t = find(tree, "turn-timer")
+    assert text_of(t) == "0:30" and t["attrs"]["data-ms"] == "30000"
+    tree, ctx = show(m, elapsed=3500)
+    assert text_of(find(tree, "turn-timer")) == "0:29"
     m.view["draw_left"] = None
     tree, ctx = show(m)
     assert find(tree, "turn-timer") is None

@@ -404,8 +404,12 @@ def table_info(model, ui, ctx):
                      "left": left_ms(cw.get("left"), ctx.elapsed)
                      if (cw and "crisp" in allowed) else None,
                      "window": 3000}
-    info["timer"] = left_ms(view.get("draw_left"), ctx.elapsed) if phase in PLAY_PHASES else None
     info["timer_total"] = ((view.get("options") or {}).get("draw_seconds") or 0) * 1000
+    info["timer"] = left_ms(view.get("draw_left"), ctx.elapsed) if phase in PLAY_PHASES else None
+    if info["timer"] is not None and info["timer_total"]:
+        # during the start delay draw_left counts the delay too (R10.2's timer starts when
+        # the player may start): never show more than the limit
+        info["timer"] = min(info["timer"], info["timer_total"])
     info["timer_mine"] = turn == me
     info["start_in"] = left_ms(view.get("start_in") or 0, ctx.elapsed)
     info["peek_left"] = left_ms(view.get("peek_left"), ctx.elapsed) if phase == "peek" else None
