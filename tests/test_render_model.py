@@ -482,6 +482,7 @@ def test_event_log_in_plain_words_newest_first():
            {"type": "queen", "seat": 0, "pos": "left", "target": 1, "target_pos": "right"},
            {"type": "king", "seat": 2, "pending": 2},
            {"type": "timeout", "seat": 3, "card": "5d", "lost": 1},
+           {"type": "timeout", "seat": 2, "card": "9c", "lost": 0, "away": True},
            {"type": "recycle", "count": 12},
            {"type": "crisp", "seat": 1}]
     m = table_model(4, seat=0, log=log)
@@ -493,10 +494,12 @@ def test_event_log_in_plain_words_newest_first():
     assert "Ana used a Queen: their left card for Bob's right card." in lines
     assert "Cleo used a King: 2 extra draws to come." in lines
     assert "Dani ran out of time. 5\u2666 discarded. 1 extra draw lost." in lines
+    assert "Cleo is away: turn skipped; 9\u2663 discarded." in lines
     assert lines[-1] == "Round 1: Ana deals."
     tree, ctx = show(m, lang="es")
     lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
     assert "Bob cambia su carta del centro; descarta 7\u2665." in lines
+    assert "Cleo no est\u00e1: pierde el turno; descarta 9\u2663." in lines
     # the last swap/Queen marks the moved cards once
     m.log = log[:7]
     info = table_info(m, new_ui(), Ctx())

@@ -250,6 +250,15 @@ def event_text(ev, players, ctx):
                      target_pos=pos(ev.get("target_pos")))
     if ty == "king":
         return ctx.tn("ev_king", ev.get("pending", 2), name=name, n=ev.get("pending", 2))
+    if ty == "timeout" and ev.get("away"):
+        # the room ended the turn of a player who is away (not a slow one)
+        line = ctx.t("ev_timeout_away", name=name)
+        if ev.get("card"):
+            line += ctx.t("ev_timeout_away_card", card=card_text(ev.get("card")))
+        line += "."
+        if ev.get("lost"):
+            line += " " + ctx.tn("ev_timeout_lost", ev.get("lost"), n=ev.get("lost"))
+        return line
     if ty == "timeout":
         line = ctx.t("ev_timeout", name=name)
         if ev.get("card"):
