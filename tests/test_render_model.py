@@ -117,11 +117,15 @@ def test_landing_has_its_test_ids_and_needs_a_name():
                 "solo-target"):
         assert find(tree, tid) is not None, tid
     assert not live(tree, "create-room") and not live(tree, "play-solo")
+    assert text_of(find(tree, "name-hint")) == "Enter your name to play"   # why they are off
+    tap(tree, ctx, "player-name", ui, None, "   ")
+    tree, ctx = show(FakeClient(screen="landing"), ui)
+    assert find(tree, "name-hint") is not None and not live(tree, "create-room")
     assert faces(tree) == {}                  # the decorative fan carries no data-card
     assert [text_of(o) for o in find(tree, "solo-bots")["kids"]] == [str(i) for i in range(1, 8)]
     tap(tree, ctx, "player-name", ui, None, "  Ana ")
     tree, ctx = show(FakeClient(screen="landing"), ui)
-    assert live(tree, "create-room")
+    assert live(tree, "create-room") and find(tree, "name-hint") is None
     assert tap(tree, ctx, "create-room", ui, None) == [("create_room", {"name": "Ana"})]
     tap(tree, ctx, "solo-bots", ui, None, "5")
     tap(tree, ctx, "solo-level", ui, None, "hard")
@@ -139,6 +143,10 @@ def test_join_screen_sends_the_typed_name():
     tree, ctx = show(model, ui, "es")
     assert find(tree, "create-room") is None
     assert text_of(find(tree, "join-room")) == "Entrar en la sala"
+    assert find(tree, "name-hint") is None
+    tree, ctx = show(model, new_ui("es"), "es")
+    assert text_of(find(tree, "name-hint")) == "Escribe tu nombre para jugar"
+    tree, ctx = show(model, ui, "es")
     assert tap(tree, ctx, "join-room", ui, model) == [("join", {"name": "Bea"})]
     tree, ctx = show(model, ui, "es")
     assert text_of(find(tree, "join-room")) == i18n.t("es", "busy_joining")

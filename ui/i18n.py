@@ -19,6 +19,7 @@ EN = {
     "seat_n": "Player {n}",
     # landing / join
     "your_name": "Your name",
+    "name_needed": "Enter your name to play",
     "name_placeholder": "e.g. Ana",
     "with_friends": "Play with friends",
     "with_friends_hint": "Create a room and share its link: 2 to 8 players, each on their phone.",
@@ -228,6 +229,7 @@ ES = {
                "y canta crisp cuando creas que tienes menos que nadie.",
     "seat_n": "Jugador {n}",
     "your_name": "Tu nombre",
+    "name_needed": "Escribe tu nombre para jugar",
     "name_placeholder": "p. ej. Ana",
     "with_friends": "Jugar con amigos",
     "with_friends_hint": "Crea una sala y comparte el enlace: de 2 a 8 jugadores, cada uno con su m\u00f3vil.",

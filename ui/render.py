@@ -689,7 +689,12 @@ def name_input(ui, ctx):
              h("input", {"type": "text", "data-testid": "player-name", "maxlength": str(NAME_MAX),
                          "autocomplete": "nickname", "enterkeyhint": "go",
                          "placeholder": ctx.t("name_placeholder"), "value": ui.get("name", ""),
-                         "data-act": ctx.act("player-name", ("field", "name"))}))
+                         "aria-describedby": None if has_name(ui) else "name-hint",
+                         "data-act": ctx.act("player-name", ("field", "name"))}),
+             # after the input: the hint coming or going never redraws the field being typed in
+             None if has_name(ui) else h("small", {"class": "hint name-hint", "id": "name-hint",
+                                                   "data-testid": "name-hint"},
+                                         ctx.t("name_needed")))
 
 
 def has_name(ui):
