@@ -271,3 +271,13 @@ def test_any_message_from_the_room_means_it_is_there():
     client.status = "host_gone"              # the page's transport said so
     client.receive(msg("pong", t=1), 50)
     assert client.status == "ok" and client.last_heard == 50
+
+
+def test_a_stale_tap_is_not_shown_as_an_error():
+    client = Client(lambda text: None)
+    assert client.receive(json.dumps({"type": "error", "v": 1, "code": "stale",
+                                      "text": "the table changed"}), 0) is False
+    assert client.error is None
+    client.receive(json.dumps({"type": "error", "v": 1, "code": "not_your_turn",
+                               "text": "not your turn"}), 0)
+    assert client.error["code"] == "not_your_turn"

@@ -93,6 +93,10 @@ class Client:
             self._view(msg, now)
             return True
         if kind == "error":
+            if msg.get("code") == "stale":
+                # A tap that crossed a new view (a double tap, a timer): the fresh view is on
+                # its way or here already, and shows what happened; nothing to tell.
+                return False
             self.error = {"code": msg.get("code"), "text": msg.get("text")}
             return True
         if kind == "kicked":
