@@ -179,3 +179,17 @@ def test_the_link_tests_pass_on_micropython(tmp_path):
     _, ran, failed = (result[-1] + " ").split(" ", 2)
     assert failed.strip() == "", out
     assert int(ran) == len([n for n in globals() if n.startswith("test_")]) - 1, out
+
+
+def test_a_link_to_no_room_says_so_and_still_retries():
+    link = Link(0)                                    # a new page, no seat in this room
+    assert link.step(0) == ["connect"]
+    link.lost(300, missing=True)                      # PeerJS: peer-unavailable
+    assert link.status() == "no_room"
+    assert link.step(300 + backoff(1)) == ["connect"]  # the host may only be starting
+    link.opened(900)
+    link.joining(900)
+    link.heard(950, seated=True)
+    assert link.status() == "ok"
+    link.lost(5000, missing=True)                     # seated once: the host is away
+    assert link.status() == "host_gone"

@@ -33,8 +33,10 @@ class Link:
       "connect"  open a new one (make the Peer again first if it is gone)
       "ping"     send a ping
     `status()` is what the player is told: "ok", "connecting" (never had a seat yet),
-    "reconnecting" (lost it, trying again) or "host_gone" (the host is not there: waiting
-    for it to come back; only said while this page itself reaches the signaling server).
+    "reconnecting" (lost it, trying again), "host_gone" (the host is not there: waiting
+    for it to come back; only said while this page itself reaches the signaling server) or
+    "no_room" (never seated here and no host holds the room id: a mistyped or ended link;
+    the page still retries, in case the host is only starting).
     """
 
     def __init__(self, now, seated=False):
@@ -118,6 +120,8 @@ class Link:
     def status(self):
         if self.open and self.join_at is None:
             return "ok"
+        if self.online and self.missing and not self.seated:
+            return "no_room"
         if self.online and (self.missing or self.failures >= GONE_AFTER):
             return "host_gone"
         return "reconnecting" if self.seated else "connecting"
