@@ -1087,9 +1087,13 @@ def table_tree(model, ui, ctx):
         else:
             special = button(ctx, "use-special", special_label, info["use_special"],
                              "btn special" + (" hot" if info["use_special"] else ""))
-        actions = h("div", {"class": "actions"}, special,
+        holding = info["held"] is not None and info["held"]["mine"]
+        # no card in my hand (e.g. a Jack used, the crisp window open): no leftover
+        # "Use special" / "Discard" buttons greyed out
+        actions = h("div", {"class": "actions"}, special if holding else None,
                     button(ctx, "discard-held", ctx.t("discard_held"), info["discard_held"],
-                           "btn" + (" hot" if info["discard_held"] else "")),
+                           "btn" + (" hot" if info["discard_held"] else ""))
+                    if holding else None,
                     button(ctx, "crisp", crisp_kids, crisp["spec"],
                            "btn crisp" + (" hot" if crisp["spec"] else ""), crisp_extra))
 
