@@ -11,16 +11,13 @@ as counted by the browser). Prints numbers; asserts nothing.
 
 import os
 import statistics
-import subprocess
 import sys
-import time
-import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "e2e"))
 
 from crisp_e2e import LAUNCH_ARGS, PHONE, READY_PROBE  # noqa: E402
-from pyodide_bench import _free_port  # noqa: E402  (same folder)
+from pyodide_bench import local_site  # noqa: E402  (same folder)
 
 
 def measure(browser, url):
@@ -51,33 +48,18 @@ def main(argv=None):
     runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 3
     from playwright.sync_api import sync_playwright
 
-    port = _free_port()
-    server = subprocess.Popen(["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port",
-                               str(port), "--host", "127.0.0.1"], stdout=subprocess.DEVNULL)
-    try:
-        base = "http://127.0.0.1:%d/" % port
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "build.json", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
-            pages = (("host (Pyodide)", base),
-                     ("guest (MicroPython)", base + "?room=crisp-" + "0" * 32))
-            print("%-22s %12s %14s %9s" % ("page", "ready ms", "bytes (wire)", "requests"))
-            for name, url in pages:
-                samples = [measure(browser, url) for _ in range(runs)]
-                print("%-22s %12.0f %14d %9d" % (
-                    name, statistics.median(s[0] for s in samples),
-                    statistics.median(s[1] for s in samples),
-                    statistics.median(s[2] for s in samples)))
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-
+    with local_site() as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        pages = (("host (Pyodide)", base),
+                 ("guest (MicroPython)", base + "?room=crisp-" + "0" * 32))
+        print("%-22s %12s %14s %9s" % ("page", "ready ms", "bytes (wire)", "requests"))
+        for name, url in pages:
+            samples = [measure(browser, url) for _ in range(runs)]
+            print("%-22s %12.0f %14d %9d" % (
+                name, statistics.median(s[0] for s in samples),
+                statistics.median(s[1] for s in samples),
+                statistics.median(s[2] for s in samples)))
+        browser.close()
 
 if __name__ == "__main__":
     main()

@@ -9,6 +9,7 @@ of that origin, copies ``crisp_core`` and ``bench/engine_bench.py`` into its fil
 runs the same measurements as ``bench/engine_bench.py``. Prints numbers; asserts nothing.
 """
 
+import contextlib
 import json
 import os
 import socket
@@ -56,10 +57,9 @@ def _files():
     return files
 
 
-def run_in_pyodide(seconds):
-    """Start the local server and Chromium; return the dict the page computed."""
-    from playwright.sync_api import sync_playwright
-
+@contextlib.contextmanager
+def local_site():
+    """Serve the local build with ``tools/serve.mjs`` on a free port; yields its base URL."""
     port = _free_port()
     server = subprocess.Popen(["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port",
                                str(port), "--host", "127.0.0.1"], stdout=subprocess.DEVNULL)
@@ -71,18 +71,25 @@ def run_in_pyodide(seconds):
                 break
             except OSError:
                 time.sleep(0.1)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=[
-                "--no-sandbox", "--disable-background-networking", "--disable-component-update",
-                "--no-first-run", "--disable-sync"])
-            page = browser.new_page()
-            page.goto(base + "build.json")
-            result = page.evaluate(PAGE_SCRIPT, {"files": _files(), "seconds": seconds})
-            browser.close()
-        return result
+        yield base
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def run_in_pyodide(seconds):
+    """Start the local server and Chromium; return the dict the page computed."""
+    from playwright.sync_api import sync_playwright
+
+    with local_site() as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=[
+            "--no-sandbox", "--disable-background-networking", "--disable-component-update",
+            "--no-first-run", "--disable-sync"])
+        page = browser.new_page()
+        page.goto(base + "build.json")
+        result = page.evaluate(PAGE_SCRIPT, {"files": _files(), "seconds": seconds})
+        browser.close()
+    return result
 
 
 def main(argv=None):

@@ -19,10 +19,10 @@ START_DELAY_MS = 2000
 
 TARGETS = (50, 100, 150)
 DRAW_SECONDS = (None, 30, 45, 60)
-ACTIONS = ("ready", "draw", "swap", "discard", "jack", "queen", "king", "crisp", "next_round")
 PHASES = ("peek", "play", "last_turns", "round_over", "game_over")
 
-_ACTION_FIELDS = {
+#: Each action kind and the fields it may carry besides "do" (docs/protocol.md).
+ACTION_FIELDS = {
     "ready": (),
     "draw": ("from",),
     "swap": ("pos",),
@@ -436,9 +436,9 @@ class Game:
         if not isinstance(action, dict):
             raise IllegalAction("an action must be an object")
         kind = action.get("do")
-        if not isinstance(kind, str) or kind not in _ACTION_FIELDS:
+        if not isinstance(kind, str) or kind not in ACTION_FIELDS:
             raise IllegalAction("unknown action")
-        extra = set(action) - {"do"} - set(_ACTION_FIELDS[kind])
+        extra = set(action) - {"do"} - set(ACTION_FIELDS[kind])
         if extra:
             raise IllegalAction("unexpected field: %s" % sorted(extra)[0])
         if kind == "next_round":

@@ -12,22 +12,14 @@ import json
 import sys
 
 from .cards import POSITIONS, stacked_deck
-from .game import Game, IllegalAction, normalize_options
+from .game import ACTION_FIELDS, Game, IllegalAction, normalize_options
 from .views import shown_by
 
 DEFAULT_STEP_MS = 2000
 
 _TOP_FIELDS = {"name", "rules", "why", "options", "dealer", "scores", "deck", "steps", "expect"}
-_SEAT_STEPS = {
-    "ready": (),
-    "draw": ("from",),
-    "swap": ("pos",),
-    "discard": (),
-    "jack": (),
-    "queen": ("pos", "target", "target_pos"),
-    "king": (),
-    "crisp": (),
-}
+# The steps a seat takes: the engine's actions and their fields, less next_round (no seat).
+_SEAT_STEPS = {kind: fields for kind, fields in ACTION_FIELDS.items() if kind != "next_round"}
 _REQUIRED = {"swap": ("pos",), "queen": ("pos", "target", "target_pos")}
 
 
