@@ -544,7 +544,8 @@ def test_errors_and_connection_banner():
     m.status = "reconnecting"
     tree, ctx = show(m)
     assert text_of(find(tree, "error")) == "It's not your turn."
-    assert text_of(find(tree, "connection")) == i18n.t("en", "conn_reconnecting")
+    # the host is the room: only a discreet note that new players can't join now
+    assert text_of(find(tree, "connection")) == i18n.t("en", "conn_host_offline")
     m.error = {"code": "weird", "text": "Something odd"}
     tree, ctx = show(m)
     assert text_of(find(tree, "error")) == "Something odd"
@@ -921,3 +922,11 @@ def test_every_connection_state_shows_in_the_banner():
     tree, ctx = show(m)
     assert find(tree, "connection") is None
     assert "waiting" in i18n.t("en", "conn_host_gone")
+    # the host's page never says "Connecting to the room": it is the room
+    for status in ("connecting", "reconnecting"):
+        m = table_model(3, seat=0)
+        m.status = status
+        tree, ctx = show(m)
+        node = find(tree, "connection")
+        assert text_of(node) == "New players can\u2019t join right now"
+        assert "host-note" in node["attrs"]["class"]

@@ -630,6 +630,11 @@ def topbar(ui, ctx, title=None):
 
 def connection_banner(model, ctx):
     st = _get(model, "status", "ok")
+    if _get(model, "is_host", False) and st in ("connecting", "reconnecting"):
+        # The host is the room: play goes on over the open data channels while only its
+        # signaling server is out of reach. Say what that means, discreetly.
+        return h("div", {"class": "banner host-note", "data-testid": "connection",
+                         "role": "status"}, ctx.t("conn_host_offline"))
     if st in ("connecting", "reconnecting", "host_gone"):
         return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
                  ctx.t("conn_" + st))
