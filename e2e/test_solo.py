@@ -7,7 +7,9 @@ engine's own waits (R10.1: 2 s before the next player may start) stay. At every 
 the screen must add up: each round's points are its hand's total (R7.1) with the caller's
 -5 or +5 (R7.2, R7.3), each total the last total plus the round's points (R7.4); at the end,
 the winners are the lowest totals (R8.2) and someone reached the target (R8.1).
-No PeerJS Peer is ever made and nothing goes to the signaling server.
+No PeerJS Peer is ever made and nothing goes to the signaling server. Game over is no dead
+end: New game starts another with the same bots, and Leave (at its end) opens the landing
+with the room forgotten.
 """
 
 import re
@@ -185,4 +187,24 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     assert page.evaluate("window.__crispPeers") == 0
     assert not [u for u in phone.requests if u.startswith("ws")
                 or ("/peerjs" in u and "/vendor/peerjs/" not in u)]
+    assert phone.errors == [], phone.errors
+    # ... played out too; then Leave: this page forgets the room and shows the landing
+    turns = {"offers": 0, "call": 2}
+    while True:
+        assert time.monotonic() < deadline + 300, "the second game did not end"
+        st = page.evaluate(STATE)
+        if st["over"] or page.locator(sel("game-over")).count():
+            break
+        if st["next"]:
+            tap(page, "next-round")
+            turns = {"offers": 0, "call": 2}
+        elif not play_my_part(page, st, 0, turns):
+            page.wait_for_timeout(100)
+    assert page.locator(sel("new-game")).count() == 1
+    assert tap(page, "leave", timeout=T)
+    page.wait_for_selector(sel("play-solo"), timeout=T)
+    assert "?" not in page.url
+    assert page.evaluate("() => Object.keys(localStorage).filter("
+                         "(k) => k.startsWith('crisp.room.') || k.startsWith('crisp.live.'))") == []
+    assert page.locator(sel("resume")).count() == 0
     assert phone.errors == [], phone.errors
