@@ -912,6 +912,17 @@ def test_the_landing_offers_to_resume_or_abandon_a_saved_game():
     assert text_of(find(tree, "resume-room")) == i18n.t("es", "resume_room")
 
 
+def test_a_link_to_no_room_says_so_and_offers_the_way_back():
+    m = FakeClient(screen="join", status="no_room")
+    tree, ctx = show(m)
+    banner = find(tree, "connection")
+    assert i18n.t("en", "conn_no_room") in text_of(banner)
+    assert live(tree, "leave")
+    assert tap(tree, ctx, "leave", None, None) == [("leave", {})]
+    tree, ctx = show(m, None, "es")
+    assert i18n.t("es", "conn_no_room") in text_of(find(tree, "connection"))
+
+
 def test_every_connection_state_shows_in_the_banner():
     for status in ("connecting", "reconnecting", "host_gone"):
         m = table_model(3, seat=1)

@@ -635,6 +635,11 @@ def connection_banner(model, ctx):
         # signaling server is out of reach. Say what that means, discreetly.
         return h("div", {"class": "banner host-note", "data-testid": "connection",
                          "role": "status"}, ctx.t("conn_host_offline"))
+    if st == "no_room":
+        # A mistyped or ended link: say so, and offer the way back (the page keeps trying).
+        return h("div", {"class": "banner host_gone", "data-testid": "connection",
+                         "role": "status"}, ctx.t("conn_no_room"), " ",
+                 button(ctx, "leave", ctx.t("back_to_start"), ("intent", "leave", {}), "btn"))
     if st in ("connecting", "reconnecting", "host_gone"):
         return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
                  ctx.t("conn_" + st))
