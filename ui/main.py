@@ -136,18 +136,13 @@ class Page:
         return self.client
 
     def render(self):
+        # Screen recovers from a failed patch by itself (it draws afresh); what can still
+        # raise here is building the page from the model, and a retry would raise again.
+        # Log it, so the timer or network callback that called us goes on.
         try:
             self.screen.update(self.model())
         except Exception as e:
-            # A failed patch leaves the DOM and the renderer's last tree apart: start the
-            # screen over from an empty root rather than keep a broken page.
-            try:
-                js.console.error("crisp: render failed, drawing afresh: " + str(e))
-                self.screen.tree = None
-                self.screen.root.textContent = ""
-                self.screen.update(self.model())
-            except Exception as again:
-                log("render failed again:", again)
+            js.console.error("crisp: render failed: " + str(e))
 
     def ui_tick(self):
         if self.client is not None:
