@@ -29,6 +29,19 @@ def _error_type(err):
     return str(err)
 
 
+
+def revive(net):
+    """Get `net`'s Peer registered with the signaling server again: a new Peer (`net._new_peer`)
+    when PeerJS destroyed ours, a reconnect when only its socket to the server dropped."""
+    peer = net.peer
+    try:
+        if peer.destroyed:
+            net._new_peer()
+        elif peer.disconnected:
+            peer.reconnect()
+    except Exception:
+        net._new_peer()
+
 class _Handlers:
     """Keeps the JS proxies of our callbacks alive (and in one place)."""
 
@@ -77,14 +90,7 @@ class HostNet:
 
     def ensure(self):
         """Get registered again if we are not (see the class doc). Safe to call any time."""
-        peer = self.peer
-        try:
-            if peer.destroyed:
-                self._new_peer()
-            elif peer.disconnected:
-                peer.reconnect()
-        except Exception:
-            self._new_peer()
+        revive(self)
 
     def _opened(self, peer):
         if peer is self.peer:
@@ -185,14 +191,7 @@ class GuestNet:
         self.handlers.on(peer, "error", lambda err: self._error(peer, err))
 
     def _ensure(self):
-        peer = self.peer
-        try:
-            if peer.destroyed:
-                self._new_peer()
-            elif peer.disconnected:
-                peer.reconnect()
-        except Exception:
-            self._new_peer()
+        revive(self)
 
     def _registered(self, peer):
         if peer is not self.peer:
