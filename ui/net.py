@@ -29,7 +29,6 @@ def _error_type(err):
     return str(err)
 
 
-
 def revive(net):
     """Get `net`'s Peer registered with the signaling server again: a new Peer (`net._new_peer`)
     when PeerJS destroyed ours, a reconnect when only its socket to the server dropped."""
@@ -41,6 +40,7 @@ def revive(net):
             peer.reconnect()
     except Exception:
         net._new_peer()
+
 
 class _Handlers:
     """Keeps the JS proxies of our callbacks alive (and in one place)."""
