@@ -208,3 +208,34 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
                          "(k) => k.startsWith('crisp.room.') || k.startsWith('crisp.live.'))") == []
     assert page.locator(sel("resume")).count() == 0
     assert phone.errors == [], phone.errors
+
+
+def test_a_reloaded_solo_game_comes_back_without_a_network(new_phone):
+    """Nothing lost when a phone's browser reloads a solo tab: the same table, no Peer made."""
+    phone = new_phone(reduced_motion="reduce")
+    page = phone.page
+    page.add_init_script("""
+      window.__crispPeers = 0;
+      const watch = setInterval(() => {
+        if (!window.crisp || !window.crisp.newPeer || window.crisp.__counted) return;
+        const make = window.crisp.newPeer;
+        window.crisp.newPeer = (id) => { window.__crispPeers += 1; return make(id); };
+        window.crisp.__counted = true;
+        clearInterval(watch);
+      }, 1);""")
+    page.goto(phone.site.url("/?seed=7&botpace=0.1"))
+    assert wait_ready(page) == "pyodide"
+    page.fill(sel("player-name"), "Sol")
+    page.select_option(sel("solo-bots"), "1")
+    page.click(sel("play-solo"))
+    page.click(sel("ready"), timeout=T)
+    # the bot (seat 1) plays first; then it is our turn and nothing moves until we draw
+    page.wait_for_selector(sel("deck") + ":not([disabled])", timeout=T)
+    before = (page.inner_text(sel("deck")), page.inner_text(sel("discard")))
+    assert "host=" in page.url
+    page.reload()
+    assert wait_ready(page) == "pyodide"
+    page.wait_for_selector(sel("deck") + ":not([disabled])", timeout=T)
+    assert (page.inner_text(sel("deck")), page.inner_text(sel("discard"))) == before
+    assert page.query_selector(sel("play-solo")) is None
+    assert page.evaluate("window.__crispPeers") == 0

@@ -333,6 +333,9 @@ class HostPage(Page):
             self.client.host({"type": "add_bot", "level": payload.get("level", "easy")})
         if payload.get("target") in (50, 100, 150):
             self.client.host({"type": "options", "target": payload["target"]})
+        storage_set("crisp.solo." + self.room.room_id, "1")   # resumed without a network
+        storage_set("crisp.host.room", self.room.room_id)
+        self.name_room_in_url(self.room.room_id)
         self.client.host({"type": "start"})
 
     def create(self, name):
@@ -358,7 +361,7 @@ class HostPage(Page):
 
     def forget(self, room_id):
         if room_id:
-            for key in ("crisp.room.", "crisp.live."):
+            for key in ("crisp.room.", "crisp.live.", "crisp.solo."):
                 storage_remove(key + room_id)
         if storage_get("crisp.host.room") == room_id:
             storage_remove("crisp.host.room")
@@ -383,10 +386,11 @@ class HostPage(Page):
         """pagehide (a reload, a closed tab, the page put in the back/forward cache): save,
         let the lease go and the room id too (guests hear at once that the host is away), so
         that a reloaded page resumes at once."""
-        if self.room is not None and self.net is not None:
+        if self.room is not None:
             self.save()
             self.hold_lease(0)
-            self.net.shutdown()
+            if self.net is not None:
+                self.net.shutdown()
 
     def shown(self):
         """pageshow: back from the back/forward cache, the page takes its room up again."""
@@ -423,9 +427,13 @@ class HostPage(Page):
         self.offer = None
         self.hold_lease()
         self.client = Client(self.local_send, is_host=True)
-        self.client.status = "connecting"
         self.client.join(room.seats[0].name, None)
-        self.start_net()
+        if storage_get("crisp.solo." + room_id):
+            self.client.status = "ok"              # solo: bots only, no network to open
+            self.name_room_in_url(room_id)
+        else:
+            self.client.status = "connecting"
+            self.start_net()
         storage_set("crisp.host.room", room_id)
         log("room resumed:", room_id, "at", clock)
         self.render()
@@ -437,11 +445,11 @@ class HostPage(Page):
     def ui_tick(self):
         if self.pending is not None:
             self.resume_room(self.pending)
-        if self.room is not None and self.net is not None:
+        if self.room is not None:
             now = self.now()
             if now - self.lease_at >= 1000:
                 self.hold_lease()
-            if self.retry_at is not None and now >= self.retry_at:
+            if self.net is not None and self.retry_at is not None and now >= self.retry_at:
                 self.retry_at = None
                 self.net.ensure()
         Page.ui_tick(self)
@@ -489,7 +497,11 @@ class HostPage(Page):
         room_id = self.room.room_id
         self.net = HostNet(room_id, self.net_open, self.conn_open, self.conn_text,
                            self.conn_close, self.net_error)
-        try:      # the URL names the room: a reload resumes it
+        self.name_room_in_url(room_id)
+
+    def name_room_in_url(self, room_id):
+        """The URL names the room (?host=<id>): a reload of this tab resumes it."""
+        try:
             query = js.URLSearchParams.new(js.location.search)
             query.set("host", room_id)
             js.history.replaceState(None, "", "?" + str(query.toString()))
