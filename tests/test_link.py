@@ -153,32 +153,18 @@ def test_a_join_that_no_welcome_answers_counts_as_a_failed_attempt():
 
 def test_the_link_tests_pass_on_micropython(tmp_path):
     """Guests run ui/link.py on MicroPython: the tests above, again, there."""
-    import json
     import os
-    import shutil
-    import subprocess
 
-    import pytest
-    from test_render_micropython import MPY, ROOT, RUNNER
+    from test_render_micropython import ROOT, run_tests_on_micropython
 
-    node = shutil.which("node")
-    if node is None or not os.path.isfile(MPY):
-        pytest.skip("node or node_modules/@micropython is missing (npm ci)")
     files = {"/tests/test_link.py": os.path.join(ROOT, "tests", "test_link.py"),
              "/ui/__init__.py": os.path.join(ROOT, "ui", "__init__.py"),
              "/ui/link.py": os.path.join(ROOT, "ui", "link.py")}
     files = {k: v for k, v in files.items() if os.path.exists(v)}
-    runner = RUNNER.replace("import test_render_model as t", "import test_link as t")
-    runner = runner.replace("not in t.CPYTHON_ONLY", "!= 'test_the_link_tests_pass_on_micropython'")
-    script = tmp_path / "run.mjs"
-    script.write_text(runner % {"mpy": json.dumps("file://" + MPY), "files": json.dumps(files)})
-    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=120)
-    out = proc.stdout + proc.stderr
-    result = [line for line in out.splitlines() if line.startswith("RESULT ")]
-    assert result, out
-    _, ran, failed = (result[-1] + " ").split(" ", 2)
-    assert failed.strip() == "", out
-    assert int(ran) == len([n for n in globals() if n.startswith("test_")]) - 1, out
+    me = "test_the_link_tests_pass_on_micropython"
+    ran, failed, out = run_tests_on_micropython(tmp_path, "test_link", files, [me])
+    assert failed == [], out
+    assert ran == len([n for n in globals() if n.startswith("test_")]) - 1, out
 
 
 def test_a_link_to_no_room_says_so_and_still_retries():
