@@ -2,20 +2,15 @@
 localStorage), and a second page opening the same seat takes it over (docs/protocol.md)."""
 
 from crisp_e2e import wait_ready
+from crisp_rooms import open_room
 from test_round import T, live, sel, shows
 
 DECK = ["2c", "3s", "9d", "Td", "5h", "4c"]   # 2 players: Ana 2c 9d 5h, Hana 3s Td 4c
 
 
 def test_a_reloaded_guest_gets_its_seat_back_and_a_second_page_takes_it_over(new_phone):
-    host = new_phone(reduced_motion="reduce")
+    host, link = open_room(new_phone, "Hana", "?deck=" + ",".join(DECK))
     hp = host.page
-    hp.goto(host.site.url("/?deck=" + ",".join(DECK)))
-    assert wait_ready(hp) == "pyodide"
-    hp.fill(sel("player-name"), "Hana")
-    live(hp, "create-room")
-    hp.wait_for_selector(sel("room-link"), timeout=T)
-    link = hp.inner_text(sel("room-link")).strip()
 
     ana = new_phone(reduced_motion="reduce")
     ap = ana.page
