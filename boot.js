@@ -11,11 +11,13 @@
 // window.crisp (read from Python as `js.crisp`):
 //   interpreter  "pyodide" | "micropython";  guest: bool;  room: the ?room id or null
 //   mode         "local" | "hosted" (from the build, see config.js)
+//   test         true on a test build only (tools/build.py --test): the page then honours the
+//                test-only parameters ?deck= and ?seed=
 //   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
 //   newPeer(id)  new Peer(id, peerOptions()); id may be null for a server-assigned id
 //   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
 //   times        {boot, ready, done}: ms since navigation start, for measurements
-import { mode, signaling } from "./config.js";
+import { mode, signaling, testBuild } from "./config.js";
 
 const params = new URLSearchParams(location.search);
 const room = params.get("room") || null;
@@ -53,7 +55,7 @@ const failed = (message) => {
 };
 
 window.crisp = {
-  mode, room, guest,
+  mode, room, guest, test: testBuild === true,
   interpreter: guest ? "micropython" : "pyodide",
   get peerOptions() { return peerOptions(); },
   newPeer: (id) => (id ? new Peer(id, peerOptions()) : new Peer(peerOptions())),

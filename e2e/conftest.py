@@ -1,7 +1,7 @@
 """Playwright (Python, sync API) fixtures for Crisp's end-to-end tests.
 
 Fixtures
-    site         session: a local build (tools/build.py) in a temp folder, served by
+    site         session: a local test build (tools/build.py --test) in a temp folder, served by
                  `node tools/serve.mjs` (static files + PeerJS signaling at /peerjs) on a free
                  port; yields a Site with .url(path) and .lan_url(path). Stopped by its PID.
     browser      session: Debian's Chromium (/usr/bin/chromium, or $CRISP_CHROMIUM).
@@ -18,7 +18,8 @@ Helpers (in crisp_e2e.py, import them from there)
     is_local(url)     True for loopback http(s)/ws(s) URLs and data:/blob:/about: ones.
 
 Pages: `/` is the host/landing page (Pyodide), `/?room=<id>` a guest page (MicroPython).
-Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (DESIGN.md).
+Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (DESIGN.md); only a
+test build honours them, which is why `site` is one.
 """
 
 import os
@@ -45,8 +46,8 @@ def free_port():
 def site(tmp_path_factory):
     # Build into a private folder: tests never disturb the dist/ someone is serving.
     dist = str(tmp_path_factory.mktemp("crisp") / "dist")
-    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), "--out", dist],
-                   check=True, cwd=ROOT)
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), "--test",
+                    "--out", dist], check=True, cwd=ROOT)
     port = free_port()
     log_path = os.path.join(os.path.dirname(dist), "serve.log")
     log = open(log_path, "w")

@@ -7,8 +7,9 @@
 #   solo (the landing's "Play solo"): the same Room with bot seats and the host's Client only;
 #     no PeerJS Peer at all.
 # When the page is usable, body[data-ready] is set to the interpreter's name (e2e tests wait
-# for it). Test-only host page parameters: ?deck=Ah,5c,... (stacks every round), ?seed=N and
-# ?botpace=F (bots' think times times F; 1 = a person's pace, the default).
+# for it). Host page parameters for tests: ?deck=Ah,5c,... (stacks every round) and ?seed=N,
+# honoured by a test build only (tools/build.py --test); ?botpace=F (bots' think times times F;
+# 1 = a person's pace, the default) on every build: it only changes when the host's bots act.
 #
 # Persistence and reconnection (DESIGN.md; docs/protocol.md "Reconnection"):
 #   host: the room is saved in localStorage after every change ("crisp.room.<id>") and the
@@ -91,6 +92,18 @@ def param(name):
         return _str(js.URLSearchParams.new(js.location.search).get(name))
     except Exception:
         return None
+
+
+def test_param(name):
+    """A test-only page parameter (`?deck=`, `?seed=`): its text on a test build
+    (`tools/build.py --test`, boot.js `crisp.test`), None on any other build, so that nobody
+    can stack or predict a real room's deck by getting its host to open a crafted link."""
+    try:
+        if js.crisp.test is not True:
+            return None
+    except Exception:
+        return None
+    return param(name)
 
 
 class Timer:
@@ -246,9 +259,9 @@ class HostPage(Page):
         self.failures = 0             # failed tries to register the room id in a row
         self.retry_at = None
         self.lease_at = 0
-        seed = param("seed")
+        seed = test_param("seed")
         self.seed = int(seed) if seed and seed.lstrip("-").isdigit() else None
-        deck = param("deck")
+        deck = test_param("deck")
         self.deck = [c.strip() for c in deck.split(",") if c.strip()] if deck else None
         self.bot_pace = 1.0
         pace = param("botpace")
