@@ -166,3 +166,12 @@ def test_the_hosts_own_screen_needs_no_proof():
     client.connected()
     client.join("Hana", "ab" * 16)
     assert client.trusted and json.loads(sent[0]) == {"type": "join", "v": 1, "name": "Hana"}
+
+
+def test_removed_by_the_proven_host_the_seat_is_forgotten_but_not_when_taken_over():
+    for code, kept in (("removed", None), ("taken_over", TOKEN)):
+        client, sent = rejoining()
+        client.send = lambda text: None
+        assert client.receive(the_hosts_challenge(sent[0]), 10)
+        client.receive(msg("kicked", code=code, text="bye"), 11)
+        assert client.screen == "gone" and client.token == kept

@@ -123,6 +123,8 @@ class Client:
             self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
             self.error = self.kicked
             self.screen = "gone"
+            if msg.get("code") == "removed":
+                self.token = None     # the seat is gone: a later visit joins afresh
             return True
         if kind == "pong":
             t = msg.get("t")

@@ -678,6 +678,8 @@ class GuestPage(Page):
             client.status = self.link.status()
         if client.token and storage_get(self.token_key) != client.token:
             storage_set(self.token_key, client.token)    # the first welcome's, only
+        elif client.token is None and client.kicked is not None:
+            storage_remove(self.token_key)               # removed by the host: seat gone
         self.render()
 
     def net_lost(self, missing):
