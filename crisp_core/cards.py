@@ -8,7 +8,6 @@ import random
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
-POSITIONS = ("left", "center", "right")
 SPECIAL_RANKS = "JQK"
 
 #: The 52 cards in canonical order: suits c d h s, each A 2 ... 9 T J Q K (SCENARIOS.md).

@@ -30,6 +30,7 @@ from ui import render
 from ui.client import Client
 from ui.link import Link, backoff
 from ui.net import GuestNet, HostNet
+from ui.storage import Storage
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
@@ -41,36 +42,11 @@ def _str(value):
     return value if isinstance(value, str) else None
 
 
-def storage_get(key):
-    try:
-        return _str(js.localStorage.getItem(key))
-    except Exception:
-        return None
-
-
-def storage_set(key, value):
-    try:
-        js.localStorage.setItem(key, value)
-    except Exception:
-        pass
-
-
-def storage_remove(key):
-    try:
-        js.localStorage.removeItem(key)
-    except Exception:
-        pass
-
-
-def storage_json(key):
-    text = storage_get(key)
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+_storage = Storage(js)         # localStorage, never failing the page (ui/storage.py)
+storage_get = _storage.get
+storage_set = _storage.set
+storage_remove = _storage.remove
+storage_json = _storage.get_json
 
 
 def on_page(target, event, fn):

@@ -17,13 +17,12 @@ Names and every other text go into text nodes (never innerHTML), so a name such 
 plain classes and dicts only.
 """
 
+from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
 from ui import cards
 from ui import i18n
 from ui import qr
-
-POSITIONS = ("left", "center", "right")
-PLAY_PHASES = ("play", "last_turns")
-END_PHASES = ("round_over", "game_over")
+from ui.client import left_ms
+from ui.storage import Storage
 MAX_PLAYERS = 8
 LOG_LINES = 40
 NAME_MAX = 20
@@ -187,14 +186,6 @@ def reveal_map(model):
         if cards.is_card(v):
             out[k] = v
     return out
-
-
-def left_ms(value, elapsed):
-    """A remaining time from the view, counted down since the view arrived; None stays None."""
-    if value is None:
-        return None
-    r = value - elapsed
-    return r if r > 0 else 0
 
 
 def secs(ms):
@@ -1356,17 +1347,10 @@ class Screen:
             return ""
 
     def _stored(self, key):
-        try:
-            v = self.js.localStorage.getItem(key)
-            return v if isinstance(v, str) else None
-        except Exception:
-            return None
+        return Storage(self.js).get(key)
 
     def _store(self, key, value):
-        try:
-            self.js.localStorage.setItem(key, value)
-        except Exception:
-            pass
+        Storage(self.js).set(key, value)
 
     def _set_doc_lang(self, lang):
         try:
