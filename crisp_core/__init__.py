@@ -2,7 +2,7 @@
 
     from crisp_core import Game, IllegalAction, view_for, events_for
 
-See ``docs/protocol.md`` for actions, events and views, and RULES.md for the rules cited as
+See ``docs/protocol.md`` for actions, events and views, and docs/rules.md for the rules cited as
 ``R4.5`` throughout.
 """
 

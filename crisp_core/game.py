@@ -122,7 +122,7 @@ class Game:
 
         ``options``: see :func:`normalize_options`. ``seed``: any int or string; each round's
         deck is shuffled from it (R2.2). ``deck``: a list of cards stacked on top of every
-        round's deck instead (rest canonical, SCENARIOS.md); with neither, every deck is in
+        round's deck instead (rest canonical, docs/scenarios.md); with neither, every deck is in
         canonical order. ``dealer``: the first dealer's seat (R2.1: the host, 0). ``scores``:
         running totals carried in (default all 0). Raises ``ValueError`` for bad arguments.
         """

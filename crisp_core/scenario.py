@@ -1,4 +1,4 @@
-"""The scenario runner: stack a deck, play timed steps, print what came out (SCENARIOS.md).
+"""The scenario runner: stack a deck, play timed steps, print what came out (docs/scenarios.md).
 
     python -m crisp_core.scenario [--check] FILE.json [FILE.json ...]
 
@@ -41,7 +41,7 @@ def _check_deck(deck, where):
 def load_scenario(data):
     """Validate a parsed scenario (a dict) and return it with defaults and step times filled.
 
-    Raises :class:`InvalidScenario` for every invalid case of SCENARIOS.md "Invalid files".
+    Raises :class:`InvalidScenario` for every invalid case of docs/scenarios.md "Invalid files".
     The result has ``dealer``, ``scores``, ``deck`` and each step's ``at`` (ms) set.
     """
     if not isinstance(data, dict):
@@ -165,7 +165,7 @@ def _shown(events):
 
 
 def run_scenario(scenario):
-    """Play a scenario from :func:`load_scenario`; return the output object (SCENARIOS.md)."""
+    """Play a scenario from :func:`load_scenario`; return the output object (docs/scenarios.md)."""
     game = Game.new(scenario["options"], deck=scenario["deck"], dealer=scenario["dealer"],
                     scores=scenario["scores"], now=0)
     start = {"shown": _shown(game.deal_events())}

@@ -1,4 +1,4 @@
-"""The screens' pure tests again, on MicroPython: the interpreter guests run (DESIGN.md,
+"""The screens' pure tests again, on MicroPython: the interpreter guests run (docs/design.md,
 "Two interpreters, one UI"). Uses the npm MicroPython build (the very file the page loads)
 under node; skipped when node or node_modules is missing."""
 

@@ -11,7 +11,7 @@
 # honoured by a test build only (tools/build.py --test); ?botpace=F (bots' think times times F;
 # 1 = a person's pace, the default) on every build: it only changes when the host's bots act.
 #
-# Persistence and reconnection (DESIGN.md; docs/protocol.md "Reconnection"):
+# Persistence and reconnection (docs/design.md; docs/protocol.md "Reconnection"):
 #   host: the room is saved in localStorage after every change ("crisp.room.<id>") and the
 #     page's URL becomes ?host=<id>: a reloaded host page resumes that room at once (the
 #     landing at / offers to resume the last one, or to abandon it). The room's clock goes on
@@ -264,7 +264,7 @@ class HostPage(Page):
         return Landing(self.offer, "connecting" if self.pending else None)
 
     def clock(self):
-        """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting
+        """The room's clock (docs/design.md "Time"): ms since the room was created, not counting
         the time its host page was away (a resumed room goes on from its saved clock)."""
         return self.now() - self.epoch
 
@@ -537,7 +537,7 @@ class GuestPage(Page):
         self.client.token = storage_get(self.token_key)
         self.name = None
         if self.client.token:
-            # A reload or a re-woken phone: take the seat back without asking (DESIGN.md).
+            # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = storage_get("crisp.name") or "?"
         self.link = Link(self.now(), seated=bool(self.client.token))
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,

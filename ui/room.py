@@ -276,7 +276,7 @@ class Room:
                     times.append(due)
         return min(times) if times else None
 
-    # ---- presence: away players (DESIGN.md "Persistence and reconnection") ---------------
+    # ---- presence: away players (docs/design.md "Persistence and reconnection") ---------------
 
     def _heard(self, conn, now):
         """A message from `conn`: its seat is here (again)."""
