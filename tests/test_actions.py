@@ -129,3 +129,27 @@ def test_forfeit_acts_only_for_an_awaited_seat_whose_time_has_come_r10_2():
             game.forfeit(seat, now)                # not awaited, or before it may start
     events = game.forfeit(2, 3000)
     assert [e["type"] for e in events][:1] == ["timeout"] and events[0]["away"] is True
+
+
+def test_awaiting_agrees_with_what_each_seat_may_do_over_whole_bot_games():
+    """Game.awaiting is the one answer to "who must act now": over whole games between bots
+    (draw timers firing, calls, King chains), a seat is awaited and its time has come exactly
+    when the engine lets it take a turn action or confirm its peek (R2.4, R3, R10.1)."""
+    from crisp_core.tournament import play_game
+
+    turn_kinds = {"ready", "draw", "swap", "discard", "jack", "queen", "king"}
+    checked = [0]
+
+    def check(game, seat, view, bot, plan, now):
+        awaited = game.awaiting(now)
+        for s in range(game.players):
+            may = any(a["do"] in turn_kinds for a in game.legal_actions(s, now))
+            due = s in awaited and awaited[s] <= now
+            assert may == due, (s, now, game.phase, awaited)
+            checked[0] += 1
+
+    for index, options in enumerate(({}, {"draw_seconds": 30, "draw_from_discard": True})):
+        play_game(["hard", "easy", "random"], options=options, seed=index, check=check,
+                  stall=lambda seat, plan, now: 31000 if (now // 7919) % 9 == 0 else 0,
+                  max_rounds=3)
+    assert checked[0] > 1000
