@@ -426,11 +426,16 @@ class Game:
         return events
 
     def _check(self, seat, action, now):
-        """Validate ``action`` for ``seat`` at ``now``; return it normalized or raise."""
+        """Validate ``action`` for ``seat`` at ``now``: its shape (crisp_core.actions), then
+        whether it is allowed; return it normalized or raise :class:`IllegalAction`."""
         try:
             action = check_shape(action)
         except ActionError as exc:
             raise IllegalAction(str(exc), code=BAD_ACTION)
+        return self._allowed(seat, action, now)
+
+    def _allowed(self, seat, action, now):
+        """Whether a well-formed ``action`` is allowed for ``seat`` at ``now``; returns it."""
         kind = action["do"]
         if kind == "next_round":
             if self.phase != "round_over":
@@ -641,9 +646,9 @@ class Game:
         ``round_over``; the room decides who may ask for it.
         """
         legal = []
-        for action in self._candidates(seat):
+        for action in self._candidates(seat):      # well-formed: no shape check needed
             try:
-                legal.append(self._check(seat, action, now))
+                legal.append(self._allowed(seat, action, now))
             except IllegalAction:
                 pass
         return legal
