@@ -20,9 +20,12 @@
 //                both from crypto.getRandomValues, never PeerJS's Math.random token
 //   randomHex(n) n random bytes from crypto.getRandomValues as 2n lowercase hex digits (the
 //                seat proof's nonces on MicroPython, which has no `secrets`)
+//   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/main.py: while a round is
+//                played), asked again when the page is shown; silently absent where unsupported
 //   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
 //   times        {boot, ready, done}: ms since navigation start, for measurements
 import { mode, signaling, testBuild } from "./config.js";
+import { keepAwake } from "./awake.js";
 
 const params = new URLSearchParams(location.search);
 const room = params.get("room") || null;
@@ -71,7 +74,7 @@ window.crisp = {
   mode, room, guest, test: testBuild === true,
   interpreter: guest ? "micropython" : "pyodide",
   get peerOptions() { return peerOptions(); },
-  newPeer, randomHex,
+  newPeer, randomHex, keepAwake,
   loaded,
   times: { boot: performance.now() },
 };

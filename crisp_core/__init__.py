@@ -10,11 +10,12 @@ from .bots import LEVELS, Bot, think_ms
 from .actions import END_PHASES, PHASES, PLAY_PHASES, POSITIONS, ActionError, check_shape
 from .cards import CANONICAL, hand_points, is_card, value
 from .game import Game, IllegalAction, normalize_options
-from .views import allowed_for, events_for, shown_by, view_for
+from .views import allowed_for, events_for, public_events, shown_by, spectator_view, view_for
 
 __all__ = [
     "Bot", "LEVELS", "think_ms",
     "ActionError", "END_PHASES", "PHASES", "PLAY_PHASES", "POSITIONS", "check_shape",
     "CANONICAL", "Game", "IllegalAction", "allowed_for", "events_for",
-    "hand_points", "is_card", "normalize_options", "shown_by", "value", "view_for",
+    "hand_points", "is_card", "normalize_options", "public_events", "shown_by",
+    "spectator_view", "value", "view_for",
 ]

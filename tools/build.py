@@ -10,6 +10,7 @@
 What dist/ holds (every URL in it is relative, so it works at / and under /<repo>/):
 
     index.html, boot.js       the page shell and its interpreter bootstrap (copied)
+    awake.js                  the Screen Wake Lock, held while a round is played (copied)
     config.js                 GENERATED: the one place the signaling server is configured
     pyscript.toml, mpy.toml   GENERATED: PyScript configs for the host (Pyodide) and guests (MicroPython)
     py/host-<hash>.zip        GENERATED: crisp_core/ + ui/ Python files, unpacked by PyScript ([files] "./*")
@@ -38,7 +39,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
-SHELL_FILES = ["index.html", "boot.js"]
+SHELL_FILES = ["index.html", "boot.js", "awake.js"]
 # The one engine module guests' screens import (positions, phases, the action schema): shipped
 # without crisp_core/__init__.py, so a guest never loads the engine (MicroPython imports a
 # package directory without one).

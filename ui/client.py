@@ -48,6 +48,8 @@ class Client:
                message but a `challenge` is ignored.
       suspect  True once the peer on this connection failed to prove itself (the page drops
                the connection and says `host_unverified`); the page clears it
+      spectator True while this page watches without a seat (a late friend, docs/protocol.md
+               "Spectators"); ask: its request for a seat, {seat (None: the next game), name}
 
     `nonce()` returns 32 fresh random hex digits (a guest page: crypto.getRandomValues).
     """
@@ -77,6 +79,8 @@ class Client:
         self.n = 0
         self.latency = None
         self.last_heard = None
+        self.spectator = False
+        self.ask = None
         self._batch = 0
         self._reveal_batch = {}
 
@@ -104,14 +108,28 @@ class Client:
             if self.token is None and proof.is_hex(msg.get("token"), 32):
                 self.token = msg.get("token")    # the first welcome only; never replaced
             self.room = msg.get("room")
+            self.spectator = False
+            self.ask = None
             # A (re)seat: the views that follow start over (the room replays the round's log).
             self.log = []
             self._clear_reveals()
             self.error = None
             return True
+        if kind == "watching":
+            self.spectator = True
+            ask = msg.get("ask")
+            self.ask = ask if isinstance(ask, dict) else None
+            self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room
+            return True
         if kind == "lobby":
             self.lobby = msg
             self.players = msg.get("players") or []
+            if self.spectator and self.seat is None:
+                # watching a lobby: the player may still type a name and join it
+                if not msg.get("started") and self.screen == "table":
+                    self.screen = "join"
+                    self.view = None
+                return True
             if not msg.get("started") and self.screen != "gone":
                 self.screen = "lobby"
                 # back in the lobby (a new game after game over): the old game is gone
@@ -278,6 +296,23 @@ class Client:
                      "seat_id": proof.seat_id(token), "nonce": self.nonce()}
         self._send({"type": "join", "name": name, "seat_id": self._ask["seat_id"],
                     "nonce": self._ask["nonce"]})
+
+    def watch(self):
+        """Watch the room without a seat (public information only)."""
+        self._send({"type": "watch"})
+
+    def sit(self, name, seat=None):
+        """A spectator asks for `seat` (away or played by a bot; the host approves), or with
+        None for a seat in the next game."""
+        self.error = None
+        msg = {"type": "sit", "name": name}
+        if seat is not None:
+            msg["seat"] = seat
+        self._send(msg)
+
+    def leave(self):
+        """Tell the room this player leaves (lobby: the seat frees up; table: a bot takes it)."""
+        self._send({"type": "leave"})
 
     def act(self, action):
         """Send an engine action, e.g. {"do": "draw", "from": "deck"}, with the number of the

@@ -29,13 +29,15 @@ from pyscript.ffi import create_proxy
 from ui import render
 from ui import screens
 from ui.client import Client
-from ui.link import Link, backoff
+from ui.link import HOST_GONE_MS, Link, backoff
 from ui.net import GuestNet, HostNet
 from ui.storage import Storage
+from ui.viewmodel import awake_wanted
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
 LEASE_MS = 5000           # a host tab's lease on its room is stale after this long
+LEAVE_MS = 600            # a leaving guest waits this long at most for the room to hear it
 
 
 def _str(value):
@@ -117,6 +119,8 @@ class Page:
     def __init__(self):
         self.client = None
         self.screen = render.Screen(js.document.getElementById("app"), self.intent)
+        self.awake = False            # the Screen Wake Lock is wanted (awake.js holds it)
+        self.leaving = Timer(self.go_home)
         self._tick_proxy = every(UI_TICK_MS, self.ui_tick)
 
     def now(self):
@@ -133,6 +137,18 @@ class Page:
             self.screen.update(self.model())
         except Exception as e:
             js.console.error("crisp: render failed: " + str(e))
+        self.keep_awake()
+
+    def keep_awake(self):
+        """Hold the Screen Wake Lock while a round is played on this page, let it go
+        otherwise (awake.js asks again when the page is shown; absent where unsupported)."""
+        want = awake_wanted(self.model())
+        if want != self.awake:
+            self.awake = want
+            try:
+                js.crisp.keepAwake(want)
+            except Exception as e:
+                log("wake lock:", e)
 
     def ui_tick(self):
         if self.client is not None:
@@ -166,6 +182,11 @@ class Page:
             client.host({"type": "add_bot", "level": payload.get("level", "easy")})
         elif name == "remove":
             client.host({"type": "remove", "seat": payload.get("seat")})
+        elif name == "approve":
+            client.host({"type": "approve", "seat": payload.get("seat")})
+        elif name == "sit":
+            self.name = payload.get("name")       # its name when the seat is given
+            client.sit(payload.get("name"), payload.get("seat"))
         elif name == "stand_in":
             client.host({"type": "stand_in", "seat": payload.get("seat"),
                          "level": payload.get("level", "easy")})
@@ -187,7 +208,19 @@ class Page:
         self.client.host({"type": "new_game"})
 
     def leave(self):
-        """Game over: this page forgets the room, then goes to the landing (no ?room)."""
+        """`leave`: the room hears it first (a guest's seat frees up in the lobby, a bot takes
+        it at the table), then this page forgets the room and opens the landing (no ?room)."""
+        if self.tell_leave():
+            self.leaving.at(LEAVE_MS)     # or at once when the room's `kicked` `left` comes
+        else:
+            self.go_home()
+
+    def tell_leave(self):
+        """Send `leave` to the room when there is one to tell; True when it was sent."""
+        return False
+
+    def go_home(self):
+        self.leaving.cancel()
         self.forget_room()
         js.location.href = self.screen.base or "./"
 
@@ -551,7 +584,11 @@ class GuestPage(Page):
         if self.client.token:
             # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = storage_get("crisp.name") or "?"
-        self.link = Link(self.now(), seated=bool(self.client.token))
+        gone_ms = HOST_GONE_MS
+        shorter = test_param("hostgone")        # a test build may shorten the 30 s
+        if shorter and shorter.isdigit():
+            gone_ms = int(shorter)
+        self.link = Link(self.now(), seated=bool(self.client.token), gone_ms=gone_ms)
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
                             self.net_error)
         # A page shown again, a network back: check the connection at once.
@@ -576,6 +613,15 @@ class GuestPage(Page):
     def forget_room(self):
         self.net.shutdown()
         storage_remove(self.token_key)
+
+    def tell_leave(self):
+        client = self.client
+        if not self.net.open or not client.trusted or client.screen == "gone":
+            return False
+        if client.seat is None and not client.spectator:
+            return False
+        client.leave()
+        return True
 
     def other(self, name, payload):
         if name == "join":
@@ -612,6 +658,12 @@ class GuestPage(Page):
             elif todo == "ping":
                 client.ping(now)
         client.status = self.link.status()
+        # The host's absence shown truthfully (ui/link.py): its seat away, timers paused,
+        # and once it counts as gone the choice between keep-waiting and leave.
+        client.host_quiet = self.link.host_quiet(now)
+        client.host_lost = self.link.host_lost(now)
+        if not client.host_lost:
+            self.screen.ui.pop("keep_waiting", None)
 
     def woke(self):
         try:
@@ -627,8 +679,11 @@ class GuestPage(Page):
         self.link.opened(self.now())
         self.client.connected()           # nothing from this peer counts until it proves itself
         self.client.last_heard = self.now()
-        if self.name is not None and self.client.screen != "gone":
+        joins = self.client.token or (self.name is not None and not self.client.spectator)
+        if joins and self.client.screen != "gone":
             self.join()
+        elif self.client.seat is None and self.client.screen != "gone":
+            self.client.watch()           # no name needed to watch (docs/protocol.md "Spectators")
         self.render()
 
     def net_text(self, text):
@@ -649,6 +704,9 @@ class GuestPage(Page):
             return
         if not client.trusted:
             return                        # waiting for the host's proof
+        if client.kicked is not None and client.kicked.get("code") == "left":
+            self.go_home()                # the room heard our `leave`
+            return
         self.link.heard(now, seated=text.startswith('{"type":"welcome"'))
         if client.screen != "gone":
             client.status = self.link.status()

@@ -12,7 +12,8 @@ import json
 import random
 import secrets
 
-from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
+from crisp_core import (Bot, Game, IllegalAction, events_for, is_card, normalize_options,
+                        public_events, spectator_view, view_for)
 from crisp_core.actions import ActionError, check_shape
 from ui import proof
 from ui.gate import Gate
@@ -34,7 +35,11 @@ RATE_PER_S = 10               # ... and per second after that; a person taps a f
 RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a flooding peer
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
-HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game")
+HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game",
+             "approve")
+MAX_SPECTATORS = 8            # connections watching without a seat (docs/protocol.md "Spectators")
+SPECTATOR_SILENT_MS = 30000   # a spectator not heard from this long (10 pings) is closed
+LEFT_BOT = "easy"             # the bot that takes a seat left at the table
 
 
 def new_room_id():
@@ -192,6 +197,7 @@ class Room:
         self.proving = {}         # conn -> a rejoin waiting for its seat proof (`_join`)
         self.gate = Gate()        # connections not seated yet (ui/gate.py)
         self.dropped = []         # connections the page must close (`take_dropped`)
+        self.spectators = {}      # conn -> {"seen": ms, "ask": None | {"seat", "name"}}
         self.now = 0
 
     # ---- entry points -------------------------------------------------------------------
@@ -217,6 +223,7 @@ class Room:
         self.dropped.append(conn)
 
     def _forget(self, conn):
+        self.spectators.pop(conn, None)
         self.buckets.pop(conn, None)
         self.peers.pop(conn, None)
         self.proving.pop(conn, None)
@@ -225,9 +232,12 @@ class Room:
     def close(self, conn, now):
         """A data connection closed: its seat stays, marked not connected."""
         now = self._clock(now)
+        watcher = self.spectators.get(conn)
         self._forget(conn)
         seat = self.conns.pop(conn, None)
         if seat is None:
+            if watcher is not None and watcher["ask"] is not None:
+                return self._broadcast()      # its request for a seat goes with it
             return []
         self.seats[seat].conn = None
         if self.seats[seat].away_since is None:
@@ -259,6 +269,7 @@ class Room:
         self.buckets = {}
         self.peers = {}
         self.proving = {}
+        self.spectators = {}
         self.gate.clear()
         for index, seat in enumerate(self.seats):
             seat.conn = None
@@ -273,6 +284,9 @@ class Room:
         now = self._clock(now)
         for conn in self.gate.expired(now):
             self._drop(conn)
+        for conn in list(self.spectators):
+            if now - self.spectators[conn]["seen"] >= SPECTATOR_SILENT_MS:
+                self._drop(conn)              # a watching tab that died without a word
         changed = self._check_silence(now)
         if self.game is None:
             return self._broadcast() if changed else []
@@ -293,6 +307,8 @@ class Room:
         door = self.gate.next_deadline()
         if door is not None:
             times.append(door)
+        for watcher in self.spectators.values():
+            times.append(watcher["seen"] + SPECTATOR_SILENT_MS)
         if self.game is not None:
             deadline = self.game.next_deadline()
             if deadline is not None:
@@ -317,6 +333,9 @@ class Room:
         """A message from `conn`: its seat is here (again)."""
         index = self.conns.get(conn)
         if index is None:
+            watcher = self.spectators.get(conn)
+            if watcher is not None:
+                watcher["seen"] = now
             return []
         seat = self.seats[index]
         seat.seen = now
@@ -409,6 +428,15 @@ class Room:
         if kind == "action":
             _fields(msg, ("action",), ("n",))
             return self._action(conn, msg, now)
+        if kind == "watch":
+            _fields(msg, ())
+            return self._watch(conn, now)
+        if kind == "sit":
+            _fields(msg, ("name",), ("seat",))
+            return self._sit(conn, msg, now)
+        if kind == "leave":
+            _fields(msg, ())
+            return self._leave(conn, now)
         if kind in HOST_ONLY:
             if conn != LOCAL:
                 raise BadMessage("not_host", "only the host may do that")
@@ -491,6 +519,7 @@ class Room:
         self.seats[seat].away_since = None
         self.seats[seat].stop_stand_in()
         self.conns[conn] = seat
+        self.spectators.pop(conn, None)
         self.gate.joined(conn)
         if new:                   # trust on first use: the only time a token is sent
             out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
@@ -499,6 +528,138 @@ class Room:
             out.append((conn, self._msg("welcome", seat=seat, room=self.room_id)))
         out += self._broadcast(replay_to=seat)
         return out
+
+    # ---- spectators, leaving (docs/protocol.md "Spectators", "Leaving") -------------------
+
+    def _watch(self, conn, now):
+        """A connection with no seat watches: it gets public information only (the lobby, or
+        the spectator view and public events) and is not closed for being unseated; at most
+        MAX_SPECTATORS at a time (rate-limited like every connection)."""
+        if conn == LOCAL or conn in self.conns or conn in self.proving:
+            raise BadMessage("already_joined", "this connection already has a seat")
+        if conn not in self.spectators:
+            if len(self.spectators) >= MAX_SPECTATORS:
+                self._drop(conn)
+                return [(conn, self._error("too_many_watchers", "too many people are watching"))]
+            self.spectators[conn] = {"seen": now, "ask": None}
+            self.gate.joined(conn)
+        return [(conn, self._watching_text(conn))] + self._watcher_update(conn, replay=True)
+
+    def _watching_text(self, conn):
+        return self._msg("watching", room=self.room_id, ask=self.spectators[conn]["ask"])
+
+    def _watcher_update(self, conn, replay=False):
+        """The lobby, or the spectator view (with the round's public events on `replay`)."""
+        if self.game is None:
+            return [(conn, self._lobby_text())]
+        events = public_events(self.log)[-LOG_REPLAY:] if replay else []
+        return [(conn, self._spectator_text(self._players(), events))]
+
+    def _sit(self, conn, msg, now):
+        """A spectator asks for a seat: `seat` (an away person's, or one a bot plays) for the
+        host to `approve`, or none: seated when the next game starts (`new_game`). In the
+        lobby a spectator just joins."""
+        watcher = self.spectators.get(conn)
+        if watcher is None:
+            raise BadMessage("not_watching", "watch the game first")
+        if self.game is None:
+            raise BadMessage("not_started", "the game has not started: join it")
+        name = clean_name(msg["name"])
+        index = msg.get("seat")
+        if index is not None:
+            if not _is_int(index) or not 1 <= index < len(self.seats):
+                raise BadMessage("bad_message", "seat must be a guest's seat")
+            if not self._open_seat(index):
+                raise BadMessage("seat_taken", "that seat is played by someone who is here")
+        watcher["ask"] = {"seat": index, "name": name}
+        return [(conn, self._watching_text(conn))] + self._broadcast()
+
+    def _open_seat(self, index):
+        """A seat a spectator may take: not the host's, played by a bot, or its person away."""
+        seat = self.seats[index]
+        return index != 0 and (seat.bot is not None or seat.stand_in is not None
+                               or seat.away_since is not None)
+
+    def _host_approve(self, msg, now):
+        """The host gives seat `seat` to the spectator asking for it: a new token (the seat's
+        old one opens nothing any more), the seat's name, the current view and the round's
+        log; a bot playing it stops."""
+        _fields(msg, ("seat",))
+        if self.game is None:
+            raise BadMessage("not_started", "the game has not started")
+        index = msg["seat"]
+        if not _is_int(index) or not 1 <= index < len(self.seats):
+            raise BadMessage("bad_message", "seat must be a guest's seat")
+        conn = self._asker(index)
+        if conn is None:
+            raise BadMessage("no_request", "nobody asks for that seat")
+        if not self._open_seat(index):
+            raise BadMessage("seat_taken", "that seat is played by someone who is here")
+        name = self.spectators[conn]["ask"]["name"]
+        out = []
+        seat = self.seats[index]
+        if seat.conn is not None:
+            self.conns.pop(seat.conn, None)
+            out.append((seat.conn, self._kicked("replaced", "the host gave your seat away")))
+        seat.conn = None
+        seat.bot = None
+        seat.stop_stand_in()
+        seat.agent = None
+        seat.plan = None
+        seat.token = self._token()
+        for other in self.spectators.values():
+            if other["ask"] is not None and other["ask"]["seat"] == index:
+                other["ask"] = None
+        return out + self._seat_new(conn, index, name, now)
+
+    def _asker(self, index):
+        """The spectator asking for seat `index` (the first to ask), or None."""
+        for conn, watcher in self.spectators.items():
+            if watcher["ask"] is not None and watcher["ask"]["seat"] == index:
+                return conn
+        return None
+
+    def _seat_new(self, conn, index, name, now):
+        """Seat spectator `conn` at seat `index` (its token already fresh): the welcome
+        carries the token, as any new seat's."""
+        seat = self.seats[index]
+        seat.name = name
+        seat.conn = conn
+        seat.seen = now
+        seat.away_since = None
+        self.conns[conn] = index
+        self.spectators.pop(conn, None)
+        out = [(conn, self._msg("welcome", seat=index, token=seat.token, room=self.room_id))]
+        return out + self._broadcast(replay_to=index)
+
+    def _leave(self, conn, now):
+        """A guest leaves: in the lobby its seat frees up; at the table a bot takes it for
+        good (its token opens nothing any more). The leaving page hears `kicked` `left`."""
+        if conn == LOCAL:
+            raise BadMessage("not_allowed", "the host's page closes the room itself")
+        if conn in self.spectators:
+            self._forget(conn)
+            return [(conn, self._kicked("left", "you left"))] + self._broadcast()
+        index = self.conns.get(conn)
+        if index is None:
+            raise BadMessage("not_joined", "join the room first")
+        if self.game is None:
+            return self._remove_seat(index, "left", "you left")
+        seat = self.seats[index]
+        self.conns.pop(conn, None)
+        self._forget(conn)
+        seat.conn = None
+        seat.token = None
+        seat.stop_stand_in()
+        seat.away_since = now
+        if self.make_bot is not None:
+            seat.bot = LEFT_BOT
+            seat.away_since = None
+            seat.agent = self.make_bot(LEFT_BOT, index)
+            seat.plan = seat.agent.plan(view_for(self.game, index, now),
+                                        events_for(self.log, index), now)
+        out = [(conn, self._kicked("left", "you left"))]
+        return out + self._broadcast() + self._advance(now)
 
     def _action(self, conn, msg, now):
         action = msg["action"]
@@ -580,7 +741,14 @@ class Room:
             seat.plan = None
             if seat.bot is not None and self.make_bot is not None:
                 seat.agent = self.make_bot(seat.bot, index)      # a fresh memory
-        return self._broadcast()
+        out = []
+        for conn in list(self.spectators):
+            # Spectators who asked for a seat are seated in the new game, while there is room.
+            ask = self.spectators[conn]["ask"]
+            if ask is not None and len(self.seats) < MAX_SEATS:
+                self.seats.append(Seat(ask["name"], self._token()))
+                out += self._seat_new(conn, len(self.seats) - 1, ask["name"], now)
+        return out + self._broadcast()
 
     def _host_add_bot(self, msg, now):
         _fields(msg, ("level",))
@@ -597,15 +765,20 @@ class Room:
         return self._broadcast()
 
     def _host_remove(self, msg, now):
+        """The host removes a bot or a person from the lobby (its page hears `removed`)."""
         _fields(msg, ("seat",))
         self._in_lobby()
         index = msg["seat"]
         if not _is_int(index) or not 1 <= index < len(self.seats):
             raise BadMessage("bad_message", "seat must be a guest's seat")
+        return self._remove_seat(index, "removed", "the host removed you")
+
+    def _remove_seat(self, index, code, text):
+        """Take seat `index` out of the lobby; the seats after it move down."""
         out = []
         gone = self.seats.pop(index)
         if gone.conn is not None:
-            out.append((gone.conn, self._kicked("removed", "the host removed you")))
+            out.append((gone.conn, self._kicked(code, text)))
         self.conns = {}
         for i, seat in enumerate(self.seats):
             if seat.conn is not None:
@@ -690,7 +863,20 @@ class Room:
                 out.append((seat.conn, text))
             if seat.agent is not None:
                 seat.plan = seat.agent.plan(view, mine, now)
+        if self.spectators:
+            text = self._spectator_text(players, public_events(events))
+            out += [(conn, text) for conn in self.spectators]
         return out
+
+    def _spectator_text(self, players, events):
+        """A view message for spectators: the spectator projection (public information only,
+        crisp_core.spectator_view) and public events."""
+        view = spectator_view(self.game, self.now)
+        while True:
+            text = self._msg("view", n=0, view=view, events=events, players=players)
+            if len(text.encode("utf-8")) < MAX_TEXT or not events:
+                return text
+            events = events[max(1, len(events) // 4):]
 
     def _replay(self, index, now):
         """What a (re)joining seat gets: the round's last public events, and its peek again
@@ -716,12 +902,22 @@ class Room:
         if self.game is not None:
             return self._views([], self.now, replay_to=replay_to)
         text = self._lobby_text()
-        return [(seat.conn, text) for seat in self.seats if seat.conn is not None]
+        return ([(seat.conn, text) for seat in self.seats if seat.conn is not None]
+                + [(conn, text) for conn in self.spectators])
 
     def _players(self):
-        return [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
-                 "connected": s.bot is not None or (s.conn is not None and s.away_since is None)}
-                for i, s in enumerate(self.seats)]
+        """Each seat's name, bot level and presence; `asks`: the name of a spectator asking
+        for that seat (docs/protocol.md "Spectators"), when one does."""
+        players = [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
+                    "connected": s.bot is not None or (s.conn is not None
+                                                       and s.away_since is None)}
+                   for i, s in enumerate(self.seats)]
+        for watcher in self.spectators.values():
+            ask = watcher["ask"]
+            if ask is not None and ask["seat"] is not None and ask["seat"] < len(players) \
+                    and "asks" not in players[ask["seat"]]:
+                players[ask["seat"]]["asks"] = ask["name"]
+        return players
 
     def _lobby_text(self):
         return self._msg("lobby", players=self._players(), options=dict(self.options), host=0,

@@ -17,8 +17,27 @@ from ui.widgets import button, decor, select, topbar
 COPIED_MS = 2000
 
 
-def connection_banner(model, ctx):
+def host_gone_panel(model, ui, ctx):
+    """The host counts as gone (ui/link.py `host_lost`): the player chooses to keep waiting
+    or to leave; after `keep-waiting` the banner stays, with `leave` still at hand."""
+    if ui.get("keep_waiting"):
+        return h("div", {"class": "banner host_gone", "data-testid": "connection",
+                         "role": "status"}, ctx.t("conn_host_gone"), " ",
+                 button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn small"))
+    return h("div", {"class": "banner host_gone host-gone", "data-testid": "host-gone",
+                     "role": "alertdialog"},
+             h("p", None, ctx.t("host_gone_title")),
+             h("div", {"class": "row"},
+               button(ctx, "keep-waiting", ctx.t("keep_waiting"),
+                      ("local", "keep_waiting"), "btn primary"),
+               button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn")))
+
+
+def connection_banner(model, ctx, ui=None):
     st = read(model, "status", "ok")
+    if read(model, "host_lost", False) and not read(model, "is_host", False) \
+            and st != "host_unverified":
+        return host_gone_panel(model, ui if ui is not None else {}, ctx)
     if read(model, "is_host", False) and st in ("connecting", "reconnecting"):
         # The host is the room: play goes on over the open data channels while only its
         # signaling server is out of reach. Say what that means, discreetly.
@@ -75,7 +94,7 @@ def build(model, ui, ctx):
     # to another index (that redrew the join panel, and its name field lost focus and the
     # phone's keyboard as the player typed). A new screen is a new body.
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
-             keyed(topbar(ui, ctx, title), "top"), keyed(connection_banner(model, ctx), "conn"),
+             keyed(topbar(ui, ctx, title), "top"), keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -192,8 +211,9 @@ def lobby_tree(model, ui, ctx):
             badges.append(h("span", {"class": "badge you"}, ctx.t("badge_you")))
         on = p.get("connected", True) is not False
         remove = None
-        if is_host and p.get("bot") and s != host:
-            remove = button(ctx, "remove-" + str(s), ctx.t("remove_bot"),
+        if is_host and s != host:         # a bot, or a person (its page hears `removed`)
+            remove = button(ctx, "remove-" + str(s),
+                            ctx.t("remove_bot") if p.get("bot") else ctx.t("remove_player"),
                             ("intent", "remove", {"seat": s}), "btn small remove")
         rows.append(h("li", {"class": "player" + ("" if on else " away"),
                              "data-testid": "player-" + str(s)},
@@ -261,8 +281,10 @@ def lobby_tree(model, ui, ctx):
                   None if can_start else h("p", {"class": "hint"}, ctx.t("need_two")))
     else:
         bots = None
-        start = h("p", {"class": "waiting", "data-testid": "lobby-waiting"},
-                  ctx.t("wait_host", name=seat_name(players, host, ctx)))
+        start = h("div", {"class": "start"},
+                  h("p", {"class": "waiting", "data-testid": "lobby-waiting"},
+                    ctx.t("wait_host", name=seat_name(players, host, ctx))),
+                  leave_button(ctx))
 
     return h("main", {"class": "panel lobby"},
              link_box,
@@ -271,6 +293,12 @@ def lobby_tree(model, ui, ctx):
                h("ul", {"class": "players", "data-testid": "player-list"}, rows),
                bots),
              options_box, start)
+
+
+def leave_button(ctx):
+    """`leave`: the room hears it first (the seat frees up in the lobby, a bot takes it at the
+    table), then the page forgets the room and opens the landing."""
+    return button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn leave")
 
 
 _QR_CACHE = {}

@@ -64,7 +64,35 @@ def opponent_node(ctx, row, info):
                h("span", {"class": "holding", "title": ctx.t("holding"), "role": "img",
                           "aria-label": ctx.t("holding")}) if holding else None),
              button(ctx, "stand-in-" + str(row["seat"]), ctx.t("stand_in"), row["stand_in"],
-                    "btn small stand-in") if row.get("stand_in") else None)
+                    "btn small stand-in") if row.get("stand_in") else None,
+             h("small", {"class": "asks"}, ctx.t("asks_seat", name=row["asks"]))
+             if row.get("asks") and not row.get("approve") else None,
+             button(ctx, "approve-" + str(row["seat"]), ctx.t("approve_seat", name=row["asks"]),
+                    row["approve"], "btn small approve") if row.get("approve") else None,
+             button(ctx, "take-seat-" + str(row["seat"]), ctx.t("take_seat"), row["take"],
+                    "btn small take-seat") if row.get("take") else None)
+
+
+def spectator_bar(model, info, ui, ctx):
+    """A spectator's bar: it watches (public information only); with a name it may ask for a
+    seat that is away or played by a bot (`take-seat-<seat>` on that seat) or for a seat in
+    the next game; `leave` is always there."""
+    from ui.screens import leave_button, name_input    # (screens imports this module)
+    ask = info["ask"]
+    if ask is not None:
+        note = h("p", {"class": "hint", "data-testid": "seat-asked"},
+                 ctx.t("asked_seat") if ask.get("seat") is not None else ctx.t("asked_next_game"))
+        return h("section", {"class": "card-box spectator", "data-testid": "spectator"},
+                 h("p", None, ctx.t("spectating")), note, leave_button(ctx))
+    named = bool((ui.get("name") or "").strip())
+    return h("section", {"class": "card-box spectator", "data-testid": "spectator"},
+             h("p", None, ctx.t("spectating")),
+             h("p", {"class": "hint"}, ctx.t("spectator_name_hint")),
+             name_input(ui, ctx),
+             h("div", {"class": "row"},
+               button(ctx, "sit-next-game", ctx.t("sit_next_game"),
+                      ("local", "sit", None) if named else None, "btn"),
+               leave_button(ctx)))
 
 
 def table_tree(model, ui, ctx):
@@ -124,12 +152,16 @@ def table_tree(model, ui, ctx):
     if timer is not None:
         total = info["timer_total"] or 1
         frac = timer * 100 // total if total else 0
-        timer_node = h("div", {"class": "timer" + (" urgent" if timer < 10000 else "")
-                               + (" mine" if info["timer_mine"] else ""),
+        paused = info.get("paused")
+        timer_node = h("div", {"class": "timer" + (" urgent" if timer < 10000 and not paused
+                                                   else "")
+                               + (" mine" if info["timer_mine"] else "")
+                               + (" paused" if paused else ""),
                                "data-testid": "turn-timer", "data-ms": str(timer),
+                               "data-paused": "true" if paused else None,
                                "role": "timer", "aria-label": ctx.t("time_left", t=clock(timer)),
                                "style": "--p:" + str(frac) + "%"},
-                       h("span", None, clock(timer)))
+                       h("span", None, ctx.t("paused") if paused else clock(timer)))
     status_node = h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
                                                     and info["phase"] in PLAY_PHASES else "")},
                     h("div", {"class": "status", "data-testid": "status", "role": "status",
@@ -200,8 +232,20 @@ def table_tree(model, ui, ctx):
                       + (" crowded" if len(others) >= 4 else "")
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", {"class": grid_cls}, [opponent_node(ctx, r, info) for r in others]),
+             spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
              centre, status_node, my_node,
-             None if info["phase"] in END_PHASES else actions, end, log_node)
+             None if info["phase"] in END_PHASES or info["spectator"] else actions, end, log_node,
+             table_leave(model, info, ctx))
+
+
+def table_leave(model, info, ctx):
+    """A guest's `leave` at the table (a bot takes its seat); at game over the results sheet
+    has it. The host's page runs the room: it leaves only when the game is over."""
+    from ui.screens import leave_button
+    from ui.viewmodel import read
+    if info["spectator"] or info["phase"] == "game_over" or read(model, "is_host", False):
+        return None
+    return h("div", {"class": "row leave-row"}, leave_button(ctx))
 
 
 def end_tree(info, ui, ctx):
