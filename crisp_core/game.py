@@ -117,14 +117,16 @@ class Game:
         self.clock = 0
 
     @classmethod
-    def new(cls, options, seed=None, deck=None, dealer=0, scores=None, now=0):
+    def new(cls, options, seed=None, deck=None, dealer=0, scores=None, now=0, round=1):
         """Start a game and deal its first round at ``now`` (ms); returns the Game.
 
         ``options``: see :func:`normalize_options`. ``seed``: any int or string; each round's
         deck is shuffled from it (R2.2). ``deck``: a list of cards stacked on top of every
         round's deck instead (rest canonical, docs/scenarios.md); with neither, every deck is in
         canonical order. ``dealer``: the first dealer's seat (R2.1: the host, 0). ``scores``:
-        running totals carried in (default all 0). Raises ``ValueError`` for bad arguments.
+        running totals carried in (default all 0). ``round``: the number of the round dealt
+        (default 1; a round dealt again after a host handover keeps its number, with a
+        new seed). Raises ``ValueError`` for bad arguments.
         """
         game = cls()
         game.options = normalize_options(options)
@@ -139,7 +141,10 @@ class Game:
         if deck is not None:
             cards.stacked_deck(deck)  # validates
             game.stack = list(deck)
+        if not _is_int(round) or round < 1:
+            raise ValueError("round must be at least 1")
         game.seed = seed
+        game.round = round - 1        # _deal counts it
         game.dealer = dealer
         game.scores = list(scores)
         game.clock = now

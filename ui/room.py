@@ -188,6 +188,8 @@ class Room:
         self.make_bot = make_bot
         self.options = dict(DEFAULT_OPTIONS)
         self.seats = [Seat(clean_name(host_name), self._token())]
+        self.host = 0             # the host's seat ("local"): 0, or its successor's after a
+                                  # handover (`from_handover`)
         self.game = None
         self.log = []             # engine events of the current round (for replays)
         self.peeks = {}           # seat -> its peek reveal of the current round
@@ -274,7 +276,7 @@ class Room:
         for index, seat in enumerate(self.seats):
             seat.conn = None
             seat.seen = None
-            if index != 0 and seat.bot is None:
+            if index != self.host and seat.bot is None:
                 seat.away_since = now
         return []
 
@@ -316,7 +318,7 @@ class Room:
         for index, seat in enumerate(self.seats):
             if seat.plan is not None:
                 times.append(seat.plan["at"])
-            if index == 0 or seat.bot is not None:
+            if index == self.host or seat.bot is not None:
                 continue
             if seat.away_since is None:
                 if seat.conn is not None and seat.seen is not None:
@@ -350,7 +352,7 @@ class Room:
         never fires on a phone that went to sleep)."""
         changed = False
         for index, seat in enumerate(self.seats):
-            if (index != 0 and seat.conn is not None and seat.away_since is None
+            if (index != self.host and seat.conn is not None and seat.away_since is None
                     and seat.seen is not None and now - seat.seen >= SILENT_MS):
                 seat.away_since = seat.seen + SILENT_MS
                 changed = True
@@ -373,7 +375,9 @@ class Room:
         events = []
         for _ in range(len(self.seats) + 1):
             acted = False
-            for index in range(1, len(self.seats)):
+            for index in range(len(self.seats)):
+                if index == self.host:
+                    continue
                 due = self._forfeit_at(index)
                 if due is not None and due <= now:
                     try:
@@ -457,7 +461,7 @@ class Room:
             if bound is not None:
                 raise BadMessage("already_joined", "this connection already has a seat")
             return self._challenge(conn, name, msg["seat_id"], msg["nonce"])
-        seat = 0 if conn == LOCAL else None
+        seat = self.host if conn == LOCAL else None
         if bound is not None and bound != seat:
             raise BadMessage("already_joined", "this connection already has a seat")
         if conn != LOCAL and conn in self.proving:
@@ -567,7 +571,7 @@ class Room:
         name = clean_name(msg["name"])
         index = msg.get("seat")
         if index is not None:
-            if not _is_int(index) or not 1 <= index < len(self.seats):
+            if not _is_int(index) or not self._guest_seat(index):
                 raise BadMessage("bad_message", "seat must be a guest's seat")
             if not self._open_seat(index):
                 raise BadMessage("seat_taken", "that seat is played by someone who is here")
@@ -577,7 +581,7 @@ class Room:
     def _open_seat(self, index):
         """A seat a spectator may take: not the host's, played by a bot, or its person away."""
         seat = self.seats[index]
-        return index != 0 and (seat.bot is not None or seat.stand_in is not None
+        return index != self.host and (seat.bot is not None or seat.stand_in is not None
                                or seat.away_since is not None)
 
     def _host_approve(self, msg, now):
@@ -588,7 +592,7 @@ class Room:
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
         index = msg["seat"]
-        if not _is_int(index) or not 1 <= index < len(self.seats):
+        if not _is_int(index) or not self._guest_seat(index):
             raise BadMessage("bad_message", "seat must be a guest's seat")
         conn = self._asker(index)
         if conn is None:
@@ -724,7 +728,7 @@ class Room:
         _fields(msg, ())
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
-        return self._apply(0, {"do": "next_round"}, now)
+        return self._apply(self.host, {"do": "next_round"}, now)
 
     def _host_new_game(self, msg, now):
         """After game over: everyone back to the lobby, same seats, bots and options,
@@ -769,7 +773,7 @@ class Room:
         _fields(msg, ("seat",))
         self._in_lobby()
         index = msg["seat"]
-        if not _is_int(index) or not 1 <= index < len(self.seats):
+        if not _is_int(index) or not self._guest_seat(index):
             raise BadMessage("bad_message", "seat must be a guest's seat")
         return self._remove_seat(index, "removed", "the host removed you")
 
@@ -777,6 +781,8 @@ class Room:
         """Take seat `index` out of the lobby; the seats after it move down."""
         out = []
         gone = self.seats.pop(index)
+        if index < self.host:
+            self.host -= 1            # (after a handover the host may sit after it)
         if gone.conn is not None:
             out.append((gone.conn, self._kicked(code, text)))
         self.conns = {}
@@ -800,7 +806,7 @@ class Room:
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
         index = msg["seat"]
-        if not _is_int(index) or not 1 <= index < len(self.seats) \
+        if not _is_int(index) or not self._guest_seat(index) \
                 or self.seats[index].bot is not None:
             raise BadMessage("bad_message", "seat must be a guest's seat")
         if msg["level"] not in BOT_LEVELS:
@@ -851,7 +857,7 @@ class Room:
             if seat.conn is None and seat.agent is None:
                 continue
             view = view_for(self.game, index, now)
-            if index != 0:
+            if index != self.host:
                 view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
             seat.n += 1
             allowed = json.dumps(view["allowed"], sort_keys=True)
@@ -920,7 +926,7 @@ class Room:
         return players
 
     def _lobby_text(self):
-        return self._msg("lobby", players=self._players(), options=dict(self.options), host=0,
+        return self._msg("lobby", players=self._players(), options=dict(self.options), host=self.host,
                          started=self.game is not None)
 
     # ---- bots ---------------------------------------------------------------------------
@@ -946,13 +952,17 @@ class Room:
             self.now = now
         return self.now
 
+    def _guest_seat(self, index):
+        """True for a seat of this room that is not the host's."""
+        return _is_int(index) and 0 <= index < len(self.seats) and index != self.host
+
     def _token(self):
         return self.make_token(16)
 
     def _seat_of_id(self, seat_id):
-        """The guest seat whose token's public id is `seat_id`, or None (never seat 0)."""
+        """The guest seat whose token's public id is `seat_id`, or None (never the host's)."""
         for index, seat in enumerate(self.seats):
-            if index != 0 and seat.token is not None and secrets.compare_digest(
+            if index != self.host and seat.token is not None and secrets.compare_digest(
                     proof.seat_id(seat.token), seat_id):
                 return index
         return None
@@ -961,7 +971,8 @@ class Room:
         if not token:
             return None
         for index, seat in enumerate(self.seats):
-            if index != 0 and seat.token is not None and secrets.compare_digest(seat.token, token):
+            if index != self.host and seat.token is not None \
+                    and secrets.compare_digest(seat.token, token):
                 return index
         return None
 
@@ -983,7 +994,7 @@ class Room:
 
     def to_dict(self):
         """The whole room, JSON-safe (connections are not saved: everyone rejoins)."""
-        return {"room_id": self.room_id, "seed": self.seed, "deck": self.deck,
+        return {"room_id": self.room_id, "host": self.host, "seed": self.seed, "deck": self.deck,
                 "options": dict(self.options), "seats": [s.to_dict() for s in self.seats],
                 "game": self.game.to_dict() if self.game is not None else None,
                 "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
@@ -1013,11 +1024,75 @@ class Room:
                 seat.agent = make_bot(level, i)
             if seat.agent is None:
                 seat.stand_in = None
-            if i != 0 and seat.bot is None:
+            if i != d.get("host", 0) and seat.bot is None:
                 seat.away_since = d["now"]    # away until it rejoins
             room.seats.append(seat)
+        room.host = d.get("host", 0)
         room.game = Game.from_dict(d["game"]) if d["game"] is not None else None
         room.log = list(d["log"])
         room.peeks = {int(k): v for k, v in d["peeks"].items()}
         room.now = d["now"]
         return room
+
+    # ---- the host handover (docs/protocol.md "Host handover: the sealed room") ------------
+
+    @classmethod
+    def from_handover(cls, d, seat, now, make_token=secrets.token_hex, make_bot=None,
+                      load_bot=Bot.from_dict):
+        """The room `d` (its old host's `to_dict`, opened from the sealed box, ui/seal.py)
+        hosted from now on by the page of `seat` (ui/handover.successor): every seat, name,
+        token, bot, option and score, the dealer rotation and the round in play exactly where
+        it stopped. The old host's seat becomes a guest's seat: its person rejoins it with its
+        token (the old host's page has it in its saved room). Every other person is away
+        from `now` until it rejoins through the seat proof; the clock goes on from the saved
+        one (the page sets its epoch so), so no deadline ran out while nobody hosted.
+        Raises ValueError when `seat` is not a person's seat other than the old host's."""
+        room = cls.from_dict(d, make_token=make_token, make_bot=make_bot, load_bot=load_bot)
+        old = room.host
+        if not _is_int(seat) or not 0 <= seat < len(room.seats) or seat == old \
+                or room.seats[seat].bot is not None:
+            raise ValueError("the new host must be a person's seat other than the old host's")
+        room.host = seat
+        room.seats[seat].stop_stand_in()
+        room.seats[seat].away_since = None
+        room.resumed(now)
+        return room
+
+    @classmethod
+    def from_public(cls, room_id, seat, players, options, scores, dealer, round_no, now,
+                    seed=None, make_token=secrets.token_hex, make_bot=None):
+        """A room rebuilt by seat `seat` from what every page knows (the last view and
+        players list) when the sealed room cannot be opened (fewer than two players left to
+        open it): the same seats and names, every other seat played by a bot (its person may
+        not be proven any more: its token is unknown here), the options, the scores of the
+        finished rounds, and the interrupted round dealt again (same number and dealer, a new
+        seed). `players`: [{seat, name, bot}]. Raises ValueError for bad input."""
+        if not isinstance(players, list) or not 2 <= len(players) <= MAX_SEATS:
+            raise ValueError("players: 2 to 8 seats")
+        if not _is_int(seat) or not 0 <= seat < len(players):
+            raise ValueError("seat must be one of the players'")
+        room = cls(room_id, players[seat].get("name") or "?", seed=seed, make_token=make_token,
+                   make_bot=make_bot)
+        room.seats = []
+        for index, p in enumerate(players):
+            name = clean_name(p.get("name") or "Bot " + str(index))
+            if index == seat:
+                room.seats.append(Seat(name, room._token()))
+                continue
+            level = p.get("bot") if p.get("bot") in BOT_LEVELS else LEFT_BOT
+            bot = Seat(name, None, bot=level)
+            if make_bot is not None:
+                bot.agent = make_bot(level, index)
+            room.seats.append(bot)
+        room.host = seat
+        room.options = dict(DEFAULT_OPTIONS)
+        for key in DEFAULT_OPTIONS:
+            if key in (options or {}):
+                room.options[key] = options[key]
+        game_options = dict(room.options, players=len(players))
+        room.game = Game.new(game_options, seed=room.seed, deck=room.deck, dealer=dealer,
+                             scores=list(scores), now=now, round=round_no)
+        room.now = now
+        room._record(room.game.deal_events())
+        return room
+
