@@ -14,7 +14,6 @@ import pytest
 from roomnet import CARD, Net
 from ui import seal
 from ui.client import Client
-from ui.handover import can_continue, room_id_after, successor
 from ui.room import LOCAL, Room, bot_maker
 
 
@@ -117,43 +116,20 @@ def test_shamir_shares_of_random_secrets():
             assert seal.combine({x: shares[x] for x in pair}) == secret
 
 
-# ---- the successor rule -------------------------------------------------------------------
+# ---- the successor rule (tests/handover_cases.py: run here and on MicroPython) ------------
 
-def players(spec):
-    """spec: one letter a seat: H a person here, A a person away, B a bot."""
-    return [{"seat": i, "name": "P%d" % i, "connected": c != "A", "bot": "easy" if c == "B"
-             else None} for i, c in enumerate(spec)]
+from handover_cases import *  # noqa: E402,F401,F403
 
 
-def test_the_new_host_is_the_lowest_connected_person_other_than_the_old_host():
-    assert successor(players("HHH")) == 1
-    assert successor(players("HBAH")) == 3
-    assert successor(players("HBB")) is None
-    assert successor(players("AHH"), host=2) == 1
-    assert successor(players("HHH"), host=1) == 0
-
-
-def test_every_page_names_the_same_seat_whatever_the_order_and_junk():
-    rng = random.Random(3)
-    base = players("HBHAHB")
-    for _ in range(20):
-        shuffled = base[:]
-        rng.shuffle(shuffled)
-        assert successor(shuffled + [None, "x", {"seat": True, "connected": True}]) == 2
-
-
-def test_the_round_goes_on_only_with_two_people_left():
-    assert can_continue(players("HHH")) and not can_continue(players("HHB"))
-    assert not can_continue(players("HHA"))
-
-
-def test_the_room_moves_to_a_new_peerjs_id_on_each_handover():
-    room_id = "crisp-" + "a" * 32
-    assert room_id_after(room_id, 1) == room_id + "-h1"
-    assert room_id_after(room_id + "-h1", 2) == room_id + "-h2"
-    for bad in (0, -1, 100, True, "1"):
-        with pytest.raises(ValueError):
-            room_id_after(room_id, bad)
+def test_the_successor_rule_runs_on_micropython(tmp_path):
+    import os
+    from test_render_micropython import ROOT, run_tests_on_micropython
+    files = {"/tests/handover_cases.py": os.path.join(ROOT, "tests", "handover_cases.py"),
+             "/ui/handover.py": os.path.join(ROOT, "ui", "handover.py")}
+    ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
+    import handover_cases
+    expected = [n for n in dir(handover_cases) if n.startswith("test_")]
+    assert failed == [] and ran == len(expected) == 4, out
 
 
 # ---- the room continued by its new host ---------------------------------------------------
