@@ -121,16 +121,23 @@ class Game:
         self.scores = []
         self.winners = None
         self.clock = 0
+        self.journal = []
 
     @classmethod
-    def new(cls, options, seed=None, deck=None, dealer=0, scores=None, now=0):
+    def new(cls, options, seed=None, deck=None, dealer=0, scores=None, now=0, order=None,
+            round_number=1):
         """Start a game and deal its first round at ``now`` (ms); returns the Game.
 
         ``options``: see :func:`normalize_options`. ``seed``: any int or string; each round's
-        deck is shuffled from it (R2.2). ``deck``: a list of cards stacked on top of every
-        round's deck instead (rest canonical, SCENARIOS.md); with neither, every deck is in
-        canonical order. ``dealer``: the first dealer's seat (R2.1: the host, 0). ``scores``:
-        running totals carried in (default all 0). Raises ``ValueError`` for bad arguments.
+        deck is shuffled from it (R2.2, ``crisp_core.shuffle.seeded_deck``). ``deck``: a list
+        of cards stacked on top of every round's deck instead (rest canonical, SCENARIOS.md);
+        with neither, every deck is in canonical order. ``order``: the whole deck of this
+        first round only (52 distinct cards, top first), e.g. from a committed shuffle
+        (``crisp_core.shuffle.deck_from_seed``); it wins over ``seed`` and ``deck`` for this
+        round. ``dealer``: the first dealer's seat (R2.1: the host, 0). ``scores``: running
+        totals carried in (default all 0). ``round_number``: the number of the round dealt
+        (1; a replay of a later round, ``crisp_core.verify``, deals that one). Raises
+        ``ValueError`` for bad arguments.
         """
         game = cls()
         game.options = normalize_options(options)
@@ -145,12 +152,17 @@ class Game:
         if deck is not None:
             cards.stacked_deck(deck)  # validates
             game.stack = list(deck)
+        if order is not None and len(cards.stacked_deck(order)) != len(order):
+            raise ValueError("order must be the whole deck")
+        if not _is_int(round_number) or round_number < 1:
+            raise ValueError("round_number must be 1 or more")
+        game.round = round_number - 1
         game.seed = seed
         game.dealer = dealer
         game.scores = list(scores)
         game.clock = now
         game._events = []
-        game._deal(now, None)
+        game._deal(now, order)
         game._events = []
         return game
 
@@ -176,6 +188,7 @@ class Game:
         """Deal a round (R2): three passes from the dealer's left, left/center/right."""
         n = self.players
         self.round += 1
+        self.journal = []
         self.deck = self._round_deck(deck)
         self.hands = [[None, None, None] for _ in range(n)]
         for pass_index in range(3):
@@ -237,9 +250,15 @@ class Game:
         the call window) and R10.2 (draw timer).
         """
         self._events = []
-        self._advance(now)
+        now = self._advance(now)
         events, self._events = self._events, []
+        self._note(events, [now, "advance"])
         return events
+
+    def _note(self, events, entry):
+        """Keep one input of this round in ``journal`` when it did something (its events)."""
+        if events:
+            self.journal.append(entry)
 
     def _advance(self, now):
         now = max(now, self.clock)
@@ -398,6 +417,7 @@ class Game:
         events = self._events
         if self.phase != "round_over":
             self._events = []
+            self._note(events, [max(now, self.clock), "advance"])
             raise IllegalAction("the round is not over", events)
         if deck is not None:
             cards.stacked_deck(deck)
@@ -422,13 +442,16 @@ class Game:
             act = self._check(seat, action, now)
         except IllegalAction as exc:
             self._events = []
+            self._note(fired, [now, "advance"])
             raise IllegalAction(exc.reason, fired)
         kind = act["do"]
         if kind == "next_round":
             self._events = []
+            self._note(fired, [now, "advance"])
             return fired + self.next_round(now)
         getattr(self, "_do_" + kind)(seat, act, now)
         events, self._events = self._events, []
+        self.journal.append([now, "act", seat, dict(act)])
         return events
 
     def _check(self, seat, action, now):
@@ -625,8 +648,10 @@ class Game:
             self._draw_timeout(now, away=True)
         else:
             self._events = []
+            self._note(fired, [now, "advance"])
             raise IllegalAction("nothing to do for that seat now", fired)
         events, self._events = self._events, []
+        self._note(events, [now, "forfeit", seat])
         return events
 
     def legal_actions(self, seat, now):
@@ -682,6 +707,7 @@ class Game:
             elif isinstance(value, dict):
                 value = dict(value)
             out[name] = value
+        out["journal"] = [list(entry) for entry in self.journal]
         return out
 
     @classmethod
@@ -701,6 +727,8 @@ class Game:
         game.ready = list(game.ready)
         game.scores = list(game.scores)
         game.window = list(game.window) if game.window is not None else None
+        journal = data.get("journal") or []
+        game.journal = [list(entry) for entry in journal] if isinstance(journal, list) else []
         if game.phase not in PHASES or len(game.hands) != game.players:
             raise ValueError("saved game is inconsistent")
         game._events = []

@@ -5,6 +5,7 @@ every text each connection receives is kept in `net.inbox[conn]` for leak checks
 """
 
 import json
+import os
 import re
 
 from ui.client import Client
@@ -40,7 +41,7 @@ class Net:
     def _client(self, conn, is_host=False):
         def send(text, conn=conn):
             self.deliver(self.room.receive(conn, text, self.clock))
-        client = Client(send, is_host=is_host)
+        client = Client(send, is_host=is_host, entropy=lambda: os.urandom(16).hex())
         self.clients[conn] = client
         self.inbox.setdefault(conn, [])
         return client
