@@ -9,6 +9,7 @@ check (``crisp_core.verify``) also run on MicroPython (guests' pages); the bots
 are imported only when asked for.
 """
 
+from . import shuffle
 from .cards import CANONICAL, POSITIONS, hand_points, is_card, value
 from .game import Game, IllegalAction, normalize_options
 from .views import allowed_for, events_for, shown_by, view_for
@@ -16,7 +17,7 @@ from .views import allowed_for, events_for, shown_by, view_for
 _BOT_NAMES = ("Bot", "LEVELS", "think_ms")
 
 __all__ = [
-    "Bot", "LEVELS", "think_ms",
+    "Bot", "LEVELS", "think_ms", "shuffle",
     "CANONICAL", "POSITIONS", "Game", "IllegalAction", "allowed_for", "events_for",
     "hand_points", "is_card", "normalize_options", "shown_by", "value", "view_for",
 ]
@@ -24,7 +25,9 @@ __all__ = [
 
 def __getattr__(name):
     """``from crisp_core import Bot`` (and ``LEVELS``, ``think_ms``): the bots, loaded on
-    first use (PEP 562) so that importing the engine never pulls in ``random``."""
+    first use (PEP 562) so that importing the engine never pulls in ``random``. (MicroPython
+    then finds no submodule by ``from crisp_core import verify``: use ``import
+    crisp_core.verify as verify`` there.)"""
     if name in _BOT_NAMES:
         from . import bots
         return getattr(bots, name)

@@ -43,7 +43,7 @@ class IllegalAction(Exception):
     """
 
     def __init__(self, reason, events=None):
-        Exception.__init__(self, reason)
+        super().__init__(reason)
         self.reason = reason
         self.events = events or []
 

@@ -38,7 +38,7 @@ class Mismatch(Exception):
     the cards the page ``saw`` and those the committed deck gives (``expected``)."""
 
     def __init__(self, what, detail, saw=None, expected=None):
-        Exception.__init__(self, detail)
+        super().__init__(detail)
         self.what = what
         self.detail = detail
         self.saw = saw or []
@@ -98,20 +98,23 @@ def deck_of(record):
     return shuffle.deck_from_seed(shuffle.derive_seed(record["secret"], values))
 
 
-def replay(record):
+def replay(record, events=None):
     """Deal the record's round from its committed deck and apply its inputs in order.
 
     Returns ``(game, events)``: the engine after the round, and every event of the round
     (the deal's first). Raises :class:`Mismatch` (``log``) when an input is malformed or
-    illegal, or when the inputs do not finish the round.
+    illegal, or when the inputs do not finish the round; ``events`` (a list, optional) then
+    holds the events replayed until that input.
     """
+    if events is None:
+        events = []
     try:
         game = Game.new(record["options"], order=deck_of(record), dealer=record["dealer"],
                         scores=record["scores"], now=record["start"],
                         round_number=record["round"])
     except ValueError as exc:
         raise Mismatch("record", "the round's start is not valid: %s" % exc)
-    events = game.deal_events()
+    events += game.deal_events()
     for index, entry in enumerate(record["actions"]):
         if game.phase in END_PHASES:
             raise Mismatch("log", "input %d comes after the end of the round" % index)
@@ -256,10 +259,17 @@ def _check(record):
     if sent is not None and seat in used and used[seat] != sent:
         raise Mismatch("contribution", "seat %s sent %s but the shuffle used %s"
                        % (seat, sent, used[seat]), [sent], [used[seat]])
-    game, events = replay(record)
+    events = []
+    failure = None
+    try:
+        replay(record, events)
+    except Mismatch as exc:
+        if exc.what != "log" or seat is None:
+            raise
+        failure = exc           # first, what the page saw before the log went wrong
     if seat is None:
         return
-    if not 0 <= seat < game.players:
+    if not 0 <= seat < record["options"].get("players", 0):
         raise Mismatch("record", "seat is not at the table")
     mine = events_for(events, seat)
     public = [e for e in mine if "to" not in e]
@@ -275,10 +285,16 @@ def _check(record):
                     continue
                 key = (event.get("reason"), _places(event))
                 like = [r for r in private if (r.get("reason"), _places(r)) == key]
+                if failure is not None and not like:
+                    raise failure
                 raise _mismatch_for(event, like[0] if like else None, seat)
             if gap is not None and index == gap[0]:
+                if failure is not None and gap[1] is None:
+                    raise failure
                 raise _mismatch_for(event, gap[1], seat)
             index += 1
+    if failure is not None:
+        raise failure
 
 
 def summary(record):

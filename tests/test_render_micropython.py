@@ -23,7 +23,11 @@ let out = "";
 const mp = await loadMicroPython({stdout: (s) => { out += s + "\n"; },
                                   stderr: (s) => { out += s + "\n"; }});
 for (const dir of ["/ui", "/tests"]) mp.FS.mkdir(dir);
-for (const [dst, src] of Object.entries(files)) mp.FS.writeFile(dst, fs.readFileSync(src, "utf8"));
+for (const [dst, src] of Object.entries(files)) {
+  const dir = dst.slice(0, dst.lastIndexOf("/"));
+  if (dir && !mp.FS.analyzePath(dir).exists) mp.FS.mkdir(dir);
+  mp.FS.writeFile(dst, fs.readFileSync(src, "utf8"));
+}
 try {
   mp.runPython(`
 import sys

@@ -13,7 +13,8 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
     config.js                 GENERATED: the one place the signaling server is configured
     pyscript.toml, mpy.toml   GENERATED: PyScript configs for the host (Pyodide) and guests (MicroPython)
     py/host-<hash>.zip        GENERATED: crisp_core/ + ui/ Python files, unpacked by PyScript ([files] "./*")
-    py/guest-<hash>.zip       GENERATED: ui/ Python files only (guests never run the engine)
+    py/guest-<hash>.zip       GENERATED: ui/ Python files and the engine without its bots and tools
+                              (guests replay each round to check it: GUEST_CORE_EXCLUDED)
     ui/, crisp_core/          copies of the sources (ui/main.py is the entry script of both interpreters)
     vendor/pyscript/          @pyscript/core dist (core.js, core.css and its lazy chunks)
     vendor/pyodide/           pyodide core: pyodide.mjs, pyodide.asm.mjs/.wasm, python_stdlib.zip, lock
@@ -74,6 +75,11 @@ UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "
 
 # Python source files that go into the interpreters' file systems.
 PY_EXTENSIONS = (".py", ".json")
+
+# crisp_core modules guests do without: the bots (CPython's random.Random), the bot
+# tournament and the scenario runner (command-line tools). Guests run the rest of the engine
+# on MicroPython to check every round's committed shuffle (crisp_core.verify).
+GUEST_CORE_EXCLUDED = ("crisp_core/bots.py", "crisp_core/tournament.py", "crisp_core/scenario.py")
 
 
 def fail(msg):
@@ -178,7 +184,8 @@ def build(out, mode, test=False):
     ui_py = walk_files(os.path.join(ROOT, "ui"), PY_EXTENSIONS)
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
-    for kind, paths in (("host", core_py + ui_py), ("guest", ui_py)):
+    guest_py = [p for p in core_py if p not in GUEST_CORE_EXCLUDED] + ui_py
+    for kind, paths in (("host", core_py + ui_py), ("guest", guest_py)):
         data = make_zip(paths)
         digest = hashlib.sha256(data).hexdigest()[:10]
         rel = f"py/{kind}-{digest}.zip"  # content-hashed: a new build is never served stale
@@ -225,7 +232,7 @@ def build(out, mode, test=False):
         sizes[f"vendor/{sub}"] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
     write(os.path.join(out, "build.json"), json.dumps(
         {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
-         "python_files": {"host": core_py + ui_py, "guest": ui_py}}, indent=2) + "\n")
+         "python_files": {"host": core_py + ui_py, "guest": guest_py}}, indent=2) + "\n")
     return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes}
 
 

@@ -279,7 +279,7 @@ class Client:
 
     def _verify(self, number, entry, parts):
         """All of the proof is here: build the round's record and check it with the engine."""
-        from crisp_core import verify     # the engine: guests have it in their zip too
+        import crisp_core.verify as verify    # the engine: guests have it in their zip too
         info = entry["info"]
         actions = []
         for part in range(parts):
