@@ -26,6 +26,7 @@ from .views import events_for
 
 RECORD_VERSION = 1
 MAX_ACTIONS = 20000        # a round's inputs (a real round has a few hundred at most)
+MAX_FIRED = 200            # deadlines fired between two inputs (the host ticks at each one)
 END_PHASES = ("round_over", "game_over")
 
 #: What a mismatch may name (``what``), in the order a check meets them.
@@ -122,6 +123,15 @@ def replay(record, events=None):
             raise Mismatch("log", "input %d is not [time, kind, ...]" % index)
         at, kind = entry[0], entry[1]
         try:
+            # Fire the deadlines up to `at` one by one (as the engine would, each at its own
+            # time), so that a hostile time far ahead cannot keep a guest's page busy.
+            for _ in range(MAX_FIRED + 1):
+                due = game.next_deadline()
+                if due is None or due > at or due <= game.clock:
+                    break
+                events += game.advance(due)
+            else:
+                raise Mismatch("log", "input %d comes after too many deadlines" % index)
             if kind == "act" and len(entry) == 4:
                 events += game.apply(entry[2], entry[3], at)
             elif kind == "advance" and len(entry) == 2:

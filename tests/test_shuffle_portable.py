@@ -24,7 +24,7 @@ def test_the_engine_and_the_check_import_without_random():
     # a fresh interpreter; here, on MicroPython, nothing else could have loaded it.)
     if sys.implementation.name == "micropython":
         assert "random" not in sys.modules
-    assert "crisp_core.bots" not in sys.modules
+        assert "crisp_core.bots" not in sys.modules
 
 
 def test_the_test_vector():
