@@ -428,6 +428,7 @@ def table_info(model, ui, ctx):
     info["status"] = status_text(info, players, ctx)
     info["status_sub"] = status_sub(info, players, ctx)
     info["results"] = results_info(view, players, ctx) if public else None
+    info["fair"] = fair_info(model, view) if public else None
     info["winners"] = view.get("winners") if phase == "game_over" else None
     info["next_round"] = {
         "show": phase == "round_over" and bool(_get(model, "is_host", False)),
@@ -520,6 +521,47 @@ def status_sub(info, players, ctx):
     if info["phase"] == "peek" and info["peek_left"] is not None:
         return ctx.t("st_peek_timer", s=secs(info["peek_left"]))
     return None
+
+
+def fair_info(model, view):
+    """The check of this round's committed shuffle (the client's `verdict`) once the round is
+    over, or None (a solo game, a stacked test deck, or the proof not here yet)."""
+    verdict = _get(model, "verdict")
+    if not isinstance(verdict, dict) or verdict.get("round") != view.get("round"):
+        return None
+    return verdict
+
+
+FAIR_WHATS = ("record", "commitment", "contribution", "log", "deal", "peek", "draw", "jack",
+              "queen", "discard", "recycle", "hands", "event")
+
+
+def fair_tree(fair, info, ctx):
+    """`round-verified` (quiet) or `round-mismatch` (loud, naming what did not match), and
+    `save-record`: the round's record as a JSON download (docs/protocol.md)."""
+    seats = info["seats"]
+    skipped = [seats[s]["name"] for s in fair.get("skipped") or []
+               if isinstance(s, int) and 0 <= s < len(seats)]
+    save = button(ctx, "save-record", ctx.t("save_record"),
+                  ("intent", "save_record", {"round": fair.get("round")}), "btn small")
+    if fair.get("ok"):
+        return h("div", {"class": "fair ok", "data-testid": "round-verified", "role": "status"},
+                 h("p", None, h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u2713"),
+                   " ", ctx.t("fair_ok")),
+                 h("p", {"class": "hint"}, ctx.t("fair_skipped", names=", ".join(skipped)))
+                 if skipped else None, save)
+    what = fair.get("what") if fair.get("what") in FAIR_WHATS else "event"
+    saw = " ".join([c for c in fair.get("saw") or [] if isinstance(c, str)]) or "\u2014"
+    expected = " ".join([c for c in fair.get("expected") or [] if isinstance(c, str)]) or "\u2014"
+    return h("div", {"class": "fair bad", "data-testid": "round-mismatch", "role": "alert",
+                     "data-what": what},
+             h("p", {"class": "fair-title"},
+               h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u26a0"), " ",
+               ctx.t("fair_bad", n=fair.get("round"))),
+             h("p", None, ctx.t("fair_what_" + what)),
+             h("p", {"class": "fair-cards"}, ctx.t("fair_saw", saw=saw, expected=expected))
+             if what not in ("record", "commitment", "log") else None,
+             save)
 
 
 def results_info(view, players, ctx):
@@ -1208,6 +1250,8 @@ def end_tree(info, ui, ctx):
     body.append(h("div", {"class": "round-results", "data-testid": "round-results"},
                   h("h3", None, ctx.t("round_results", n=info["round"]))
                   if info["phase"] == "game_over" else None, table))
+    if info.get("fair") is not None:
+        body.append(fair_tree(info["fair"], info, ctx))
     parts.append(h("div", {"class": "sheet-body", "id": "sheet-body", "hidden": not is_open},
                    body))
     nr = info["next_round"]
