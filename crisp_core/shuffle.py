@@ -6,8 +6,10 @@ which guests run) computes the same deck from the same seed:
 - A secret is 32 bytes, written as 64 lowercase hex digits; its commitment is
   ``SHA-256(secret bytes)`` in hex.
 - A contribution is 16 bytes, written as 32 lowercase hex digits.
-- The round's seed is ``SHA-256(secret bytes || contribution bytes ...)``, the contributions
-  in increasing seat order (fixed lengths: no separators are needed).
+- The round's seed is ``SHA-256("crisp-seed-v1" || secret bytes || contribution bytes ...)``,
+  the 13 ASCII bytes of the label first, then the contributions in increasing seat order
+  (fixed lengths: no separators are needed). The label keeps the seed apart from the
+  commitment: with no contribution at all the deck still cannot be read off the commitment.
 - The stream: block ``k`` (k = 0, 1, ...) is ``SHA-256(seed || k as 8 bytes big-endian)``;
   the blocks are cut into 4-byte big-endian unsigned words, in order (8 words a block).
 - ``uniform(n)``: the next word ``w`` with ``w < 2**32 - 2**32 % n`` (words at or above that
@@ -23,6 +25,7 @@ import hashlib
 
 from .cards import CANONICAL
 
+SEED_LABEL = b"crisp-seed-v1"
 SECRET_BYTES = 32
 CONTRIBUTION_BYTES = 16
 _WORD = 1 << 32
@@ -55,7 +58,8 @@ def commitment(secret):
 
 
 def derive_seed(secret, contributions):
-    """The round's seed (32 bytes): SHA-256 over the secret and then every contribution.
+    """The round's seed (32 bytes): SHA-256 over ``SEED_LABEL``, the secret, and then every
+    contribution.
 
     ``secret``: 64 hex digits. ``contributions``: the 32-hex-digit contributions in increasing
     seat order (the caller sorts them; only the seats that contributed). Raises
@@ -63,7 +67,7 @@ def derive_seed(secret, contributions):
     """
     if not is_hex(secret, SECRET_BYTES):
         raise ValueError("a secret is 64 lowercase hex digits")
-    data = bytes.fromhex(secret)
+    data = SEED_LABEL + bytes.fromhex(secret)
     for value in contributions:
         if not is_hex(value, CONTRIBUTION_BYTES):
             raise ValueError("a contribution is 32 lowercase hex digits")

@@ -14,9 +14,9 @@ CONTRIBUTIONS = ["01" * 16, "02" * 16]
 # The deck SECRET and CONTRIBUTIONS give (docs/protocol.md "Verifiable shuffle"): a test
 # vector for anyone who reimplements the shuffle.
 COMMITMENT = "9a2db2e23f1504cd056606553ac049c5e718e8f9ce9233876df1a7a1821af885"
-SEED = "74e7851d03defb9db5a2f05af3810754d6414c5e25fee84a55eb21621818f209"
-DECK = ("3h Kh 9c Ac 7s 8d 4d Tc 5c 2d 9h Jh 5s 4c As 6s 4h 6c Ah Qs 8s Th 2h Jc 3s 9s 4s "
-        "Qc 3c 6d Jd 2c 5h 9d Ad 7h 8c Kd Qd Ks Js 3d 5d Ts Kc 8h Td 6h 7c 2s Qh 7d").split()
+SEED = "1f56f20662f75510940fce4fb0aa29cb195dd7e2d1fcc4a2a4f665d608b20237"
+DECK = ("4d Qd 9d Ac Kc 6d Tc 4s 7d Jc 5h 9c 7c Jd 2s 8h 7h 2c Ks Qc 3h 6c 9h 5d Ts As 6h 2h "
+        "3s Ah Ad 9s 5c 6s Jh Th Td 5s 3c 7s Qs 8s Kh 4h 8d 4c 2d Kd Qh Js 3d 8c").split()
 
 
 def test_the_engine_and_the_check_import_without_random():
@@ -32,6 +32,12 @@ def test_the_test_vector():
     seed = shuffle.derive_seed(SECRET, CONTRIBUTIONS)
     assert seed.hex() == SEED
     assert shuffle.deck_from_seed(seed) == DECK
+
+
+def test_with_no_contribution_the_deck_is_not_the_commitments():
+    # (were the seed SHA-256(secret), the commitment would give the deck away before play)
+    assert shuffle.derive_seed(SECRET, []).hex() != shuffle.commitment(SECRET)
+    assert shuffle.derive_seed(SECRET, []) == shuffle.sha256(b"crisp-seed-v1" + bytes.fromhex(SECRET))
 
 
 def test_a_deck_is_a_permutation_and_every_seed_gives_its_own():
