@@ -25,8 +25,9 @@ from .game import Game, IllegalAction
 from .views import events_for
 
 RECORD_VERSION = 1
-MAX_ACTIONS = 20000        # a round's inputs (a real round has a few hundred at most)
+MAX_ACTIONS = 5000         # a round's inputs (a real round has a few hundred at most)
 MAX_FIRED = 200            # deadlines fired between two inputs (the host ticks at each one)
+MAX_FIRED_TOTAL = 5000     # ... and in the whole round: a hostile record stays cheap to check
 END_PHASES = ("round_over", "game_over")
 
 #: What a mismatch may name (``what``), in the order a check meets them.
@@ -116,6 +117,7 @@ def replay(record, events=None):
     except ValueError as exc:
         raise Mismatch("record", "the round's start is not valid: %s" % exc)
     events += game.deal_events()
+    budget = MAX_FIRED_TOTAL
     for index, entry in enumerate(record["actions"]):
         if game.phase in END_PHASES:
             raise Mismatch("log", "input %d comes after the end of the round" % index)
@@ -129,6 +131,9 @@ def replay(record, events=None):
                 due = game.next_deadline()
                 if due is None or due > at or due <= game.clock:
                     break
+                budget -= 1
+                if budget < 0:
+                    raise Mismatch("log", "the inputs fire too many deadlines")
                 events += game.advance(due)
             else:
                 raise Mismatch("log", "input %d comes after too many deadlines" % index)

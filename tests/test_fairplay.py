@@ -438,3 +438,25 @@ def test_an_illegal_log_is_a_mismatch_not_a_crash():
         assert verify.check(dict(record, actions=actions))["what"] == "log"
     with pytest.raises(IllegalAction):
         Game.new({"players": 2}).apply(0, {"do": "fly"}, 0)
+
+
+def test_a_hostile_proof_or_fair_message_never_crashes_a_page():
+    from ui.client import Client
+    sent = []
+    for fair in ({"options": "x"}, {"contributions": "x", "options": {"players": 2}},
+                 {"contributions": [[1, "zz"]]}, {"dealer": None, "scores": {}}):
+        client = Client(sent.append, entropy=lambda: "ab" * 16)
+        client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "t",
+                                   "room": "r"}), 0)
+        client.receive(json.dumps({"type": "commit", "v": 1, "round": 1,
+                                   "commitment": "00" * 32}), 0)
+        client.receive(json.dumps(dict(fair, type="fair", v=1, round=1)), 0)
+        for proof in ({"part": 0, "parts": 2, "actions": "x", "secret": 5},
+                      {"part": 1, "parts": 2, "actions": [[1e300, "act", {}, []]] * 3}):
+            client.receive(json.dumps(dict(proof, type="proof", v=1, round=1)), 0)
+        assert client.verdict["ok"] is False and client.verdict["what"] in verify.KINDS
+    assert json.loads(sent[0])["type"] == "contribute"
+    # a proof of a round far beyond the table's clock stays cheap to check
+    record, events = random_round(random.Random(1), 2, "56" * 32, ["78" * 16])
+    far = [[10 ** 9 + k, "advance"] for k in range(verify.MAX_ACTIONS)]
+    assert verify.check(dict(record, actions=far))["what"] == "log"
