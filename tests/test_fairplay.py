@@ -460,3 +460,21 @@ def test_a_hostile_proof_or_fair_message_never_crashes_a_page():
     record, events = random_round(random.Random(1), 2, "56" * 32, ["78" * 16])
     far = [[10 ** 9 + k, "advance"] for k in range(verify.MAX_ACTIONS)]
     assert verify.check(dict(record, actions=far))["what"] == "log"
+
+
+def test_a_round_with_an_away_player_timers_and_forfeits_verifies():
+    net = room_of_three()
+    net.host.host({"type": "options", "draw_seconds": 30, "draw_from_discard": True})
+    net.host.host({"type": "start"})
+    token = net.clients["b"].token
+    net.close("b")                           # Bea's phone dies: the room plays her part
+    net.asleep.add("b")
+    play_round(net, (LOCAL, "a"))
+    kinds = [e["type"] for e in net.room.log]
+    assert any(e.get("away") for e in net.room.log if e["type"] == "timeout"), kinds
+    assert any(e.get("auto") for e in net.room.log if e["type"] == "ready")
+    assert ["forfeit"] in [entry[1:2] for entry in net.room.game.journal]
+    for conn in (LOCAL, "a"):
+        assert net.clients[conn].verdict["ok"], net.clients[conn].verdict
+    back = net.guest("b2", "Bea", token)     # she comes back after the end: checked too
+    assert back.verdict["ok"]
