@@ -6,8 +6,10 @@ No pytest, no hypothesis, no random here: plain functions and asserts."""
 
 import sys
 
+import crisp_core.shuffle as shuffle
 import crisp_core.verify as verify
-from crisp_core import Game, events_for, shuffle
+from crisp_core.game import Game
+from crisp_core.views import events_for
 
 SECRET = "ab" * 32
 CONTRIBUTIONS = ["01" * 16, "02" * 16]

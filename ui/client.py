@@ -16,6 +16,16 @@ OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a
 PROOF_PARTS_MAX = 200
 
 
+def left_ms(value, elapsed):
+    """The one countdown: a remaining time of a view (ms, e.g. `draw_left`) as of `elapsed`
+    ms after the view arrived, never below 0; None (no timer) stays None. Views carry
+    remaining times, not clock times, so guests need no clock in step with the host's."""
+    if value is None:
+        return None
+    left = value - elapsed
+    return left if left > 0 else 0
+
+
 class Client:
     """One seat's view of the room.
 
@@ -356,7 +366,4 @@ class Client:
         value = self.view.get(key)
         if key == "crisp_window":
             value = value.get("left") if value else None
-        if value is None:
-            return None
-        left = value - (now - self.view_at)
-        return left if left > 0 else 0
+        return left_ms(value, now - self.view_at)

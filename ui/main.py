@@ -17,7 +17,7 @@
 # with 16 random bytes from crypto.getRandomValues; every page checks each round at its end
 # and offers its record as a JSON download (save-record).
 #
-# Persistence and reconnection (DESIGN.md; docs/protocol.md "Reconnection"):
+# Persistence and reconnection (docs/design.md; docs/protocol.md "Reconnection"):
 #   host: the room is saved in localStorage after every change ("crisp.room.<id>") and the
 #     page's URL becomes ?host=<id>: a reloaded host page resumes that room at once (the
 #     landing at / offers to resume the last one, or to abandon it). The room's clock goes on
@@ -37,6 +37,7 @@ from ui import screens
 from ui.client import Client
 from ui.link import Link, backoff
 from ui.net import GuestNet, HostNet
+from ui.storage import Storage
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
@@ -48,36 +49,11 @@ def _str(value):
     return value if isinstance(value, str) else None
 
 
-def storage_get(key):
-    try:
-        return _str(js.localStorage.getItem(key))
-    except Exception:
-        return None
-
-
-def storage_set(key, value):
-    try:
-        js.localStorage.setItem(key, value)
-    except Exception:
-        pass
-
-
-def storage_remove(key):
-    try:
-        js.localStorage.removeItem(key)
-    except Exception:
-        pass
-
-
-def storage_json(key):
-    text = storage_get(key)
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+_storage = Storage(js)         # localStorage, never failing the page (ui/storage.py)
+storage_get = _storage.get
+storage_set = _storage.set
+storage_remove = _storage.remove
+storage_json = _storage.get_json
 
 
 def on_page(target, event, fn):
@@ -328,7 +304,7 @@ class HostPage(Page):
         return Landing(self.offer, "connecting" if self.pending else None)
 
     def clock(self):
-        """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting
+        """The room's clock (docs/design.md "Time"): ms since the room was created, not counting
         the time its host page was away (a resumed room goes on from its saved clock)."""
         return self.now() - self.epoch
 
@@ -604,7 +580,7 @@ class GuestPage(Page):
         self.client.token = storage_get(self.token_key)
         self.name = None
         if self.client.token:
-            # A reload or a re-woken phone: take the seat back without asking (DESIGN.md).
+            # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = storage_get("crisp.name") or "?"
         self.link = Link(self.now(), seated=bool(self.client.token))
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
