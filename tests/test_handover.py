@@ -216,3 +216,46 @@ def test_with_one_person_left_the_round_is_dealt_again_and_the_scores_stand():
     assert room.next_wakeup() is not None              # the bots play their part
     with pytest.raises(ValueError):
         Room.from_public("crisp-x", 5, public, {}, [0, 0, 0], 0, 1, 0)
+
+
+# ---- the room seals itself for its players ------------------------------------------------
+
+def test_the_room_seals_itself_for_the_people_here_each_with_its_own_share():
+    net = playing_room()
+    room = net.room
+    spectator = net._client("w")
+    net.deliver(room.open("w", net.clock, peer="peer-w"))
+    spectator.connected()
+    spectator.watch()
+    assert room.seal_due(net.clock)
+    out = room.seal_out(net.clock, randbytes_from(11))
+    net.deliver(out)
+    assert sorted(c for c, _ in out) == ["a", "b", "c"]        # not the host, bot, spectator
+    assert not room.seal_due(net.clock) and room.seal_due(net.clock + 1000)
+    shares = {}
+    for conn in ("a", "b", "c"):
+        sealed = net.clients[conn].sealed
+        assert sealed["host"] == 0 and sealed["box"]["n"] == 1
+        shares[conn] = sealed["share"]
+        # each got its own share, and no message names another's
+        texts = [t for t in net.inbox[conn] if '"sealed"' in t]
+        assert all(shares[conn] in t for t in texts)
+    assert len(set(shares.values())) == 3
+    assert spectator.sealed is None and net.clients[LOCAL].sealed is None
+    assert net.leaks == []
+    box = net.clients["a"].sealed["box"]
+    opened = seal.open_room(box, [shares["a"], shares["c"]], room.room_id)
+    assert opened == json.loads(json.dumps(room.to_dict()))
+    # an older box never replaces a newer one
+    net.deliver(room.seal_out(net.clock + 1000, randbytes_from(12)))
+    old = {"type": "sealed", "v": 1, "box": box, "share": shares["a"], "host": 0}
+    net.clients["a"].receive(json.dumps(old), net.clock)
+    assert net.clients["a"].sealed["box"]["n"] == 2
+
+
+def test_with_one_person_besides_the_host_nothing_is_sealed():
+    net = Net()
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.host.host({"type": "start"})
+    assert not net.room.seal_due(net.clock) and net.room.seal_out(net.clock) == []

@@ -94,6 +94,7 @@ class Client:
         self.last_heard = None
         self.spectator = False
         self.ask = None
+        self.sealed = None        # the newest sealed room and this seat's share (host handover)
         self._batch = 0
         self._reveal_batch = {}
 
@@ -129,6 +130,15 @@ class Client:
             self._clear_reveals()
             self.error = None
             return True
+        if kind == "sealed":
+            # The room sealed for the players (docs/protocol.md "Host handover: the sealed
+            # room"): ciphertext and this seat's one share; kept, never shown.
+            box = msg.get("box")
+            if (isinstance(box, dict) and isinstance(box.get("n"), int)
+                    and isinstance(msg.get("share"), str)
+                    and (self.sealed is None or box["n"] > self.sealed["box"]["n"])):
+                self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host")}
+            return False
         if kind == "watching":
             self.spectator = True
             ask = msg.get("ask")

@@ -17,6 +17,7 @@ from crisp_core import (Bot, Game, IllegalAction, events_for, is_card, normalize
 from crisp_core import shuffle
 from crisp_core.actions import ActionError, check_shape
 from ui import proof
+from ui import seal
 from ui.gate import Gate
 
 VERSION = 1
@@ -41,6 +42,7 @@ HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", 
 MAX_SPECTATORS = 8            # connections watching without a seat (docs/protocol.md "Spectators")
 SPECTATOR_SILENT_MS = 30000   # a spectator not heard from this long (10 pings) is closed
 LEFT_BOT = "easy"             # the bot that takes a seat left at the table
+SEAL_MS = 1000                # the room is sealed for the players at most once a second
 CONTRIBUTE_MS = 3000          # how long the deal waits for guests' contributions at most
 PROOF_ACTIONS = 150           # a round's inputs per `proof` message (each one stays < 16 KB)
 CHEATS = ("hand", "deck")     # test builds only (?cheat=): what a cheating host changes
@@ -232,6 +234,8 @@ class Room:
         self.gate = Gate()        # connections not seated yet (ui/gate.py)
         self.dropped = []         # connections the page must close (`take_dropped`)
         self.spectators = {}      # conn -> {"seen": ms, "ask": None | {"seat", "name"}}
+        self.seal_n = 0           # seals sent (`seal_out`): the newest box wins
+        self.sealed_at = None     # when the last one went
         self.now = 0
         self.fair = None          # the committed shuffle of this round (or the next deal)
         self.cheat = None         # test builds only: "hand" | "deck", a host that cheats
@@ -1235,6 +1239,34 @@ class Room:
         return room
 
     # ---- the host handover (docs/protocol.md "Host handover: the sealed room") ------------
+
+    def seal_holders(self):
+        """The seats that hold a share of the sealed room: people other than the host, here
+        now (not bots, not away, not spectators)."""
+        return [i for i, s in enumerate(self.seats)
+                if i != self.host and s.bot is None and s.conn is not None
+                and s.away_since is None]
+
+    def seal_due(self, now):
+        """True when a game is on, two or more people could hold shares, and the last seal
+        is SEAL_MS old: the page then calls `seal_out`."""
+        return (self.game is not None and len(self.seal_holders()) >= seal.THRESHOLD
+                and (self.sealed_at is None or now - self.sealed_at >= SEAL_MS))
+
+    def seal_out(self, now, randbytes=secrets.token_bytes):
+        """The room sealed for the players (ui/seal.py): one `sealed` message to each holder
+        with the box (the same for all) and that seat's own share, never another's; nothing
+        to spectators, bots or the host's own screen. [] when fewer than two could hold it."""
+        holders = self.seal_holders()
+        if self.game is None or len(holders) < seal.THRESHOLD:
+            return []
+        self.seal_n += 1
+        self.sealed_at = now
+        box, shares = seal.seal_room(self.to_dict(), self.room_id, self.seal_n, holders,
+                                     randbytes)
+        return [(self.seats[i].conn, self._msg("sealed", box=box, share=shares[i],
+                                               host=self.host))
+                for i in holders]
 
     @classmethod
     def from_handover(cls, d, seat, now, make_token=secrets.token_hex, make_bot=None,
