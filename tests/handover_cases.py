@@ -42,3 +42,23 @@ def test_the_room_moves_to_a_new_peerjs_id_on_each_handover():
         except ValueError:
             continue
         raise AssertionError(bad)
+
+
+def test_only_the_successor_can_prove_itself_to_a_holder():
+    from ui.handover import successor_key, successor_mac
+    room = "crisp-" + "b" * 32
+    tokens = {1: "1" * 32, 2: "2" * 32, 3: "3" * 32}
+    # the old host gave holder 2 the key of seat 1; seat 1's page derives it from its token
+    given = successor_key(tokens[1], room, 2)
+    assert given == successor_key(tokens[1], room, 2)
+    nonces = ("a" * 32, "c" * 32)
+    right = successor_mac(successor_key(tokens[1], room, 2), room, 1, "peer-2", *nonces)
+    assert right == successor_mac(given, room, 1, "peer-2", *nonces)
+    # another seat's token, another holder, another peer or nonce: another proof
+    assert successor_mac(successor_key(tokens[3], room, 2), room, 1, "peer-2", *nonces) != right
+    assert successor_mac(successor_key(tokens[1], room, 3), room, 1, "peer-2", *nonces) != right
+    assert successor_mac(given, room, 1, "peer-x", *nonces) != right
+    assert successor_mac(given, room, 1, "peer-2", "d" * 32, nonces[1]) != right
+    assert successor_mac(given, "crisp-other", 1, "peer-2", *nonces) != right
+    # the key given to holder 2 is not the one holder 3 checks with
+    assert successor_key(tokens[1], room, 3) != given

@@ -129,7 +129,7 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
     import handover_cases
     expected = [n for n in dir(handover_cases) if n.startswith("test_")]
-    assert failed == [] and ran == len(expected) == 4, out
+    assert failed == [] and ran == len(expected) == 5, out
 
 
 # ---- the room continued by its new host ---------------------------------------------------
@@ -242,6 +242,15 @@ def test_the_room_seals_itself_for_the_people_here_each_with_its_own_share():
         assert all(shares[conn] in t for t in texts)
     assert len(set(shares.values())) == 3
     assert spectator.sealed is None and net.clients[LOCAL].sealed is None
+    # each holder got, for every other holder, the key that holder's page proves itself with
+    from ui.handover import successor_key
+    for conn, seat in (("a", 1), ("b", 2), ("c", 3)):
+        keys = net.clients[conn].sealed["keys"]
+        assert sorted(keys) == sorted(str(s) for s in (1, 2, 3) if s != seat)
+        for other, key in keys.items():
+            assert key == successor_key(room.seats[int(other)].token, room.room_id, seat)
+        assert all(room.seats[s].token not in json.dumps(net.clients[conn].sealed)
+                   for s in (1, 2, 3))
     assert net.leaks == []
     box = net.clients["a"].sealed["box"]
     opened = seal.open_room(box, [shares["a"], shares["c"]], room.room_id)

@@ -137,7 +137,9 @@ class Client:
             if (isinstance(box, dict) and isinstance(box.get("n"), int)
                     and isinstance(msg.get("share"), str)
                     and (self.sealed is None or box["n"] > self.sealed["box"]["n"])):
-                self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host")}
+                keys = msg.get("keys")
+                self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host"),
+                               "keys": keys if isinstance(keys, dict) else {}}
             return False
         if kind == "watching":
             self.spectator = True

@@ -12,7 +12,16 @@ page runs it on what it last heard from the room, with nothing to tap or type.
 - `room_id_after(room_id, epoch)`: the PeerJS id the room moves to on its `epoch`-th handover
   (the old id may stay reserved for the old host's token for minutes on our LAN signaling
   server); a peer that squats it first cannot pass the seat proof (docs/protocol.md).
+- The successor proves itself before anyone hands it a share: the old host gives each
+  holder g, with its share, `successor_key(token_s, room_id, g)` for every other holder s
+  (from s's seat token, which g does not know). The page of s derives the same key from its
+  own token; `successor_mac` over both nonces and g's PeerJS id then proves to g that the
+  peer at the new room id is seat s, and g alone can check it (the key differs for every g:
+  knowing it lets g pose as s to nobody but itself). A stranger at the new id gets no share.
 """
+
+import hashlib
+import hmac
 
 MAX_EPOCH = 99
 
@@ -61,3 +70,23 @@ def room_id_after(room_id, epoch):
     if cut > 0 and base[cut + 2:].isdigit():
         base = base[:cut]
     return base + "-h" + str(epoch)
+
+
+def _mac(key, *fields):
+    text = "".join([str(len(f)) + ":" + f + ";" for f in fields])
+    return hmac.new(key.encode("utf-8"), text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def successor_key(token, room_id, holder):
+    """The key (64 hex) with which seat `token`'s page proves to holder seat `holder` that it
+    is the successor: from that seat's token (its page derives it; the old host gives it to
+    `holder` with its share)."""
+    return _mac(token, "crisp-successor-key", room_id, str(holder))
+
+
+def successor_mac(key, room_id, seat, holder_peer, holder_nonce, host_nonce):
+    """The successor's proof (64 hex) to a holder: keyed by `successor_key`, over the room id,
+    the successor's seat, the holder's PeerJS id and both nonces (32 hex each), so that it
+    serves for no other exchange, holder or peer."""
+    return _mac(key, "crisp-successor-proof", room_id, str(seat), holder_peer, holder_nonce,
+                host_nonce)

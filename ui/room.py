@@ -16,6 +16,7 @@ from crisp_core import (Bot, Game, IllegalAction, events_for, is_card, normalize
                         public_events, spectator_view, view_for)
 from crisp_core import shuffle
 from crisp_core.actions import ActionError, check_shape
+from ui import handover
 from ui import proof
 from ui import seal
 from ui.gate import Gate
@@ -1255,8 +1256,10 @@ class Room:
 
     def seal_out(self, now, randbytes=secrets.token_bytes):
         """The room sealed for the players (ui/seal.py): one `sealed` message to each holder
-        with the box (the same for all) and that seat's own share, never another's; nothing
-        to spectators, bots or the host's own screen. [] when fewer than two could hold it."""
+        with the box (the same for all), that seat's own share, never another's, and the keys
+        with which every other holder's page, as successor, proves itself to this one
+        (ui/handover.py `successor_key`); nothing to spectators, bots or the host's own
+        screen. [] when fewer than two could hold it."""
         holders = self.seal_holders()
         if self.game is None or len(holders) < seal.THRESHOLD:
             return []
@@ -1264,9 +1267,11 @@ class Room:
         self.sealed_at = now
         box, shares = seal.seal_room(self.to_dict(), self.room_id, self.seal_n, holders,
                                      randbytes)
-        return [(self.seats[i].conn, self._msg("sealed", box=box, share=shares[i],
-                                               host=self.host))
-                for i in holders]
+        return [(self.seats[i].conn, self._msg(
+            "sealed", box=box, share=shares[i], host=self.host,
+            keys={str(j): handover.successor_key(self.seats[j].token, self.room_id, i)
+                  for j in holders if j != i}))
+            for i in holders]
 
     @classmethod
     def from_handover(cls, d, seat, now, make_token=secrets.token_hex, make_bot=None,
