@@ -268,3 +268,53 @@ def test_with_one_person_besides_the_host_nothing_is_sealed():
     net.guest("a", "Ana")
     net.host.host({"type": "start"})
     assert not net.room.seal_due(net.clock) and net.room.seal_out(net.clock) == []
+
+
+# ---- the handover's decisions on each page ------------------------------------------------
+
+def test_a_handover_end_to_end_between_pages_and_an_impostor_gets_nothing():
+    from ui.handover import Handover
+    net = playing_room()
+    room = net.room
+    net.deliver(room.seal_out(net.clock, randbytes_from(21)))
+    players_seen = net.clients["a"].players
+    plans = {conn: Handover(room.room_id, net.clients[conn].seat, players_seen, 0,
+                            net.clients[conn].sealed) for conn in ("a", "b", "c")}
+    assert [p.role for p in plans.values()] == ["host", "guest", "guest"]
+    assert {p.new_id for p in plans.values()} == {room.room_id + "-h1"}
+    ana, bea = plans["a"], plans["b"]
+    assert ana.resume and ana.opened(seal.open_room) is None       # one share: nothing
+    # an impostor at the new id cannot prove it is Ana's seat: Bea hands it nothing
+    nonce = bea.challenge("1" * 32)
+    fake = ana.prove("f" * 32, 2, "peer-b", nonce, "2" * 32)
+    assert bea.share_for(fake, "2" * 32, "peer-b") is None
+    # nor can Cid, who knows his own key for Ana but not Bea's
+    nonce = bea.challenge("3" * 32)
+    cid_key = net.clients["c"].sealed["keys"]["1"]
+    from ui.handover import successor_mac
+    assert bea.share_for(successor_mac(cid_key, room.room_id, 1, "peer-b", nonce, "4" * 32),
+                         "4" * 32, "peer-b") is None
+    # Ana's page proves itself with its own token, and gets Bea's share
+    nonce = bea.challenge("5" * 32)
+    mac = ana.prove(room.seats[1].token, 2, "peer-b", nonce, "6" * 32)
+    assert bea.share_for(mac, "6" * 32, "peer-x") is None           # bound to Bea's peer id
+    nonce = bea.challenge("7" * 32)
+    mac = ana.prove(room.seats[1].token, 2, "peer-b", nonce, "8" * 32)
+    share = bea.share_for(mac, "8" * 32, "peer-b")
+    assert share["share"] == net.clients["b"].sealed["share"]
+    ana.take_share({"n": 99, "share": "junk"})
+    assert ana.opened(seal.open_room) is None
+    ana.take_share(share)
+    state = ana.opened(seal.open_room)
+    assert state == json.loads(json.dumps(room.to_dict()))
+    continued = Room.from_handover(state, ana.seat, room.now + 3000)
+    assert continued.game == room.game and continued.host == 1
+
+
+def test_with_one_person_left_the_successor_deals_again_and_nobody_hosts_bots():
+    from ui.handover import Handover
+    spec = [{"seat": 0, "connected": False, "bot": None}, {"seat": 1, "connected": True,
+            "bot": None}, {"seat": 2, "connected": True, "bot": "easy"}]
+    plan = Handover("crisp-x", 1, spec, 0, None)
+    assert plan.role == "host" and not plan.resume
+    assert Handover("crisp-x", 1, spec[:1] + spec[2:], 0, None).role == "none"
