@@ -205,3 +205,11 @@ def test_the_host_removes_a_person_from_the_lobby():
     net.host.host({"type": "remove", "seat": 1})
     assert ana.kicked["code"] == "removed" and ana.token is None
     assert [s.name for s in net.room.seats] == ["Host"]
+
+
+def test_a_seat_given_away_or_left_is_forgotten_by_its_page():
+    net = started()
+    ana = net.clients["g0"]
+    assert ana.token
+    ana.leave()
+    assert ana.token is None and ana.screen == "gone"

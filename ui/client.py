@@ -182,7 +182,7 @@ class Client:
             self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
             self.error = self.kicked
             self.screen = "gone"
-            if msg.get("code") == "removed":
+            if msg.get("code") in ("removed", "replaced", "left"):
                 self.token = None     # the seat is gone: a later visit joins afresh
             return True
         if kind == "pong":
