@@ -456,12 +456,12 @@ def test_a_new_event_is_one_new_line_in_the_log(fakejs):
     assert log.attributes["role"] == "log" and log.attributes["aria-live"] == "polite"
     before = list(log.childNodes)
     texts = [c.textContent for c in before]
-    assert texts[0] == "Bob's turn." and len(before) == 23   # newest first, public only
+    assert texts[0] == "Your turn." and len(before) == 23    # newest first, public only
     m.log = EVENTS[:31]
     screen.update(m)
     after = list(log.childNodes)
     assert after[1:] == before                 # the same nodes, untouched
-    assert after[0].textContent == "Bob drew from the deck."
+    assert after[0].textContent == "You drew from the deck."   # seat 1 is this page's
     assert "fresh" in after[0].attributes["class"] and "fresh" not in after[1].attributes["class"]
     assert [c.textContent for c in after[1:]] == texts
     m.log = EVENTS[:200]                       # past the 40 lines shown: the oldest go
@@ -471,7 +471,7 @@ def test_a_new_event_is_one_new_line_in_the_log(fakejs):
     m.log = EVENTS[:3]                         # a new round (or a rejoin): the log starts over
     screen.update(m)
     assert [c.textContent for c in log.childNodes] == ["Ana drew from the deck.",
-                                                       "Play starts with Bob.",
+                                                       "Play starts with you.",
                                                        "Round 1: Ana deals."]
     assert screen.root.canon() == fresh(fakejs, screen, m)
 

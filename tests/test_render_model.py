@@ -509,11 +509,11 @@ def test_event_log_in_plain_words_newest_first():
     assert lines[0] == "Bob called crisp!"
     assert "Bob swapped their center card; 7\u2665 discarded." in lines
     assert "Cleo took 7\u2665 from the discard." in lines
-    assert "Ana used a Queen: their left card for Bob's right card." in lines
+    assert "You used a Queen: your left card for Bob's right card." in lines   # seat 0 is me
     assert "Cleo used a King: 2 extra draws to come." in lines
     assert "Dani ran out of time. 5\u2666 discarded. 1 extra draw lost." in lines
     assert "Cleo is away: turn skipped; 9\u2663 discarded." in lines
-    assert lines[-1] == "Round 1: Ana deals."
+    assert lines[-1] == "Round 1: you deal."
     tree, ctx = show(m, lang="es")
     lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
     assert "Bob cambia su carta del centro; descarta 7\u2665." in lines
@@ -526,6 +526,77 @@ def test_event_log_in_plain_words_newest_first():
     m.log = log[:8] + [{"type": "turn", "seat": 3}]
     info = table_info(m, new_ui(), Ctx())
     assert not info["seats"][0]["cards"][0]["moved"]
+
+
+def test_my_own_moves_are_told_as_you_and_the_last_move_is_above_the_fold():
+    """Issue 11.1: Hana reads "You called crisp!", not "Hana called crisp!" (es and en), and
+    the newest move is one line next to the status, whatever the log's length."""
+    log = [{"type": "deal", "round": 1, "dealer": 2},
+           {"type": "play", "turn": 1},
+           {"type": "draw", "seat": 1, "from": "deck"},
+           {"type": "swap", "seat": 1, "pos": "center", "card": "7h"},
+           {"type": "crisp", "seat": 1},
+           {"type": "turn", "seat": 2}]
+    m = table_model(4, seat=1, log=log, phase="last_turns", caller=1, turn=2,
+                    last_turns_left=3)
+    tree, ctx = show(m)
+    lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
+    assert lines[:4] == ["Cleo's turn.", "You called crisp!",
+                         "You swapped your center card; 7\u2665 discarded.",
+                         "You drew from the deck."]
+    assert "Play starts with you." in lines
+    assert text_of(find(tree, "last-move")) == "You called crisp!"
+    assert "You called crisp!" in text_of(tree)          # the status's second line too
+    tree, ctx = show(m, lang="es")
+    lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
+    assert "\u00a1Cantas crisp!" in lines and "Robas del mazo." in lines
+    assert "Cambias tu carta del centro; descartas 7\u2665." in lines
+    assert text_of(find(tree, "last-move")) == "\u00a1Cantas crisp!"
+    # another seat's page says their name
+    m.seat = 0
+    m.view["seat"] = 0
+    tree, ctx = show(m)
+    assert text_of(find(tree, "last-move")) == "Bob called crisp!"
+    # the deal is the first move of a round; nothing before it
+    tree, ctx = show(table_model(4, seat=1, log=[{"type": "deal", "round": 1, "dealer": 0}]))
+    assert text_of(find(tree, "last-move")) == "Round 1: Ana deals."
+    assert find(show(table_model(4, seat=1, log=[]))[0], "last-move") is None
+
+
+def test_the_player_whose_card_a_queen_took_is_told():
+    queen = {"type": "queen", "seat": 0, "pos": "left", "target": 1, "target_pos": "right"}
+    log = [{"type": "deal", "round": 1, "dealer": 0}, {"type": "play", "turn": 0},
+           {"type": "draw", "seat": 0, "from": "deck"}, queen]
+    m = table_model(3, seat=1, log=log, phase="play", turn=0)
+    tree, ctx = show(m)
+    notice = find(tree, "queen-notice")
+    assert text_of(notice) == "Ana took your right card with a Queen and gave you their left card."
+    assert "Ana used a Queen: their left card for your right card." in text_of(tree)
+    tree, ctx = show(m, lang="es")
+    assert "Reina" in text_of(find(tree, "queen-notice"))
+    # the others are not told (the log says it to them)
+    m2 = table_model(3, seat=2, log=log, phase="play", turn=0)
+    assert find(show(m2)[0], "queen-notice") is None
+    # it stays through the next turn, and goes after it
+    m.log = log + [{"type": "turn", "seat": 1}]
+    assert find(show(m)[0], "queen-notice") is not None
+    m.log = log + [{"type": "turn", "seat": 1}, {"type": "turn", "seat": 2}]
+    assert find(show(m)[0], "queen-notice") is None
+
+
+def test_a_jack_reveal_shows_a_note_with_a_way_to_hide_it_and_crisp_stays_live():
+    m = table_model(3, seat=1, phase="play", turn=1,
+                    reveals={(1, "center"): "Td"},
+                    allowed=[{"do": "crisp"}], crisp_window={"seat": 1, "left": 3000})
+    m.reveal_until = {(1, "center"): "turn"}
+    tree, ctx = show(m)
+    assert "10\u2666" in text_of(find(tree, "reveal-note"))
+    assert find(tree, "card-1-center")["attrs"].get("data-card") == "Td"
+    assert live(tree, "crisp")
+    assert tap(tree, ctx, "reveal-dismiss", new_ui(), m) == [("dismiss_reveal", {})]
+    # a peek (until ready) has no such note
+    m.reveal_until = {(1, "center"): None}
+    assert find(show(m)[0], "reveal-note") is None
 
 
 def test_evil_name_at_the_table_is_plain_text():
@@ -747,6 +818,8 @@ class Player:
                 msg = {"type": "options"}
                 msg.update(payload)
                 self.client.host(msg)
+            elif name == "dismiss_reveal":
+                self.client.dismiss_reveals()
             elif name in ("start", "next_round"):
                 self.client.host({"type": name})
             elif name == "add_bot":
@@ -792,6 +865,9 @@ def test_a_whole_round_played_by_taps_shows_only_what_each_seat_may_see():
     assert faces(check_screen(b.client, b.ui)[0]) == {"card-2-center": "Td", "discard": "Jc"}
     net.later(3000)
     b.client.tick(net.clock)
+    # the next turn began with the Jack's message: the card stays up through it (issue 11.2)
+    assert faces(check_screen(b.client, b.ui)[0]) == {"card-2-center": "Td", "discard": "Jc"}
+    b.tap("reveal-dismiss")
     assert faces(check_screen(b.client, b.ui)[0]) == {"discard": "Jc"}
     h.tap("deck")
     h.tap("use-special")                      # Queen: own left with Ana's right

@@ -10,7 +10,8 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 import json
 
 VERSION = 1
-REVEAL_MS = 3000      # how long a Jack, Queen or draw reveal stays face up (R9.2)
+REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
+UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
 LOG_MAX = 200         # public events of the round kept for the event log
 
 
@@ -25,8 +26,9 @@ class Client:
                (its remaining times, e.g. draw_left, count from then)
       players  [{seat, name, connected, bot}]
       log      the public events of this round, newest last
-      reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None}
-               (None: the peek, shown until this seat is ready)
+      reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None |
+               "turn"} (None: the peek, shown until this seat is ready; "turn": a Jack's or
+               a Queen's reveal, shown until the next turn begins or `dismiss_reveals`)
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
       status   "connecting" | "ok" | "reconnecting" | "host_gone"
       n        the counter of the last view; latency: ms of the last ping round trip
@@ -137,6 +139,12 @@ class Client:
             elif kind == "queen":
                 self._forget(event.get("seat"), event.get("pos"))
                 self._forget(event.get("target"), event.get("target_pos"))
+            elif kind == "turn":
+                # the next turn begins: a Jack's or Queen's reveal from before turns back
+                for key in list(self.reveal_until):
+                    if (self.reveal_until[key] == UNTIL_TURN
+                            and self._reveal_batch.get(key) != self._batch):
+                        self._drop(key)
             elif kind == "round_over":
                 self._clear_reveals()
         if len(self.log) > LOG_MAX:
@@ -156,7 +164,13 @@ class Client:
     def _reveal(self, event, now):
         if event.get("type") != "reveal" or event.get("to") != self.seat:
             return
-        until = None if event.get("reason") == "peek" else now + REVEAL_MS
+        reason = event.get("reason")
+        if reason == "peek":
+            until = None
+        elif reason in ("jack", "queen"):
+            until = UNTIL_TURN
+        else:
+            until = now + REVEAL_MS
         for item in event.get("cards") or []:
             key = (item.get("seat"), item.get("pos"))
             self.reveals[key] = item.get("card")
@@ -184,14 +198,22 @@ class Client:
         changed = False
         for key in list(self.reveal_until):
             until = self.reveal_until[key]
-            if until is not None and until <= now:
+            if isinstance(until, (int, float)) and until <= now:
                 self._drop(key)
                 changed = True
         return changed
 
+    def dismiss_reveals(self):
+        """The player turned their Jack's or Queen's reveal back before the next turn.
+        Returns True when one was showing."""
+        keys = [k for k in self.reveal_until if self.reveal_until[k] == UNTIL_TURN]
+        for key in keys:
+            self._drop(key)
+        return bool(keys)
+
     def next_wakeup(self):
         """When `tick` has something to do (ms), or None."""
-        times = [t for t in self.reveal_until.values() if t is not None]
+        times = [t for t in self.reveal_until.values() if isinstance(t, (int, float))]
         return min(times) if times else None
 
     # ---- to the room --------------------------------------------------------------------

@@ -176,6 +176,8 @@ class Page:
             client.act(payload)
         elif name in ("start", "next_round"):
             client.host({"type": name})
+        elif name == "dismiss_reveal":
+            client.dismiss_reveals()
         elif name == "new_game":
             self.new_game()
         elif name == "leave":

@@ -5,10 +5,10 @@ CPython (tests).
 """
 
 from ui import cards
-from ui.eventlog import log_entries
+from ui.eventlog import last_move, log_entries, queen_notice
 from ui.vdom import h
-from ui.viewmodel import (END_PHASES, PLAY_PHASES, clock, player_list, secs,
-                          table_info)
+from ui.viewmodel import (END_PHASES, PLAY_PHASES, card_text, clock, player_list, read,
+                          secs, table_info)
 from ui.widgets import button, card_button, card_name, card_node, place_label
 
 
@@ -130,12 +130,20 @@ def table_tree(model, ui, ctx):
                                "role": "timer", "aria-label": ctx.t("time_left", t=clock(timer)),
                                "style": "--p:" + str(frac) + "%"},
                        h("span", None, clock(timer)))
+    players = player_list(model)
+    moved = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
+    notice = queen_notice(model, players, ctx) if info["phase"] in PLAY_PHASES else None
     status_node = h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
                                                     and info["phase"] in PLAY_PHASES else "")},
                     h("div", {"class": "status", "data-testid": "status", "role": "status",
                               "aria-live": "polite"}, info["status"]),
                     h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
-                    timer_node)
+                    timer_node,
+                    h("div", {"class": "last-move", "data-testid": "last-move",
+                              "title": ctx.t("last_move")}, moved) if moved else None,
+                    h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
+                              "role": "status"}, notice) if notice else None,
+                    reveal_note(model, info, ctx))
 
     # Actions
     sp = info["special"]
@@ -183,7 +191,7 @@ def table_tree(model, ui, ctx):
 
     # Log
     lines = []
-    for line, kind, index in log_entries(model, player_list(model), ctx):
+    for line, kind, index in log_entries(model, players, ctx):
         li = h("li", {"class": "ev " + str(kind) + ("" if lines else " fresh")}, line)
         li["key"] = index
         lines.append(li)
@@ -202,6 +210,27 @@ def table_tree(model, ui, ctx):
              h("section", {"class": grid_cls}, [opponent_node(ctx, r, info) for r in others]),
              centre, status_node, my_node,
              None if info["phase"] in END_PHASES else actions, end, log_node)
+
+
+def reveal_note(model, info, ctx):
+    """My cards a Jack or a Queen shows until the next turn (Client.reveal_until "turn"): one
+    line saying which, and a button to turn them back now. It sits beside the status, never
+    over the actions, so the crisp button stays in reach (issue 11.2)."""
+    me = info["me"]
+    until = read(model, "reveal_until", {}) or {}
+    shown = []
+    for c in (info["seats"][me]["cards"] if me is not None and 0 <= me < info["n"] else []):
+        if until.get((me, c["pos"])) == "turn" and cards.is_card(c["card"]):
+            shown.append(ctx.t("reveal_note", pos=ctx.t("pos_" + c["pos"]),
+                               card=card_text(c["card"])))
+    if not shown:
+        return None
+    return h("div", {"class": "notice reveal-note", "data-testid": "reveal-note",
+                     "role": "status"},
+             h("span", None, " ".join(shown)),
+             button(ctx, "reveal-dismiss", ctx.t("reveal_dismiss"),
+                    ("intent", "dismiss_reveal", {}), "btn small",
+                    {"aria-label": ctx.t("reveal_dismiss_label")}))
 
 
 def end_tree(info, ui, ctx):

@@ -348,7 +348,8 @@ def status_text(info, players, ctx):
 def status_sub(info, players, ctx):
     """A second, quieter line: the crisp call and the last turns, the peek timer."""
     if info["phase"] == "last_turns" and info["caller"] is not None:
-        return ctx.tn("st_last_turns", info["last_turns_left"] or 0,
+        key = "st_last_turns_you" if info["caller"] == info["me"] else "st_last_turns"
+        return ctx.tn(key, info["last_turns_left"] or 0,
                       name=seat_name(players, info["caller"], ctx), n=info["last_turns_left"] or 0)
     if info["phase"] == "peek" and info["peek_left"] is not None:
         return ctx.t("st_peek_timer", s=secs(info["peek_left"]))
