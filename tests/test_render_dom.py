@@ -239,6 +239,9 @@ class FakeJs:
         self.localStorage = types.SimpleNamespace(getItem=lambda k: store.get(k),
                                                   setItem=lambda k, v: store.__setitem__(k, v))
         self.location = types.SimpleNamespace(origin="http://x", pathname="/")
+        # reduced motion: no card flights (they need layout, which this DOM has not)
+        self.window = types.SimpleNamespace(
+            matchMedia=lambda query: types.SimpleNamespace(matches=True))
         self.errors = []
         self.console = types.SimpleNamespace(error=self.errors.append, warn=self.errors.append,
                                              log=lambda *a: None)

@@ -599,6 +599,99 @@ def test_a_jack_reveal_shows_a_note_with_a_way_to_hide_it_and_crisp_stays_live()
     assert find(show(m)[0], "reveal-note") is None
 
 
+def test_every_card_movement_is_a_flight_from_its_place_to_its_place():
+    from ui import cues
+    swap = {"type": "swap", "seat": 2, "pos": "left", "card": "9c", "taken": "4h"}
+    assert cues.flights([swap]) == [
+        {"from": "held-card", "to": "card-2-left", "card": "4h", "delay": 0},
+        {"from": "card-2-left", "to": "discard", "card": "9c", "delay": 0}]
+    queen = {"type": "queen", "seat": 0, "card": "Qd", "pos": "center", "target": 3,
+             "target_pos": "right"}
+    got = cues.flights([{"type": "draw", "seat": 0, "from": "deck"}, queen,
+                        {"type": "turn", "seat": 1}])
+    assert [(f["from"], f["to"], f["card"], f["delay"]) for f in got] == [
+        ("deck", "held-card", None, 0),
+        ("held-card", "discard", "Qd", cues.FLIGHT_MS),
+        ("card-0-center", "card-3-right", None, 2 * cues.FLIGHT_MS),
+        ("card-3-right", "card-0-center", None, 2 * cues.FLIGHT_MS)]
+    assert cues.flights([{"type": "draw", "seat": 1, "from": "discard", "card": "5s"}]) == [
+        {"from": "discard", "to": "held-card", "card": "5s", "delay": 0}]
+    forced = {"type": "timeout", "seat": 1, "card": "5d", "forced": True, "lost": 0}
+    assert cues.flights([forced])[0]["from"] == "deck"
+    # private events never fly; a backlog plays its last steps only
+    assert cues.flights([{"type": "reveal", "to": 1, "cards": []}]) == []
+    many = [{"type": "discard", "seat": 1, "card": "2c"}] * 10
+    assert len(cues.flights(many)) == cues.MAX_STEPS
+    assert 300 <= cues.FLIGHT_MS <= 450
+
+
+def test_a_call_your_turn_and_the_end_are_cues_new_events_only():
+    from ui import cues
+    view = {"phase": "last_turns", "turn": 2, "last_turns_left": 2}
+    assert cues.cue([{"type": "crisp", "seat": 1}], 2, view) == {
+        "kind": "crisp", "seat": 1, "n": 2, "mine": True}
+    assert cues.cue([{"type": "crisp", "seat": 1}], 0, view)["mine"] is False
+    assert cues.cue([{"type": "turn", "seat": 2}], 2, view)["kind"] == "last_turn"
+    assert cues.cue([{"type": "turn", "seat": 2}], 2, {"phase": "play"})["kind"] == "your_turn"
+    assert cues.cue([{"type": "play", "turn": 2}], 2, {"phase": "play"})["kind"] == "your_turn"
+    assert cues.cue([{"type": "turn", "seat": 1}], 2, {"phase": "play"}) is None
+    assert cues.cue([{"type": "round_over"}, {"type": "game_over", "winners": [0]}], 2,
+                    {})["kind"] == "game_over"
+    for kind in ("your_turn", "last_turn", "crisp", "round_over", "game_over"):
+        assert cues.TONES[kind] and cues.VIBRATIONS[kind]
+    log = [{"type": "deal"}, {"type": "play", "turn": 0}, {"type": "draw", "seat": 0}]
+    assert cues.new_events(log, log[1]) == [log[2]]
+    assert cues.new_events(log, log[2]) == []
+    assert cues.new_events(log, None) == []                   # a first look plays nothing
+    assert cues.new_events(log, {"type": "deal"}) == []        # the log started over
+
+
+def test_the_announcement_shows_for_a_while_in_a_live_region():
+    m = table_model(3, seat=2, phase="last_turns", caller=1, turn=2, last_turns_left=2)
+    ui = new_ui()
+    ui["announce"] = {"kind": "crisp", "seat": 1, "n": 2, "mine": True, "at": 1000}
+    tree, ctx = show(m, ui, now=1500)
+    ann = find(tree, "announce")
+    assert text_of(ann) == "Bob called CRISP!Your last turn!"
+    assert ann["attrs"]["data-kind"] == "crisp"
+    slot = find_all(tree, lambda nd: "announce-slot" in nd["attrs"].get("class", ""))[0]
+    assert slot["attrs"]["aria-live"] == "assertive"
+    assert find(show(m, ui, now=1000 + 2400)[0], "announce") is None
+    ui["announce"] = {"kind": "your_turn", "seat": 2, "n": 0, "at": 0}
+    assert text_of(find(show(m, ui, lang="es")[0], "announce")) == "\u00a1Tu turno!"
+
+
+def test_a_menu_on_every_screen_with_the_rules_sound_language_and_leave():
+    for model in (None, lobby_model(3, seat=1), table_model(3, seat=1)):
+        ui = new_ui()
+        tree, ctx = show(model, ui)
+        assert find(tree, "menu-panel") is None
+        assert tap(tree, ctx, "menu", ui, model) == []
+        tree, ctx = show(model, ui)
+        panel = find(tree, "menu-panel")
+        rules = text_of(find(tree, "menu-rules"))
+        for k in ("rules_1", "rules_2", "rules_3", "rules_4"):
+            assert i18n.t("en", k) in rules
+        # sound: on by default; a tap turns it off (the page stores it)
+        assert find(tree, "sound-toggle")["attrs"]["aria-pressed"] == "true"
+        assert tap(tree, ctx, "sound-toggle", ui, model) == [("sound", False)]
+        tree, ctx = show(model, ui)
+        assert find(tree, "sound-toggle")["attrs"]["aria-pressed"] == "false"
+        assert tap(tree, ctx, "menu-lang", ui, model, "es") == [("lang", "es")]
+        tree, ctx = show(model, ui, lang="es")
+        assert "Men\u00fa" in text_of(find(tree, "menu"))
+        if model is None:
+            assert find(tree, "menu-leave") is None        # the landing is no room to leave
+        else:
+            assert tap(tree, ctx, "menu-leave", ui, model) == []   # asked first
+            tree, ctx = show(model, ui)
+            assert find(tree, "menu-leave-confirm") is not None
+            assert tap(tree, ctx, "menu-leave-confirm", ui, model) == [("leave", {})]
+        assert panel is not None
+        assert tap(tree, ctx, "menu-close", ui, model) == []
+        assert find(show(model, ui)[0], "menu-panel") is None
+
+
 def test_evil_name_at_the_table_is_plain_text():
     m = table_model(3, seat=0, turn=1, names=["Ana", EVIL, "Cleo"],
                     log=[{"type": "crisp", "seat": 1}])
@@ -614,7 +707,8 @@ def test_only_allowed_actions_are_live():
     tree, ctx = show(m)
     lived = sorted([nd["attrs"]["data-testid"] for nd in
                     find_all(tree, lambda nd: nd["attrs"].get("data-act")
-                             and nd["attrs"].get("data-testid", "").split("-")[0] != "lang")])
+                             and nd["attrs"].get("data-testid", "").split("-")[0]
+                             not in ("lang", "menu"))])
     assert lived == ["deck"]
 
 

@@ -49,6 +49,14 @@ def handle(ui, spec, value, model, now=0):
         elif op == "lang":
             ui["lang"] = arg
             return [("lang", arg)]
+        elif op == "menu":
+            ui["menu_open"] = bool(arg)
+            ui["leave_ask"] = False
+        elif op == "leave_ask":
+            ui["leave_ask"] = bool(arg)
+        elif op == "sound":
+            ui["sound"] = bool(arg)
+            return [("sound", bool(arg))]
         elif op == "copy":
             ui["copied_at"] = now
             return [("copy_link", {})]
@@ -62,6 +70,10 @@ def handle(ui, spec, value, model, now=0):
         elif op == "bots":
             n = int(value)
             ui["bots"] = 1 if n < 1 else (MAX_PLAYERS - 1 if n > MAX_PLAYERS - 1 else n)
+        elif op == "lang":
+            lang = "es" if value == "es" else "en"
+            ui["lang"] = lang
+            return [("lang", lang)]
         elif op in ("level", "bot_level"):
             ui[op] = "hard" if value == "hard" else "easy"
         elif op == "target":

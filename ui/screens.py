@@ -12,7 +12,7 @@ from ui import qr
 from ui.table import table_tree
 from ui.vdom import h, keyed
 from ui.viewmodel import MAX_PLAYERS, NAME_MAX, player_list, read, seat_name
-from ui.widgets import button, decor, select, topbar
+from ui.widgets import button, decor, rules_text, select, topbar
 
 COPIED_MS = 2000
 
@@ -66,11 +66,15 @@ def build(model, ui, ctx):
     else:
         screen = "landing"
         body = landing_tree(model, ui, ctx)
+    in_room = None
+    if screen in ("lobby", "table"):
+        in_room = "host" if read(model, "is_host", False) else "guest"
     # Keyed parts: the connection banner coming or going must not shift the screen's body
     # to another index (that redrew the join panel, and its name field lost focus and the
     # phone's keyboard as the player typed). A new screen is a new body.
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
-             keyed(topbar(ui, ctx, title), "top"), keyed(connection_banner(model, ctx), "conn"),
+             keyed(topbar(ui, ctx, title, in_room), "top"),
+             keyed(connection_banner(model, ctx), "conn"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -140,8 +144,7 @@ def landing_tree(model, ui, ctx):
                button(ctx, "play-solo", ctx.t("play_solo"),
                       ("local", "submit", "play_solo") if ok else None, "btn big")), "solo"),
              keyed(h("details", {"class": "rules"},
-                     h("summary", None, ctx.t("how_to_play")),
-                     [h("p", None, ctx.t(k)) for k in ("rules_1", "rules_2", "rules_3", "rules_4")]),
+                     h("summary", None, ctx.t("how_to_play")), rules_text(ctx)),
                    "rules"))
 
 

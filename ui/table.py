@@ -5,6 +5,7 @@ CPython (tests).
 """
 
 from ui import cards
+from ui.cues import ANNOUNCE_MS
 from ui.eventlog import last_move, log_entries, queen_notice
 from ui.vdom import h
 from ui.viewmodel import (END_PHASES, PLAY_PHASES, card_text, clock, player_list, read,
@@ -203,13 +204,48 @@ def table_tree(model, ui, ctx):
     # End of round / game
     end = end_tree(info, ui, ctx) if info["results"] is not None else None
 
+    # The announcement of a call, this seat's turn, the end of a round (ui/cues.py)
+    # (its live region is always there, so that it is heard and nothing after it moves)
+    ann = h("div", {"class": "announce-slot", "aria-live": "assertive"},
+            announce_node(ui, info, ctx))
+
     grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= 4 else "")
     return h("main", {"class": "table phase-" + str(info["phase"])
                       + (" crowded" if len(others) >= 4 else "")
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", {"class": grid_cls}, [opponent_node(ctx, r, info) for r in others]),
-             centre, status_node, my_node,
+             ann, centre, status_node, my_node,
              None if info["phase"] in END_PHASES else actions, end, log_node)
+
+
+def announce_node(ui, info, ctx):
+    """The splash for the latest cue (ui["announce"], set by the page when the events
+    arrive): "Ana called CRISP!" with the last turns to come, "Your turn!", "Your last turn!",
+    "Round over". Shown for ANNOUNCE_MS, in an assertive live region, so it is heard too."""
+    ann = ui.get("announce")
+    if not ann or ctx.now - (ann.get("at") or 0) >= ANNOUNCE_MS:
+        return None
+    kind = ann.get("kind")
+    sub = None
+    if kind == "crisp":
+        seat = ann.get("seat")
+        if seat == info["me"]:
+            text = ctx.t("ann_crisp_you")
+        else:
+            name = info["seats"][seat]["name"] if (isinstance(seat, int)
+                                                    and 0 <= seat < info["n"]) else ""
+            text = ctx.t("ann_crisp", name=name)
+        if ann.get("mine"):
+            sub = ctx.t("ann_your_last_turn")
+        elif ann.get("n"):
+            sub = ctx.tn("ann_last_turns", ann["n"], n=ann["n"])
+    elif kind in ("your_turn", "last_turn", "round_over", "game_over"):
+        text = ctx.t("ann_" + ("your_last_turn" if kind == "last_turn" else kind))
+    else:
+        return None
+    return h("div", {"class": "announce " + kind, "data-testid": "announce",
+                     "data-kind": kind},
+             h("strong", None, text), h("small", None, sub) if sub else None)
 
 
 def reveal_note(model, info, ctx):
