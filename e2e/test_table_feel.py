@@ -6,6 +6,8 @@ guests (MicroPython) playing test_round's stacked round by taps.
 - Your own moves are told as "you"; the last move is one line next to the status; the
   player whose card a Queen took is told.
 - A Jack's reveal stays past the crisp window's 3 s, while the crisp button works.
+- The end of the round: standings ranked lowest first, the call's -5 explained, the
+  round's points in the history table, progress toward the target.
 - A call, your turn, your last turn and the end of the round are announced on screen, with
   short tones (Web Audio) and a vibration, recorded here through stubs; a player who turned
   sounds off in the menu gets neither, and the page remembers it.
@@ -242,6 +244,14 @@ def test_moves_fly_are_told_as_you_and_the_call_is_felt(new_phone):
     for page in (hp, ap, bp):
         page.wait_for_selector(sel("round-results"), timeout=T)
     hp.wait_for_function("window.__crispTones.includes(523)", timeout=T)   # the round's end
+    # -- ranked standings (lowest first), the call's -5 explained, the round in the history
+    for page in (hp, ap, bp):
+        order = page.evaluate("""() => [...document.querySelectorAll(
+            '[data-testid="standings"] tbody tr')].map((r) => r.getAttribute('data-testid'))""")
+        assert order == ["result-1", "result-0", "result-2"], order     # 6, 14, 17
+        assert "\u22125: the lowest hand, strictly" in text(page, "bonus-why")
+        assert page.inner_text(sel("history-1")).split() == ["Ana", "6", "6"]
+        assert text(page, "progress-2") == "83 to go"                   # the target is 100
     # Bea turned sounds off before the game: not a tone, not a vibration
     assert tones(bp) == [] and vibes(bp) == [] and before["Bea"] == 0
 

@@ -490,6 +490,49 @@ def test_game_over_names_the_winners():
     assert tap(tree, ctx, "leave", new_ui(), m) == [("leave", {})]
 
 
+def test_results_are_ranked_with_each_rounds_points_and_the_bonus_explained():
+    """Issue 11.4: standings lowest first (R8.2), progress toward the target, the caller's
+    +-5 with its reason (R7.2, R7.3), every round's points, and at game over a podium and
+    the room's tally of games won (kept across New game)."""
+    hands = [["5h", "Ah", "3s"], ["2c", "6d", "Ac"], ["3c", "Td", "4c"]]   # 9, 9, 17
+    m = table_model(3, seat=1, phase="round_over", turn=None, caller=1, hands=hands,
+                    round_points=[9, 14, 17], scores=[40, 14, 57], allowed=[])
+    m.history = [[31, 0, 40], [9, 14, 17]]
+    tree, ctx = show(m)
+    rows = find_all(find(tree, "standings"),
+                    lambda nd: nd["attrs"].get("data-testid", "").startswith("result-"))
+    assert [r["attrs"]["data-testid"] for r in rows] == ["result-1", "result-0", "result-2"]
+    assert [r["attrs"]["data-rank"] for r in rows] == ["1", "2", "3"]
+    assert text_of(find(tree, "bonus-why")) == "crisp! +5: tied for the lowest hand"
+    assert find(tree, "progress-2")["attrs"]["data-progress"] == "57"
+    assert text_of(find(tree, "progress-2")) == "43 to go"
+    hist = find(tree, "history")
+    assert [text_of(c) for c in find(hist, "history-0")["kids"]] == ["Ana", "31", "9", "40"]
+    assert "R2" in text_of(hist)
+    assert find(tree, "podium") is None and find(tree, "tally") is None
+    tree, ctx = show(m, lang="es")
+    assert "empate" in text_of(find(tree, "bonus-why"))
+    # strictly lowest: -5; higher than someone: +5, not the lowest
+    m.view["round_points"] = [9, -1, 17]
+    m.view["hands"] = [["5h", "Ah", "3s"], ["2c", "Ac", "Ad"], ["3c", "Td", "4c"]]
+    assert text_of(find(show(m)[0], "bonus-why")) == "crisp! \u22125: the lowest hand, strictly"
+    m.view["round_points"] = [9, 25, 17]
+    m.view["hands"] = [["5h", "Ah", "3s"], ["Kc", "Ac", "9d"], ["3c", "Td", "4c"]]
+    assert text_of(find(show(m)[0], "bonus-why")) == "crisp! +5: not the lowest hand"
+    # game over: the podium, ties sharing a step, and the room's tally
+    m.view.update(phase="game_over", winners=[0, 2], scores=[96, 120, 96])
+    m.players[0]["wins"], m.players[1]["wins"], m.players[2]["wins"] = 1, 2, 0
+    m.games = 3
+    tree, ctx = show(m)
+    steps = find(tree, "podium")["kids"]
+    assert [(st["attrs"]["data-testid"], st["attrs"]["data-rank"]) for st in steps] == [
+        ("podium-0", "1"), ("podium-2", "1"), ("podium-1", "3")]
+    assert [text_of(li) for li in find(tree, "tally")["kids"][1]["kids"]] == ["Bob2", "Ana1",
+                                                                            "Cleo0"]
+    assert "3 games played" in text_of(find(tree, "tally"))
+    assert text_of(find(tree, "progress-1")) == "reached 100"
+
+
 def test_event_log_in_plain_words_newest_first():
     log = [{"type": "deal", "round": 1, "dealer": 0},
            {"type": "play", "turn": 1},

@@ -24,7 +24,9 @@ class Client:
       lobby    the last lobby message (players, options, host, started) or None
       view     the last view (docs/protocol.md), or None; view_at: the `now` it arrived at
                (its remaining times, e.g. draw_left, count from then)
-      players  [{seat, name, connected, bot}]
+      players  [{seat, name, connected, bot, wins}] (wins: games won in this room)
+      history  each finished round's points of this game, per seat ([[int]]); games: the
+               games played to the end in this room
       log      the public events of this round, newest last
       reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None |
                "turn"} (None: the peek, shown until this seat is ready; "turn": a Jack's or
@@ -46,6 +48,8 @@ class Client:
         self.view = None
         self.view_at = 0
         self.players = []
+        self.history = []
+        self.games = 0
         self.log = []
         self.reveals = {}
         self.reveal_until = {}
@@ -84,11 +88,13 @@ class Client:
         if kind == "lobby":
             self.lobby = msg
             self.players = msg.get("players") or []
+            self.games = _count(msg.get("games"), self.games)
             if not msg.get("started") and self.screen != "gone":
                 self.screen = "lobby"
                 # back in the lobby (a new game after game over): the old game is gone
                 self.view = None
                 self.log = []
+                self.history = []
                 self._clear_reveals()
             return True
         if kind == "view":
@@ -123,6 +129,10 @@ class Client:
         self.view_at = now
         self.n = msg.get("n", self.n)
         self.players = msg.get("players") or self.players
+        history = msg.get("history")
+        if isinstance(history, list):
+            self.history = [r for r in history if isinstance(r, list)]
+        self.games = _count(msg.get("games"), self.games)
         if self.screen != "gone":
             self.screen = "table"
         self._batch += 1
@@ -266,3 +276,10 @@ class Client:
             return None
         left = value - (now - self.view_at)
         return left if left > 0 else 0
+
+
+def _count(value, default):
+    """A count from the room (a non-negative int), else `default`."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return default

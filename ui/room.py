@@ -169,12 +169,13 @@ class Seat:
         self.plan = None          # the bot's next move: {"at": ms, "action": {...}}
         self.seen = None          # when its connection was last heard from (ms)
         self.away_since = None    # when it went away (closed or silent), None while here
+        self.wins = 0             # games this seat won in this room (kept across new_game)
 
     def to_dict(self):
         save = getattr(self.agent, "to_dict", None)
         return {"name": self.name, "token": self.token, "bot": self.bot, "n": self.n,
                 "stand_in": self.stand_in, "agent": save() if save is not None else None,
-                "plan": self.plan}
+                "plan": self.plan, "wins": self.wins}
 
     def stop_stand_in(self):
         """The person is back: the bot standing in for them stops."""
@@ -207,6 +208,8 @@ class Room:
         self.seats = [Seat(clean_name(host_name), self._token())]
         self.game = None
         self.log = []             # engine events of the current round (for replays)
+        self.history = []         # each finished round's points of this game, per seat
+        self.games = 0            # games played to the end in this room
         self.peeks = {}           # seat -> its peek reveal of the current round
         self.conns = {}           # conn -> seat index
         self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
@@ -502,6 +505,7 @@ class Room:
         options = dict(self.options)
         options["players"] = len(self.seats)
         self.game = Game.new(options, seed=self.seed, deck=self.deck, dealer=0, now=now)
+        self.history = []
         out = self._broadcast()
         return out + self._after_change(self.game.deal_events(), now)
 
@@ -520,6 +524,7 @@ class Room:
         self.game = None
         self.log = []
         self.peeks = {}
+        self.history = []
         self.seed = (self.seed + 1) % (1 << 64)
         for index, seat in enumerate(self.seats):
             seat.stop_stand_in()
@@ -609,6 +614,13 @@ class Room:
                 self.log = []
                 self.peeks = {}
             self.log.append(event)
+            if event.get("type") == "round_over":
+                self.history.append(list(event.get("round_points") or []))
+            elif event.get("type") == "game_over":
+                self.games += 1
+                for w in event.get("winners") or []:
+                    if 0 <= w < len(self.seats):
+                        self.seats[w].wins += 1
             if event.get("type") == "reveal" and event.get("reason") == "peek":
                 self.peeks[event["to"]] = event
         if len(self.log) > LOG_KEEP:
@@ -653,7 +665,8 @@ class Room:
     def _view_text(self, n, view, events, players):
         """One view message, always under 16 KB: the oldest events go first if it is not."""
         while True:
-            text = self._msg("view", n=n, view=view, events=events, players=players)
+            text = self._msg("view", n=n, view=view, events=events, players=players,
+                             history=self.history, games=self.games)
             if len(text.encode("utf-8")) < MAX_TEXT or not events:
                 return text
             events = events[max(1, len(events) // 4):]
@@ -667,12 +680,13 @@ class Room:
 
     def _players(self):
         return [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
-                 "connected": s.bot is not None or (s.conn is not None and s.away_since is None)}
+                 "connected": s.bot is not None or (s.conn is not None and s.away_since is None),
+                 "wins": s.wins}
                 for i, s in enumerate(self.seats)]
 
     def _lobby_text(self):
         return self._msg("lobby", players=self._players(), options=dict(self.options), host=0,
-                         started=self.game is not None)
+                         started=self.game is not None, games=self.games)
 
     # ---- bots ---------------------------------------------------------------------------
 
@@ -730,7 +744,8 @@ class Room:
                 "options": dict(self.options), "seats": [s.to_dict() for s in self.seats],
                 "game": self.game.to_dict() if self.game is not None else None,
                 "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
-                "now": self.now}
+                "now": self.now, "history": [list(r) for r in self.history],
+                "games": self.games}
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -745,6 +760,8 @@ class Room:
             seat = Seat(s["name"], s["token"], bot=s["bot"])
             seat.n = s["n"]
             seat.stand_in = s.get("stand_in")
+            wins = s.get("wins", 0)
+            seat.wins = wins if _is_int(wins) and wins >= 0 else 0
             level = seat.bot or seat.stand_in
             if s.get("agent") is not None:
                 try:
@@ -763,4 +780,10 @@ class Room:
         room.log = list(d["log"])
         room.peeks = {int(k): v for k, v in d["peeks"].items()}
         room.now = d["now"]
+        history = d.get("history")
+        if isinstance(history, list) and all(
+                isinstance(r, list) and all(_is_int(p) for p in r) for r in history):
+            room.history = [list(r) for r in history]
+        games = d.get("games", 0)
+        room.games = games if _is_int(games) and games >= 0 else 0
         return room

@@ -9,7 +9,7 @@ CPython (tests).
 
 from ui import i18n
 from ui import qr
-from ui.table import table_tree
+from ui.table import table_tree, tally
 from ui.vdom import h, keyed
 from ui.viewmodel import MAX_PLAYERS, NAME_MAX, player_list, read, seat_name
 from ui.widgets import button, decor, rules_text, select, topbar
@@ -268,7 +268,8 @@ def lobby_tree(model, ui, ctx):
                h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS)),
                h("ul", {"class": "players", "data-testid": "player-list"}, rows),
                bots),
-             options_box, start)
+             options_box,
+             tally(model, ctx) if read(model, "games", 0) else None, start)
 
 
 _QR_CACHE = {}

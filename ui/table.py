@@ -9,7 +9,7 @@ from ui.cues import ANNOUNCE_MS
 from ui.eventlog import last_move, log_entries, queen_notice
 from ui.vdom import h
 from ui.viewmodel import (END_PHASES, PLAY_PHASES, card_text, clock, player_list, read,
-                          secs, table_info)
+                          seat_name, secs, standings, table_info)
 from ui.widgets import button, card_button, card_name, card_node, place_label
 
 
@@ -202,7 +202,7 @@ def table_tree(model, ui, ctx):
                           "aria-live": "polite"}, lines))
 
     # End of round / game
-    end = end_tree(info, ui, ctx) if info["results"] is not None else None
+    end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
 
     # The announcement of a call, this seat's turn, the end of a round (ui/cues.py)
     # (its live region is always there, so that it is heard and nothing after it moves)
@@ -269,7 +269,77 @@ def reveal_note(model, info, ctx):
                     {"aria-label": ctx.t("reveal_dismiss_label")}))
 
 
-def end_tree(info, ui, ctx):
+def progress_bar(r, ctx):
+    """How far a total is toward the target that ends the game (R8.1)."""
+    if not r["target"]:
+        return None
+    text = (ctx.t("target_reached", n=r["target"]) if r["left"] == 0
+            else ctx.t("to_go", n=r["left"]))
+    return h("div", {"class": "goal-bar" + (" full" if r["left"] == 0 else ""),
+                     "data-testid": "progress-" + str(r["seat"]),
+                     "data-progress": str(r["progress"])},
+             h("span", {"class": "fill", "style": "width:" + str(r["progress"]) + "%",
+                        "aria-hidden": "true"}),
+             h("small", None, text))
+
+
+def history_table(model, ranked, ctx):
+    """Every finished round's points of this game, one row per player in standings order."""
+    history = read(model, "history", []) or []
+    if not history:
+        return None
+    heads = [h("th", {"scope": "col"}, ctx.t("round_short", n=k + 1)) for k in range(len(history))]
+    rows = []
+    for r in ranked:
+        s = r["seat"]
+        cells = []
+        for rnd in history:
+            p = rnd[s] if isinstance(rnd, list) and s < len(rnd) else None
+            cells.append(h("td", {"class": "num"}, "" if p is None else str(p)))
+        rows.append(h("tr", {"data-testid": "history-" + str(s)},
+                      h("th", {"scope": "row", "class": "pname"}, h("bdi", None, r["name"])),
+                      cells, h("td", {"class": "num total"}, str(r["score"]))))
+    return h("div", {"class": "history", "data-testid": "history"},
+             h("h3", {"id": "history-title"}, ctx.t("history")),
+             h("div", {"class": "scroll-x", "role": "region", "tabindex": "0",
+                       "aria-labelledby": "history-title"},
+               h("table", {"class": "results history-table"},
+                 h("thead", None, h("tr", None, h("th", {"scope": "col"}, ctx.t("player")),
+                                    heads, h("th", {"scope": "col"}, ctx.t("total")))),
+                 h("tbody", None, rows))))
+
+
+MEDALS = ("\U0001f947", "\U0001f948", "\U0001f949")
+
+
+def podium(ranked, ctx):
+    """Game over: the first three places (ties share a step), lowest total first (R8.2)."""
+    steps = [r for r in ranked if r["rank"] <= 3]
+    return h("ol", {"class": "podium", "data-testid": "podium", "aria-label": ctx.t("podium")},
+             [h("li", {"class": "step p" + str(r["rank"]),
+                       "data-testid": "podium-" + str(r["seat"]), "data-rank": str(r["rank"])},
+                h("span", {"class": "medal", "aria-hidden": "true"}, MEDALS[r["rank"] - 1]),
+                h("bdi", {"class": "who"}, r["name"]),
+                h("span", {"class": "score"}, str(r["score"])))
+              for r in steps])
+
+
+def tally(model, ctx):
+    """The room's games won per player, kept across New game (Room: seat wins)."""
+    players = player_list(model)
+    games = read(model, "games", 0) or 0
+    rows = [(p.get("wins") or 0, s, seat_name(players, s, ctx)) for s, p in players.items()
+            if isinstance(p.get("wins"), int)]
+    rows.sort(key=lambda x: (-x[0], x[1]))
+    return h("div", {"class": "tally", "data-testid": "tally"},
+             h("h3", None, ctx.t("tally"), " ",
+               h("small", None, ctx.tn("tally_games", games, n=games)) if games else None),
+             h("ul", None, [h("li", {"data-testid": "tally-" + str(s)},
+                                 h("bdi", None, name), h("b", None, str(w)))
+                            for w, s, name in rows]))
+
+
+def end_tree(model, info, ui, ctx):
     """The results sheet. It opens by itself for each new end of round; the player may put it
     down to a bar (its title, their points, the next-round button) to see the hands shown on
     the table, and bring it back. The test ids inside stay in the page either way."""
@@ -278,25 +348,36 @@ def end_tree(info, ui, ctx):
         ui["sheet_key"] = key
         ui["sheet_open"] = True
     is_open = bool(ui.get("sheet_open"))
+    ranked = standings(info["results"])
     rows = []
-    for r in info["results"]:
+    for r in ranked:
         pts = r["points"]
         note = None
         if r["caller"]:
-            note = h("span", {"class": "badge caller"},
-                     ctx.t("badge_crisp") + " " + ("\u22125" if r["bonus"] < 0 else "+5"))
+            note = h("span", {"class": "bonus-why", "data-testid": "bonus-why"},
+                     h("span", {"class": "badge caller"}, ctx.t("badge_crisp")), " ",
+                     ctx.t("bonus_" + r["reason"]) if r["reason"] else "")
         hand_cards = [card_node(c, {}, "xs", "", card_name(ctx, c)) if cards.is_card(c)
                       else card_node(None, {}, "xs", "", ctx.t("face_down")) for c in r["hand"]]
         rows.append(h("tr", {"class": "winner" if r["winner"] else "",
-                             "data-testid": "result-" + str(r["seat"])},
-                      h("td", {"class": "pname"}, r["name"], note),
+                             "data-testid": "result-" + str(r["seat"]),
+                             "data-rank": str(r["rank"])},
+                      h("td", {"class": "pname"},
+                        h("span", {"class": "rank", "aria-label": ctx.t("rank_label", n=r["rank"])},
+                          str(r["rank"])),
+                        h("bdi", {"class": "who"}, r["name"]), note),
                       h("td", {"class": "mini"}, hand_cards),
                       h("td", {"class": "num"}, "" if pts is None else str(pts)),
                       h("td", {"class": "num total", "data-testid": "score-" + str(r["seat"])},
-                        str(r["score"]))))
-    table = h("table", {"class": "results"},
-              h("thead", None, h("tr", None, h("th", None, ctx.t("player")), h("th", None, ctx.t("hand")),
-                                 h("th", None, ctx.t("round_points")), h("th", None, ctx.t("total")))),
+                        str(r["score"])),
+                      h("td", {"class": "goal"}, progress_bar(r, ctx))))
+    table = h("table", {"class": "results", "data-testid": "standings"},
+              h("thead", None, h("tr", None, h("th", None, ctx.t("player")),
+                                 h("th", None, ctx.t("hand")),
+                                 h("th", None, ctx.t("round_points")),
+                                 h("th", None, ctx.t("total")),
+                                 h("th", None, ctx.t("progress", n=ranked[0]["target"])
+                                   if ranked and ranked[0]["target"] else ""))),
               h("tbody", None, rows))
     parts = []
     mine = None
@@ -330,10 +411,14 @@ def end_tree(info, ui, ctx):
                        h("p", {"class": "winners", "data-testid": "winners",
                                "data-seats": ",".join([str(s) for s in winners])},
                          ctx.tn("winners", len(winners), names=names)),
-                       h("p", {"class": "cheer"}, ctx.t("you_won")) if me_won else None))
+                       h("p", {"class": "cheer"}, ctx.t("you_won")) if me_won else None,
+                       podium(ranked, ctx)))
     body.append(h("div", {"class": "round-results", "data-testid": "round-results"},
                   h("h3", None, ctx.t("round_results", n=info["round"]))
                   if info["phase"] == "game_over" else None, table))
+    body.append(history_table(model, ranked, ctx))
+    if info["phase"] == "game_over":
+        body.append(tally(model, ctx))
     parts.append(h("div", {"class": "sheet-body", "id": "sheet-body", "hidden": not is_open},
                    body))
     nr = info["next_round"]
