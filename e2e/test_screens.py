@@ -189,3 +189,42 @@ def test_reduced_motion_stops_every_animation(new_phone, screens_pages, motion):
     page.keyboard.press("Tab")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"
+
+
+# For each seat's name: its width on screen and the width its first 8 characters need.
+NAME_WIDTHS = """() => [...document.querySelectorAll('#app .seat .pname')].map((e) => {
+  const probe = document.createElement('span');
+  probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;font:'
+    + getComputedStyle(e).font;
+  probe.textContent = e.textContent.slice(0, 8);
+  document.body.appendChild(probe);
+  const need = probe.getBoundingClientRect().width;
+  probe.remove();
+  return {name: e.textContent, shown: e.getBoundingClientRect().width, need: need,
+          title: e.getAttribute('title')};
+})"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (390, 844), (1280, 800)])
+def test_eight_characters_of_every_name_show_with_its_badges(new_phone, screens_pages, width,
+                                                            height):
+    """Issue 11.5: with the dealer, bot and crisp badges (icons now), at least 8 characters of
+    every name are on screen, for 2 to 8 players; the whole name is the seat's title."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for n in (2, 5, 8):
+        for seat in (0, n - 1):
+            bots = tuple(range(1, n))
+            model = M.table(n, seat, M.LONG, bots=bots, dealer=1, caller=n - 1,
+                            phase="last_turns", last_turns_left=1)
+            H.show(page, model)
+            rows = page.evaluate(NAME_WIDTHS)
+            assert len(rows) == n
+            for r in rows:
+                assert r["title"] == r["name"]
+                if r["shown"] + 0.5 < r["need"]:
+                    problems.append((width, n, seat, r))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []

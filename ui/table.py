@@ -13,17 +13,30 @@ from ui.viewmodel import (END_PHASES, PLAY_PHASES, card_text, clock, player_list
 from ui.widgets import button, card_button, card_name, card_node, place_label
 
 
+def icon_badge(cls, icon, label):
+    """A badge drawn as an icon (a name stays readable beside it, issue 11.5): its word is
+    its accessible name and its tooltip."""
+    return h("span", {"class": "badge icon " + cls, "title": label, "role": "img",
+                      "aria-label": label}, icon)
+
+
 def seat_badges(row, info, ctx):
     out = []
     if row["dealer"]:
-        out.append(h("span", {"class": "badge dealer", "title": ctx.t("dealer")}, ctx.t("dealer_short")))
+        out.append(icon_badge("dealer", "\U0001f0a0", ctx.t("dealer")))
     if row["bot"]:
-        out.append(h("span", {"class": "badge bot"}, ctx.t("badge_bot")))
+        out.append(icon_badge("bot", "\U0001f916", ctx.t("badge_bot")))
     if row["caller"]:
-        out.append(h("span", {"class": "badge caller"}, ctx.t("badge_crisp")))
+        out.append(icon_badge("caller", "\U0001f4e3", ctx.t("badge_crisp")))
     if info["phase"] == "peek" and row["ready"]:
-        out.append(h("span", {"class": "badge ready"}, "\u2713"))
+        out.append(icon_badge("ready", "\u2713", ctx.t("ready")))
     return out
+
+
+def name_node(name):
+    """A player's name in a seat: cut with an ellipsis when the seat is narrow, whole on a
+    long press (CSS :active) or a hover (its title)."""
+    return h("span", {"class": "pname", "title": name}, name)
 
 
 def seat_cards(ctx, row, size):
@@ -58,8 +71,8 @@ def opponent_node(ctx, row, info):
                      "aria-label": ctx.t("seat_label", name=row["name"], n=row["score"])},
              h("div", {"class": "seat-head"},
                h("span", {"class": "dot " + ("on" if row["connected"] else "off")}),
-               h("span", {"class": "pname"}, row["name"]),
-               seat_badges(row, info, ctx),
+               name_node(row["name"]),
+               h("span", {"class": "badges"}, seat_badges(row, info, ctx)),
                h("span", {"class": "score", "title": ctx.t("total")}, str(row["score"]))),
              h("div", {"class": "hand"}, seat_cards(ctx, row, "sm"),
                h("span", {"class": "holding", "title": ctx.t("holding"), "role": "img",
@@ -184,9 +197,9 @@ def table_tree(model, ui, ctx):
         my_node = h("section", {"class": cls, "data-testid": "seat-" + str(mine["seat"])},
                     h("div", {"class": "hand"}, seat_cards(ctx, mine, "lg")),
                     h("div", {"class": "seat-head"},
-                      h("span", {"class": "pname"}, mine["name"]),
+                      name_node(mine["name"]),
                       h("span", {"class": "badge you"}, ctx.t("badge_you")),
-                      seat_badges(mine, info, ctx),
+                      h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
                       h("span", {"class": "score", "title": ctx.t("total")},
                         ctx.t("points_n", n=mine["score"]))))
 
