@@ -257,3 +257,49 @@ def test_moves_fly_are_told_as_you_and_the_call_is_felt(new_phone):
 
     for phone in (host, ana, bea):
         assert phone.errors == [], phone.errors
+
+
+def test_a_friend_joins_by_the_room_code_and_a_localhost_link_is_flagged(new_phone):
+    """Issue 11.7: the lobby shows a short code; typed on another phone's landing (any case,
+    spaces) it opens that room's guest page, which joins. A room opened at 127.0.0.1 warns
+    its host that phones cannot open its link; one opened at the LAN address does not."""
+    host = a_phone(new_phone)
+    hp = host.page
+    hp.goto(host.site.url("/"))
+    assert wait_ready(hp) == "pyodide"
+    hp.fill(sel("player-name"), "Hana")
+    live(hp, "create-room")
+    hp.wait_for_selector(sel("lobby-code"), timeout=T)
+    code = text(hp, "lobby-code")
+    assert len(code) == 11 and code[5] == "-"
+    assert "./serve.sh" in text(hp, "link-warning")
+    link = text(hp, "room-link")
+
+    guest = a_phone(new_phone)
+    gp = guest.page
+    gp.goto(guest.site.lan_url("/"))
+    assert wait_ready(gp) == "pyodide"                 # the landing is the host page
+    assert gp.is_disabled(sel("join-code"))
+    gp.fill(sel("room-code"), code.lower().replace("-", " "))
+    live(gp, "join-code")
+    gp.wait_for_url("**/?room=*", timeout=T)
+    assert gp.url.split("?room=")[1] == link.split("?room=")[1]
+    assert wait_ready(gp) == "micropython"             # the guest page of that room
+    gp.wait_for_selector(sel("connection"), state="detached", timeout=T)
+    gp.fill(sel("player-name"), "Ana")
+    live(gp, "join-room")
+    hp.wait_for_selector(sel("player-1"), timeout=T)
+    gp.wait_for_selector(sel("lobby-code"), timeout=T)
+    assert text(gp, "lobby-code") == code
+    assert gp.locator(sel("link-warning")).count() == 0    # a guest is not the one to fix it
+
+    lan = a_phone(new_phone)
+    lp = lan.page
+    lp.goto(lan.site.lan_url("/"))
+    assert wait_ready(lp) == "pyodide"
+    lp.fill(sel("player-name"), "Bea")
+    live(lp, "create-room")
+    lp.wait_for_selector(sel("lobby-code"), timeout=T)
+    assert lp.locator(sel("link-warning")).count() == 0
+    for phone in (host, guest, lan):
+        assert phone.errors == [], phone.errors

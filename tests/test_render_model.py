@@ -736,6 +736,55 @@ def test_a_menu_on_every_screen_with_the_rules_sound_language_and_leave():
         assert find(show(model, ui)[0], "menu-panel") is None
 
 
+def test_a_room_code_is_typed_forgivingly_and_opens_that_rooms_guest_page():
+    from ui import roomcode
+    code = "7KQ2M9XRTB"
+    for typed in ("7KQ2M-9XRTB", "7kq2m 9xrtb", " 7kq2m-9xrtb ", "7KQ2M9XRTB",
+                  "7kq2m-9xrtb".replace("0", "o"), "crisp-7KQ2M9XRTB",
+                  "http://192.168.1.20:8000/?room=crisp-7KQ2M9XRTB"):
+        assert roomcode.parse(typed) == code, typed
+    assert roomcode.parse("1O0IL") is None and roomcode.parse("") is None
+    assert roomcode.parse("7KQ2M-9XRT!") is None and roomcode.parse("7KQ2M-9XRTBB") is None
+    assert roomcode.parse("O1LIU-00000") == "0111V00000"           # look-alikes read as meant
+    assert roomcode.show(code) == "7KQ2M-9XRTB"
+    assert roomcode.code_of("crisp-" + code) == code
+    assert roomcode.code_of("crisp-" + "ab" * 16) is None           # an older, longer id
+    # the landing: a code field and a button live only for a code
+    ui = new_ui()
+    tree, ctx = show(None, ui)
+    assert not live(tree, "join-code")
+    assert tap(tree, ctx, "room-code", ui, None, "7kq2m 9xrt") == []
+    tree, ctx = show(None, ui)
+    assert not live(tree, "join-code")
+    assert "not a room code" in text_of(tree)
+    tap(tree, ctx, "room-code", ui, None, "7kq2m 9xrtb")
+    tree, ctx = show(None, ui)
+    assert tap(tree, ctx, "join-code", ui, None) == [("join_code", {"room": "crisp-" + code})]
+
+
+def test_the_lobby_shows_the_code_and_warns_when_the_link_is_this_computers_only():
+    from ui import roomcode
+    m = lobby_model(3, seat=0)
+    m.room = "crisp-7KQ2M9XRTB"
+    m.link = "http://127.0.0.1:8000/?room=crisp-7KQ2M9XRTB"
+    tree, ctx = show(m)
+    assert text_of(find(tree, "lobby-code")) == "7KQ2M-9XRTB"
+    assert "./serve.sh" in text_of(find(tree, "link-warning"))
+    for local in ("http://localhost:8000/?room=x", "http://127.0.0.1/?room=x",
+                  "http://[::1]:8000/?room=x", "https://app.localhost/?room=x"):
+        assert roomcode.is_local_link(local), local
+    for lan in ("http://192.168.1.20:8000/?room=x", "https://example.github.io/crisp/?room=x",
+                "http://localhost.example.com/?room=x"):
+        assert not roomcode.is_local_link(lan), lan
+    m.link = "http://192.168.1.20:8000/?room=crisp-7KQ2M9XRTB"
+    assert find(show(m)[0], "link-warning") is None
+    # a guest sees whom they wait for first, the invitation last
+    g = lobby_model(3, seat=1)
+    g.room = m.room
+    kids = find_all(show(g)[0], lambda nd: nd["tag"] == "main")[0]["kids"]
+    assert find(kids[0], "lobby-waiting") is not None and find(kids[-1], "lobby-code")
+
+
 def test_evil_name_at_the_table_is_plain_text():
     m = table_model(3, seat=0, turn=1, names=["Ana", EVIL, "Cleo"],
                     log=[{"type": "crisp", "seat": 1}])

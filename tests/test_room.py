@@ -86,10 +86,22 @@ def test_welcome_carries_a_128_bit_token_and_the_room_id():
     assert len(tokens) == 3
 
 
-def test_room_ids_are_random_and_long():
-    ids = {new_room_id() for _ in range(50)}
-    assert len(ids) == 50
-    assert all(len(i.split("-")[-1]) == 32 for i in ids)
+def test_room_ids_are_random_codes_of_50_bits_that_can_be_read_out():
+    """Issue 11.7: the id is "crisp-" + a code of 10 characters without look-alikes
+    (Crockford's base32: no I, L, O, U), 50 random bits; typed back in any case, with spaces
+    or dashes, it gives the same room."""
+    from ui import roomcode
+    ids = {new_room_id() for _ in range(200)}
+    assert len(ids) == 200
+    assert roomcode.BITS >= 40 and len(roomcode.ALPHABET) == 32
+    assert not set("ILOU") & set(roomcode.ALPHABET)
+    for room in ids:
+        code = roomcode.code_of(room)
+        assert code is not None and len(code) == 10 and room == "crisp-" + code
+        spoken = roomcode.show(code).lower().replace("-", " - ")
+        assert roomcode.parse(spoken) == code
+    # every character turns up (the bits are all used)
+    assert set("".join(roomcode.code_of(r) for r in ids)) == set(roomcode.ALPHABET)
 
 
 def test_ninth_player_is_told_the_room_is_full():

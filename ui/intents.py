@@ -4,6 +4,7 @@ intents it sends (the Queen flow and the landing's pickers stay local until thei
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
+from ui import roomcode
 from ui.viewmodel import MAX_PLAYERS, NAME_MAX, read
 
 
@@ -49,6 +50,9 @@ def handle(ui, spec, value, model, now=0):
         elif op == "lang":
             ui["lang"] = arg
             return [("lang", arg)]
+        elif op == "join_code":
+            code = roomcode.parse(ui.get("code"))
+            return [("join_code", {"room": roomcode.room_id(code)})] if code else []
         elif op == "menu":
             ui["menu_open"] = bool(arg)
             ui["leave_ask"] = False
@@ -67,6 +71,8 @@ def handle(ui, spec, value, model, now=0):
         op = spec[1]
         if op == "name":
             ui["name"] = str(value or "")[:NAME_MAX]
+        elif op == "code":
+            ui["code"] = str(value or "")[:40]
         elif op == "bots":
             n = int(value)
             ui["bots"] = 1 if n < 1 else (MAX_PLAYERS - 1 if n > MAX_PLAYERS - 1 else n)

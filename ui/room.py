@@ -13,6 +13,7 @@ import random
 import secrets
 
 from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
+from ui import roomcode
 
 VERSION = 1
 LOCAL = "local"
@@ -37,8 +38,9 @@ TURN_ACTIONS = ("draw", "swap", "discard", "jack", "queen", "king")
 
 
 def new_room_id():
-    """A fresh room id: 128 random bits, usable as a PeerJS id."""
-    return "crisp-" + secrets.token_hex(16)
+    """A fresh room id, usable as a PeerJS id: "crisp-" + a room code (ui/roomcode.py: 50
+    random bits in 10 characters that friends can read out and type)."""
+    return roomcode.room_id(roomcode.new_code(secrets.randbits))
 
 
 def bot_maker(seed, pace=1.0):

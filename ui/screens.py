@@ -9,6 +9,7 @@ CPython (tests).
 
 from ui import i18n
 from ui import qr
+from ui import roomcode
 from ui.table import table_tree, tally
 from ui.vdom import h, keyed
 from ui.viewmodel import MAX_PLAYERS, NAME_MAX, player_list, read, seat_name
@@ -131,6 +132,7 @@ def landing_tree(model, ui, ctx):
                button(ctx, "create-room", ctx.t("create_room"),
                       ("local", "submit", "create_room") if ok else None, "btn primary big")),
                    "friends"),
+             keyed(code_box(ui, ctx), "code"),
              keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("solo")),
                h("div", {"class": "row pickers"},
@@ -146,6 +148,27 @@ def landing_tree(model, ui, ctx):
              keyed(h("details", {"class": "rules"},
                      h("summary", None, ctx.t("how_to_play")), rules_text(ctx)),
                    "rules"))
+
+
+def code_box(ui, ctx):
+    """Join a friend's room by its code (read out, typed in any case, with spaces or dashes:
+    ui/roomcode.py). The button opens that room's guest page."""
+    code = roomcode.parse(ui.get("code"))
+    typed = bool((ui.get("code") or "").strip())
+    return h("section", {"class": "card-box join-code"},
+             h("h2", None, ctx.t("have_code")),
+             h("label", {"class": "field"}, h("span", None, ctx.t("room_code")),
+               h("input", {"type": "text", "data-testid": "room-code", "maxlength": "40",
+                           "autocomplete": "off", "autocapitalize": "characters",
+                           "spellcheck": "false", "enterkeyhint": "go",
+                           "placeholder": ctx.t("code_placeholder"),
+                           "value": ui.get("code", ""),
+                           "aria-describedby": "code-hint",
+                           "data-act": ctx.act("room-code", ("field", "code"))})),
+             h("small", {"class": "hint", "id": "code-hint"},
+               ctx.t("code_bad") if (typed and code is None) else ctx.t("code_hint")),
+             button(ctx, "join-code", ctx.t("join_code"),
+                    ("local", "join_code") if code else None, "btn big"))
 
 
 def join_tree(model, ui, ctx):
@@ -204,9 +227,16 @@ def lobby_tree(model, ui, ctx):
     if link:
         copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
         qr_css = qr_style(link)
+        code = roomcode.code_of(read(model, "room"))
+        local = is_host and roomcode.is_local_link(link)
         link_box = h("section", {"class": "card-box share"},
                      h("h2", None, ctx.t("invite")),
                      h("p", {"class": "hint"}, ctx.t("invite_hint")),
+                     h("p", {"class": "room-code"}, h("span", None, ctx.t("room_code")), " ",
+                       h("strong", {"data-testid": "lobby-code", "translate": "no"},
+                         roomcode.show(code))) if code else None,
+                     h("p", {"class": "banner warn", "data-testid": "link-warning",
+                             "role": "note"}, ctx.t("link_local")) if local else None,
                      h("div", {"class": "share-body" + (" with-qr" if qr_css else "")},
                        h("div", {"class": "share-text"},
                          h("div", {"class": "link", "data-testid": "room-link"}, link),
@@ -262,6 +292,16 @@ def lobby_tree(model, ui, ctx):
         start = h("p", {"class": "waiting", "data-testid": "lobby-waiting"},
                   ctx.t("wait_host", name=seat_name(players, host, ctx)))
 
+    if not is_host:
+        # a guest: first who they wait for, then the players; the invitation comes last
+        return h("main", {"class": "panel lobby"},
+                 start,
+                 h("section", {"class": "card-box"},
+                   h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS)),
+                   h("ul", {"class": "players", "data-testid": "player-list"}, rows)),
+                 options_box,
+                 tally(model, ctx) if read(model, "games", 0) else None,
+                 link_box)
     return h("main", {"class": "panel lobby"},
              link_box,
              h("section", {"class": "card-box"},
