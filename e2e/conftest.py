@@ -18,7 +18,7 @@ Helpers (in crisp_e2e.py, import them from there)
     is_local(url)     True for loopback http(s)/ws(s) URLs and data:/blob:/about: ones.
 
 Pages: `/` is the host/landing page (Pyodide), `/?room=<id>` a guest page (MicroPython).
-Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (DESIGN.md); only a
+Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (docs/design.md); only a
 test build honours them, which is why `site` is one.
 """
 

@@ -1,4 +1,4 @@
-"""Nothing lost when a phone sleeps (DESIGN.md "Persistence and reconnection"): guests that
+"""Nothing lost when a phone sleeps (docs/design.md "Persistence and reconnection"): guests that
 reload or lose the network, a host page that reloads or goes away, players that are gone.
 Real pages, the real local `peer` server; each test checks what every OTHER screen shows.
 
@@ -118,7 +118,7 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
         back_ms.append((time.monotonic() - t0) * 1000)
         for p in (ap, bp):
             p.wait_for_selector(sel("connection"), state="detached", timeout=T)
-        # the draw timer paused while the host was away (DESIGN.md "Time")
+        # the draw timer paused while the host was away (docs/design.md "Time")
         m1, t1 = timer_ms(ap), time.monotonic()
         print("draw timer: %d ms left before, %d ms after %.1f s away" % (m0, m1, t1 - t0))
         assert m1 >= m0 - 2500, (m0, m1, t1 - t0)

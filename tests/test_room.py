@@ -1,5 +1,5 @@
 """The host's room (ui/room.py) over an in-memory network: lobby, seats, tokens, validation,
-a whole round, and what each seat receives (RULES.md R9, docs/protocol.md)."""
+a whole round, and what each seat receives (docs/rules.md R9, docs/protocol.md)."""
 
 import json
 

@@ -13,7 +13,8 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
     config.js                 GENERATED: the one place the signaling server is configured
     pyscript.toml, mpy.toml   GENERATED: PyScript configs for the host (Pyodide) and guests (MicroPython)
     py/host-<hash>.zip        GENERATED: crisp_core/ + ui/ Python files, unpacked by PyScript ([files] "./*")
-    py/guest-<hash>.zip       GENERATED: ui/ Python files only (guests never run the engine)
+    py/guest-<hash>.zip       GENERATED: ui/ Python files and crisp_core/actions.py alone (guests never
+                              run the engine; the screens share its names: positions, phases)
     ui/, crisp_core/          copies of the sources (ui/main.py is the entry script of both interpreters)
     vendor/pyscript/          @pyscript/core dist (core.js, core.css and its lazy chunks)
     vendor/pyodide/           pyodide core: pyodide.mjs, pyodide.asm.mjs/.wasm, python_stdlib.zip, lock
@@ -38,6 +39,10 @@ NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
 SHELL_FILES = ["index.html", "boot.js"]
+# The one engine module guests' screens import (positions, phases, the action schema): shipped
+# without crisp_core/__init__.py, so a guest never loads the engine (MicroPython imports a
+# package directory without one).
+GUEST_CORE = ["crisp_core/actions.py"]
 
 # Vendored npm files: package dir -> (dist subdir, files or None for "all but maps/types").
 PYODIDE_FILES = [
@@ -178,7 +183,8 @@ def build(out, mode, test=False):
     ui_py = walk_files(os.path.join(ROOT, "ui"), PY_EXTENSIONS)
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
-    for kind, paths in (("host", core_py + ui_py), ("guest", ui_py)):
+    guest_py = GUEST_CORE + ui_py
+    for kind, paths in (("host", core_py + ui_py), ("guest", guest_py)):
         data = make_zip(paths)
         digest = hashlib.sha256(data).hexdigest()[:10]
         rel = f"py/{kind}-{digest}.zip"  # content-hashed: a new build is never served stale
@@ -225,7 +231,7 @@ def build(out, mode, test=False):
         sizes[f"vendor/{sub}"] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
     write(os.path.join(out, "build.json"), json.dumps(
         {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
-         "python_files": {"host": core_py + ui_py, "guest": ui_py}}, indent=2) + "\n")
+         "python_files": {"host": core_py + ui_py, "guest": guest_py}}, indent=2) + "\n")
     return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes}
 
 

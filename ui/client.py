@@ -15,6 +15,16 @@ UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until 
 LOG_MAX = 200         # public events of the round kept for the event log
 
 
+def left_ms(value, elapsed):
+    """The one countdown: a remaining time of a view (ms, e.g. `draw_left`) as of `elapsed`
+    ms after the view arrived, never below 0; None (no timer) stays None. Views carry
+    remaining times, not clock times, so guests need no clock in step with the host's."""
+    if value is None:
+        return None
+    left = value - elapsed
+    return left if left > 0 else 0
+
+
 class Client:
     """One seat's view of the room.
 
@@ -272,10 +282,7 @@ class Client:
         value = self.view.get(key)
         if key == "crisp_window":
             value = value.get("left") if value else None
-        if value is None:
-            return None
-        left = value - (now - self.view_at)
-        return left if left > 0 else 0
+        return left_ms(value, now - self.view_at)
 
 
 def _count(value, default):

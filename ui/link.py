@@ -2,7 +2,7 @@
 the host, and the backoff both pages use. Pure (no `js`, no clock): every call takes `now`
 (ms); the page does what `step` says and renders `status()`. MicroPython-compatible.
 
-A guest never gives up while its page is open (DESIGN.md "Persistence and reconnection"):
+A guest never gives up while its page is open (docs/design.md "Persistence and reconnection"):
 - the host answers every ping (every PING_MS); nothing heard for HOST_SILENT_MS means the
   connection is dead even if PeerJS never said `close` (it often does not);
 - an attempt not open within ATTEMPT_MS has failed, and so has a connection whose `join`

@@ -11,7 +11,7 @@
 # honoured by a test build only (tools/build.py --test); ?botpace=F (bots' think times times F;
 # 1 = a person's pace, the default) on every build: it only changes when the host's bots act.
 #
-# Persistence and reconnection (DESIGN.md; docs/protocol.md "Reconnection"):
+# Persistence and reconnection (docs/design.md; docs/protocol.md "Reconnection"):
 #   host: the room is saved in localStorage after every change ("crisp.room.<id>") and the
 #     page's URL becomes ?host=<id>: a reloaded host page resumes that room at once (the
 #     landing at / offers to resume the last one, or to abandon it). The room's clock goes on
@@ -31,6 +31,7 @@ from ui import screens
 from ui.client import Client
 from ui.link import Link, backoff
 from ui.net import GuestNet, HostNet
+from ui.storage import Storage
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
@@ -42,36 +43,11 @@ def _str(value):
     return value if isinstance(value, str) else None
 
 
-def storage_get(key):
-    try:
-        return _str(js.localStorage.getItem(key))
-    except Exception:
-        return None
-
-
-def storage_set(key, value):
-    try:
-        js.localStorage.setItem(key, value)
-    except Exception:
-        pass
-
-
-def storage_remove(key):
-    try:
-        js.localStorage.removeItem(key)
-    except Exception:
-        pass
-
-
-def storage_json(key):
-    text = storage_get(key)
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+_storage = Storage(js)         # localStorage, never failing the page (ui/storage.py)
+storage_get = _storage.get
+storage_set = _storage.set
+storage_remove = _storage.remove
+storage_json = _storage.get_json
 
 
 def on_page(target, event, fn):
@@ -293,7 +269,7 @@ class HostPage(Page):
         return Landing(self.offer, "connecting" if self.pending else None)
 
     def clock(self):
-        """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting
+        """The room's clock (docs/design.md "Time"): ms since the room was created, not counting
         the time its host page was away (a resumed room goes on from its saved clock)."""
         return self.now() - self.epoch
 
@@ -566,7 +542,7 @@ class GuestPage(Page):
         self.client.token = storage_get(self.token_key)
         self.name = None
         if self.client.token:
-            # A reload or a re-woken phone: take the seat back without asking (DESIGN.md).
+            # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = storage_get("crisp.name") or "?"
         self.link = Link(self.now(), seated=bool(self.client.token))
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,

@@ -1,11 +1,11 @@
 """The peer-to-peer transport: PeerJS data connections carrying JSON text (browser only).
 
-Thin on purpose (STYLE.md: functions that act are thin and tested end to end). Runs on
+Thin on purpose (docs/design.md "The shape": functions that act are thin and tested end to end). Runs on
 Pyodide (host) and MicroPython (guests) through `js` and `pyscript.ffi`. The signaling server
 comes from the build's config (boot.js: `window.crisp.newPeer(id)`).
 
 Connections are opened with `reliable: true` (ordered delivery) and `serialization: "raw"`
-(strings go through the data channel as they are; DESIGN.md "Messages").
+(strings go through the data channel as they are; docs/protocol.md "Room messages").
 """
 
 import js

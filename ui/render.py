@@ -12,6 +12,7 @@ from ui import i18n
 from ui.intents import handle
 from ui.screens import build
 from ui.sound import Sounds
+from ui.storage import Storage
 from ui.vdom import Patcher
 from ui.widgets import card_node
 from ui.viewmodel import Ctx, new_ui, read
@@ -77,17 +78,10 @@ class Screen:
             return ""
 
     def _stored(self, key):
-        try:
-            v = self.js.localStorage.getItem(key)
-            return v if isinstance(v, str) else None
-        except Exception:
-            return None
+        return Storage(self.js).get(key)
 
     def _store(self, key, value):
-        try:
-            self.js.localStorage.setItem(key, value)
-        except Exception:
-            pass
+        Storage(self.js).set(key, value)
 
     def _set_doc_lang(self, lang):
         try:

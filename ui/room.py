@@ -13,6 +13,7 @@ import random
 import secrets
 
 from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
+from crisp_core.actions import ActionError, check_shape
 from ui import roomcode
 
 VERSION = 1
@@ -30,11 +31,9 @@ GONE_MS = 20000               # the grace: away this long while the game waits f
 RATE_BURST = 40               # messages a connection may send at once (token bucket) ...
 RATE_PER_S = 10               # ... and per second after that; a person taps a few a second
 RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a flooding peer
-POSITIONS = ("left", "center", "right")
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game")
-TURN_ACTIONS = ("draw", "swap", "discard", "jack", "queen", "king")
 
 
 def new_room_id():
@@ -97,35 +96,12 @@ def clean_name(name):
 
 
 def check_action(action, players):
-    """Check an action's shape (types, names, ranges); legality is the engine's job."""
-    if not isinstance(action, dict):
-        raise BadMessage("bad_message", "action must be an object")
-    do = action.get("do")
-    shapes = {
-        "ready": ((), ()), "discard": ((), ()), "jack": ((), ()), "king": ((), ()),
-        "crisp": ((), ()), "next_round": ((), ()),
-        "draw": ((), ("from",)), "swap": (("pos",), ()),
-        "queen": (("pos", "target", "target_pos"), ()),
-    }
-    if not isinstance(do, str) or do not in shapes:
-        raise BadMessage("bad_message", "unknown action")
-    required, optional = shapes[do]
-    allowed = set(required) | set(optional) | {"do"}
-    for key in required:
-        if key not in action:
-            raise BadMessage("bad_message", "missing action field: " + key)
-    for key in action:
-        if key not in allowed:
-            raise BadMessage("bad_message", "unknown action field: " + str(key)[:40])
-    if "from" in action and action["from"] not in ("deck", "discard"):
-        raise BadMessage("bad_message", "from must be deck or discard")
-    for key in ("pos", "target_pos"):
-        if key in action and action[key] not in POSITIONS:
-            raise BadMessage("bad_message", key + " must be left, center or right")
-    if "target" in action:
-        target = action["target"]
-        if not _is_int(target) or not 0 <= target < players:
-            raise BadMessage("bad_message", "target must be a seat")
+    """Check an action's shape (crisp_core.actions, with `target` a seat of this room) and
+    return it; legality is the engine's job. Raises BadMessage `bad_message`."""
+    try:
+        check_shape(action, players)
+    except ActionError as e:
+        raise BadMessage("bad_message", str(e))
     return action
 
 
@@ -305,7 +281,7 @@ class Room:
                     times.append(due)
         return min(times) if times else None
 
-    # ---- presence: away players (DESIGN.md "Persistence and reconnection") ---------------
+    # ---- presence: away players (docs/design.md "Persistence and reconnection") ---------------
 
     def _heard(self, conn, now):
         """A message from `conn`: its seat is here (again)."""
@@ -336,12 +312,10 @@ class Room:
         seat = self.seats[index]
         if self.game is None or seat.away_since is None or seat.agent is not None:
             return None               # (a bot standing in plays for it)
-        view = view_for(self.game, index, self.now)
-        if view["phase"] == "peek" and not view["ready"][index]:
-            return seat.away_since + GONE_MS
-        if view["phase"] in ("play", "last_turns") and view["turn"] == index:
-            return max(seat.away_since + GONE_MS, self.now + view["start_in"])
-        return None
+        since = self.game.awaiting(self.now).get(index)
+        if since is None:
+            return None
+        return max(seat.away_since + GONE_MS, since)
 
     def _forfeits(self, now):
         """Play the part of seats away for GONE_MS that the game waits for: confirm their
@@ -464,8 +438,7 @@ class Room:
         try:
             events = self.game.apply(seat, action, now)
         except IllegalAction as e:
-            out.append((self.seats[seat].conn, self._error(self._refusal(seat, action, now),
-                                                           str(e))))
+            out.append((self.seats[seat].conn, self._error(e.code, str(e))))
             return out
         return out + self._after_change(events, now)
 
@@ -476,12 +449,6 @@ class Room:
             raise BadMessage("bad_message", "n must be the number of a view you received")
         if n < seat.allowed_n:
             raise BadMessage("stale", "the table has changed since that view")
-
-    def _refusal(self, seat, action, now):
-        view = view_for(self.game, seat, now)
-        if action["do"] in TURN_ACTIONS and view.get("turn") != seat:
-            return "not_your_turn"
-        return "illegal"
 
     # ---- host-only messages -------------------------------------------------------------
 

@@ -4,12 +4,13 @@ Draws what `table_info` (ui/viewmodel.py) decided. Pure: runs on MicroPython, Py
 CPython (tests).
 """
 
+from crisp_core.actions import END_PHASES, PLAY_PHASES
 from ui import cards
 from ui.cues import ANNOUNCE_MS
 from ui.eventlog import last_move, log_entries, queen_notice
 from ui.vdom import h
-from ui.viewmodel import (END_PHASES, PLAY_PHASES, card_text, clock, player_list, read,
-                          seat_name, secs, standings, table_info)
+from ui.viewmodel import (card_text, clock, player_list, read, seat_name, secs, standings,
+                          table_info)
 from ui.widgets import button, card_button, card_name, card_node, place_label
 
 
