@@ -8,6 +8,7 @@ the screens page (screens_harness.py), on MicroPython (the guests' interpreter) 
 """
 
 import json
+import os
 import random
 
 import pytest
@@ -227,4 +228,49 @@ def test_eight_characters_of_every_name_show_with_its_badges(new_phone, screens_
                 if r["shown"] + 0.5 < r["need"]:
                     problems.append((width, n, seat, r))
     assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+AXE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                   "node_modules", "axe-core", "axe.min.js")
+
+# axe-core's serious and critical violations on the page: [(rule, target, html)]. axe-core is
+# injected here only (npm devDependency): never shipped in dist/.
+AXE_RUN = """async () => {
+  const r = await axe.run(document, {resultTypes: ['violations']});
+  const out = [];
+  for (const v of r.violations) {
+    if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+    for (const n of v.nodes) out.push([v.id, n.target.join(' '), n.html.slice(0, 120)]);
+  }
+  return out;
+}"""
+
+
+def axe_violations(page):
+    if page.evaluate("typeof window.axe") == "undefined":
+        page.add_script_tag(path=AXE)
+    return page.evaluate(AXE_RUN)
+
+
+@pytest.mark.parametrize("width,height,n", [(360, 740, 8), (390, 844, 3), (1280, 800, 4)])
+def test_axe_finds_no_serious_or_critical_violation_on_any_screen(new_phone, screens_pages,
+                                                                  width, height, n):
+    """Issue 11.10: the landing, lobby, the table in each phase, results and game over,
+    checked by axe-core, in both languages, with the menu open too."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for lang in ("en", "es"):
+        for name, model in M.screens(n, n // 2, M.LONG):
+            for menu in ((False, True) if name in ("landing", "peek", "lobby-guest") else (False,)):
+                ui = dict(model.get("_ui") or {}, lang=lang, menu_open=menu)
+                H.show(page, dict(model, _ui=ui))
+                for v in axe_violations(page):
+                    problems.append((width, lang, name, menu) + tuple(v))
+    kinds = {}
+    for p in problems:
+        kinds.setdefault(p[4], []).append(p)
+    assert problems == [], {k: (len(v), v[:3]) for k, v in kinds.items()}
     assert console_errors(phone) == [] and phone.errors == []

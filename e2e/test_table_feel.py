@@ -14,6 +14,7 @@ guests (MicroPython) playing test_round's stacked round by taps.
 """
 
 from crisp_e2e import wait_ready
+from test_screens import axe_violations
 from test_round import DECK, T, face_down, live, sel, shows
 
 # Web Audio and navigator.vibrate stubs that record what the page plays.
@@ -136,6 +137,7 @@ def test_moves_fly_are_told_as_you_and_the_call_is_felt(new_phone):
     bp = bea.page
     for page in (hp, ap, bp):
         page.wait_for_selector(sel("player-2"), timeout=T)
+    axe = {"lobby (host)": axe_violations(hp), "lobby (guest)": axe_violations(ap)}
 
     # -- Bea turns sounds off in the menu (on every screen); the page remembers it
     live(bp, "menu")
@@ -187,6 +189,7 @@ def test_moves_fly_are_told_as_you_and_the_call_is_felt(new_phone):
     bp.wait_for_selector(sel("reveal-note"), timeout=T)
     assert "10\u2666" in text(bp, "reveal-note")
     assert bp.is_enabled(sel("crisp"))                         # both at once
+    axe["table: a Jack's reveal, crisp live"] = axe_violations(bp)
     bp.wait_for_selector(sel("crisp", "[disabled]"), timeout=T)   # the window closes...
     bp.wait_for_timeout(1500)
     shows(bp, "card-2-center", "Td")                           # ... and the card is still up
@@ -243,6 +246,8 @@ def test_moves_fly_are_told_as_you_and_the_call_is_felt(new_phone):
     live(hp, "discard-held")
     for page in (hp, ap, bp):
         page.wait_for_selector(sel("round-results"), timeout=T)
+    axe["results"] = axe_violations(ap)
+    assert axe == {k: [] for k in axe}                  # axe-core: no serious or critical one
     hp.wait_for_function("window.__crispTones.includes(523)", timeout=T)   # the round's end
     # -- ranked standings (lowest first), the call's -5 explained, the round in the history
     for page in (hp, ap, bp):

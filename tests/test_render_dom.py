@@ -456,7 +456,8 @@ def test_a_new_event_is_one_new_line_in_the_log(fakejs):
     m = M.table_model(3, seat=1, log=EVENTS[:30])
     screen.update(m)
     log = by_testid(screen.root, "event-log")
-    assert log.attributes["role"] == "log" and log.attributes["aria-live"] == "polite"
+    region = log.parentNode
+    assert region.attributes["role"] == "log" and region.attributes["aria-live"] == "polite"
     before = list(log.childNodes)
     texts = [c.textContent for c in before]
     assert texts[0] == "Your turn." and len(before) == 23    # newest first, public only

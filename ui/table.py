@@ -210,10 +210,13 @@ def table_tree(model, ui, ctx):
         li = h("li", {"class": "ev " + str(kind) + ("" if lines else " fresh")}, line)
         li["key"] = index
         lines.append(li)
-    log_node = h("section", {"class": "log", "aria-labelledby": "log-title"},
+    # the live region is the section (a list keeps its list semantics inside it); the list
+    # scrolls, so it takes keyboard focus
+    log_node = h("section", {"class": "log", "aria-labelledby": "log-title", "role": "log",
+                             "aria-live": "polite"},
                  h("h3", {"id": "log-title"}, ctx.t("log")),
-                 h("ol", {"data-testid": "event-log", "class": "events", "role": "log",
-                          "aria-live": "polite"}, lines))
+                 h("ol", {"data-testid": "event-log", "class": "events", "tabindex": "0",
+                          "aria-labelledby": "log-title"}, lines))
 
     # End of round / game
     end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
@@ -280,7 +283,7 @@ def reveal_note(model, info, ctx):
              h("span", None, " ".join(shown)),
              button(ctx, "reveal-dismiss", ctx.t("reveal_dismiss"),
                     ("intent", "dismiss_reveal", {}), "btn small",
-                    {"aria-label": ctx.t("reveal_dismiss_label")}))
+                    {"title": ctx.t("reveal_dismiss_label")}))
 
 
 def progress_bar(r, ctx):

@@ -49,13 +49,16 @@ def place_label(ctx, what, card):
 
 def card_node(card, attrs, size, cls="", label=None):
     """A card: its face (with data-card) only when `card` is a visible code, else its back.
-    `label`: its accessible name (a face's own name by default; a back has none by itself)."""
+    `label`: its accessible name (a face's own name by default; a back has none by itself).
+    A face's drawing ("7♣" in its corners) is hidden from screen readers and its name given
+    as its title, not aria-label: a name that does not contain the visible text is an axe
+    violation (label-content-name-mismatch), and the name says it better in words."""
     a = {}
     for k in attrs:
         a[k] = attrs[k]
     tag = a.pop("tag", "div")
     if label:
-        a["aria-label"] = label
+        a["title" if cards.is_card(card) else "aria-label"] = label
         if tag != "button":
             a["role"] = "img"
     if cards.is_card(card):
@@ -68,9 +71,13 @@ def card_node(card, attrs, size, cls="", label=None):
         center = rank if card[0] in "JQK" else suit
         if size == "xs":
             center = rank + suit
-        kids = [h("span", {"class": "corner"}, h("b", None, rank), h("i", None, suit)),
-                h("span", {"class": "pip" + (" court" if card[0] in "JQK" else "")}, center),
-                h("span", {"class": "corner flip"}, h("b", None, rank), h("i", None, suit))]
+        # the drawing is hidden from screen readers: the card's name says it in words
+        kids = [h("span", {"class": "corner", "aria-hidden": "true"},
+                  h("b", None, rank), h("i", None, suit)),
+                h("span", {"class": "pip" + (" court" if card[0] in "JQK" else ""),
+                           "aria-hidden": "true"}, center),
+                h("span", {"class": "corner flip", "aria-hidden": "true"},
+                  h("b", None, rank), h("i", None, suit))]
     else:
         a["class"] = "card " + size + " back " + cls
         kids = []
@@ -101,7 +108,8 @@ def lang_switch(ui, ctx):
         cur = ui.get("lang") == code
         out.append(h("button", {"type": "button", "class": "lang" + (" on" if cur else ""),
                                 "data-testid": "lang-" + code, "aria-pressed": "true" if cur else "false",
-                                "aria-label": ctx.t("lang_" + code), "lang": code,
+                                "aria-label": code.upper() + ", " + ctx.t("lang_" + code),
+                                "lang": code,
                                 "data-act": ctx.act("lang-" + code, ("local", "lang", code))},
                      code.upper()))
     return h("div", {"class": "langs"}, out)
