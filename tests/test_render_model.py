@@ -333,7 +333,7 @@ def test_held_card_swap_or_discard():
                              {"do": "discard"}])
     tree, ctx = show(m)
     assert faces(tree) == {"held-card": "7h"}
-    assert live(tree, "discard-held") and not live(tree, "use-special")
+    assert live(tree, "discard-held") and find(tree, "use-special") is None   # no special
     assert not live(tree, "deck")
     ui = new_ui()
     for p in POS:
@@ -783,6 +783,26 @@ def test_the_lobby_shows_the_code_and_warns_when_the_link_is_this_computers_only
     g.room = m.room
     kids = find_all(show(g)[0], lambda nd: nd["tag"] == "main")[0]["kids"]
     assert find(kids[0], "lobby-waiting") is not None and find(kids[-1], "lobby-code")
+
+
+def test_small_things_an_empty_discard_says_what_it_is_and_no_dead_buttons():
+    """Issue 11.9: the empty discard slot has its label; "Use special" only for a special;
+    the dealer badge is an icon with its word; one ellipsis while a guest waits; a link to
+    no room shows no join form."""
+    tree, ctx = show(table_model(3, seat=1, discard=[]))
+    assert text_of(find(tree, "discard")) == "Discard"
+    m = table_model(3, seat=1, held={"seat": 1, "from": "deck", "card": "5d"},
+                    allowed=[{"do": "swap", "pos": list(POS)}, {"do": "discard"}])
+    assert find(show(m)[0], "use-special") is None
+    dealer = find_all(show(m, lang="es")[0],
+                      lambda nd: "dealer" in nd["attrs"].get("class", "").split())
+    assert dealer and all(d["attrs"]["aria-label"] == "Reparte" for d in dealer)
+    waiting = text_of(find(show(lobby_model(3, seat=1))[0], "lobby-waiting"))
+    assert waiting == "Waiting for Ana to start the game"       # the page adds the dots
+    gone = FakeClient(screen="join", status="no_room", room="crisp-7KQ2M9XRTB")
+    tree, ctx = show(gone)
+    assert find(tree, "player-name") is None and find(tree, "join-room") is None
+    assert live(tree, "leave")                                  # the banner's way back
 
 
 def test_evil_name_at_the_table_is_plain_text():

@@ -74,7 +74,7 @@ EN = {
     "options_readonly": "The host chooses the options.",
     "start_game": "Start the game",
     "need_two": "You need at least 2 players: invite someone or add a bot.",
-    "wait_host": "Waiting for {name} to start the game\u2026",
+    "wait_host": "Waiting for {name} to start the game",
     # table
     "round_n": "Round {n}",
     "to_target": "Game to {n}",
@@ -210,6 +210,7 @@ EN = {
     "join_code": "Join with the code",
     "link_local": "This link only opens on this computer. To invite phones, open the LAN "
                   "address that ./serve.sh printed (http://192.168\u2026) and create the room there.",
+    "no_room_title": "No game at this link",
     "menu": "Menu",
     "language": "Language",
     "close": "Close",
@@ -349,7 +350,7 @@ ES = {
     "options_readonly": "El anfitri\u00f3n elige las opciones.",
     "start_game": "Empezar la partida",
     "need_two": "Hacen falta al menos 2 jugadores: invita a alguien o a\u00f1ade un bot.",
-    "wait_host": "Esperando a que {name} empiece la partida\u2026",
+    "wait_host": "Esperando a que {name} empiece la partida",
     "round_n": "Ronda {n}",
     "to_target": "Partida a {n}",
     "deck_n": "Mazo: {n}",
@@ -483,6 +484,7 @@ ES = {
     "link_local": "Este enlace solo se abre en este ordenador. Para invitar a m\u00f3viles, abre la "
                   "direcci\u00f3n de la red local que mostr\u00f3 ./serve.sh (http://192.168\u2026) y crea "
                   "la sala all\u00ed.",
+    "no_room_title": "No hay ninguna partida en este enlace",
     "menu": "Men\u00fa",
     "language": "Idioma",
     "close": "Cerrar",

@@ -176,6 +176,13 @@ def join_tree(model, ui, ctx):
     status = read(model, "status", "")
     # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
     busy = status == "connecting" and bool(ui.get("joined") or read(model, "token"))
+    if status == "no_room":
+        # the banner above says there is no game here and offers the way back: no form
+        return h("main", {"class": "panel join"},
+                 h("div", {"class": "hero"},
+                   h("div", {"class": "fan"},
+                     decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
+                   h("h2", None, ctx.t("no_room_title"))))
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},

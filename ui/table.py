@@ -114,7 +114,8 @@ def table_tree(model, ui, ctx):
     else:
         a = {"type": "button", "class": "card md slot empty pile", "data-testid": "discard",
              "disabled": True, "aria-label": ctx.t("discard_empty")}
-        disc_node = h("button", a)
+        # the empty place says what it is for (its label below is hidden on a crowded table)
+        disc_node = h("button", a, h("span", {"class": "slot-label"}, ctx.t("discard_pile")))
     held = info["held"]
     if held:
         hcls = "held" + (" mine" if held["mine"] else "")
@@ -183,8 +184,9 @@ def table_tree(model, ui, ctx):
                              "btn special" + (" hot" if info["use_special"] else ""))
         holding = info["held"] is not None and info["held"]["mine"]
         # no card in my hand (e.g. a Jack used, the crisp window open): no leftover
-        # "Use special" / "Discard" buttons greyed out
-        actions = h("div", {"class": "actions"}, special if holding else None,
+        # "Use special" / "Discard" buttons greyed out; and "Use special" only for a special
+        has_special = info["queen"] is not None or info["use_special"] is not None
+        actions = h("div", {"class": "actions"}, special if (holding and has_special) else None,
                     button(ctx, "discard-held", ctx.t("discard_held"), info["discard_held"],
                            "btn" + (" hot" if info["discard_held"] else ""))
                     if holding else None,
