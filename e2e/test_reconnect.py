@@ -260,15 +260,17 @@ async (id) => {
 """
 
 
-def test_a_host_whose_room_id_is_still_taken_retries_until_it_is_free(new_phone):
-    host, link = open_room(new_phone, "Hana")
+def test_a_host_whose_room_id_is_still_taken_retries_until_it_is_free(new_phone, open_site):
+    # A signaling server that keeps no id for its peer (the PeerJS cloud's): another page can
+    # take the room id while the host is away (ours keeps it: e2e/test_impostor.py).
+    host, link = open_room(new_phone, "Hana", site=open_site)
     hp = host.page
     room = link.split("?room=")[1]
     ana = join_room(new_phone, link, "Ana", 1, (hp,))
     ap = ana.page
     hp.close()
     # the signaling server still holds the room id (here: another page took it meanwhile)
-    holder = new_phone()
+    holder = new_phone(site=open_site)
     holder.page.goto(holder.site.url("/build.json"))
     holder.page.add_script_tag(url=holder.site.url("/vendor/peerjs/peerjs.min.js"))
     holder.page.evaluate(HOLD_ID, room)

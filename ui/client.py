@@ -9,6 +9,8 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
+from ui import proof
+
 VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
 UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
@@ -42,13 +44,25 @@ class Client:
                "turn"} (None: the peek, shown until this seat is ready; "turn": a Jack's or
                a Queen's reveal, shown until the next turn begins or `dismiss_reveals`)
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
-      status   "connecting" | "ok" | "reconnecting" | "host_gone"
+      status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified"
       n        the counter of the last view; latency: ms of the last ping round trip
+      trusted  the peer on this connection is the room: the host's own screen, a guest's
+               first join (trust on first use), or a host that proved it knows this seat's
+               token (docs/protocol.md "Rejoining: the seat proof"). Until then every
+               message but a `challenge` is ignored.
+      suspect  True once the peer on this connection failed to prove itself (the page drops
+               the connection and says `host_unverified`); the page clears it
+
+    `nonce()` returns 32 fresh random hex digits (a guest page: crypto.getRandomValues).
     """
 
-    def __init__(self, send, is_host=False):
+    def __init__(self, send, is_host=False, nonce=None):
         self.send = send
+        self.nonce = nonce
         self.is_host = is_host
+        self.trusted = True
+        self.suspect = False
+        self._ask = None          # the rejoin in progress: what the host's proof must match
         self.screen = "join"
         self.seat = None
         self.token = None
@@ -83,12 +97,18 @@ class Client:
             return False
         if not isinstance(msg, dict) or msg.get("v") != VERSION:
             return False
+        kind = msg.get("type")
+        if not self.trusted:
+            return self._unproven(kind, msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
-        kind = msg.get("type")
         if kind == "welcome":
-            self.seat = msg.get("seat")
-            self.token = msg.get("token")
+            seat = msg.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                return False
+            self.seat = seat
+            if self.token is None and proof.is_hex(msg.get("token"), 32):
+                self.token = msg.get("token")    # the first welcome only; never replaced
             self.room = msg.get("room")
             # A (re)seat: the views that follow start over (the room replays the round's log).
             self.log = []
@@ -121,12 +141,36 @@ class Client:
             self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
             self.error = self.kicked
             self.screen = "gone"
+            if msg.get("code") == "removed":
+                self.token = None     # the seat is gone: a later visit joins afresh
             return True
         if kind == "pong":
             t = msg.get("t")
             if isinstance(t, (int, float)):
                 self.latency = now - t
             return False
+        return False
+
+    def _unproven(self, kind, msg):
+        """A message from a peer that has not proved it is the room: only the `challenge`
+        answering our rejoin counts; anything else (a table, a lobby, `kicked`, an error)
+        changes nothing and marks the peer `suspect`. Returns True when it proved itself."""
+        ask = self._ask
+        if kind == "pong":
+            return False
+        if kind == "challenge" and ask is not None and proof.is_hex(msg.get("nonce"), 32):
+            host_nonce = msg.get("nonce")
+            mac = proof.host_mac(ask["token"], ask["room"], ask["peer"], ask["seat_id"],
+                                 ask["nonce"], host_nonce)
+            if proof.same(msg.get("mac"), mac):
+                self._ask = None
+                self.trusted = True
+                self._send({"type": "proof", "mac": proof.guest_mac(
+                    ask["token"], ask["room"], ask["peer"], ask["seat_id"], ask["nonce"],
+                    host_nonce)})
+                return True
+        self._ask = None
+        self.suspect = True
         return False
 
     def _view(self, msg, now):
@@ -242,9 +286,30 @@ class Client:
         msg["v"] = VERSION
         self.send(json.dumps(msg))
 
-    def join(self, name, token=None):
+    def connected(self):
+        """A new data connection to the room: nothing from it is trusted until it proves
+        itself, unless this seat has no token yet (a first join trusts the peer at the room
+        id) or this is the host's own screen."""
+        self.trusted = self.is_host or self.token is None
+        self.suspect = False
+        self._ask = None
+
+    def join(self, name, token=None, room=None, peer=""):
+        """Ask for a seat. Without `token` (or on the host's own screen): a first join. With
+        the seat's `token`: a rejoin that names the seat by its public id and a fresh nonce,
+        never the token itself; `room` (the room id) and `peer` (this page's PeerJS id) are
+        bound into the proofs. A rejoin needs `nonce` (the constructor's)."""
         self.name = name
-        self._send({"type": "join", "name": name, "token": token})
+        if token is None or self.is_host:
+            self._send({"type": "join", "name": name})
+            return
+        if token != self.token:
+            self.token = token
+        self.trusted = False
+        self._ask = {"token": token, "room": room or "", "peer": peer or "",
+                     "seat_id": proof.seat_id(token), "nonce": self.nonce()}
+        self._send({"type": "join", "name": name, "seat_id": self._ask["seat_id"],
+                    "nonce": self._ask["nonce"]})
 
     def act(self, action):
         """Send an engine action, e.g. {"do": "draw", "from": "deck"}, with the number of the

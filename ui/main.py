@@ -304,6 +304,7 @@ class HostPage(Page):
         """A fresh Room whose bots are seeded from its seed and their seat."""
         from ui.room import Room, bot_maker, new_room_id
         room_id = new_room_id()
+        storage_remove("crisp.peer." + room_id)
         self.epoch = self.now()
         try:
             room = Room(room_id, name, seed=self.seed, deck=self.deck)
@@ -356,7 +357,7 @@ class HostPage(Page):
 
     def forget(self, room_id):
         if room_id:
-            for key in ("crisp.room.", "crisp.live.", "crisp.solo."):
+            for key in ("crisp.room.", "crisp.live.", "crisp.solo.", "crisp.peer."):
                 storage_remove(key + room_id)
         if storage_get("crisp.host.room") == room_id:
             storage_remove("crisp.host.room")
@@ -464,8 +465,13 @@ class HostPage(Page):
                 if text.startswith('{"type":"kicked"'):
                     self.net.close(conn)
             # pongs and errors change nothing worth saving (nor a flood's worth of saves)
-            if not text.startswith(('{"type":"pong"', '{"type":"error"')):
+            if not text.startswith(('{"type":"pong"', '{"type":"error"',
+                                    '{"type":"challenge"')):
                 changed = True
+        for conn in self.room.take_dropped():
+            # not seated within 10 s, or pushed out by newer ones (ui/gate.py)
+            if self.net is not None:
+                self.net.close(conn)
         if self.net is not None and not self.net.open:
             self.client.status = "connecting"
         if changed:
@@ -490,8 +496,14 @@ class HostPage(Page):
     # -- the transport
     def start_net(self):
         room_id = self.room.room_id
+        # The room's PeerJS token, kept across reloads: the LAN signaling server keeps the
+        # room id reserved for it, so that a reloaded host page gets its id back first.
+        token = storage_get("crisp.peer." + room_id)
+        if not token:
+            token = str(js.crisp.randomHex(16))
+            storage_set("crisp.peer." + room_id, token)
         self.net = HostNet(room_id, self.net_open, self.conn_open, self.conn_text,
-                           self.conn_close, self.net_error)
+                           self.conn_close, self.net_error, token=token)
         self.name_room_in_url(room_id)
 
     def name_room_in_url(self, room_id):
@@ -521,8 +533,8 @@ class HostPage(Page):
         self.client.status = "connecting"
         self.render()
 
-    def conn_open(self, cid):
-        self.deliver(self.room.open(cid, self.clock()))
+    def conn_open(self, cid, peer):
+        self.deliver(self.room.open(cid, self.clock(), peer=peer))
 
     def conn_text(self, cid, text):
         self.deliver(self.room.receive(cid, text, self.clock()))
@@ -538,7 +550,7 @@ class GuestPage(Page):
         Page.__init__(self)
         self.room_id = room_id
         self.token_key = "crisp.token." + room_id
-        self.client = Client(self.send)
+        self.client = Client(self.send, nonce=lambda: str(js.crisp.randomHex(16)))
         self.client.token = storage_get(self.token_key)
         self.name = None
         if self.client.token:
@@ -579,7 +591,9 @@ class GuestPage(Page):
             log("intent not handled here:", name)
 
     def join(self):
-        self.client.join(self.name, self.client.token)
+        # With a token: the seat proof (ui/proof.py), bound to the room id and our PeerJS id.
+        self.client.join(self.name, self.client.token, room=self.room_id,
+                         peer=self.net.peer_id())
         self.link.joining(self.now())
 
     def ui_tick(self):
@@ -616,6 +630,7 @@ class GuestPage(Page):
 
     def net_open(self):
         self.link.opened(self.now())
+        self.client.connected()           # nothing from this peer counts until it proves itself
         self.client.last_heard = self.now()
         if self.name is not None and self.client.screen != "gone":
             self.join()
@@ -625,12 +640,27 @@ class GuestPage(Page):
         if text is None:
             return
         client = self.client
-        client.receive(text, self.now())
-        self.link.heard(self.now(), seated=text.startswith('{"type":"welcome"'))
+        now = self.now()
+        client.receive(text, now)
+        if client.suspect:
+            # The peer at the room id could not prove it is our host (an impostor, or a host
+            # that lost our seat): drop it, keep trying, say so. Nothing it sent was taken.
+            log("the peer at the room id did not prove it is the host")
+            client.suspect = False
+            self.net.drop()
+            self.link.unverified(now)
+            client.status = self.link.status()
+            self.render()
+            return
+        if not client.trusted:
+            return                        # waiting for the host's proof
+        self.link.heard(now, seated=text.startswith('{"type":"welcome"'))
         if client.screen != "gone":
             client.status = self.link.status()
-        if client.token:
-            storage_set(self.token_key, client.token)
+        if client.token and storage_get(self.token_key) != client.token:
+            storage_set(self.token_key, client.token)    # the first welcome's, only
+        elif client.token is None and client.kicked is not None:
+            storage_remove(self.token_key)               # removed by the host: seat gone
         self.render()
 
     def net_lost(self, missing):

@@ -14,7 +14,9 @@ import secrets
 
 from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
 from crisp_core.actions import ActionError, check_shape
+from ui import proof
 from ui import roomcode
+from ui.gate import Gate
 
 VERSION = 1
 LOCAL = "local"
@@ -191,19 +193,44 @@ class Room:
         self.peeks = {}           # seat -> its peek reveal of the current round
         self.conns = {}           # conn -> seat index
         self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
+        self.peers = {}           # conn -> the remote PeerJS id (bound into the seat proofs)
+        self.proving = {}         # conn -> a rejoin waiting for its seat proof (`_join`)
+        self.gate = Gate()        # connections not seated yet (ui/gate.py)
+        self.dropped = []         # connections the page must close (`take_dropped`)
         self.now = 0
 
     # ---- entry points -------------------------------------------------------------------
 
-    def open(self, conn, now):
-        """A data connection opened; it gets a seat only with `join`."""
+    def open(self, conn, now, peer=None):
+        """A data connection from PeerJS id `peer` (the signaling server's word for who opened
+        it) arrived; it gets a seat only with `join`, and must be seated within JOIN_MS
+        (ui/gate.py): the connections this pushes out are in `take_dropped()`."""
         self._clock(now)
+        self.peers[conn] = peer if isinstance(peer, str) else ""
+        for old in self.gate.admit(conn, peer, self.now):
+            self._drop(old)
         return []
+
+    def take_dropped(self):
+        """The connections the room closed (not seated in time, pushed out by newer ones):
+        the page closes them, without calling `close`. Empties the list."""
+        out, self.dropped = self.dropped, []
+        return out
+
+    def _drop(self, conn):
+        self._forget(conn)
+        self.dropped.append(conn)
+
+    def _forget(self, conn):
+        self.buckets.pop(conn, None)
+        self.peers.pop(conn, None)
+        self.proving.pop(conn, None)
+        self.gate.forget(conn)
 
     def close(self, conn, now):
         """A data connection closed: its seat stays, marked not connected."""
         now = self._clock(now)
-        self.buckets.pop(conn, None)
+        self._forget(conn)
         seat = self.conns.pop(conn, None)
         if seat is None:
             return []
@@ -235,6 +262,9 @@ class Room:
         now = self._clock(now)
         self.conns = {}
         self.buckets = {}
+        self.peers = {}
+        self.proving = {}
+        self.gate.clear()
         for index, seat in enumerate(self.seats):
             seat.conn = None
             seat.seen = None
@@ -246,6 +276,8 @@ class Room:
         """Fire the engine's deadlines, bots' moves and what is due for away players at `now`;
         send views if anything moved."""
         now = self._clock(now)
+        for conn in self.gate.expired(now):
+            self._drop(conn)
         changed = self._check_silence(now)
         if self.game is None:
             return self._broadcast() if changed else []
@@ -263,6 +295,9 @@ class Room:
     def next_wakeup(self):
         """When `tick` should run next (ms), or None."""
         times = []
+        door = self.gate.next_deadline()
+        if door is not None:
+            times.append(door)
         if self.game is not None:
             deadline = self.game.next_deadline()
             if deadline is not None:
@@ -371,8 +406,11 @@ class Room:
                 raise BadMessage("bad_message", "t must be a number")
             return [(conn, self._msg("pong", t=msg["t"]))]
         if kind == "join":
-            _fields(msg, ("name",), ("token",))
+            _fields(msg, ("name",), ("seat_id", "nonce"))
             return self._join(conn, msg, now)
+        if kind == "proof":
+            _fields(msg, ("mac",))
+            return self._proof(conn, msg, now)
         if kind == "action":
             _fields(msg, ("action",), ("n",))
             return self._action(conn, msg, now)
@@ -383,19 +421,64 @@ class Room:
         raise BadMessage("unknown_type", "unknown message type")
 
     def _join(self, conn, msg, now):
+        """A first join (no `seat_id`: a new seat, its token in the welcome, trust on first
+        use) or a rejoin: `seat_id` names the seat (proof.seat_id of its token) and `nonce` is
+        the guest's; the room answers a `challenge` with its proof that it knows the token and
+        seats the connection once the guest's `proof` checks out (`_proof`)."""
         name = clean_name(msg["name"])
-        token = msg.get("token")
-        if token is not None and (not isinstance(token, str) or len(token) > 128):
-            raise BadMessage("bad_message", "token must be text")
-        if conn == LOCAL:
-            seat = 0
-        else:
-            seat = self._seat_of_token(token)
         bound = self.conns.get(conn)
+        if "seat_id" in msg or "nonce" in msg:
+            if conn == LOCAL or not proof.is_hex(msg.get("seat_id"), proof.SEAT_ID_HEX) \
+                    or not proof.is_hex(msg.get("nonce"), proof.NONCE_HEX):
+                raise BadMessage("bad_message", "seat_id and nonce: 32 hex digits each")
+            if bound is not None:
+                raise BadMessage("already_joined", "this connection already has a seat")
+            return self._challenge(conn, name, msg["seat_id"], msg["nonce"])
+        seat = 0 if conn == LOCAL else None
         if bound is not None and bound != seat:
             raise BadMessage("already_joined", "this connection already has a seat")
+        if conn != LOCAL and conn in self.proving:
+            raise BadMessage("already_joined", "this connection is proving a seat")
+        return self._seat(conn, seat, name, now)
+
+    def _challenge(self, conn, name, seat_id, guest_nonce):
+        """Answer a rejoin with the room's nonce and its proof that it knows that seat's
+        token (the guest checks it before it trusts anything from this peer)."""
+        index = self._seat_of_id(seat_id)
+        if index is None:
+            raise BadMessage("no_seat", "no seat of this room has that id")
+        token = self.seats[index].token
+        host_nonce = self.make_token(16)
+        peer = self.peers.get(conn, "")
+        self.proving[conn] = {"token": token, "name": name, "seat_id": seat_id,
+                              "guest_nonce": guest_nonce, "host_nonce": host_nonce}
+        mac = proof.host_mac(token, self.room_id, peer, seat_id, guest_nonce, host_nonce)
+        return [(conn, self._msg("challenge", nonce=host_nonce, mac=mac))]
+
+    def _proof(self, conn, msg, now):
+        """The guest's answer to `challenge`: right, it gets its seat back; wrong, the
+        exchange is over (a new join starts another)."""
+        pending = self.proving.pop(conn, None)
+        if pending is None:
+            raise BadMessage("not_joined", "no seat proof was asked of this connection")
+        token = pending["token"]
+        expected = proof.guest_mac(token, self.room_id, self.peers.get(conn, ""),
+                                   pending["seat_id"], pending["guest_nonce"],
+                                   pending["host_nonce"])
+        if not proof.is_hex(msg["mac"], proof.MAC_HEX) or not secrets.compare_digest(
+                msg["mac"], expected):
+            raise BadMessage("bad_proof", "the seat proof is wrong")
+        seat = self._seat_of_token(token)
+        if seat is None:                        # removed meanwhile
+            raise BadMessage("no_seat", "that seat is gone")
+        return self._seat(conn, seat, pending["name"], now)
+
+    def _seat(self, conn, seat, name, now):
+        """Seat `conn`: at `seat` (the host's own, or a proven rejoin) or, for None, at a new
+        seat (lobby only). Only a new seat's welcome carries its token."""
         out = []
-        if seat is None:
+        new = seat is None
+        if new:
             if self.game is not None:
                 return [(conn, self._kicked("started", "the game has already started"))]
             if len(self.seats) >= MAX_SEATS:
@@ -413,8 +496,12 @@ class Room:
         self.seats[seat].away_since = None
         self.seats[seat].stop_stand_in()
         self.conns[conn] = seat
-        out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
-                                    room=self.room_id)))
+        self.gate.joined(conn)
+        if new:                   # trust on first use: the only time a token is sent
+            out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
+                                        room=self.room_id)))
+        else:                     # a proven rejoin, or the host's own seat: no token
+            out.append((conn, self._msg("welcome", seat=seat, room=self.room_id)))
         out += self._broadcast(replay_to=seat)
         return out
 
@@ -533,8 +620,7 @@ class Room:
         for i, seat in enumerate(self.seats):
             if i >= index and seat.conn is not None:
                 # Seats after the removed one move down: tell them their new seat.
-                out.append((seat.conn, self._msg("welcome", seat=i, token=seat.token,
-                                                  room=self.room_id)))
+                out.append((seat.conn, self._msg("welcome", seat=i, room=self.room_id)))
             if seat.bot is not None:
                 seat.name = "Bot " + str(i)        # named by their seat: never two "Bot 2"
                 if seat.agent is not None:
@@ -682,6 +768,14 @@ class Room:
 
     def _token(self):
         return self.make_token(16)
+
+    def _seat_of_id(self, seat_id):
+        """The guest seat whose token's public id is `seat_id`, or None (never seat 0)."""
+        for index, seat in enumerate(self.seats):
+            if index != 0 and seat.token is not None and secrets.compare_digest(
+                    proof.seat_id(seat.token), seat_id):
+                return index
+        return None
 
     def _seat_of_token(self, token):
         if not token:
