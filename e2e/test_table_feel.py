@@ -308,3 +308,46 @@ def test_a_friend_joins_by_the_room_code_and_a_localhost_link_is_flagged(new_pho
     assert lp.locator(sel("link-warning")).count() == 0
     for phone in (host, guest, lan):
         assert phone.errors == [], phone.errors
+
+
+# Every text and progress value the loading screen shows, as it changes.
+LOADING = """
+(() => {
+  window.__crispLoading = [];
+  const look = () => {
+    const l = document.getElementById('loading');
+    if (!l) return;
+    const t = (id) => (document.getElementById(id) || {}).textContent || '';
+    const v = [t('loading-title'), t('loading-text'), t('loading-detail'),
+               Number(l.querySelector('progress').value), l.hidden];
+    const last = window.__crispLoading[window.__crispLoading.length - 1];
+    if (!last || JSON.stringify(last) !== JSON.stringify(v)) window.__crispLoading.push(v);
+  };
+  new MutationObserver(look).observe(document, {subtree: true, childList: true,
+                                                 characterData: true, attributes: true});
+})();
+"""
+
+
+def test_the_loading_screen_names_the_game_what_is_loading_and_real_progress(new_phone):
+    """Issue 11.8: the host's loading screen names the game and the part being loaded, and
+    its bar follows the bytes that arrived (the build's sizes): it only goes up, passes
+    through the parts, and is near full before the page starts."""
+    phone = new_phone(reduced_motion="reduce")
+    phone.context.add_init_script(LOADING)
+    page = phone.page
+    page.goto(phone.site.url("/"))
+    assert wait_ready(page) == "pyodide"
+    seen = page.evaluate("window.__crispLoading")
+    assert seen and all(s[0] == "Crisp" for s in seen)
+    texts = [s[1] for s in seen]
+    assert "Loading the Python interpreter\u2026" in texts, texts
+    assert "Loading the game\u2026" in texts or "Setting the table\u2026" in texts, texts
+    values = [s[3] for s in seen if not s[4]]
+    assert values == sorted(values) and values[-1] >= 90, values      # real, monotonic
+    assert len(set(values)) >= 3, values                               # it moved
+    details = [s[2] for s in seen if s[2]]
+    assert details and details[-1].endswith(" MB") and "/" in details[-1], details
+    got, total = details[-1][:-3].split(" / ")
+    assert float(got) == float(total) and float(total) > 5, details   # Pyodide is > 5 MB
+    assert phone.errors == [], phone.errors
