@@ -297,6 +297,12 @@ def test_a_friend_joins_by_the_room_code_and_a_localhost_link_is_flagged(new_pho
     gp.wait_for_selector(sel("lobby-code"), timeout=T)
     assert text(gp, "lobby-code") == code
     assert gp.locator(sel("link-warning")).count() == 0    # a guest is not the one to fix it
+    # the menu's Leave (asked twice) takes the guest back to the landing
+    live(gp, "menu")
+    live(gp, "menu-leave")
+    live(gp, "menu-leave-confirm")
+    gp.wait_for_selector(sel("create-room"), timeout=T)
+    assert "room=" not in gp.url
 
     lan = a_phone(new_phone)
     lp = lan.page
