@@ -252,6 +252,7 @@ def table_info(model, ui, ctx):
     info["status"] = status_text(info, players, ctx)
     info["status_sub"] = status_sub(info, players, ctx)
     info["results"] = results_info(view, players, ctx) if public else None
+    info["fair"] = fair_info(model, view) if public else None
     info["winners"] = view.get("winners") if phase == "game_over" else None
     info["next_round"] = {
         "show": phase == "round_over" and bool(read(model, "is_host", False)),
@@ -345,6 +346,15 @@ def status_sub(info, players, ctx):
     if info["phase"] == "peek" and info["peek_left"] is not None:
         return ctx.t("st_peek_timer", s=secs(info["peek_left"]))
     return None
+
+
+def fair_info(model, view):
+    """The check of this round's committed shuffle (the client's `verdict`) once the round is
+    over, or None (a solo game, a stacked test deck, or the proof not here yet)."""
+    verdict = read(model, "verdict")
+    if not isinstance(verdict, dict) or verdict.get("round") != view.get("round"):
+        return None
+    return verdict
 
 
 def results_info(view, players, ctx):
