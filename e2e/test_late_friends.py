@@ -35,6 +35,13 @@ def assert_public_only(messages):
     return views
 
 
+def menu_leave(page):
+    """Leave through the menu on every screen: `menu`, `menu-leave`, `menu-leave-confirm`."""
+    live(page, "menu")
+    live(page, "menu-leave")
+    live(page, "menu-leave-confirm")
+
+
 def test_a_late_friend_watches_then_takes_an_away_seat_after_approval(new_phone):
     host, link = open_room(new_phone, "Hana", "?botpace=0.1")
     hp = host.page
@@ -95,8 +102,9 @@ def test_leave_and_remove_in_the_lobby_and_leave_at_the_table(new_phone):
     # the host removes a person
     live(hp, "remove-3")
     cp.wait_for_selector(sel("gone"), timeout=T)
-    # Bea leaves the lobby: her seat frees up on every screen, her page is at the landing
-    live(bp, "leave")
+    # Bea leaves the lobby (the menu's leave, asked twice): her seat frees up on every
+    # screen, her page is at the landing
+    menu_leave(bp)
     bp.wait_for_function("!location.search.includes('room=')", timeout=T)
     for p in (hp, ap):
         p.wait_for_function(
@@ -106,7 +114,7 @@ def test_leave_and_remove_in_the_lobby_and_leave_at_the_table(new_phone):
     # at the table, Ana leaves: a bot takes her seat for good and the game goes on
     live(hp, "start-game")
     live(ap, "ready")
-    live(ap, "leave")
+    menu_leave(ap)
     ap.wait_for_function("!location.search.includes('room=')", timeout=T)
     hp.wait_for_selector(sel("seat-1", ":not(.away) .badge.bot"), timeout=T)
     live(hp, "ready")

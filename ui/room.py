@@ -19,6 +19,7 @@ from crisp_core.actions import ActionError, check_shape
 from ui import handover
 from ui import proof
 from ui import seal
+from ui import roomcode
 from ui.gate import Gate
 
 VERSION = 1
@@ -50,8 +51,9 @@ CHEATS = ("hand", "deck")     # test builds only (?cheat=): what a cheating host
 
 
 def new_room_id():
-    """A fresh room id: 128 random bits, usable as a PeerJS id."""
-    return "crisp-" + secrets.token_hex(16)
+    """A fresh room id, usable as a PeerJS id: "crisp-" + a room code (ui/roomcode.py: 50
+    random bits in 10 characters that friends can read out and type)."""
+    return roomcode.room_id(roomcode.new_code(secrets.randbits))
 
 
 def _card_points(card):
@@ -187,12 +189,13 @@ class Seat:
         self.plan = None          # the bot's next move: {"at": ms, "action": {...}}
         self.seen = None          # when its connection was last heard from (ms)
         self.away_since = None    # when it went away (closed or silent), None while here
+        self.wins = 0             # games this seat won in this room (kept across new_game)
 
     def to_dict(self):
         save = getattr(self.agent, "to_dict", None)
         return {"name": self.name, "token": self.token, "bot": self.bot, "n": self.n,
                 "stand_in": self.stand_in, "agent": save() if save is not None else None,
-                "plan": self.plan}
+                "plan": self.plan, "wins": self.wins}
 
     def stop_stand_in(self):
         """The person is back: the bot standing in for them stops."""
@@ -227,6 +230,8 @@ class Room:
                                   # handover (`from_handover`)
         self.game = None
         self.log = []             # engine events of the current round (for replays)
+        self.history = []         # each finished round's points of this game, per seat
+        self.games = 0            # games played to the end in this room
         self.peeks = {}           # seat -> its peek reveal of the current round
         self.conns = {}           # conn -> seat index
         self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
@@ -772,6 +777,7 @@ class Room:
         options = dict(self.options)
         options["players"] = len(self.seats)
         self.game = Game.new(options, seed=self.seed, deck=self.deck, dealer=0, now=now)
+        self.history = []
         out = self._broadcast()
         return out + self._after_change(self.game.deal_events(), now)
 
@@ -790,6 +796,7 @@ class Room:
         self.game = None
         self.log = []
         self.peeks = {}
+        self.history = []
         self.fair = None
         self.seed = (self.seed + 1) % (1 << 64)
         for index, seat in enumerate(self.seats):
@@ -1040,6 +1047,13 @@ class Room:
                 self.log = []
                 self.peeks = {}
             self.log.append(event)
+            if event.get("type") == "round_over":
+                self.history.append(list(event.get("round_points") or []))
+            elif event.get("type") == "game_over":
+                self.games += 1
+                for w in event.get("winners") or []:
+                    if 0 <= w < len(self.seats):
+                        self.seats[w].wins += 1
             if event.get("type") == "reveal" and event.get("reason") == "peek":
                 self.peeks[event["to"]] = event
         if len(self.log) > LOG_KEEP:
@@ -1102,7 +1116,8 @@ class Room:
     def _view_text(self, n, view, events, players):
         """One view message, always under 16 KB: the oldest events go first if it is not."""
         while True:
-            text = self._msg("view", n=n, view=view, events=events, players=players)
+            text = self._msg("view", n=n, view=view, events=events, players=players,
+                             history=self.history, games=self.games)
             if len(text.encode("utf-8")) < MAX_TEXT or not events:
                 return text
             events = events[max(1, len(events) // 4):]
@@ -1116,11 +1131,12 @@ class Room:
                 + [(conn, text) for conn in self.spectators])
 
     def _players(self):
-        """Each seat's name, bot level and presence; `asks`: the name of a spectator asking
-        for that seat (docs/protocol.md "Spectators"), when one does."""
+        """Each seat's name, bot level, presence and games won; `asks`: the name of a
+        spectator asking for that seat (docs/protocol.md "Spectators"), when one does."""
         players = [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
                     "connected": s.bot is not None or (s.conn is not None
-                                                       and s.away_since is None)}
+                                                       and s.away_since is None),
+                    "wins": s.wins}
                    for i, s in enumerate(self.seats)]
         for watcher in self.spectators.values():
             ask = watcher["ask"]
@@ -1130,8 +1146,8 @@ class Room:
         return players
 
     def _lobby_text(self):
-        return self._msg("lobby", players=self._players(), options=dict(self.options), host=self.host,
-                         started=self.game is not None)
+        return self._msg("lobby", players=self._players(), options=dict(self.options),
+                         host=self.host, started=self.game is not None, games=self.games)
 
     # ---- bots ---------------------------------------------------------------------------
 
@@ -1202,7 +1218,8 @@ class Room:
                 "options": dict(self.options), "seats": [s.to_dict() for s in self.seats],
                 "game": self.game.to_dict() if self.game is not None else None,
                 "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
-                "now": self.now, "fair": self.fair}
+                "now": self.now, "history": [list(r) for r in self.history],
+                "games": self.games, "fair": self.fair}
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -1217,6 +1234,8 @@ class Room:
             seat = Seat(s["name"], s["token"], bot=s["bot"])
             seat.n = s["n"]
             seat.stand_in = s.get("stand_in")
+            wins = s.get("wins", 0)
+            seat.wins = wins if _is_int(wins) and wins >= 0 else 0
             level = seat.bot or seat.stand_in
             if s.get("agent") is not None:
                 try:
@@ -1236,6 +1255,12 @@ class Room:
         room.log = list(d["log"])
         room.peeks = {int(k): v for k, v in d["peeks"].items()}
         room.now = d["now"]
+        history = d.get("history")
+        if isinstance(history, list) and all(
+                isinstance(r, list) and all(_is_int(p) for p in r) for r in history):
+            room.history = [list(r) for r in history]
+        games = d.get("games", 0)
+        room.games = games if _is_int(games) and games >= 0 else 0
         room.fair = fair_from_dict(d.get("fair"))
         return room
 
