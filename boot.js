@@ -1,28 +1,34 @@
-// Crisp bootstrap: choose the Python interpreter, then start PyScript.
+// Crisp bootstrap: start PyScript's MicroPython on every page, and the engine worker on a
+// host page.
 //
-// How the interpreter is chosen (one rule):
-//   URL has ?room=<id>  -> a guest page. <script type="mpy" config="./mpy.toml">: MicroPython,
-//                          fast to start; it only renders the views the host sends.
-//   otherwise           -> the host / landing / solo page. <script type="py" config="./pyscript.toml">:
-//                          Pyodide, which runs the rules engine (crisp_core).
-// Both run the same entry ui/main.py. PyScript reads the configs of the <script> tags present
-// when core.js is first imported, so the tag is added first and core.js imported after it.
+// One page for everyone: the landing, the lobby and the table run ui/main.py on MicroPython
+// (<script type="mpy" config="./mpy.toml">: small and fast to start). A guest page
+// (?room=<id>) only renders what the host sends. A host page (no ?room) also runs the room and
+// the rules engine, on Pyodide in a Web Worker (engine-worker.js), which ui/main.py starts once
+// the landing shows (crisp.engine.start()); the landing, Create room and the lobby work before
+// it is ready. A guest page never starts it, so it never downloads Pyodide.
+// PyScript reads the configs of the <script> tags present when core.js is first imported, so
+// the tag is added first and core.js imported after it.
 //
 // window.crisp (read from Python as `js.crisp`):
-//   interpreter  "pyodide" | "micropython";  guest: bool;  room: the ?room id or null
+//   interpreter  "micropython" (the page's; the engine worker runs Pyodide)
+//   guest: bool;  room: the ?room id or null
 //   mode         "local" | "hosted" (from the build, see config.js)
 //   test         true on a test build only (tools/build.py --test): the page then honours the
 //                test-only parameters ?deck= and ?seed=
 //   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
 //   newPeer(id)  new Peer(id, peerOptions()); id may be null for a server-assigned id
+//   randomHex(n) n random bytes from crypto.getRandomValues, as 2n hex digits (room ids)
+//   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
+//                | "ready" | "failed" (also on body[data-engine])
 //   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
-//   times        {boot, ready, done}: ms since navigation start, for measurements
-import { mode, signaling, testBuild } from "./config.js";
+//   times        {boot, ready, done, engine}: ms since navigation start, for measurements
+import { mode, signaling, testBuild, hostZip } from "./config.js";
 
 const params = new URLSearchParams(location.search);
 const room = params.get("room") || null;
 const guest = room !== null;
-const type = guest ? "mpy" : "py";
+const type = "mpy";
 
 const peerOptions = () => {
   const options = JSON.parse(JSON.stringify(signaling.peer));
@@ -54,11 +60,65 @@ const failed = (message) => {
   byId("loading-detail").textContent = message;
 };
 
+const randomHex = (n) => {
+  const bytes = crypto.getRandomValues(new Uint8Array(n));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+};
+
+// The engine worker (engine-worker.js). Messages are JSON text both ways; the worker answers
+// requests in order. What arrives before ui/main.py listens is kept for it.
+const engine = {
+  state: "idle",
+  worker: null,
+  listener: null,
+  inbox: [],
+  setState(state) {
+    this.state = state;
+    document.body && (document.body.dataset.engine = state);
+  },
+  start() {
+    if (this.worker) return;
+    this.setState("loading");
+    const url = new URL("./engine-worker.js", location.href);
+    url.searchParams.set("zip", hostZip);
+    this.worker = new Worker(url, { type: "module" });
+    // Status messages are objects ({op: "progress" | "ready" | "failed"}), replies are text.
+    this.worker.onmessage = (e) => {
+      if (typeof e.data === "string") return this.deliver(e.data);
+      const status = e.data || {};
+      if (status.op === "ready") {
+        window.crisp.times.engine = performance.now();
+        this.setState("ready");
+      } else if (status.op === "failed") this.setState("failed");
+      this.deliver(JSON.stringify(status));
+    };
+    this.worker.onerror = (e) => {
+      e.preventDefault?.();
+      this.setState("failed");
+      this.deliver(JSON.stringify({ op: "failed", error: e.message || "worker error" }));
+    };
+  },
+  deliver(text) {
+    if (this.listener) this.listener(text);
+    else this.inbox.push(text);
+  },
+  post(text) {
+    if (!this.worker) this.start();
+    this.worker.postMessage(String(text));
+  },
+  listen(fn) {
+    this.listener = fn;
+    for (const text of this.inbox.splice(0)) fn(text);
+  },
+};
+
 window.crisp = {
   mode, room, guest, test: testBuild === true,
-  interpreter: guest ? "micropython" : "pyodide",
+  interpreter: "micropython",
   get peerOptions() { return peerOptions(); },
   newPeer: (id) => (id ? new Peer(id, peerOptions()) : new Peer(peerOptions())),
+  randomHex,
+  engine,
   loaded,
   times: { boot: performance.now() },
 };
@@ -75,7 +135,7 @@ addEventListener("unhandledrejection", (e) => {
 const script = document.createElement("script");
 script.type = type;
 script.src = "./ui/main.py";
-script.setAttribute("config", guest ? "./mpy.toml" : "./pyscript.toml");
+script.setAttribute("config", "./mpy.toml");
 document.head.append(script);
 say("");
 import("./vendor/pyscript/core.js").catch((e) => failed(e.message));

@@ -91,7 +91,7 @@ def test_a_round_with_friends_by_link(new_phone):
     host = phone_of(new_phone)
     hp = host.page
     hp.goto(host.site.url("/?deck=" + ",".join(DECK)))
-    assert wait_ready(hp) == "pyodide"
+    assert wait_ready(hp) == "micropython"
     hp.fill(sel("player-name"), "Hana")
     live(hp, "create-room")
     hp.wait_for_selector(sel("room-link"), timeout=T)

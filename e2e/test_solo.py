@@ -116,7 +116,7 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     phone = new_phone(reduced_motion="reduce")
     page = phone.page
     page.goto(phone.site.url("/?seed=5&botpace=0.1"))
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"
     page.evaluate(COUNT_PEERS)
     started = time.monotonic()
 
@@ -224,7 +224,7 @@ def test_a_reloaded_solo_game_comes_back_without_a_network(new_phone):
         clearInterval(watch);
       }, 1);""")
     page.goto(phone.site.url("/?seed=7&botpace=0.1"))
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"
     page.fill(sel("player-name"), "Sol")
     page.select_option(sel("solo-bots"), "1")
     page.click(sel("play-solo"))
@@ -234,7 +234,7 @@ def test_a_reloaded_solo_game_comes_back_without_a_network(new_phone):
     before = (page.inner_text(sel("deck")), page.inner_text(sel("discard")))
     assert "host=" in page.url
     page.reload()
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"
     page.wait_for_selector(sel("deck") + ":not([disabled])", timeout=T)
     assert (page.inner_text(sel("deck")), page.inner_text(sel("discard"))) == before
     assert page.query_selector(sel("play-solo")) is None

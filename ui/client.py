@@ -30,6 +30,8 @@ class Client:
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
       status   "connecting" | "ok" | "reconnecting" | "host_gone"
       n        the counter of the last view; latency: ms of the last ping round trip
+      last_type  the `type` of the last message received, read from the parsed message
+               (None when it was malformed)
     """
 
     def __init__(self, send, is_host=False):
@@ -53,6 +55,7 @@ class Client:
         self.n = 0
         self.latency = None
         self.last_heard = None
+        self.last_type = None
         self._batch = 0
         self._reveal_batch = {}
 
@@ -61,6 +64,7 @@ class Client:
     def receive(self, text, now):
         """One message from the room. Returns True when the model changed (re-render).
         A malformed message is ignored (returns False): the room is trusted, the wire is not."""
+        self.last_type = None
         try:
             msg = json.loads(text)
         except ValueError:
@@ -70,6 +74,7 @@ class Client:
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
         kind = msg.get("type")
+        self.last_type = kind if isinstance(kind, str) else None
         if kind == "welcome":
             self.seat = msg.get("seat")
             self.token = msg.get("token")

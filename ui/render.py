@@ -629,6 +629,15 @@ def topbar(ui, ctx, title=None):
 
 
 def connection_banner(model, ctx):
+    wait = _get(model, "engine_wait")
+    if wait is not None:
+        # The host asked for something the engine does (Start, Play solo, a resumed room)
+        # while it still starts in its worker: show how far it has come.
+        if wait < 0:
+            return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
+                             "role": "alert"}, ctx.t("engine_failed"))
+        return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
+                         "role": "status"}, ctx.t("engine_loading", pct=wait))
     st = _get(model, "status", "ok")
     if _get(model, "is_host", False) and st in ("connecting", "reconnecting"):
         # The host is the room: play goes on over the open data channels while only its
