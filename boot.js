@@ -19,11 +19,13 @@
 //   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
 //   newPeer(id)  new Peer(id, peerOptions()); id may be null for a server-assigned id
 //   randomHex(n) n random bytes from crypto.getRandomValues, as 2n hex digits (room ids)
+//   now()        Date.now() + 0.5: never a whole number, so MicroPython gets it as a float
+//                (its FFI wraps whole numbers above 2**31)
 //   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
 //                | "ready" | "failed" (also on body[data-engine])
 //   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
-import { mode, signaling, testBuild, hostZip } from "./config.js";
+import { mode, signaling, testBuild } from "./config.js";
 
 const params = new URLSearchParams(location.search);
 const room = params.get("room") || null;
@@ -60,6 +62,43 @@ const failed = (message) => {
   byId("loading-detail").textContent = message;
 };
 
+// The service worker (sw.js): registered once the page is usable (it never delays the
+// landing), then told what this page and its engine worker fetched, so that the next start
+// (and solo play offline) needs no network. body[data-offline] says how far that has come:
+// "page" (every page's files kept), "engine" (the host's engine too). Needs a secure context
+// (https, localhost): a phone on a LAN address simply goes without.
+const offline = {
+  ready: null,
+  start() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    this.ready = navigator.serviceWorker.register("./sw.js")
+      .then(() => navigator.serviceWorker.ready)
+      .catch((e) => { console.warn("crisp: no service worker:", e.message); return null; });
+    navigator.serviceWorker.addEventListener("message", (e) => {
+      const what = e.data && e.data.op === "kept" ? e.data.id : null;
+      if (what === "page" && document.body.dataset.offline !== "engine")
+        document.body.dataset.offline = "page";
+      else if (what === "engine") document.body.dataset.offline = "engine";
+    });
+    this.keep(performance.getEntriesByType("resource").map((e) => e.name), "page");
+  },
+  keep(urls, id) {
+    if (!this.ready) return;
+    if (id === "engine" && !this.pageKept) {    // the page's files first
+      this.later = urls;
+      return;
+    }
+    this.ready.then((registration) => {
+      if (registration && registration.active)
+        registration.active.postMessage({ op: "keep", urls, id });
+    });
+    if (id === "page") {
+      this.pageKept = true;
+      if (this.later) this.keep(this.later, "engine");
+    }
+  },
+};
+
 const randomHex = (n) => {
   const bytes = crypto.getRandomValues(new Uint8Array(n));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -79,9 +118,7 @@ const engine = {
   start() {
     if (this.worker) return;
     this.setState("loading");
-    const url = new URL("./engine-worker.js", location.href);
-    url.searchParams.set("zip", hostZip);
-    this.worker = new Worker(url, { type: "module" });
+    this.worker = new Worker(new URL("./engine-worker.js", location.href), { type: "module" });
     // Status messages are objects ({op: "progress" | "ready" | "failed"}), replies are text.
     this.worker.onmessage = (e) => {
       if (typeof e.data === "string") return this.deliver(e.data);
@@ -89,6 +126,10 @@ const engine = {
       if (status.op === "ready") {
         window.crisp.times.engine = performance.now();
         this.setState("ready");
+        // what the worker fetched, and the worker's own script (in the page's entries)
+        offline.keep((status.fetched || []).concat(
+          performance.getEntriesByType("resource").map((e) => e.name)), "engine");
+        delete status.fetched;
       } else if (status.op === "failed") this.setState("failed");
       this.deliver(JSON.stringify(status));
     };
@@ -118,6 +159,7 @@ window.crisp = {
   get peerOptions() { return peerOptions(); },
   newPeer: (id) => (id ? new Peer(id, peerOptions()) : new Peer(peerOptions())),
   randomHex,
+  now: () => Date.now() + 0.5,
   engine,
   loaded,
   times: { boot: performance.now() },
@@ -126,7 +168,11 @@ document.documentElement.dataset.interpreter = window.crisp.interpreter;
 
 addEventListener(`${type}:progress`, (e) => say(e.detail));
 document.addEventListener(`${type}:ready`, () => { window.crisp.times.ready = performance.now(); say(""); });
-document.addEventListener(`${type}:done`, () => { window.crisp.times.done = performance.now(); loaded(); });
+document.addEventListener(`${type}:done`, () => {
+  window.crisp.times.done = performance.now();
+  loaded();
+  offline.start();
+});
 addEventListener("error", (e) => { if (!window.crisp.times.done) failed(e.message); });
 addEventListener("unhandledrejection", (e) => {
   if (!window.crisp.times.done) failed(e.reason?.message || String(e.reason));

@@ -3,8 +3,9 @@
 // the screens, PeerJS, timers, storage) never waits for Pyodide to start or for the engine.
 //
 // Started by boot.js (crisp.engine.start()) on a host page once its landing shows; a guest
-// page never starts it, so it never downloads Pyodide. Its URL carries the content-hashed zip
-// of the host's Python: engine-worker.js?zip=py/host-<hash>.zip.
+// page never starts it, so it never downloads Pyodide. The content-hashed zip of the host's
+// Python comes from config.js (hostZip), written by the build. (Not from the worker's URL:
+// served by the service worker, a worker's location has no query.)
 //
 // Messages (postMessage, JSON text both ways; ui/engine.py documents the requests):
 //   to the worker    a request's JSON text, answered in order, one reply each; requests that
@@ -12,10 +13,12 @@
 //   from the worker  a reply's JSON text: {"op": "out", ...} or {"op": "refused", ...}
 //                    status objects (not text, so the page tells them apart unparsed):
 //                    {op: "progress", pct: 0-100, stage: "runtime"|"python"|"engine"}
-//                    {op: "ready", ms: <ms since the worker started>}
+//                    {op: "ready", ms: <ms since the worker started>, fetched: [urls]}
+//                    (fetched: what this worker downloaded, for the service worker to keep)
 //                    {op: "failed", error: text}  Pyodide or the engine could not start
+import { hostZip as zip } from "./config.js";
+
 const started = performance.now();
-const zip = new URL(self.location.href).searchParams.get("zip");
 const progress = (pct, stage) => postMessage({ op: "progress", pct, stage });
 
 let handle = null;       // the engine's handle(text) -> text, once it runs
@@ -25,7 +28,7 @@ const waiting = [];      // requests that came before the engine ran
 onmessage = (event) => {
   if (typeof event.data !== "string") return;
   if (handle) postMessage(handle(event.data));
-  else if (failed) postMessage(JSON.stringify({ op: "refused", error: failed }));
+  else if (failed) postMessage(JSON.stringify({ op: "refused", error: failed, failed: true }));
   else waiting.push(event.data);
 };
 
@@ -52,14 +55,18 @@ sys.path.insert(0, "/home/pyodide/crisp")
 from ui.engine import Engine
 Engine()
 `);
+  self.crispPyodide = pyodide;       // for bench/page_bench.py (worker.evaluate)
   const pyHandle = engine.handle;
   handle = (text) => pyHandle(text);
-  postMessage({ op: "ready", ms: Math.round(performance.now() - started) });
+  const fetched = performance.getEntriesByType("resource").map((e) => e.name);
+  postMessage({ op: "ready", ms: Math.round(performance.now() - started), fetched });
   for (const text of waiting.splice(0)) postMessage(handle(text));
 }
 
 start().catch((e) => {
   failed = String(e && e.message ? e.message : e);
   postMessage({ op: "failed", error: failed });
-  for (const _ of waiting.splice(0)) postMessage(JSON.stringify({ op: "refused", error: failed }));
+  for (const _ of waiting.splice(0)) {
+    postMessage(JSON.stringify({ op: "refused", error: failed, failed: true }));
+  }
 });

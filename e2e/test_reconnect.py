@@ -270,7 +270,7 @@ def test_a_host_whose_room_id_is_still_taken_retries_until_it_is_free(new_phone)
     # the signaling server still holds the room id (here: another page took it meanwhile)
     holder = new_phone()
     holder.page.goto(holder.site.url("/build.json"))
-    holder.page.add_script_tag(url=holder.site.url("/vendor/peerjs/peerjs.min.js"))
+    holder.page.add_script_tag(url=holder.site.url(holder.site.vendor("peerjs") + "/peerjs.min.js"))
     holder.page.evaluate(HOLD_ID, room)
     hp = host.context.new_page()
     console = []

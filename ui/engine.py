@@ -7,6 +7,7 @@ Pure Python like ui/room.py (no `js`, no clock, no I/O): CPython tests drive it 
 Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "create", "room_id", "name", "seed": int|null, "deck": [card]|null, "pace", "now"}
   {"op": "restore", "saved": <Room.to_dict()>, "pace", "now"}     a reloaded host's room
+                                              (or a hostlife.draft: the room made afresh)
   {"op": "receive", "conn", "text", "now"}    a message from `conn` ("local": the host's screen)
   {"op": "open", "conn", "now"} / {"op": "close", "conn", "now"}  a data connection
   {"op": "tick", "now"}                       fire what is due
@@ -15,6 +16,7 @@ Reply (one per request):
   {"op": "out", "out": [[conn, text, kind]], "save": <JSON text of Room.to_dict()> | null,
    "wakeup": ms | null, "started": bool, "room": room id | null}
   {"op": "refused", "error": text}   a request that makes no sense (no room yet, bad field)
+  (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
 `kind` is each output's message type, read from the message itself (ui/hostlife.kind_of);
 `save` is there whenever the room changed (anything but pongs and errors went out).
 """
@@ -43,7 +45,7 @@ class Engine:
             return _refused("unknown op")
         try:
             return json.dumps(getattr(self, "_" + request["op"])(request))
-        except (KeyError, TypeError, ValueError) as e:
+        except Exception as e:    # a bad request or a hostile save: refused, the room goes on
             return _refused("%s: %s" % (type(e).__name__, e))
 
     def _now(self, request):
@@ -72,6 +74,11 @@ class Engine:
         saved = request["saved"]
         if not hostlife.resumable(saved):
             raise ValueError("not a resumable room")
+        if saved.get("draft") is True:
+            # created while the engine started, never saved by the room: make it again
+            return self._create({"room_id": saved["room_id"], "name": saved["seats"][0]["name"],
+                                 "seed": saved.get("seed"), "deck": saved.get("deck"),
+                                 "pace": request.get("pace"), "now": request.get("now")})
         room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
         out = room.resumed(self._now(request))
         self.room = room

@@ -98,12 +98,16 @@ def resume_clock(saved, lease):
     return int(clock)
 
 
-def choose(wanted, saved):
+def choose(wanted, saved, held=False):
     """What the host page does at start: ("resume", id) when the URL names a room (?host=,
-    a reload of the tab that ran it) and it is saved and resumable; ("offer", saved) when
-    the last room this browser hosted is resumable (the landing offers it); ("landing", None)
-    otherwise. `wanted`: the ?host= id or None; `saved`: the parsed record of `wanted`, or
-    of the last room this browser hosted ("crisp.host.room"), or None."""
+    a reload of the tab that ran it) and it is saved and resumable, or another tab runs it
+    now (`held`: its lease is not free; the page waits for it, and its room may not be
+    saved yet: its engine may still be starting); ("offer", saved) when the last room this
+    browser hosted is resumable (the landing offers it); ("landing", None) otherwise.
+    `wanted`: the ?host= id or None; `saved`: the parsed record of `wanted`, or of the last
+    room this browser hosted ("crisp.host.room"), or None."""
+    if wanted is not None and held:
+        return ("resume", wanted)
     if saved is not None and resumable(saved):
         if wanted is not None and wanted == saved.get("room_id"):
             return ("resume", wanted)
@@ -113,18 +117,32 @@ def choose(wanted, saved):
 
 class Clock:
     """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting the
-    time its host page was away. `now` is the page's wall clock in ms."""
+    time its host page was away, nor the time the page waited for its engine to start (the
+    room did not run meanwhile: a resumed game's deadlines must not run out while Pyodide
+    starts). `now` is the page's wall clock in ms. Starts held when `running` is False."""
 
-    def __init__(self, now, start=0):
+    def __init__(self, now, start=0, running=True):
         self.epoch = now - start
+        self.held = None if running else start
 
     def at(self, now):
-        """The room's clock at wall-clock `now`."""
-        return now - self.epoch
+        """The room's clock at wall-clock `now` (the held value while held)."""
+        return self.held if self.held is not None else now - self.epoch
 
-    def wall(self, clock):
-        """The wall-clock time at which the room's clock reads `clock`."""
-        return clock + self.epoch
+    def hold(self, now):
+        """Stop the clock at its reading at `now` (no-op when held already)."""
+        if self.held is None:
+            self.held = now - self.epoch
+
+    def go(self, now):
+        """Let a held clock run again from where it stopped (no-op when running)."""
+        if self.held is not None:
+            self.epoch = now - self.held
+            self.held = None
+
+    @property
+    def running(self):
+        return self.held is None
 
 
 def kind_of(text):
@@ -160,6 +178,15 @@ def sort_out(out, local):
         if kind not in UNSAVED_KINDS:
             result["changed"] = True
     return result
+
+
+def draft(room_id, name, seed=None, deck=None):
+    """The saved record of a room created while the engine still starts: enough to create
+    the same room again (same id: its link may be shared already) if the page reloads or
+    closes before the engine saved the room itself. Resumable (`resumable`), and
+    ui/engine.py's `restore` creates a fresh room from it."""
+    return {"room_id": room_id, "draft": True, "seats": [{"name": name}], "game": None,
+            "seed": seed, "deck": deck, "now": 0}
 
 
 def provisional(room_id, name):

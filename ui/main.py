@@ -1,18 +1,25 @@
-# The entry script of the page, on both interpreters (boot.js picks one):
-#   host page (no ?room=): Pyodide. Landing -> create a room -> lobby with the room link ->
-#     table. Runs the Room (ui/room.py) and the rules engine; its own screen is a Client whose
-#     messages go straight to the room as the connection "local".
-#   guest page (?room=<id>): MicroPython. Join -> lobby -> table. A Client fed by the data
-#     connection to the host.
+# The entry script of every page, on MicroPython (boot.js):
+#   host page (no ?room=): landing -> create a room -> lobby with the room link -> table. The
+#     Room (ui/room.py) and the rules engine run on Pyodide in the engine worker
+#     (engine-worker.js, ui/engine.py), started as soon as the landing shows; the page talks
+#     to it by messages (EngineLink) and owns PeerJS, the timers, localStorage, the lease and
+#     the host's own screen: a Client whose messages go to the room as the connection
+#     "local", exactly as a guest's do over the network. The landing, Create room and the
+#     lobby work before the engine is ready; Start and Play solo show its progress if it is
+#     not ready yet. The page's side of the room's life (lease, resume, clock, what the
+#     room's outputs ask for) is pure: ui/hostlife.py.
+#   guest page (?room=<id>): join -> lobby -> table. A Client fed by the data connection to
+#     the host. It never starts the engine worker.
 #   solo (the landing's "Play solo"): the same Room with bot seats and the host's Client only;
 #     no PeerJS Peer at all.
-# When the page is usable, body[data-ready] is set to the interpreter's name (e2e tests wait
-# for it). Host page parameters for tests: ?deck=Ah,5c,... (stacks every round) and ?seed=N,
+# When the page is usable, body[data-ready] is set to "micropython" (e2e tests wait for it);
+# on a host page body[data-engine] follows the engine worker: loading | ready | failed. Host page parameters for tests: ?deck=Ah,5c,... (stacks every round) and ?seed=N,
 # honoured by a test build only (tools/build.py --test); ?botpace=F (bots' think times times F;
 # 1 = a person's pace, the default) on every build: it only changes when the host's bots act.
 #
 # Persistence and reconnection (DESIGN.md; docs/protocol.md "Reconnection"):
-#   host: the room is saved in localStorage after every change ("crisp.room.<id>") and the
+#   host: the room is saved in localStorage after every change ("crisp.room.<id>", the save
+#     the engine worker returns with each change: workers have no localStorage) and the
 #     page's URL becomes ?host=<id>: a reloaded host page resumes that room at once (the
 #     landing at / offers to resume the last one, or to abandon it). The room's clock goes on
 #     from where it stopped, so deadlines pause while the host is away. A lease
@@ -142,7 +149,10 @@ class Page:
         self._tick_proxy = every(UI_TICK_MS, self.ui_tick)
 
     def now(self):
-        return int(js.Date.now())
+        """The wall clock, ms (Date.now()). Read through crisp.now(), which is never a whole
+        number: MicroPython's FFI turns a JS whole number above 2**31 into a wrapped small
+        int (Date.now() would run backwards every 24.8 days), a fraction into a float."""
+        return int(js.crisp.now())
 
     def model(self):
         return self.client
@@ -294,7 +304,7 @@ class HostPage(Page):
         self.net = None
         self.clock_ = hostlife.Clock(self.now())
         self.wake = Timer(self.tick)
-        self.tab = str(js.Math.random())[2:] + str(self.now())
+        self.tab = str(js.crisp.randomHex(8))
         self.offer = None             # the saved room the landing offers to resume
         self.pending = None           # a room to resume once its other tab lets it go
         self.waiting = False          # the player asked for something the engine must do
@@ -318,7 +328,9 @@ class HostPage(Page):
                               on_page(js.window, "pageshow", self.shown)]
         wanted = param("host")
         last = wanted or storage_get("crisp.host.room")
-        todo, what = hostlife.choose(wanted, self.saved(last) if last else None)
+        held = wanted is not None and not hostlife.lease_free(self.lease(wanted), self.tab,
+                                                               self.now())
+        todo, what = hostlife.choose(wanted, self.saved(last) if last else None, held)
         if todo == "resume":
             self.resume_room(what)             # a reload: back to the same room at once
         elif todo == "offer":
@@ -336,13 +348,20 @@ class HostPage(Page):
 
     def engine_wait(self):
         """The engine's progress (percent) when the player waits for it, else None."""
-        if self.engine.state == "ready" or not (self.waiting or self.pending):
+        if self.engine.state == "ready" or not self.waiting:
             return None
         return -1 if self.engine.state == "failed" else self.engine.pct
 
     def engine_status(self):
         js.document.body.dataset.engine = self.engine.state
+        if self.engine.state == "ready":
+            self.clock_.go(self.now())     # the room runs from now on: its clock too
         self.render()
+
+    def room_clock(self, start=0):
+        """The clock of a room created or resumed now (`start`: its reading, ms); held until
+        the engine runs the room (hostlife.Clock)."""
+        return hostlife.Clock(self.now(), start, running=self.engine.state == "ready")
 
     def clock(self):
         """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting
@@ -385,7 +404,7 @@ class HostPage(Page):
         """Ask the engine for a fresh room (its bots seeded from its seed and their seat);
         the host's own screen joins it. Returns the room id."""
         self.room_id = hostlife.new_room_id(str(js.crisp.randomHex(16)))
-        self.clock_ = hostlife.Clock(self.now())
+        self.clock_ = self.room_clock()
         self.started = False
         self.engine.request({"op": "create", "room_id": self.room_id, "name": name,
                              "seed": self.seed, "deck": self.deck, "pace": self.bot_pace,
@@ -424,6 +443,9 @@ class HostPage(Page):
             self.offer = None
         room_id = self.new_room(name)
         self.hold_lease()
+        # saved at once: a reload before the engine saves the room makes the same room again
+        storage_set("crisp.room." + room_id, json.dumps(
+            hostlife.draft(room_id, name, self.seed, self.deck)))
         if self.engine.state != "ready":
             # The lobby and its link work at once; the room's own lobby replaces this one
             # when the engine runs (guests who join meanwhile wait for it).
@@ -484,7 +506,7 @@ class HostPage(Page):
             self.offer = None
             return
         clock = hostlife.resume_clock(saved, self.lease(room_id))
-        self.clock_ = hostlife.Clock(self.now(), clock)   # the clock goes on from there
+        self.clock_ = self.room_clock(clock)   # the clock goes on from there
         self.room_id = room_id
         self.offer = None
         self.waiting = True
@@ -526,7 +548,9 @@ class HostPage(Page):
         """One reply of the engine to the request `asked` (its op)."""
         if msg.get("op") == "refused":
             log("engine refused", asked, ":", msg.get("error"))
-            if asked == "restore" and self.room_id is not None:
+            # a save the engine cannot read is dropped; not one it never read (it failed to
+            # start: the banner says so, and the save waits for a reload)
+            if asked == "restore" and self.room_id is not None and not msg.get("failed"):
                 log("saved room unreadable, dropped:", self.room_id)
                 room_id = self.room_id
                 self.forget_room()
@@ -734,6 +758,8 @@ def main():
     room_id = _str(js.crisp.room) if js.crisp.guest else None
     page = GuestPage(room_id) if room_id else HostPage()
     js.document.body.dataset.ready = INTERPRETER
+    if room_id is None:
+        page.engine.start()     # the landing shows: Pyodide starts in its worker meanwhile
     return page
 
 
