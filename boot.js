@@ -113,7 +113,7 @@ const engine = {
   inbox: [],
   setState(state) {
     this.state = state;
-    document.body && (document.body.dataset.engine = state);
+    if (document.body) document.body.dataset.engine = state;
   },
   start() {
     if (this.worker) return;
@@ -177,6 +177,11 @@ addEventListener("error", (e) => { if (!window.crisp.times.done) failed(e.messag
 addEventListener("unhandledrejection", (e) => {
   if (!window.crisp.times.done) failed(e.reason?.message || String(e.reason));
 });
+
+// A reloaded host tab (?host=<room>) resumes its room at once: its engine starts now, beside
+// MicroPython, not after it. (A plain landing starts it once it shows: its files then never
+// compete with the landing's.)
+if (!guest && params.get("host")) engine.start();
 
 const script = document.createElement("script");
 script.type = type;

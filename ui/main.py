@@ -252,16 +252,21 @@ class EngineLink:
 
     def __init__(self, on_reply, on_status):
         self.on_reply, self.on_status = on_reply, on_status
-        self.state = "idle"
+        state = _str(js.crisp.engine.state)     # boot.js may have started it already
+        self.state = state if state in ("idle", "loading") else "loading"
         self.pct = 0
         self.sent = []                # ops of the requests not answered yet, oldest first
         self.proxy = create_proxy(self._message)
+
+    def listen(self):
+        """Take the worker's messages from now on (and those that came before: boot.js
+        kept them)."""
         js.crisp.engine.listen(self.proxy)
 
     def start(self):
         if self.state == "idle":
             self.state = "loading"
-            js.crisp.engine.start()
+        js.crisp.engine.start()         # (once: boot.js ignores a second start)
 
     def request(self, msg):
         self.start()
@@ -325,6 +330,7 @@ class HostPage(Page):
         except ValueError:
             pass
         self.engine = EngineLink(self.reply, self.engine_status)
+        self.engine.listen()
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
                               on_page(js.window, "pageshow", self.shown)]
         wanted = param("host")
