@@ -2,13 +2,12 @@
 start is served without the network, and solo play works offline after the first visit.
 The web app manifest makes the page installable (a name and icons)."""
 
-import json
 import time
 
 from crisp_e2e import wait_ready
 from test_round import T, sel
 from test_smoke import wait_engine
-from test_solo import STATE, play_my_part, tap
+from test_solo import STATE, play_my_part
 
 # Every response of this page, and whether the service worker gave it (no network).
 RESPONSES = """() => performance.getEntriesByType('resource').concat(
