@@ -17,8 +17,12 @@
 //   test         true on a test build only (tools/build.py --test): the page then honours the
 //                test-only parameters ?deck= and ?seed=
 //   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
-//   newPeer(id)  new Peer(id, peerOptions()); id may be null for a server-assigned id
-//   randomHex(n) n random bytes from crypto.getRandomValues, as 2n hex digits (room ids)
+//   newPeer(id, token)  new Peer(id, peerOptions()); id may be null for a server-assigned id;
+//                token: the Peer's PeerJS token (the host keeps one per room across reloads,
+//                so that the signaling server gives it its id back first), else a fresh one;
+//                both from crypto.getRandomValues, never PeerJS's Math.random token
+//   randomHex(n) n random bytes from crypto.getRandomValues as 2n lowercase hex digits (room
+//                ids, the seat proof's nonces on MicroPython, which has no `secrets`)
 //   now()        Date.now() + 0.5: never a whole number, so MicroPython gets it as a float
 //                (its FFI wraps whole numbers above 2**31)
 //   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
@@ -53,6 +57,14 @@ const say = (detail) => {  // PyScript's progress steps ("Loading interpreter", 
   byId("loading-detail").textContent = detail || "";
   bar.value += (95 - bar.value) * 0.25;
 };
+const randomHex = (n) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, "0")).join("");
+const newPeer = (id, token) => {
+  const options = peerOptions();
+  options.token = typeof token === "string" && token ? token : randomHex(16);
+  return id ? new Peer(id, options) : new Peer(options);
+};
+
 const loaded = () => { if (loading) loading.hidden = true; };
 const failed = (message) => {
   if (!loading) return;
@@ -97,11 +109,6 @@ const offline = {
       if (this.later) this.keep(this.later, "engine");
     }
   },
-};
-
-const randomHex = (n) => {
-  const bytes = crypto.getRandomValues(new Uint8Array(n));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 };
 
 // The engine worker (engine-worker.js). Messages are JSON text both ways; the worker answers
@@ -157,8 +164,7 @@ window.crisp = {
   mode, room, guest, test: testBuild === true,
   interpreter: "micropython",
   get peerOptions() { return peerOptions(); },
-  newPeer: (id) => (id ? new Peer(id, peerOptions()) : new Peer(peerOptions())),
-  randomHex,
+  newPeer, randomHex,
   now: () => Date.now() + 0.5,
   engine,
   loaded,

@@ -1,4 +1,4 @@
-"""Cards and decks (RULES.md R1, R2.2).
+"""Cards and decks (docs/rules.md R1, R2.2).
 
 Cards are poker-notation strings: a rank from ``A23456789TJQK`` and a suit from ``cdhs``
 (``"Ah"``, ``"Tc"``). A deck is a list of cards, top card first.
@@ -8,10 +8,9 @@ import random
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
-POSITIONS = ("left", "center", "right")
 SPECIAL_RANKS = "JQK"
 
-#: The 52 cards in canonical order: suits c d h s, each A 2 ... 9 T J Q K (SCENARIOS.md).
+#: The 52 cards in canonical order: suits c d h s, each A 2 ... 9 T J Q K (docs/scenarios.md).
 CANONICAL = tuple(rank + suit for suit in SUITS for rank in RANKS)
 _CARD_SET = frozenset(CANONICAL)
 
@@ -45,7 +44,7 @@ def stacked_deck(top):
     """A full deck whose first cards are ``top`` (top first), the rest in canonical order.
 
     ``top`` is a list of distinct card codes; raises ``ValueError`` for an unknown or
-    repeated card (SCENARIOS.md ``deck``).
+    repeated card (docs/scenarios.md ``deck``).
     """
     seen = set()
     for card in top:

@@ -5,7 +5,10 @@ Fixtures
                  `node tools/serve.mjs` (static files + PeerJS signaling at /peerjs) on a free
                  port; yields a Site with .url(path) and .lan_url(path). Stopped by its PID.
     browser      session: Debian's Chromium (/usr/bin/chromium, or $CRISP_CHROMIUM).
-    new_phone    function: new_phone(path=None) -> Phone, a fresh context (390x844, touch,
+    open_site    session: the same build served by a second serve.mjs whose signaling server
+                 keeps no id reserved (`--reserve-ms 0`, as the PeerJS cloud server): for the
+                 tests of what happens when someone else holds a room id.
+    new_phone    function: new_phone(path=None, site=None) -> Phone, a fresh context (390x844, touch,
                  microphone permission for loopback WebRTC) with one page; every request and
                  websocket URL is recorded in phone.requests (and in the session's
                  ALL_REQUESTS). Contexts are closed at the end of the test.
@@ -20,7 +23,7 @@ Helpers (in crisp_e2e.py, import them from there)
 
 Pages: `/` is the host/landing page (MicroPython, its engine on Pyodide in a worker),
 `/?room=<id>` a guest page (MicroPython).
-Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (DESIGN.md); only a
+Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (docs/design.md); only a
 test build honours them, which is why `site` is one.
 """
 
@@ -50,12 +53,22 @@ def site(tmp_path_factory):
     dist = str(tmp_path_factory.mktemp("crisp") / "dist")
     subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), "--test",
                     "--out", dist], check=True, cwd=ROOT)
+    yield from serve(dist)
+
+
+@pytest.fixture(scope="session")
+def open_site(site):
+    yield from serve(site.dist, "--reserve-ms", "0")
+
+
+def serve(dist, *args):
+    """Serve `dist` with tools/serve.mjs on a free port until the session ends."""
     port = free_port()
-    log_path = os.path.join(os.path.dirname(dist), "serve.log")
+    log_path = os.path.join(os.path.dirname(dist), "serve-%d.log" % port)
     log = open(log_path, "w")
     proc = subprocess.Popen(
         ["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port", str(port),
-         "--host", "127.0.0.1", "--dir", dist],
+         "--host", "127.0.0.1", "--dir", dist] + list(args),
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     s = Site(port, dist, log_path)
     deadline = time.monotonic() + 30
@@ -102,14 +115,15 @@ def browser(playwright_instance):
 @pytest.fixture
 def new_phone(browser, site):
     contexts = []
+    default_site = site
 
-    def make(path=None, lan=False, **context_kw):
+    def make(path=None, lan=False, site=None, **context_kw):
         options = {**PHONE, "permissions": ["microphone"], **context_kw}
         context = browser.new_context(**options)
         context.add_init_script(READY_PROBE)
         contexts.append(context)
         page = context.new_page()
-        phone = Phone(context, page, site)
+        phone = Phone(context, page, site or default_site)
 
         def on_request(request):
             phone.requests.append(request.url)

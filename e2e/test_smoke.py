@@ -147,12 +147,16 @@ def test_zips_hold_the_right_python(site):
         files = json.load(f)["python_files"]
     # the page (every player, MicroPython): the screens, the client, the transport
     assert "ui/main.py" in files["page"] and "ui/hostlife.py" in files["page"]
-    assert not any(p.startswith("crisp_core/") for p in files["page"])
     assert "ui/room.py" not in files["page"] and "ui/engine.py" not in files["page"]
     # the engine worker (Pyodide): the room and the rules engine, nothing of the screens
     assert any(p.startswith("crisp_core/") for p in files["host"])
-    assert {"ui/room.py", "ui/engine.py", "ui/hostlife.py"} <= set(files["host"])
+    assert {"ui/room.py", "ui/engine.py", "ui/hostlife.py", "ui/gate.py", "ui/proof.py"} <= set(
+        files["host"])
     assert "ui/main.py" not in files["host"] and "ui/render.py" not in files["host"]
+    # the page never gets the engine: only the names its screens share (crisp_core/actions.py),
+    # without crisp_core/__init__.py; nor the room's gate
+    assert [p for p in files["page"] if p.startswith("crisp_core/")] == ["crisp_core/actions.py"]
+    assert "ui/gate.py" not in files["page"]
 
 
 def test_c_peerjs_data_connection_through_local_server(new_phone, timings):

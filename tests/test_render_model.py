@@ -944,6 +944,19 @@ def test_a_link_to_no_room_says_so_and_offers_the_way_back():
     assert i18n.t("es", "conn_no_room") in text_of(find(tree, "connection"))
 
 
+def test_a_peer_that_is_not_the_host_is_named_over_the_last_real_table():
+    for lang, words in (("en", "not your host"), ("es", "no es tu anfitri\u00f3n")):
+        m = table_model(3, seat=1)
+        m.status = "host_unverified"
+        tree, ctx = show(m, None, lang)
+        node = find(tree, "host-unverified")
+        assert text_of(node) == i18n.t(lang, "conn_host_unverified")
+        assert words in text_of(node).lower()
+        assert node["attrs"]["role"] == "alert"
+        assert find(tree, "connection") is None
+        assert find(tree, "seat-1") is not None          # the table stays as it was
+
+
 def test_every_connection_state_shows_in_the_banner():
     for status in ("connecting", "reconnecting", "host_gone"):
         m = table_model(3, seat=1)

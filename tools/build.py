@@ -14,9 +14,11 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
     config.js                 GENERATED: the signaling server, the host zip's name, the build id
     mpy.toml                  GENERATED: the PyScript config of the page (MicroPython, everyone)
     py/page-<hash>.zip        GENERATED: ui/ Python the page runs on MicroPython, unpacked by
-                              PyScript ([files] "./*"); not the room (ui/room.py, ui/engine.py)
-    py/host-<hash>.zip        GENERATED: crisp_core/ + ui/room.py, ui/engine.py, ui/hostlife.py:
-                              what the engine worker runs on Pyodide
+                              PyScript ([files] "./*"), and crisp_core/actions.py alone (the
+                              screens share its names); not the room (ui/room.py, ui/gate.py,
+                              ui/engine.py)
+    py/host-<hash>.zip        GENERATED: crisp_core/ + the room's ui/ modules (ENGINE_UI): what
+                              the engine worker runs on Pyodide
     ui/, crisp_core/          copies of the sources (ui/main.py is the page's entry script)
     vendor/<name>-<version>/  vendored packages, one folder per version (so cached for good):
       pyscript-*/             @pyscript/core dist (core.js, core.css and its lazy chunks)
@@ -47,6 +49,10 @@ NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
 SHELL_FILES = ["index.html", "boot.js", "engine-worker.js"]
+# The one engine module the page's screens import (positions, phases, the action schema):
+# shipped without crisp_core/__init__.py, so a page never loads the engine (MicroPython
+# imports a package directory without one).
+GUEST_CORE = ["crisp_core/actions.py"]
 
 # Vendored npm files: package dir -> (dist subdir, files or None for "all but maps/types").
 PYODIDE_FILES = [
@@ -85,8 +91,8 @@ UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "
 PY_EXTENSIONS = (".py", ".json")
 # ui/ modules only the engine worker (Pyodide) runs: the page's zip leaves them out, the
 # worker's zip has them and nothing else of ui/.
-ENGINE_UI = ["ui/engine.py", "ui/hostlife.py", "ui/room.py"]
-PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py"]
+ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/hostlife.py", "ui/proof.py", "ui/room.py"]
+PAGE_ONLY_NOT = ["ui/engine.py", "ui/gate.py", "ui/room.py"]
 
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
@@ -284,7 +290,7 @@ def build(out, mode, test=False):
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
     engine_py = core_py + [p for p in ui_py if p in ENGINE_UI]
-    page_py = [p for p in ui_py if p not in PAGE_ONLY_NOT]
+    page_py = GUEST_CORE + [p for p in ui_py if p not in PAGE_ONLY_NOT]
     for kind, paths in (("host", engine_py), ("page", page_py)):
         data = make_zip(paths)
         digest = hashlib.sha256(data).hexdigest()[:10]

@@ -9,9 +9,21 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
+from ui import proof
+
 VERSION = 1
 REVEAL_MS = 3000      # how long a Jack, Queen or draw reveal stays face up (R9.2)
 LOG_MAX = 200         # public events of the round kept for the event log
+
+
+def left_ms(value, elapsed):
+    """The one countdown: a remaining time of a view (ms, e.g. `draw_left`) as of `elapsed`
+    ms after the view arrived, never below 0; None (no timer) stays None. Views carry
+    remaining times, not clock times, so guests need no clock in step with the host's."""
+    if value is None:
+        return None
+    left = value - elapsed
+    return left if left > 0 else 0
 
 
 class Client:
@@ -28,15 +40,27 @@ class Client:
       reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None}
                (None: the peek, shown until this seat is ready)
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
-      status   "connecting" | "ok" | "reconnecting" | "host_gone"
+      status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified"
       n        the counter of the last view; latency: ms of the last ping round trip
-      last_type  the `type` of the last message received, read from the parsed message
-               (None when it was malformed)
+      last_type  the `type` of the last message received from the room, read from the
+               parsed message (None when it was malformed or not from a trusted peer)
+      trusted  the peer on this connection is the room: the host's own screen, a guest's
+               first join (trust on first use), or a host that proved it knows this seat's
+               token (docs/protocol.md "Rejoining: the seat proof"). Until then every
+               message but a `challenge` is ignored.
+      suspect  True once the peer on this connection failed to prove itself (the page drops
+               the connection and says `host_unverified`); the page clears it
+
+    `nonce()` returns 32 fresh random hex digits (a guest page: crypto.getRandomValues).
     """
 
-    def __init__(self, send, is_host=False):
+    def __init__(self, send, is_host=False, nonce=None):
         self.send = send
+        self.nonce = nonce
         self.is_host = is_host
+        self.trusted = True
+        self.suspect = False
+        self._ask = None          # the rejoin in progress: what the host's proof must match
         self.screen = "join"
         self.seat = None
         self.token = None
@@ -71,13 +95,19 @@ class Client:
             return False
         if not isinstance(msg, dict) or msg.get("v") != VERSION:
             return False
+        kind = msg.get("type")
+        if not self.trusted:
+            return self._unproven(kind, msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
-        kind = msg.get("type")
         self.last_type = kind if isinstance(kind, str) else None
         if kind == "welcome":
-            self.seat = msg.get("seat")
-            self.token = msg.get("token")
+            seat = msg.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                return False
+            self.seat = seat
+            if self.token is None and proof.is_hex(msg.get("token"), 32):
+                self.token = msg.get("token")    # the first welcome only; never replaced
             self.room = msg.get("room")
             # A (re)seat: the views that follow start over (the room replays the round's log).
             self.log = []
@@ -108,12 +138,36 @@ class Client:
             self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
             self.error = self.kicked
             self.screen = "gone"
+            if msg.get("code") == "removed":
+                self.token = None     # the seat is gone: a later visit joins afresh
             return True
         if kind == "pong":
             t = msg.get("t")
             if isinstance(t, (int, float)):
                 self.latency = now - t
             return False
+        return False
+
+    def _unproven(self, kind, msg):
+        """A message from a peer that has not proved it is the room: only the `challenge`
+        answering our rejoin counts; anything else (a table, a lobby, `kicked`, an error)
+        changes nothing and marks the peer `suspect`. Returns True when it proved itself."""
+        ask = self._ask
+        if kind == "pong":
+            return False
+        if kind == "challenge" and ask is not None and proof.is_hex(msg.get("nonce"), 32):
+            host_nonce = msg.get("nonce")
+            mac = proof.host_mac(ask["token"], ask["room"], ask["peer"], ask["seat_id"],
+                                 ask["nonce"], host_nonce)
+            if proof.same(msg.get("mac"), mac):
+                self._ask = None
+                self.trusted = True
+                self._send({"type": "proof", "mac": proof.guest_mac(
+                    ask["token"], ask["room"], ask["peer"], ask["seat_id"], ask["nonce"],
+                    host_nonce)})
+                return True
+        self._ask = None
+        self.suspect = True
         return False
 
     def _view(self, msg, now):
@@ -205,9 +259,30 @@ class Client:
         msg["v"] = VERSION
         self.send(json.dumps(msg))
 
-    def join(self, name, token=None):
+    def connected(self):
+        """A new data connection to the room: nothing from it is trusted until it proves
+        itself, unless this seat has no token yet (a first join trusts the peer at the room
+        id) or this is the host's own screen."""
+        self.trusted = self.is_host or self.token is None
+        self.suspect = False
+        self._ask = None
+
+    def join(self, name, token=None, room=None, peer=""):
+        """Ask for a seat. Without `token` (or on the host's own screen): a first join. With
+        the seat's `token`: a rejoin that names the seat by its public id and a fresh nonce,
+        never the token itself; `room` (the room id) and `peer` (this page's PeerJS id) are
+        bound into the proofs. A rejoin needs `nonce` (the constructor's)."""
         self.name = name
-        self._send({"type": "join", "name": name, "token": token})
+        if token is None or self.is_host:
+            self._send({"type": "join", "name": name})
+            return
+        if token != self.token:
+            self.token = token
+        self.trusted = False
+        self._ask = {"token": token, "room": room or "", "peer": peer or "",
+                     "seat_id": proof.seat_id(token), "nonce": self.nonce()}
+        self._send({"type": "join", "name": name, "seat_id": self._ask["seat_id"],
+                    "nonce": self._ask["nonce"]})
 
     def act(self, action):
         """Send an engine action, e.g. {"do": "draw", "from": "deck"}, with the number of the
@@ -245,7 +320,4 @@ class Client:
         value = self.view.get(key)
         if key == "crisp_window":
             value = value.get("left") if value else None
-        if value is None:
-            return None
-        left = value - (now - self.view_at)
-        return left if left > 0 else 0
+        return left_ms(value, now - self.view_at)

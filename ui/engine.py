@@ -9,12 +9,14 @@ Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "restore", "saved": <Room.to_dict()>, "pace", "now"}     a reloaded host's room
                                               (or a hostlife.draft: the room made afresh)
   {"op": "receive", "conn", "text", "now"}    a message from `conn` ("local": the host's screen)
-  {"op": "open", "conn", "now"} / {"op": "close", "conn", "now"}  a data connection
+  {"op": "open", "conn", "peer", "now"}       a data connection from PeerJS id `peer`
+  {"op": "close", "conn", "now"}              a data connection closed
   {"op": "tick", "now"}                       fire what is due
   {"op": "drop"}                              forget the room (the host left it)
 Reply (one per request):
   {"op": "out", "out": [[conn, text, kind]], "save": <JSON text of Room.to_dict()> | null,
-   "wakeup": ms | null, "started": bool, "room": room id | null}
+   "wakeup": ms | null, "started": bool, "room": room id | null,
+   "dropped": [conn]}  the connections the room closed (ui/gate.py): the page closes them
   {"op": "refused", "error": text}   a request that makes no sense (no room yet, bad field)
   (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
 `kind` is each output's message type, read from the message itself (ui/hostlife.kind_of);
@@ -89,7 +91,9 @@ class Engine:
         return self._out(self._room().receive(request["conn"], text, self._now(request)))
 
     def _open(self, request):
-        return self._out(self._room().open(request["conn"], self._now(request)))
+        peer = request.get("peer")
+        return self._out(self._room().open(request["conn"], self._now(request),
+                                           peer=peer if isinstance(peer, str) else None))
 
     def _close(self, request):
         return self._out(self._room().close(request["conn"], self._now(request)))
@@ -100,7 +104,7 @@ class Engine:
     def _drop(self, request):
         self.room = None
         return {"op": "out", "out": [], "save": None, "wakeup": None, "started": False,
-                "room": None}
+                "room": None, "dropped": []}
 
     def _room(self):
         if self.room is None:
@@ -117,7 +121,7 @@ class Engine:
         return {"op": "out", "out": out,
                 "save": json.dumps(room.to_dict()) if changed else None,
                 "wakeup": room.next_wakeup(), "started": room.game is not None,
-                "room": room.room_id}
+                "room": room.room_id, "dropped": list(room.take_dropped())}
 
 
 def _pace(request):

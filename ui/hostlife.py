@@ -24,8 +24,8 @@ HEX = "0123456789abcdef"
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 
 # Room outputs that change nothing worth saving: answering a ping, refusing a message (a
-# flood of refused messages must not become a flood of saves).
-UNSAVED_KINDS = ("pong", "error")
+# flood of refused messages must not become a flood of saves), a seat proof's challenge.
+UNSAVED_KINDS = ("pong", "error", "challenge")
 
 
 def new_room_id(random_hex):
@@ -116,7 +116,7 @@ def choose(wanted, saved, held=False):
 
 
 class Clock:
-    """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting the
+    """The room's clock (docs/design.md "Time"): ms since the room was created, not counting the
     time its host page was away, nor the time the page waited for its engine to start (the
     room did not run meanwhile: a resumed game's deadlines must not run out while Pyodide
     starts). `now` is the page's wall clock in ms. Starts held when `running` is False."""

@@ -17,7 +17,7 @@
 # honoured by a test build only (tools/build.py --test); ?botpace=F (bots' think times times F;
 # 1 = a person's pace, the default) on every build: it only changes when the host's bots act.
 #
-# Persistence and reconnection (DESIGN.md; docs/protocol.md "Reconnection"):
+# Persistence and reconnection (docs/design.md; docs/protocol.md "Reconnection"):
 #   host: the room is saved in localStorage after every change ("crisp.room.<id>", the save
 #     the engine worker returns with each change: workers have no localStorage) and the
 #     page's URL becomes ?host=<id>: a reloaded host page resumes that room at once (the
@@ -38,6 +38,7 @@ from ui import screens
 from ui.client import Client
 from ui.link import Link, backoff
 from ui.net import GuestNet, HostNet
+from ui.storage import Storage
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
@@ -48,36 +49,11 @@ def _str(value):
     return value if isinstance(value, str) else None
 
 
-def storage_get(key):
-    try:
-        return _str(js.localStorage.getItem(key))
-    except Exception:
-        return None
-
-
-def storage_set(key, value):
-    try:
-        js.localStorage.setItem(key, value)
-    except Exception:
-        pass
-
-
-def storage_remove(key):
-    try:
-        js.localStorage.removeItem(key)
-    except Exception:
-        pass
-
-
-def storage_json(key):
-    text = storage_get(key)
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+_storage = Storage(js)         # localStorage, never failing the page (ui/storage.py)
+storage_get = _storage.get
+storage_set = _storage.set
+storage_remove = _storage.remove
+storage_json = _storage.get_json
 
 
 def on_page(target, event, fn):
@@ -371,7 +347,7 @@ class HostPage(Page):
         return hostlife.Clock(self.now(), start, running=self.engine.state == "ready")
 
     def clock(self):
-        """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting
+        """The room's clock (docs/design.md "Time"): ms since the room was created, not counting
         the time its host page was away (a resumed room goes on from its saved clock)."""
         return self.clock_.at(self.now())
 
@@ -411,6 +387,7 @@ class HostPage(Page):
         """Ask the engine for a fresh room (its bots seeded from its seed and their seat);
         the host's own screen joins it. Returns the room id."""
         self.room_id = hostlife.new_room_id(str(js.crisp.randomHex(16)))
+        storage_remove("crisp.peer." + self.room_id)
         self.clock_ = self.room_clock()
         self.started = False
         self.engine.request({"op": "create", "room_id": self.room_id, "name": name,
@@ -470,7 +447,7 @@ class HostPage(Page):
 
     def forget(self, room_id):
         if room_id:
-            for key in ("crisp.room.", "crisp.live.", "crisp.solo."):
+            for key in ("crisp.room.", "crisp.live.", "crisp.solo.", "crisp.peer."):
                 storage_remove(key + room_id)
         if storage_get("crisp.host.room") == room_id:
             storage_remove("crisp.host.room")
@@ -579,6 +556,9 @@ class HostPage(Page):
                 self.net.send(conn, text)
             for conn in todo["close"]:
                 self.net.close(conn)
+            for conn in msg.get("dropped") or []:
+                # not seated within 10 s, or pushed out by newer ones (ui/gate.py)
+                self.net.close(conn)
             if not self.net.open:
                 self.client.status = "connecting"
         save = msg.get("save")
@@ -606,8 +586,14 @@ class HostPage(Page):
     # -- the transport
     def start_net(self):
         room_id = self.room_id
+        # The room's PeerJS token, kept across reloads: the LAN signaling server keeps the
+        # room id reserved for it, so that a reloaded host page gets its id back first.
+        token = storage_get("crisp.peer." + room_id)
+        if not token:
+            token = str(js.crisp.randomHex(16))
+            storage_set("crisp.peer." + room_id, token)
         self.net = HostNet(room_id, self.net_open, self.conn_open, self.conn_text,
-                           self.conn_close, self.net_error)
+                           self.conn_close, self.net_error, token=token)
         self.name_room_in_url(room_id)
 
     def name_room_in_url(self, room_id):
@@ -637,8 +623,8 @@ class HostPage(Page):
         self.client.status = "connecting"
         self.render()
 
-    def conn_open(self, cid):
-        self.engine.request({"op": "open", "conn": cid, "now": self.clock()})
+    def conn_open(self, cid, peer):
+        self.engine.request({"op": "open", "conn": cid, "peer": peer, "now": self.clock()})
 
     def conn_text(self, cid, text):
         self.engine.request({"op": "receive", "conn": cid, "text": text, "now": self.clock()})
@@ -654,11 +640,11 @@ class GuestPage(Page):
         Page.__init__(self)
         self.room_id = room_id
         self.token_key = "crisp.token." + room_id
-        self.client = Client(self.send)
+        self.client = Client(self.send, nonce=lambda: str(js.crisp.randomHex(16)))
         self.client.token = storage_get(self.token_key)
         self.name = None
         if self.client.token:
-            # A reload or a re-woken phone: take the seat back without asking (DESIGN.md).
+            # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = storage_get("crisp.name") or "?"
         self.link = Link(self.now(), seated=bool(self.client.token))
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
@@ -695,7 +681,9 @@ class GuestPage(Page):
             log("intent not handled here:", name)
 
     def join(self):
-        self.client.join(self.name, self.client.token)
+        # With a token: the seat proof (ui/proof.py), bound to the room id and our PeerJS id.
+        self.client.join(self.name, self.client.token, room=self.room_id,
+                         peer=self.net.peer_id())
         self.link.joining(self.now())
 
     def ui_tick(self):
@@ -732,6 +720,7 @@ class GuestPage(Page):
 
     def net_open(self):
         self.link.opened(self.now())
+        self.client.connected()           # nothing from this peer counts until it proves itself
         self.client.last_heard = self.now()
         if self.name is not None and self.client.screen != "gone":
             self.join()
@@ -741,12 +730,27 @@ class GuestPage(Page):
         if text is None:
             return
         client = self.client
-        client.receive(text, self.now())
-        self.link.heard(self.now(), seated=client.last_type == "welcome")
+        now = self.now()
+        client.receive(text, now)
+        if client.suspect:
+            # The peer at the room id could not prove it is our host (an impostor, or a host
+            # that lost our seat): drop it, keep trying, say so. Nothing it sent was taken.
+            log("the peer at the room id did not prove it is the host")
+            client.suspect = False
+            self.net.drop()
+            self.link.unverified(now)
+            client.status = self.link.status()
+            self.render()
+            return
+        if not client.trusted:
+            return                        # waiting for the host's proof
+        self.link.heard(now, seated=client.last_type == "welcome")
         if client.screen != "gone":
             client.status = self.link.status()
-        if client.token:
-            storage_set(self.token_key, client.token)
+        if client.token and storage_get(self.token_key) != client.token:
+            storage_set(self.token_key, client.token)    # the first welcome's, only
+        elif client.token is None and client.kicked is not None:
+            storage_remove(self.token_key)               # removed by the host: seat gone
         self.render()
 
     def net_lost(self, missing):

@@ -13,6 +13,9 @@ import random
 import secrets
 
 from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
+from crisp_core.actions import ActionError, check_shape
+from ui import proof
+from ui.gate import Gate
 
 VERSION = 1
 LOCAL = "local"
@@ -29,11 +32,9 @@ GONE_MS = 20000               # the grace: away this long while the game waits f
 RATE_BURST = 40               # messages a connection may send at once (token bucket) ...
 RATE_PER_S = 10               # ... and per second after that; a person taps a few a second
 RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a flooding peer
-POSITIONS = ("left", "center", "right")
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game")
-TURN_ACTIONS = ("draw", "swap", "discard", "jack", "queen", "king")
 
 
 def new_room_id():
@@ -95,35 +96,12 @@ def clean_name(name):
 
 
 def check_action(action, players):
-    """Check an action's shape (types, names, ranges); legality is the engine's job."""
-    if not isinstance(action, dict):
-        raise BadMessage("bad_message", "action must be an object")
-    do = action.get("do")
-    shapes = {
-        "ready": ((), ()), "discard": ((), ()), "jack": ((), ()), "king": ((), ()),
-        "crisp": ((), ()), "next_round": ((), ()),
-        "draw": ((), ("from",)), "swap": (("pos",), ()),
-        "queen": (("pos", "target", "target_pos"), ()),
-    }
-    if not isinstance(do, str) or do not in shapes:
-        raise BadMessage("bad_message", "unknown action")
-    required, optional = shapes[do]
-    allowed = set(required) | set(optional) | {"do"}
-    for key in required:
-        if key not in action:
-            raise BadMessage("bad_message", "missing action field: " + key)
-    for key in action:
-        if key not in allowed:
-            raise BadMessage("bad_message", "unknown action field: " + str(key)[:40])
-    if "from" in action and action["from"] not in ("deck", "discard"):
-        raise BadMessage("bad_message", "from must be deck or discard")
-    for key in ("pos", "target_pos"):
-        if key in action and action[key] not in POSITIONS:
-            raise BadMessage("bad_message", key + " must be left, center or right")
-    if "target" in action:
-        target = action["target"]
-        if not _is_int(target) or not 0 <= target < players:
-            raise BadMessage("bad_message", "target must be a seat")
+    """Check an action's shape (crisp_core.actions, with `target` a seat of this room) and
+    return it; legality is the engine's job. Raises BadMessage `bad_message`."""
+    try:
+        check_shape(action, players)
+    except ActionError as e:
+        raise BadMessage("bad_message", str(e))
     return action
 
 
@@ -210,19 +188,44 @@ class Room:
         self.peeks = {}           # seat -> its peek reveal of the current round
         self.conns = {}           # conn -> seat index
         self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
+        self.peers = {}           # conn -> the remote PeerJS id (bound into the seat proofs)
+        self.proving = {}         # conn -> a rejoin waiting for its seat proof (`_join`)
+        self.gate = Gate()        # connections not seated yet (ui/gate.py)
+        self.dropped = []         # connections the page must close (`take_dropped`)
         self.now = 0
 
     # ---- entry points -------------------------------------------------------------------
 
-    def open(self, conn, now):
-        """A data connection opened; it gets a seat only with `join`."""
+    def open(self, conn, now, peer=None):
+        """A data connection from PeerJS id `peer` (the signaling server's word for who opened
+        it) arrived; it gets a seat only with `join`, and must be seated within JOIN_MS
+        (ui/gate.py): the connections this pushes out are in `take_dropped()`."""
         self._clock(now)
+        self.peers[conn] = peer if isinstance(peer, str) else ""
+        for old in self.gate.admit(conn, peer, self.now):
+            self._drop(old)
         return []
+
+    def take_dropped(self):
+        """The connections the room closed (not seated in time, pushed out by newer ones):
+        the page closes them, without calling `close`. Empties the list."""
+        out, self.dropped = self.dropped, []
+        return out
+
+    def _drop(self, conn):
+        self._forget(conn)
+        self.dropped.append(conn)
+
+    def _forget(self, conn):
+        self.buckets.pop(conn, None)
+        self.peers.pop(conn, None)
+        self.proving.pop(conn, None)
+        self.gate.forget(conn)
 
     def close(self, conn, now):
         """A data connection closed: its seat stays, marked not connected."""
         now = self._clock(now)
-        self.buckets.pop(conn, None)
+        self._forget(conn)
         seat = self.conns.pop(conn, None)
         if seat is None:
             return []
@@ -254,6 +257,9 @@ class Room:
         now = self._clock(now)
         self.conns = {}
         self.buckets = {}
+        self.peers = {}
+        self.proving = {}
+        self.gate.clear()
         for index, seat in enumerate(self.seats):
             seat.conn = None
             seat.seen = None
@@ -265,6 +271,8 @@ class Room:
         """Fire the engine's deadlines, bots' moves and what is due for away players at `now`;
         send views if anything moved."""
         now = self._clock(now)
+        for conn in self.gate.expired(now):
+            self._drop(conn)
         changed = self._check_silence(now)
         if self.game is None:
             return self._broadcast() if changed else []
@@ -282,6 +290,9 @@ class Room:
     def next_wakeup(self):
         """When `tick` should run next (ms), or None."""
         times = []
+        door = self.gate.next_deadline()
+        if door is not None:
+            times.append(door)
         if self.game is not None:
             deadline = self.game.next_deadline()
             if deadline is not None:
@@ -300,7 +311,7 @@ class Room:
                     times.append(due)
         return min(times) if times else None
 
-    # ---- presence: away players (DESIGN.md "Persistence and reconnection") ---------------
+    # ---- presence: away players (docs/design.md "Persistence and reconnection") ---------------
 
     def _heard(self, conn, now):
         """A message from `conn`: its seat is here (again)."""
@@ -331,12 +342,10 @@ class Room:
         seat = self.seats[index]
         if self.game is None or seat.away_since is None or seat.agent is not None:
             return None               # (a bot standing in plays for it)
-        view = view_for(self.game, index, self.now)
-        if view["phase"] == "peek" and not view["ready"][index]:
-            return seat.away_since + GONE_MS
-        if view["phase"] in ("play", "last_turns") and view["turn"] == index:
-            return max(seat.away_since + GONE_MS, self.now + view["start_in"])
-        return None
+        since = self.game.awaiting(self.now).get(index)
+        if since is None:
+            return None
+        return max(seat.away_since + GONE_MS, since)
 
     def _forfeits(self, now):
         """Play the part of seats away for GONE_MS that the game waits for: confirm their
@@ -392,8 +401,11 @@ class Room:
                 raise BadMessage("bad_message", "t must be a number")
             return [(conn, self._msg("pong", t=msg["t"]))]
         if kind == "join":
-            _fields(msg, ("name",), ("token",))
+            _fields(msg, ("name",), ("seat_id", "nonce"))
             return self._join(conn, msg, now)
+        if kind == "proof":
+            _fields(msg, ("mac",))
+            return self._proof(conn, msg, now)
         if kind == "action":
             _fields(msg, ("action",), ("n",))
             return self._action(conn, msg, now)
@@ -404,19 +416,64 @@ class Room:
         raise BadMessage("unknown_type", "unknown message type")
 
     def _join(self, conn, msg, now):
+        """A first join (no `seat_id`: a new seat, its token in the welcome, trust on first
+        use) or a rejoin: `seat_id` names the seat (proof.seat_id of its token) and `nonce` is
+        the guest's; the room answers a `challenge` with its proof that it knows the token and
+        seats the connection once the guest's `proof` checks out (`_proof`)."""
         name = clean_name(msg["name"])
-        token = msg.get("token")
-        if token is not None and (not isinstance(token, str) or len(token) > 128):
-            raise BadMessage("bad_message", "token must be text")
-        if conn == LOCAL:
-            seat = 0
-        else:
-            seat = self._seat_of_token(token)
         bound = self.conns.get(conn)
+        if "seat_id" in msg or "nonce" in msg:
+            if conn == LOCAL or not proof.is_hex(msg.get("seat_id"), proof.SEAT_ID_HEX) \
+                    or not proof.is_hex(msg.get("nonce"), proof.NONCE_HEX):
+                raise BadMessage("bad_message", "seat_id and nonce: 32 hex digits each")
+            if bound is not None:
+                raise BadMessage("already_joined", "this connection already has a seat")
+            return self._challenge(conn, name, msg["seat_id"], msg["nonce"])
+        seat = 0 if conn == LOCAL else None
         if bound is not None and bound != seat:
             raise BadMessage("already_joined", "this connection already has a seat")
+        if conn != LOCAL and conn in self.proving:
+            raise BadMessage("already_joined", "this connection is proving a seat")
+        return self._seat(conn, seat, name, now)
+
+    def _challenge(self, conn, name, seat_id, guest_nonce):
+        """Answer a rejoin with the room's nonce and its proof that it knows that seat's
+        token (the guest checks it before it trusts anything from this peer)."""
+        index = self._seat_of_id(seat_id)
+        if index is None:
+            raise BadMessage("no_seat", "no seat of this room has that id")
+        token = self.seats[index].token
+        host_nonce = self.make_token(16)
+        peer = self.peers.get(conn, "")
+        self.proving[conn] = {"token": token, "name": name, "seat_id": seat_id,
+                              "guest_nonce": guest_nonce, "host_nonce": host_nonce}
+        mac = proof.host_mac(token, self.room_id, peer, seat_id, guest_nonce, host_nonce)
+        return [(conn, self._msg("challenge", nonce=host_nonce, mac=mac))]
+
+    def _proof(self, conn, msg, now):
+        """The guest's answer to `challenge`: right, it gets its seat back; wrong, the
+        exchange is over (a new join starts another)."""
+        pending = self.proving.pop(conn, None)
+        if pending is None:
+            raise BadMessage("not_joined", "no seat proof was asked of this connection")
+        token = pending["token"]
+        expected = proof.guest_mac(token, self.room_id, self.peers.get(conn, ""),
+                                   pending["seat_id"], pending["guest_nonce"],
+                                   pending["host_nonce"])
+        if not proof.is_hex(msg["mac"], proof.MAC_HEX) or not secrets.compare_digest(
+                msg["mac"], expected):
+            raise BadMessage("bad_proof", "the seat proof is wrong")
+        seat = self._seat_of_token(token)
+        if seat is None:                        # removed meanwhile
+            raise BadMessage("no_seat", "that seat is gone")
+        return self._seat(conn, seat, pending["name"], now)
+
+    def _seat(self, conn, seat, name, now):
+        """Seat `conn`: at `seat` (the host's own, or a proven rejoin) or, for None, at a new
+        seat (lobby only). Only a new seat's welcome carries its token."""
         out = []
-        if seat is None:
+        new = seat is None
+        if new:
             if self.game is not None:
                 return [(conn, self._kicked("started", "the game has already started"))]
             if len(self.seats) >= MAX_SEATS:
@@ -434,8 +491,12 @@ class Room:
         self.seats[seat].away_since = None
         self.seats[seat].stop_stand_in()
         self.conns[conn] = seat
-        out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
-                                    room=self.room_id)))
+        self.gate.joined(conn)
+        if new:                   # trust on first use: the only time a token is sent
+            out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
+                                        room=self.room_id)))
+        else:                     # a proven rejoin, or the host's own seat: no token
+            out.append((conn, self._msg("welcome", seat=seat, room=self.room_id)))
         out += self._broadcast(replay_to=seat)
         return out
 
@@ -459,8 +520,7 @@ class Room:
         try:
             events = self.game.apply(seat, action, now)
         except IllegalAction as e:
-            out.append((self.seats[seat].conn, self._error(self._refusal(seat, action, now),
-                                                           str(e))))
+            out.append((self.seats[seat].conn, self._error(e.code, str(e))))
             return out
         return out + self._after_change(events, now)
 
@@ -471,12 +531,6 @@ class Room:
             raise BadMessage("bad_message", "n must be the number of a view you received")
         if n < seat.allowed_n:
             raise BadMessage("stale", "the table has changed since that view")
-
-    def _refusal(self, seat, action, now):
-        view = view_for(self.game, seat, now)
-        if action["do"] in TURN_ACTIONS and view.get("turn") != seat:
-            return "not_your_turn"
-        return "illegal"
 
     # ---- host-only messages -------------------------------------------------------------
 
@@ -559,8 +613,7 @@ class Room:
         for i, seat in enumerate(self.seats):
             if i >= index and seat.conn is not None:
                 # Seats after the removed one move down: tell them their new seat.
-                out.append((seat.conn, self._msg("welcome", seat=i, token=seat.token,
-                                                  room=self.room_id)))
+                out.append((seat.conn, self._msg("welcome", seat=i, room=self.room_id)))
             if seat.bot is not None:
                 seat.name = "Bot " + str(i)        # named by their seat: never two "Bot 2"
                 if seat.agent is not None:
@@ -699,6 +752,14 @@ class Room:
 
     def _token(self):
         return self.make_token(16)
+
+    def _seat_of_id(self, seat_id):
+        """The guest seat whose token's public id is `seat_id`, or None (never seat 0)."""
+        for index, seat in enumerate(self.seats):
+            if index != 0 and seat.token is not None and secrets.compare_digest(
+                    proof.seat_id(seat.token), seat_id):
+                return index
+        return None
 
     def _seat_of_token(self, token):
         if not token:

@@ -4,11 +4,11 @@ Draws what `table_info` (ui/viewmodel.py) decided. Pure: runs on MicroPython, Py
 CPython (tests).
 """
 
+from crisp_core.actions import END_PHASES, PLAY_PHASES
 from ui import cards
 from ui.eventlog import log_entries
 from ui.vdom import h
-from ui.viewmodel import (END_PHASES, PLAY_PHASES, clock, player_list, secs,
-                          table_info)
+from ui.viewmodel import clock, player_list, secs, table_info
 from ui.widgets import button, card_button, card_name, card_node, place_label
 
 

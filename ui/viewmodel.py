@@ -7,12 +7,11 @@ acts it collects); `new_ui` this screen's own small state. Pure: runs on MicroPy
 and CPython (tests).
 """
 
+from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
 from ui import cards
 from ui import i18n
+from ui.client import left_ms
 
-POSITIONS = ("left", "center", "right")
-PLAY_PHASES = ("play", "last_turns")
-END_PHASES = ("round_over", "game_over")
 MAX_PLAYERS = 8
 NAME_MAX = 20
 
@@ -108,14 +107,6 @@ def reveal_map(model):
         if cards.is_card(v):
             out[k] = v
     return out
-
-
-def left_ms(value, elapsed):
-    """A remaining time from the view, counted down since the view arrived; None stays None."""
-    if value is None:
-        return None
-    r = value - elapsed
-    return r if r > 0 else 0
 
 
 def secs(ms):
