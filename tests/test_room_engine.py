@@ -138,3 +138,14 @@ def test_a_draft_saved_before_the_engine_ran_makes_the_same_room_again():
     # a hostile draft is refused like any bad save
     bad = hostlife.draft(ROOM, 5, None, None)
     assert ask(Engine(), op="restore", saved=bad, pace=1, now=0)["op"] == "refused"
+
+
+def test_connections_the_room_drops_come_back_for_the_page_to_close():
+    # ui/gate.py: a connection not seated within 10 s is dropped; the page must close it
+    engine = created()
+    reply = ask(engine, op="open", conn="c1", peer="peer-1", now=0)
+    assert reply["dropped"] == []
+    assert engine.room.peers["c1"] == "peer-1"
+    reply = ask(engine, op="tick", now=60_000)
+    assert reply["dropped"] == ["c1"]
+    assert ask(engine, op="tick", now=60_001)["dropped"] == []
