@@ -111,7 +111,9 @@ def test_a_round_with_friends_by_link(new_phone):
 
     # -- the host sets the options; the guests see them
     hp.select_option(sel("opt-target"), "150")
-    hp.check(sel("opt-draw-from-discard"))
+    # the box shows the room's options: checked once the room (the engine worker) answers
+    hp.click(sel("opt-draw-from-discard"))
+    hp.wait_for_selector(sel("opt-draw-from-discard", ":checked"), timeout=T)
     for page in (ap, bp):
         page.wait_for_function(
             "document.querySelector('[data-testid=\"opt-target\"]').value === '150'", timeout=T)

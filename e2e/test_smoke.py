@@ -154,9 +154,8 @@ def test_zips_hold_the_right_python(site):
         files["host"])
     assert "ui/main.py" not in files["host"] and "ui/render.py" not in files["host"]
     # the page never gets the engine: only the names its screens share (crisp_core/actions.py),
-    # without crisp_core/__init__.py; nor the room's gate
+    # without crisp_core/__init__.py
     assert [p for p in files["page"] if p.startswith("crisp_core/")] == ["crisp_core/actions.py"]
-    assert "ui/gate.py" not in files["page"]
 
 
 def test_c_peerjs_data_connection_through_local_server(new_phone, timings):

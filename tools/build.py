@@ -15,8 +15,7 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
     mpy.toml                  GENERATED: the PyScript config of the page (MicroPython, everyone)
     py/page-<hash>.zip        GENERATED: ui/ Python the page runs on MicroPython, unpacked by
                               PyScript ([files] "./*"), and crisp_core/actions.py alone (the
-                              screens share its names); not the room (ui/room.py, ui/gate.py,
-                              ui/engine.py)
+                              screens share its names); not the room (ui/room.py, ui/engine.py)
     py/host-<hash>.zip        GENERATED: crisp_core/ + the room's ui/ modules (ENGINE_UI): what
                               the engine worker runs on Pyodide
     ui/, crisp_core/          copies of the sources (ui/main.py is the page's entry script)
@@ -92,7 +91,7 @@ PY_EXTENSIONS = (".py", ".json")
 # ui/ modules only the engine worker (Pyodide) runs: the page's zip leaves them out, the
 # worker's zip has them and nothing else of ui/.
 ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/hostlife.py", "ui/proof.py", "ui/room.py"]
-PAGE_ONLY_NOT = ["ui/engine.py", "ui/gate.py", "ui/room.py"]
+PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py"]
 
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
