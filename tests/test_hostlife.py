@@ -20,9 +20,13 @@ def saved(**changes):
     return d
 
 
-def test_a_room_id_is_32_random_hex_digits_or_nothing():
-    assert new_room_id("0123456789abcdef" * 2) == "crisp-0123456789abcdef0123456789abcdef"
-    for bad in ("", "abc", "g" * 32, "A" * 32, "0" * 31, "0" * 33, None, 12, "0" * 30 + "-x"):
+def test_a_room_id_is_a_room_code_from_64_random_bits_or_nothing():
+    from ui import roomcode
+    room = new_room_id("0123456789abcdef")
+    assert roomcode.code_of(room) is not None
+    assert new_room_id("0123456789abcdef") == room                  # the bits, nothing else
+    assert new_room_id("fedcba9876543210") != room
+    for bad in ("", "abc", "g" * 16, "A" * 16, "0" * 15, "0" * 17, None, 12, "0" * 14 + "-x"):
         try:
             new_room_id(bad)
         except ValueError:
@@ -148,7 +152,8 @@ def test_the_provisional_lobby_is_the_host_alone_with_the_default_options():
     welcome, lobby = [json.loads(t) for t in provisional("crisp-x", "Ana")]
     assert welcome == {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": "crisp-x"}
     assert lobby["type"] == "lobby" and lobby["v"] == 1 and lobby["started"] is False
-    assert lobby["players"] == [{"seat": 0, "name": "Ana", "bot": None, "connected": True}]
+    assert lobby["players"] == [{"seat": 0, "name": "Ana", "bot": None, "connected": True,
+                                 "wins": 0}]
     assert lobby["options"] == hostlife.DEFAULT_OPTIONS
 
 
@@ -159,7 +164,8 @@ def test_the_hostlife_tests_pass_on_micropython(tmp_path):
     from test_render_micropython import ROOT, run_tests_on_micropython
 
     files = {"/tests/test_hostlife.py": os.path.join(ROOT, "tests", "test_hostlife.py"),
-             "/ui/hostlife.py": os.path.join(ROOT, "ui", "hostlife.py")}
+             "/ui/hostlife.py": os.path.join(ROOT, "ui", "hostlife.py"),
+             "/ui/roomcode.py": os.path.join(ROOT, "ui", "roomcode.py")}
     me = ["test_the_hostlife_tests_pass_on_micropython",
           "test_the_defaults_are_the_rooms"]
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_hostlife", files, me)

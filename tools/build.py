@@ -11,11 +11,14 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
 
     index.html, boot.js       the page shell and its bootstrap (copied)
     engine-worker.js          the host's engine worker: Pyodide + py/host-<hash>.zip (copied)
-    config.js                 GENERATED: the signaling server, the host zip's name, the build id
+    config.js                 GENERATED: the signaling server, the host zip's name, and what
+                              each page downloads (sizes: the loading screen's progress)
     mpy.toml                  GENERATED: the PyScript config of the page (MicroPython, everyone)
     py/page-<hash>.zip        GENERATED: ui/ Python the page runs on MicroPython, unpacked by
-                              PyScript ([files] "./*"), and crisp_core/actions.py alone (the
-                              screens share its names); not the room (ui/room.py, ui/engine.py)
+                              PyScript ([files] "./*"), and the engine without
+                              crisp_core/__init__.py, its bots and tools (GUEST_CORE_EXCLUDED):
+                              the screens import crisp_core/actions.py at once, the round check
+                              the rest at a round's end; not the room (ui/room.py, ui/engine.py)
     py/host-<hash>.zip        GENERATED: crisp_core/ + the room's ui/ modules (ENGINE_UI): what
                               the engine worker runs on Pyodide
     ui/, crisp_core/          copies of the sources (ui/main.py is the page's entry script)
@@ -48,11 +51,6 @@ NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
 SHELL_FILES = ["index.html", "boot.js", "engine-worker.js"]
-# The one engine module the page's screens import (positions, phases, the action schema):
-# shipped without crisp_core/__init__.py, so a page never loads the engine (MicroPython
-# imports a package directory without one).
-GUEST_CORE = ["crisp_core/actions.py"]
-
 # Vendored npm files: package dir -> (dist subdir, files or None for "all but maps/types").
 PYODIDE_FILES = [
     "pyodide.mjs",
@@ -90,7 +88,8 @@ UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "
 PY_EXTENSIONS = (".py", ".json")
 # ui/ modules only the engine worker (Pyodide) runs: the page's zip leaves them out, the
 # worker's zip has them and nothing else of ui/.
-ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/hostlife.py", "ui/proof.py", "ui/room.py"]
+ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/hostlife.py", "ui/proof.py", "ui/room.py",
+             "ui/roomcode.py"]
 PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py"]
 
 
@@ -102,6 +101,14 @@ VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
 def vendor_dirs():
     """{name: "vendor/<name>-<version>"} for the vendored packages (versions from node_modules)."""
     return {sub: f"vendor/{sub}-{package_version(pkg)}" for sub, pkg in VENDOR_PACKAGES.items()}
+
+# crisp_core files guests do without: __init__.py (MicroPython imports a package directory
+# without one, so a guest's screens load crisp_core/actions.py alone, never the engine at
+# start), the bots (CPython's random.Random), the bot tournament and the scenario runner
+# (command-line tools). Guests import the rest of the engine at the end of a round, to check
+# its committed shuffle (`import crisp_core.verify`, docs/protocol.md "Verifiable shuffle").
+GUEST_CORE_EXCLUDED = ("crisp_core/__init__.py", "crisp_core/bots.py",
+                       "crisp_core/tournament.py", "crisp_core/scenario.py")
 
 
 def fail(msg):
@@ -289,7 +296,8 @@ def build(out, mode, test=False):
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
     engine_py = core_py + [p for p in ui_py if p in ENGINE_UI]
-    page_py = GUEST_CORE + [p for p in ui_py if p not in PAGE_ONLY_NOT]
+    page_py = ([p for p in core_py if p not in GUEST_CORE_EXCLUDED]
+               + [p for p in ui_py if p not in PAGE_ONLY_NOT])
     for kind, paths in (("host", engine_py), ("page", page_py)):
         data = make_zip(paths)
         digest = hashlib.sha256(data).hexdigest()[:10]
@@ -319,6 +327,16 @@ def build(out, mode, test=False):
           pyscript_config(f"./{dirs['micropython']}/micropython.mjs", "./" + zips["page"],
                           "page (MicroPython, every player)"))
     signaling = SIGNALING[mode]
+    # What each page downloads before it can start, with sizes: the loading screen's real
+    # progress (boot.js). [path, bytes, what] where what names the part for the player.
+    def load(path, what):
+        return [path, os.path.getsize(os.path.join(out, path)), what]
+    # Every page (host or guest) starts MicroPython; the host's engine loads in its worker
+    # after the page is usable (it shows its own progress, engine-progress).
+    page_loads = [load(dirs["micropython"] + "/micropython.wasm", "micropython"),
+                  load(dirs["micropython"] + "/micropython.mjs", "micropython"),
+                  load(zips["page"], "game")]
+    loads = {"host": page_loads, "guest": page_loads}
     write(os.path.join(out, "config.js"),
           f"// GENERATED by tools/build.py ({mode} build). The one place the signaling server is\n"
           "// configured; boot.js turns it into PeerJS options (window.crisp.peerOptions).\n"
@@ -327,7 +345,10 @@ def build(out, mode, test=False):
           f"export const testBuild = {json.dumps(bool(test))};\n"
           "// The engine worker's Python (content-hashed): engine-worker.js imports it.\n"
           f"export const hostZip = {json.dumps(zips['host'])};\n"
-          f"export const signaling = {json.dumps(signaling, indent=2)};\n")
+          f"export const signaling = {json.dumps(signaling, indent=2)};\n"
+          "// What each page downloads before it starts ([path, bytes, part]): the loading\n"
+          "// screen's progress.\n"
+          f"export const loads = {json.dumps(loads)};\n")
 
     # 6. installable and offline: the web app manifest, its icons, the service worker
     write_app_files(out, zips, dirs)

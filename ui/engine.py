@@ -68,6 +68,7 @@ class Engine:
         except ValueError:
             room = Room(room_id, name, seed=seed)       # a bad test deck is ignored
         room.make_bot = bot_maker(room.seed, _pace(request))
+        room.cheat = _cheat(request)
         room.now = now
         self.room = room
         return self._reply([], True)
@@ -80,8 +81,10 @@ class Engine:
             # created while the engine started, never saved by the room: make it again
             return self._create({"room_id": saved["room_id"], "name": saved["seats"][0]["name"],
                                  "seed": saved.get("seed"), "deck": saved.get("deck"),
-                                 "pace": request.get("pace"), "now": request.get("now")})
+                                 "pace": request.get("pace"), "cheat": request.get("cheat"),
+                                 "now": request.get("now")})
         room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
+        room.cheat = _cheat(request)
         out = room.resumed(self._now(request))
         self.room = room
         return self._reply(out, True)
@@ -129,6 +132,12 @@ def _pace(request):
     if not isinstance(pace, (int, float)) or isinstance(pace, bool):
         return 1.0
     return min(1.0, max(0.0, float(pace)))
+
+
+def _cheat(request):
+    """The test-only cheating host (?cheat=, honoured by a test build's page only)."""
+    cheat = request.get("cheat")
+    return cheat if isinstance(cheat, str) else None
 
 
 def _refused(error):

@@ -15,6 +15,8 @@ Storage records (keys in ui/main.py):
 
 import json
 
+from ui import roomcode
+
 LEASE_MS = 5000           # a lease not refreshed for this long is stale: another tab may run it
 LEASE_EVERY_MS = 1000     # how often the running tab refreshes its lease
 ROOM_ID_PREFIX = "crisp-"
@@ -29,13 +31,15 @@ UNSAVED_KINDS = ("pong", "error", "challenge")
 
 
 def new_room_id(random_hex):
-    """A room id from 32 random hex digits (128 bits; the page draws them with
-    crypto.getRandomValues). Raises ValueError for anything else: a room id is also a PeerJS
-    id, and a short or guessable one would let strangers take the room."""
+    """A room id ("crisp-" + a room code, ui/roomcode.py: 50 random bits) from 16 random hex
+    digits (64 bits; the page draws them with crypto.getRandomValues). Raises ValueError for
+    anything else: a room id is also a PeerJS id, and a guessable one would let strangers
+    take the room."""
     text = random_hex if isinstance(random_hex, str) else ""
-    if len(text) != 32 or any(c not in HEX for c in text):
-        raise ValueError("a room id needs 32 random hex digits")
-    return ROOM_ID_PREFIX + text
+    if len(text) != 16 or any(c not in HEX for c in text):
+        raise ValueError("a room id needs 16 random hex digits")
+    bits = int(text, 16)
+    return roomcode.room_id(roomcode.new_code(lambda k: bits >> (64 - k)))
 
 
 def resumable(saved):
@@ -194,9 +198,10 @@ def provisional(room_id, name):
     starting): the room's `welcome` and `lobby` messages for a room with the host alone,
     as ui/room.py sends them. The room's own messages replace them once it runs."""
     welcome = {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": room_id}
-    lobby = {"type": "lobby", "v": 1, "host": 0, "started": False,
+    lobby = {"type": "lobby", "v": 1, "host": 0, "started": False, "games": 0,
              "options": dict(DEFAULT_OPTIONS),
-             "players": [{"seat": 0, "name": name, "bot": None, "connected": True}]}
+             "players": [{"seat": 0, "name": name, "bot": None, "connected": True,
+                          "wins": 0}]}
     return [json.dumps(welcome), json.dumps(lobby)]
 
 

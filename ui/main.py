@@ -13,9 +13,17 @@
 #   solo (the landing's "Play solo"): the same Room with bot seats and the host's Client only;
 #     no PeerJS Peer at all.
 # When the page is usable, body[data-ready] is set to "micropython" (e2e tests wait for it);
-# on a host page body[data-engine] follows the engine worker: loading | ready | failed. Host page parameters for tests: ?deck=Ah,5c,... (stacks every round) and ?seed=N,
-# honoured by a test build only (tools/build.py --test); ?botpace=F (bots' think times times F;
-# 1 = a person's pace, the default) on every build: it only changes when the host's bots act.
+# on a host page body[data-engine] follows the engine worker: loading | ready | failed. Host
+# page parameters for tests: ?deck=Ah,5c,... (stacks every round, with no
+# commitment), ?seed=N and ?cheat=hand|deck (a host that cheats after committing, to show that
+# guests notice), honoured by a test build only (tools/build.py --test); ?botpace=F (bots'
+# think times times F; 1 = a person's pace, the default) on every build: it only changes when
+# the host's bots act.
+#
+# Fair play (docs/protocol.md "Verifiable shuffle"): a guest's page answers each commitment
+# with 16 random bytes from crypto.getRandomValues (boot.js crisp.randomHex, the Client's
+# nonce); every page checks each round at its end
+# and offers its record as a JSON download (save-record).
 #
 # Persistence and reconnection (docs/design.md; docs/protocol.md "Reconnection"):
 #   host: the room is saved in localStorage after every change ("crisp.room.<id>", the save
@@ -75,6 +83,19 @@ def param(name):
         return _str(js.URLSearchParams.new(js.location.search).get(name))
     except Exception:
         return None
+
+
+def download(name, text, mime="application/json"):
+    """Offer `text` to the player as a file download named `name`."""
+    blob = js.Blob.new(js.JSON.parse(json.dumps([text])), js.JSON.parse(json.dumps({"type": mime})))
+    url = js.URL.createObjectURL(blob)
+    link = js.document.createElement("a")
+    link.href = url
+    link.download = name
+    js.document.body.appendChild(link)
+    link.click()
+    link.remove()
+    js.setTimeout(create_proxy(lambda *a: js.URL.revokeObjectURL(url)), 10000)
 
 
 def test_param(name):
@@ -161,6 +182,11 @@ class Page:
             client.act(payload)
         elif name in ("start", "next_round"):
             client.host({"type": name})
+        elif name == "join_code":
+            # a friend's room by its code: its guest page (boot.js: ?room= is a guest page)
+            js.location.assign(self.screen.base + "?room=" + str(payload.get("room")))
+        elif name == "dismiss_reveal":
+            client.dismiss_reveals()
         elif name == "new_game":
             self.new_game()
         elif name == "leave":
@@ -182,6 +208,8 @@ class Page:
             link = screens.room_link(client, self.screen.base)
             if link:
                 js.navigator.clipboard.writeText(link)
+        elif name == "save_record":
+            self.save_record()
         elif name == "share_link":
             link = screens.room_link(client, self.screen.base)
             if link:
@@ -191,6 +219,15 @@ class Page:
 
     def other(self, name, payload):
         log("intent not handled here:", name)
+
+    def save_record(self):
+        """The last round's record (commitment, contributions, secret, inputs, what this page
+        saw) as a JSON file: `python3 -m crisp_core.verify <file>` checks it again."""
+        record = getattr(self.client, "record", None)
+        if record is None:
+            return
+        room = str(self.client.room or "room")[-8:]
+        download("crisp-%s-round-%s.json" % (room, record.get("round")), json.dumps(record))
 
     def new_game(self):
         self.client.host({"type": "new_game"})
@@ -298,6 +335,7 @@ class HostPage(Page):
         self.seed = int(seed) if seed and seed.lstrip("-").isdigit() else None
         deck = test_param("deck")
         self.deck = [c.strip() for c in deck.split(",") if c.strip()] if deck else None
+        self.cheat = test_param("cheat")        # None on every build but a test build
         self.bot_pace = 1.0
         pace = param("botpace")
         try:
@@ -386,13 +424,13 @@ class HostPage(Page):
     def new_room(self, name):
         """Ask the engine for a fresh room (its bots seeded from its seed and their seat);
         the host's own screen joins it. Returns the room id."""
-        self.room_id = hostlife.new_room_id(str(js.crisp.randomHex(16)))
+        self.room_id = hostlife.new_room_id(str(js.crisp.randomHex(8)))
         storage_remove("crisp.peer." + self.room_id)
         self.clock_ = self.room_clock()
         self.started = False
         self.engine.request({"op": "create", "room_id": self.room_id, "name": name,
                              "seed": self.seed, "deck": self.deck, "pace": self.bot_pace,
-                             "now": self.clock()})
+                             "cheat": self.cheat, "now": self.clock()})
         self.client = Client(self.local_send, is_host=True)
         return self.room_id
 
@@ -497,7 +535,7 @@ class HostPage(Page):
         self.solo_room = bool(storage_get("crisp.solo." + room_id))
         self.started = bool(saved.get("game"))
         self.engine.request({"op": "restore", "saved": saved, "pace": self.bot_pace,
-                             "now": self.clock()})
+                             "cheat": self.cheat, "now": self.clock()})
         self.hold_lease()
         self.client = Client(self.local_send, is_host=True)
         self.client.join(saved["seats"][0].get("name") or "?", None)
