@@ -35,6 +35,15 @@ def host_gone_panel(model, ui, ctx):
 
 
 def connection_banner(model, ctx, ui=None):
+    wait = read(model, "engine_wait")
+    if wait is not None:
+        # The host asked for something the engine does (Start, Play solo, a resumed room)
+        # while it still starts in its worker: show how far it has come.
+        if wait < 0:
+            return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
+                             "role": "alert"}, ctx.t("engine_failed"))
+        return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
+                         "role": "status"}, ctx.t("engine_loading", pct=wait))
     st = read(model, "status", "ok")
     if read(model, "host_lost", False) and not read(model, "is_host", False) \
             and st != "host_unverified":
