@@ -115,7 +115,7 @@ def test_a_closed_host_tab_shows_away_paused_then_host_gone_with_a_way_out(new_p
     ap.wait_for_function("!location.search.includes('room=')", timeout=T)
     live(bp, "leave")
     bp.wait_for_function("!location.search.includes('room=')", timeout=T)
-    assert wait_ready(bp) == "pyodide"               # the landing (the host page)
+    assert wait_ready(bp) == "micropython"           # the landing
     bp.wait_for_selector(sel("create-room"), timeout=T)
     assert bp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.token.'))") == []
     no_errors(ana, bea)
