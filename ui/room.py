@@ -11,6 +11,7 @@ Contract: docs/protocol.md ("Room messages", "Room").
 import json
 import random
 import secrets
+import unicodedata
 
 from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
 
@@ -18,6 +19,7 @@ VERSION = 1
 LOCAL = "local"
 MAX_TEXT = 16 * 1024          # bytes, both ways
 MAX_NAME = 20
+MAX_MARKS = 3              # combining marks on one character of a name (Vietnamese needs 2)
 MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
 MAX_SEATS = 8
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
@@ -79,18 +81,92 @@ def _fields(msg, required, optional=()):
             raise BadMessage("bad_message", "unknown field: " + str(key)[:40])
 
 
+# Code points that draw nothing but are not format characters (Cf): fillers and blanks that
+# would make a name invisible, and the combining grapheme joiner.
+INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180E,
+                       0x180F, 0x2800, 0x3164, 0xFFA0])
+ZWJ = "\u200d"
+
+
+def _is_emoji(ch):
+    """A pictograph an emoji sequence joins (category So: \U0001F469, \u2764, ...)."""
+    return unicodedata.category(ch) == "So"
+
+
+def _emoji_before(chars):
+    """True when `chars` ends with an emoji, maybe followed by its presentation selector
+    (U+FE0F) or a skin tone (U+1F3FB..U+1F3FF): where a joiner may continue the sequence."""
+    i = len(chars) - 1
+    while i >= 0 and (chars[i] == "\ufe0f" or 0x1F3FB <= ord(chars[i]) <= 0x1F3FF):
+        i -= 1
+    return i >= 0 and _is_emoji(chars[i])
+
+
 def clean_name(name):
-    """A player's name: a string, control characters dropped, trimmed, at most 20 characters."""
+    """A player's name as the room keeps and shows it (names are never trusted).
+
+    `name`: what a `join` (or the host page) says. Returns it in NFC with: control, format
+    (Cf), surrogate, private-use and unassigned characters dropped, but a zero-width joiner
+    between two emoji (an emoji sequence such as a family); invisible fillers dropped; every
+    run of whitespace one space, none at the ends; at most MAX_MARKS combining marks on one
+    character; at most MAX_NAME (20) characters. Raises BadMessage `bad_name` when it is not
+    text or nothing visible is left.
+    """
     if not isinstance(name, str):
         raise BadMessage("bad_name", "the name must be text")
-    name = "".join(ch for ch in name if ord(ch) >= 32 and ord(ch) != 127).strip()
-    name = name[:MAX_NAME]
-    # Cutting at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
-    while name.endswith("\u200d"):
-        name = name[:-1]
-    name = name.strip()
-    if not name:
-        raise BadMessage("bad_name", "the name is empty")
+    name = unicodedata.normalize("NFC", name[:MAX_NAME * 16])
+    out = []
+    marks = 0
+    for i, ch in enumerate(name):
+        kind = unicodedata.category(ch)
+        if ch.isspace() or kind[0] == "Z":
+            if out and out[-1] != " ":
+                out.append(" ")
+            marks = 0
+        elif kind in ("Cc", "Cs", "Co", "Cn") or ord(ch) in INVISIBLE:
+            continue
+        elif kind == "Cf":
+            if (ch == ZWJ and _emoji_before(out) and i + 1 < len(name)
+                    and _is_emoji(name[i + 1])):
+                out.append(ch)
+        elif kind[0] == "M":
+            # a mark on nothing (or on a space) is dropped; a tower of them is cut down
+            if out and out[-1] not in (" ", ZWJ) and marks < MAX_MARKS:
+                out.append(ch)
+                marks += 1
+        else:
+            out.append(ch)
+            marks = 0
+    name = unicodedata.normalize("NFC", "".join(out))[:MAX_NAME]
+    # A cut at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
+    name = name.strip(" " + ZWJ)
+    if not any(not unicodedata.category(ch).startswith("M") and ch not in (" ", ZWJ)
+               for ch in name):
+        raise BadMessage("bad_name", "the name has nothing visible")
+    return name
+
+
+def name_key(name):
+    """What two names are compared by: case-folded, NFKC (so "ANA", "ana" and "\uff21na"
+    are one name)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def bot_name(seat):
+    """A bot's name, by its seat: "Bot 2". People may not take names of this form."""
+    return "Bot " + str(seat)
+
+
+def is_bot_name(name):
+    key = name_key(name)
+    return key.startswith("bot") and key[3:].strip().isdigit()
+
+
+def check_name(name):
+    """`clean_name`, and no name a bot goes by (`Bot 3`): BadMessage `name_taken`."""
+    name = clean_name(name)
+    if is_bot_name(name):
+        raise BadMessage("name_taken", "that name is taken by the bots: pick another one")
     return name
 
 
@@ -204,7 +280,7 @@ class Room:
         self.make_token = make_token
         self.make_bot = make_bot
         self.options = dict(DEFAULT_OPTIONS)
-        self.seats = [Seat(clean_name(host_name), self._token())]
+        self.seats = [Seat(check_name(host_name), self._token())]
         self.game = None
         self.log = []             # engine events of the current round (for replays)
         self.peeks = {}           # seat -> its peek reveal of the current round
@@ -393,6 +469,7 @@ class Room:
             return [(conn, self._msg("pong", t=msg["t"]))]
         if kind == "join":
             _fields(msg, ("name",), ("token",))
+            clean_name(msg["name"])           # a name that is no name is refused first
             return self._join(conn, msg, now)
         if kind == "action":
             _fields(msg, ("action",), ("n",))
@@ -404,7 +481,6 @@ class Room:
         raise BadMessage("unknown_type", "unknown message type")
 
     def _join(self, conn, msg, now):
-        name = clean_name(msg["name"])
         token = msg.get("token")
         if token is not None and (not isinstance(token, str) or len(token) > 128):
             raise BadMessage("bad_message", "token must be text")
@@ -416,6 +492,7 @@ class Room:
         if bound is not None and bound != seat:
             raise BadMessage("already_joined", "this connection already has a seat")
         out = []
+        name = self._name_for(seat, msg["name"])
         if seat is None:
             if self.game is not None:
                 return [(conn, self._kicked("started", "the game has already started"))]
@@ -438,6 +515,24 @@ class Room:
                                     room=self.room_id)))
         out += self._broadcast(replay_to=seat)
         return out
+
+    def _name_for(self, seat, name):
+        """The name `seat` (None: a new seat) gets from a `join` saying `name`. Once the game
+        has started a seat's name is frozen: a rejoin keeps it whatever `join` says. In the
+        lobby the name is cleaned (`clean_name`) and refused (`name_taken`) when it equals
+        another seat's (`name_key`: case-folded, NFKC) or a bot's (`Bot 3`)."""
+        if self.game is not None:
+            if seat is None:
+                return clean_name(name)           # (refused: the game has started)
+            if not isinstance(name, str):
+                raise BadMessage("bad_name", "the name must be text")
+            return self.seats[seat].name
+        name = check_name(name)
+        key = name_key(name)
+        for index, other in enumerate(self.seats):
+            if index != seat and name_key(other.name) == key:
+                raise BadMessage("name_taken", "that name is taken: pick another one")
+        return name
 
     def _action(self, conn, msg, now):
         action = msg["action"]
@@ -537,7 +632,7 @@ class Room:
             raise BadMessage("no_bots", "bots are not available")
         if len(self.seats) >= MAX_SEATS:
             raise BadMessage("room_full", "the room is full")
-        seat = Seat("Bot " + str(len(self.seats)), None, bot=msg["level"])
+        seat = Seat(bot_name(len(self.seats)), None, bot=msg["level"])
         self.seats.append(seat)
         seat.agent = self.make_bot(seat.bot, len(self.seats) - 1)
         return self._broadcast()
@@ -562,7 +657,7 @@ class Room:
                 out.append((seat.conn, self._msg("welcome", seat=i, token=seat.token,
                                                   room=self.room_id)))
             if seat.bot is not None:
-                seat.name = "Bot " + str(i)        # named by their seat: never two "Bot 2"
+                seat.name = bot_name(i)            # named by their seat: never two "Bot 2"
                 if seat.agent is not None:
                     seat.agent = self.make_bot(seat.bot, i)
         return out + self._broadcast()
