@@ -10,6 +10,7 @@ Contract: docs/protocol.md ("Room messages", "Room").
 
 import json
 import random
+import re
 import secrets
 import unicodedata
 
@@ -731,8 +732,26 @@ class Room:
             if seat.conn is not None:
                 out.append((seat.conn, text))
             if seat.agent is not None:
-                seat.plan = seat.agent.plan(view, mine, now)
+                seat.plan = self._plan(index, view, mine, now)
         return out
+
+    def _plan(self, index, view, events, now):
+        """Ask seat `index`'s bot for its next move. A bot that fails (its memory came from a
+        tampered save and does not fit the table) is replaced by a fresh one, which starts
+        from what the seat was shown this round: a bot never takes the room down."""
+        seat = self.seats[index]
+        try:
+            return seat.agent.plan(view, events, now)
+        except Exception:
+            seat.agent = None
+            level = seat.bot or seat.stand_in
+            if self.make_bot is None or level is None:
+                return None
+            seat.agent = self.make_bot(level, index)
+            try:
+                return seat.agent.plan(view, events_for(self.log, index), now)
+            except Exception:
+                return None
 
     def _replay(self, index, now):
         """What a (re)joining seat gets: the round's last public events, and its peek again
@@ -829,23 +848,44 @@ class Room:
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
-        """The room saved by `to_dict`. Its bots come back with their memory (`load_bot`, a
-        saved bot's `to_dict` -> bot); `make_bot` makes the bots added from now on (and one
-        for a seat saved without its bot's state)."""
-        room = cls(d["room_id"], d["seats"][0]["name"], seed=d["seed"], deck=d["deck"],
-                   make_token=make_token, make_bot=make_bot)
+        """The room saved by `to_dict` (the host's localStorage: maybe truncated or tampered
+        with). Raises ValueError with a short English reason unless it is whole and
+        consistent: `check_saved` (room), `Game.from_dict` (the game). Names are cleaned as a
+        `join`'s are. Its bots come back with their memory (`load_bot`, a saved bot's
+        `to_dict` -> bot; a bot state that does not load, or is another seat's, gives a fresh
+        bot); `make_bot` makes the bots added from now on (and one for a seat saved without
+        its bot's state)."""
+        check_saved(d)
+        try:
+            game = Game.from_dict(d["game"]) if d["game"] is not None else None
+            names = [clean_name(s["name"]) for s in d["seats"]]
+        except BadMessage as e:
+            raise ValueError("saved room: a seat's name: " + e.text)
+        if game is not None:
+            if game.players != len(d["seats"]):
+                raise ValueError("saved room: the game has %d seats, the room %d"
+                                 % (game.players, len(d["seats"])))
+            if any(game.options[key] != d["options"][key] for key in DEFAULT_OPTIONS):
+                raise ValueError("saved room: the game's options are not the room's")
+        try:
+            room = cls(d["room_id"], names[0], seed=d["seed"], deck=d["deck"],
+                       make_token=make_token, make_bot=make_bot)
+        except BadMessage as e:
+            raise ValueError("saved room: the host's name: " + e.text)
         room.options = dict(d["options"])
         room.seats = []
         for i, s in enumerate(d["seats"]):
-            seat = Seat(s["name"], s["token"], bot=s["bot"])
+            seat = Seat(names[i], s["token"], bot=s["bot"])
             seat.n = s["n"]
-            seat.stand_in = s.get("stand_in")
+            seat.stand_in = s["stand_in"] if game is not None else None
             level = seat.bot or seat.stand_in
-            if s.get("agent") is not None:
+            if s["agent"] is not None and level is not None:
                 try:
-                    seat.agent = load_bot(s["agent"])
-                    seat.plan = s.get("plan")
-                except ValueError:
+                    agent = load_bot(s["agent"])
+                    if getattr(agent, "seat", i) == i:
+                        seat.agent = agent
+                        seat.plan = s["plan"]
+                except (ValueError, TypeError, KeyError, AttributeError, IndexError):
                     seat.agent = None
             if seat.agent is None and level is not None and make_bot is not None:
                 seat.agent = make_bot(level, i)
@@ -854,8 +894,146 @@ class Room:
             if i != 0 and seat.bot is None:
                 seat.away_since = d["now"]    # away until it rejoins
             room.seats.append(seat)
-        room.game = Game.from_dict(d["game"]) if d["game"] is not None else None
-        room.log = list(d["log"])
-        room.peeks = {int(k): v for k, v in d["peeks"].items()}
-        room.now = d["now"]
+        room.game = game
+        room.log = list(d["log"]) if game is not None else []
+        room.peeks = {int(k): v for k, v in d["peeks"].items()} if game is not None else {}
+        room.now = max(d["now"], game.clock if game is not None else 0)
         return room
+
+
+ROOM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
+SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
+SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
+
+
+def check_saved(d):
+    """Raise ValueError (a short English reason) unless `d` has the shape of a saved room
+    (`Room.to_dict`): its fields and no other; a room id PeerJS takes; an integer seed; a
+    stacked deck of distinct cards or none; the lobby options; 1 to 8 seats, seat 0 and every
+    other person with a distinct token (text), bots without one and of a known level, a
+    stand-in only on a person's seat, bot plans with a time; the round's log and peeks as
+    events; a clock. The game itself is checked by `Game.from_dict`."""
+    def bad(what):
+        raise ValueError("saved room: " + what)
+
+    if not isinstance(d, dict):
+        bad("not an object")
+    for key in SAVED_FIELDS:
+        if key not in d:
+            bad("missing " + key)
+    for key in d:
+        if key not in SAVED_FIELDS:
+            bad("unknown field " + str(key)[:40])
+    if not isinstance(d["room_id"], str) or not ROOM_ID.match(d["room_id"]):
+        bad("room id")
+    if not _is_int(d["seed"]):
+        bad("seed")
+    deck = d["deck"]
+    if deck is not None and (not isinstance(deck, list) or len(deck) > 52
+                             or not all(is_card(c) for c in deck)
+                             or len(set(deck)) != len(deck)):
+        bad("stacked deck")
+    options = d["options"]
+    if not isinstance(options, dict) or set(options) != set(DEFAULT_OPTIONS):
+        bad("options")
+    try:
+        normalize_options(dict(options, players=2))
+    except ValueError as e:
+        bad("options: " + str(e))
+    seats = d["seats"]
+    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+        bad("1 to 8 seats")
+    tokens = set()
+    for i, s in enumerate(seats):
+        if not isinstance(s, dict) or set(s) != set(SEAT_FIELDS):
+            bad("seat %d" % i)
+        if s["bot"] is None:
+            token = s["token"]
+            if not isinstance(token, str) or not 0 < len(token) <= 128 or token in tokens:
+                bad("seat %d: token" % i)
+            tokens.add(token)
+            if s["stand_in"] is not None and (i == 0 or s["stand_in"] not in BOT_LEVELS):
+                bad("seat %d: stand-in" % i)
+        elif i == 0 or s["bot"] not in BOT_LEVELS or s["token"] is not None \
+                or s["stand_in"] is not None:
+            bad("seat %d: bot" % i)
+        if not _is_int(s["n"]) or s["n"] < 0:
+            bad("seat %d: view count" % i)
+        if s["agent"] is not None and not isinstance(s["agent"], dict):
+            bad("seat %d: bot state" % i)
+        plan = s["plan"]
+        if plan is not None and (not isinstance(plan, dict) or set(plan) != {"at", "action"}
+                                 or not _is_int(plan["at"])
+                                 or not isinstance(plan["action"], dict)):
+            bad("seat %d: bot plan" % i)
+    log = d["log"]
+    if not isinstance(log, list) or len(log) > LOG_KEEP or not all(
+            is_event(e, len(seats)) for e in log):
+        bad("log")
+    peeks = d["peeks"]
+    if not isinstance(peeks, dict):
+        bad("peeks")
+    for key, event in peeks.items():
+        if (not key.isdigit() or not 0 <= int(key) < len(seats)
+                or not is_event(event, len(seats))
+                or event["type"] != "reveal" or event["to"] != int(key)):
+            bad("peeks")
+    if not _is_int(d["now"]) or d["now"] < 0:
+        bad("clock")
+
+
+# Each event type and the fields it always has (docs/protocol.md "Events").
+EVENT_TYPES = {
+    "deal": ("round", "dealer"), "reveal": ("to", "reason", "cards"), "ready": ("seat", "auto"),
+    "play": ("turn",), "draw": ("seat", "from"), "recycle": ("count",),
+    "swap": ("seat", "pos", "card"), "discard": ("seat", "card"), "jack": ("seat", "card"),
+    "queen": ("seat", "card", "pos", "target", "target_pos"), "king": ("seat", "card", "pending"),
+    "timeout": ("seat", "card", "forced", "lost"), "turn": ("seat",), "crisp": ("seat",),
+    "round_over": ("hands", "round_points", "scores"), "game_over": ("winners",),
+}
+
+
+def is_event(e, players):
+    """True when `e` has the shape of an engine event (docs/protocol.md "Events") at a table
+    of `players` seats: a known type, and every field of its kind with a fitting value."""
+    def seat(v):
+        return _is_int(v) and 0 <= v < players
+
+    def card(v):
+        return v is None or is_card(v)
+
+    def count(v):
+        return _is_int(v) and 0 <= v <= 1000
+
+    def ints(v):
+        return isinstance(v, list) and len(v) == players and all(_is_int(x) for x in v)
+
+    def shown(v):
+        return isinstance(v, list) and len(v) <= 3 and all(
+            isinstance(c, dict) and set(c) == {"seat", "pos", "card"} and seat(c["seat"])
+            and c["pos"] in POSITIONS + ("held",) and is_card(c["card"]) for c in v)
+
+    fields = {
+        "seat": seat, "to": seat, "turn": seat, "dealer": seat, "target": seat,
+        "pos": lambda v: v in POSITIONS, "target_pos": lambda v: v in POSITIONS,
+        "card": card, "taken": is_card, "cards": shown,
+        "from": lambda v: v in ("deck", "discard"),
+        "reason": lambda v: v in ("peek", "draw", "jack", "queen"),
+        "auto": lambda v: isinstance(v, bool), "forced": lambda v: isinstance(v, bool),
+        "away": lambda v: isinstance(v, bool),
+        "round": count, "count": count, "pending": count, "lost": count,
+        "hands": lambda v: isinstance(v, list) and len(v) == players and all(
+            isinstance(h, list) and len(h) == 3 and all(is_card(c) for c in h) for h in v),
+        "round_points": ints, "scores": ints,
+        "winners": lambda v: isinstance(v, list) and len(v) <= players and all(
+            seat(x) for x in v),
+    }
+    if not isinstance(e, dict) or not isinstance(e.get("type"), str) \
+            or e["type"] not in EVENT_TYPES:
+        return False
+    if any(key not in e for key in EVENT_TYPES[e["type"]]):
+        return False
+    for key, value in e.items():
+        if key != "type" and (key not in fields or not fields[key](value)):
+            return False
+    return True
