@@ -193,3 +193,56 @@ def test_a_saved_room_with_a_hostile_name_loads_it_cleaned():
     saved = json.loads(json.dumps(net.room.to_dict()))
     saved["seats"][1]["name"] = RLO + "Bea"
     assert Room.from_dict(saved).seats[1].name == "Bea"
+
+
+# ---- what the refused player sees -------------------------------------------------------------
+
+def test_the_join_screen_says_why_a_name_was_refused_and_the_link_does_not_retry_it():
+    from ui.link import Link
+    from ui.render import Ctx, build, find, new_ui, text_of
+    net = room(host="Hana")
+    client = net.guest("a", "hana")
+    assert client.name_error == "name_taken" and client.screen == "join"
+    tree = build(client, new_ui("es"), Ctx("es"))
+    assert text_of(find(tree, "name-error")) == "Ese nombre ya lo tiene otro jugador: elige otro."
+    assert find(tree, "error") is None          # said once, on the join screen itself
+    link = Link(0)
+    link.connecting(0)
+    link.opened(10)
+    link.joining(20)
+    link.heard(30)                              # the refusal
+    link.refused()
+    # no welcome will come: that is no failed attempt (ATTEMPT_MS is 8 s)
+    assert "drop" not in link.step(30 + 8500) and link.status() == "ok"
+    client.join("Ana", None)
+    assert client.name_error is None and client.seat == 1
+    assert find(build(client, new_ui(), Ctx()), "name-error") is None
+
+
+def test_names_show_isolated_everywhere_and_the_host_is_marked_at_the_table():
+    from ui.render import Ctx, build, find, find_all, new_ui, text_of
+    evil = RLO + "olleH" + "\u2066"
+    net = room(host="Hana")
+    net.guest("a", "Ana")
+    net.guest("b", "Bea")
+    # the room drops the controls; a hostile host could still send them: the screen drops
+    # them too, and shows every name in its own <bdi>
+    net.room.seats[2].name = evil
+    net.host.host({"type": "start"})
+    for conn in (LOCAL, "a", "b"):
+        net.act(conn, {"do": "ready"})
+    tree = build(net.clients["b"], new_ui(), Ctx())
+    bdis = find_all(tree, lambda nd: nd["tag"] == "bdi")
+    names = [text_of(b) for b in bdis]
+    assert "olleH" in names and "Hana" in names and "Ana" in names     # log, seats, status
+    assert all(RLO not in n and "\u2066" not in n for n in names)
+    assert all(len(b["kids"]) == 1 and b["kids"][0]["tag"] == "#text" for b in bdis)
+    seat0 = find(tree, "seat-0")
+    assert find(seat0, "host-badge") is not None
+    assert find(find(tree, "seat-2"), "host-badge") is None
+    # in a sentence: the status line names the player whose turn it is, isolated
+    status = find(tree, "status")
+    assert any(k["tag"] == "bdi" for k in status["kids"]), status
+    # attributes are spoken, not laid out: no isolate marks left in them
+    assert all("\u2068" not in str(v) for nd in find_all(tree, lambda nd: True)
+               for v in nd["attrs"].values())

@@ -28,6 +28,8 @@ class Client:
       reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None}
                (None: the peek, shown until this seat is ready)
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
+      name_error  "bad_name" | "name_taken" when the room refused this page's join for its
+               name (the join screen says so until the next join), else None
       status   "connecting" | "ok" | "reconnecting" | "host_gone"
       n        the counter of the last view; latency: ms of the last ping round trip
     """
@@ -49,6 +51,7 @@ class Client:
         self.reveal_until = {}
         self.error = None
         self.kicked = None
+        self.name_error = None
         self.status = "connecting"
         self.n = 0
         self.latency = None
@@ -78,6 +81,7 @@ class Client:
             self.log = []
             self._clear_reveals()
             self.error = None
+            self.name_error = None
             return True
         if kind == "lobby":
             self.lobby = msg
@@ -98,6 +102,8 @@ class Client:
                 # its way or here already, and shows what happened; nothing to tell.
                 return False
             self.error = {"code": msg.get("code"), "text": msg.get("text")}
+            if self.seat is None and msg.get("code") in ("bad_name", "name_taken"):
+                self.name_error = msg.get("code")
             return True
         if kind == "kicked":
             self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
@@ -202,6 +208,7 @@ class Client:
 
     def join(self, name, token=None):
         self.name = name
+        self.name_error = None
         self._send({"type": "join", "name": name, "token": token})
 
     def act(self, action):

@@ -224,8 +224,10 @@ class Landing:
 
     screen = "landing"
 
-    def __init__(self, saved=None, status=None):
+    def __init__(self, saved=None, status=None, refused=False, error=None):
         self.status = status
+        self.refused = refused        # the saved room was refused (damaged or changed)
+        self.error = error            # {code, text}: e.g. a name the room would refuse
         self.resume = None
         if saved is not None:
             game = saved.get("game") or {}
@@ -255,6 +257,8 @@ class HostPage(Page):
         self.wake = Timer(self.tick)
         self.tab = str(js.Math.random())[2:] + str(self.now())
         self.offer = None             # the saved room the landing offers to resume
+        self.refused = False          # a saved room was refused: the landing says so
+        self.landing_error = None     # {code, text} of the last refused name
         self.pending = None           # a room to resume once its other tab lets it go
         self.failures = 0             # failed tries to register the room id in a row
         self.retry_at = None
@@ -284,7 +288,8 @@ class HostPage(Page):
     def model(self):
         if self.client is not None:
             return self.client
-        return Landing(self.offer, "connecting" if self.pending else None)
+        return Landing(self.offer, "connecting" if self.pending else None, self.refused,
+                       self.landing_error)
 
     def clock(self):
         """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting
@@ -292,6 +297,14 @@ class HostPage(Page):
         return self.now() - self.epoch
 
     def other(self, name, payload):
+        from ui.room import BadMessage
+        self.landing_error = None
+        try:
+            self.landing(name, payload)
+        except BadMessage as e:             # a name the room refuses (nothing visible...)
+            self.landing_error = {"code": e.code, "text": e.text}
+
+    def landing(self, name, payload):
         if name == "create_room":
             self.create(payload["name"])
         elif name == "play_solo":
@@ -354,11 +367,12 @@ class HostPage(Page):
     def create(self, name):
         if self.room is not None:
             return
+        room = self.new_room(name)            # (a name the room refuses raises here)
         self.pending = None
         if self.offer is not None:            # a new room replaces the saved one
             self.forget(self.offer.get("room_id"))
             self.offer = None
-        self.room = self.new_room(name)
+        self.room = room
         room_id = self.room.room_id
         self.hold_lease()
         self.client = Client(self.local_send, is_host=True)
@@ -370,7 +384,22 @@ class HostPage(Page):
 
     # -- saved rooms: resume, abandon, the lease of the tab that runs one
     def saved(self, room_id):
-        return storage_json("crisp.room." + room_id)
+        """The saved room `room_id` if it is whole and consistent (Room.from_dict), else
+        None; a save that is there but refused (truncated, damaged, tampered with) is set
+        aside and the landing says so."""
+        text = storage_get("crisp.room." + room_id)
+        if text is None:
+            return None
+        from ui.room import Room
+        try:
+            saved = json.loads(text)
+            Room.from_dict(saved)
+        except (ValueError, TypeError) as e:
+            log("saved room refused:", e)
+            self.forget(room_id)
+            self.refused = True
+            return None
+        return saved
 
     def forget(self, room_id):
         if room_id:
@@ -429,15 +458,18 @@ class HostPage(Page):
             log("saved room unreadable, dropped:", e)
             self.forget(room_id)
             self.offer = None
+            self.refused = True
+            self.render()
             return
         clock = saved.get("now") or 0
         lease_clock = self.lease(room_id).get("clock")
-        if isinstance(lease_clock, (int, float)) and lease_clock > clock:
+        if isinstance(lease_clock, (int, float)) and clock < lease_clock < 2 ** 53:
             clock = int(lease_clock)
         self.epoch = self.now() - clock           # the clock goes on from where it stopped
         room.resumed(self.clock())
         self.room = room
         self.offer = None
+        self.refused = False
         self.hold_lease()
         self.client = Client(self.local_send, is_host=True)
         self.client.join(room.seats[0].name, None)
@@ -645,6 +677,10 @@ class GuestPage(Page):
         client = self.client
         client.receive(text, self.now())
         self.link.heard(self.now(), seated=text.startswith('{"type":"welcome"'))
+        if client.name_error and self.name is not None:
+            # the room refused the name: the join screen says why; no retry with it
+            self.name = None
+            self.link.refused()
         if client.screen != "gone":
             client.status = self.link.status()
         if client.token:

@@ -13,8 +13,11 @@ Two layers, so the decisions are tested in CPython without a browser:
   click/input/change on the root (one listener each, delegated through `data-act`).
 
 Names and every other text go into text nodes (never innerHTML), so a name such as
-`<img src=x onerror=alert(1)>` shows exactly as typed. Runs on MicroPython and Pyodide:
-plain classes and dicts only.
+`<img src=x onerror=alert(1)>` shows exactly as typed. Every name is shown isolated from the
+text around it (`<bdi>`), so a right-to-left name never reorders a sentence: `seat_name`
+wraps it in FSI/PDI marks (U+2068/U+2069), which a text node turns into a `<bdi>` element
+and an attribute (aria-label) keeps as they are. Runs on MicroPython and Pyodide: plain
+classes and dicts only.
 """
 
 from ui import cards
@@ -38,7 +41,19 @@ def h(tag, attrs=None, *children):
     kids = []
     for c in children:
         _flatten(c, kids)
+    if attrs:
+        for k in attrs:
+            v = attrs[k]
+            if isinstance(v, str) and FSI in v:
+                # an attribute is spoken (aria-label), not laid out: no isolate marks
+                attrs[k] = v.replace(FSI, "").replace(PDI, "")
     return {"tag": tag, "attrs": attrs or {}, "kids": kids}
+
+
+FSI = "\u2068"      # first strong isolate ... (seat_name wraps every name in these two)
+PDI = "\u2069"      # ... pop directional isolate
+BIDI_CONTROLS = ("\u200e", "\u200f", "\u061c", "\u202a", "\u202b", "\u202c", "\u202d",
+                 "\u202e", "\u2066", "\u2067", "\u2068", "\u2069")
 
 
 def _flatten(c, out):
@@ -50,7 +65,36 @@ def _flatten(c, out):
     elif isinstance(c, dict):
         out.append(c)
     else:
-        out.append({"tag": "#text", "text": str(c)})
+        text = str(c)
+        if FSI in text:
+            _isolates(text, out)
+        else:
+            out.append({"tag": "#text", "text": text})
+
+
+def _isolates(text, out):
+    """A text holding names (FSI name PDI): the names become <bdi> elements."""
+    while text:
+        start = text.find(FSI)
+        end = text.find(PDI, start + 1) if start >= 0 else -1
+        if start < 0 or end < 0:
+            out.append({"tag": "#text", "text": text})
+            return
+        if start:
+            out.append({"tag": "#text", "text": text[:start]})
+        out.append({"tag": "bdi", "attrs": {},
+                    "kids": [{"tag": "#text", "text": text[start + 1:end]}]})
+        text = text[end + 1:]
+
+
+def isolate(name):
+    """A name to show inside other text: no bidi controls of its own, wrapped in FSI/PDI
+    (shown as a <bdi> element; see the module's docstring)."""
+    name = str(name)
+    for ch in BIDI_CONTROLS:
+        if ch in name:
+            name = name.replace(ch, "")
+    return FSI + name + PDI
 
 
 def text_of(node):
@@ -158,7 +202,7 @@ def seat_name(players, seat, ctx):
     name = p.get("name") if p else None
     if not name:
         return ctx.t("seat_n", n=seat + 1)
-    return str(name)
+    return isolate(name)
 
 
 def allowed_map(view):
@@ -329,13 +373,14 @@ def table_info(model, ui, ctx):
     qa = allowed.get("queen")
 
     moved = recent_moves(log)
+    host = (_get(model, "lobby", {}) or {}).get("host", 0)     # the room: always seat 0
 
     seats = []
     for s in range(n):
         hand = hands[s] if s < len(hands) else [None, None, None]
         p = players.get(s) or {}
         row = {
-            "seat": s, "name": seat_name(players, s, ctx), "me": s == me,
+            "seat": s, "name": seat_name(players, s, ctx), "me": s == me, "host": s == host,
             "turn": phase in PLAY_PHASES and turn == s,
             "dealer": view.get("dealer") == s, "caller": view.get("caller") == s,
             "ready": bool(ready[s]) if s < len(ready) else True,
@@ -648,8 +693,8 @@ def connection_banner(model, ctx):
 
 def error_toast(model, ctx):
     err = _get(model, "error")
-    if not err:
-        return None
+    if not err or (_get(model, "screen") == "join" and _get(model, "name_error")):
+        return None             # (a refused name is said on the join screen itself)
     code = err.get("code") if isinstance(err, dict) else None
     msg = ctx.t("err_" + code) if (code and i18n.has(ctx.lang, "err_" + code)) else None
     if msg is None:
@@ -728,7 +773,7 @@ def resume_box(model, ctx):
     saved = _get(model, "resume")
     if not isinstance(saved, dict):
         return None
-    names = ", ".join([str(n) for n in saved.get("names") or [] if n])
+    names = ", ".join([isolate(n) for n in saved.get("names") or [] if n])
     return h("section", {"class": "card-box resume", "data-testid": "resume"},
              h("h2", None, ctx.t("resume_title")),
              h("p", {"class": "hint"}, ctx.t("resume_hint", names=names)),
@@ -750,6 +795,7 @@ def landing_tree(model, ui, ctx):
                        decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
                      h("p", {"class": "tagline"}, ctx.t("tagline"))), "hero"),
              keyed(resume_box(model, ctx), "resume"),
+             keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
              keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("with_friends")),
@@ -787,8 +833,26 @@ def join_tree(model, ui, ctx):
                h("h2", None, ctx.t("invited")),
                h("p", {"class": "tagline"}, ctx.t("tagline"))),
              name_input(ui, ctx),
+             name_refusal(model, ctx),
              button(ctx, "join-room", ctx.t("busy_joining") if busy else ctx.t("join_room"),
                     ("local", "submit", "join") if ok else None, "btn primary big"))
+
+
+def name_refusal(model, ctx):
+    """Why the room refused the name (taken, or nothing visible), until the next join."""
+    code = _get(model, "name_error")
+    if code not in ("bad_name", "name_taken"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "name-error", "role": "alert"},
+             ctx.t("err_" + code))
+
+
+def save_refused(model, ctx):
+    """The landing's note that the saved room was refused (damaged or changed) and dropped."""
+    if not _get(model, "refused"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "save-refused", "role": "alert"},
+             ctx.t("save_refused"))
 
 
 def lobby_tree(model, ui, ctx):
@@ -953,6 +1017,10 @@ def gone_tree(model, ui, ctx):
 
 def seat_badges(row, info, ctx):
     out = []
+    if row.get("host"):
+        # the real host, marked by the room's word: a guest named "Hana (host)" gets no badge
+        out.append(h("span", {"class": "badge host", "data-testid": "host-badge"},
+                     ctx.t("badge_host")))
     if row["dealer"]:
         out.append(h("span", {"class": "badge dealer", "title": ctx.t("dealer")}, ctx.t("dealer_short")))
     if row["bot"]:
