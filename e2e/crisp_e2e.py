@@ -1,6 +1,13 @@
 """Helpers for Crisp's end-to-end tests (see conftest.py for the fixtures)."""
 
+import contextlib
 import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from urllib.parse import urlsplit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -116,3 +123,51 @@ def _page_state(page):
 
 def ready_ms(page):
     return page.evaluate("window.__crispReadyAt")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served_build(folder, *build_args):
+    """Build the site (`tools/build.py *build_args`) into `folder`/dist and serve it with
+    `node tools/serve.mjs` (static files + PeerJS signaling at /peerjs) on a free port;
+    yields its Site. The server is stopped by its PID at the end."""
+    dist = os.path.join(folder, "dist")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), *build_args,
+                    "--out", dist], check=True, cwd=ROOT)
+    port = free_port()
+    log_path = os.path.join(folder, "serve.log")
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        ["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port", str(port),
+         "--host", "127.0.0.1", "--dir", dist],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    s = Site(port, dist, log_path)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"serve.mjs exited with {proc.returncode}: "
+                                   f"{open(log_path).read()}")
+            try:
+                with urllib.request.urlopen(s.url("/"), timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("serve.mjs did not answer within 30 s")
+            time.sleep(0.1)
+        yield s
+    finally:
+        proc.terminate()  # by its PID (Popen), never by name
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()

@@ -9,7 +9,8 @@
 
 What dist/ holds (every URL in it is relative, so it works at / and under /<repo>/):
 
-    index.html, boot.js       the page shell and its interpreter bootstrap (copied)
+    index.html, boot.js       the page shell and its interpreter bootstrap (copied; index.html gets
+                              its Content-Security-Policy <meta>: content_security_policy())
     config.js                 GENERATED: the one place the signaling server is configured
     pyscript.toml, mpy.toml   GENERATED: PyScript configs for the host (Pyodide) and guests (MicroPython)
     py/host-<hash>.zip        GENERATED: crisp_core/ + ui/ Python files, unpacked by PyScript ([files] "./*")
@@ -25,10 +26,12 @@ The vendored files come from node_modules/ (run `npm ci` first); nothing is fetc
 """
 
 import argparse
+import base64
 import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import zipfile
@@ -68,6 +71,53 @@ SIGNALING = {
         "peer": {},
     },
 }
+
+# The signaling hosts a hosted page talks to (PeerJS cloud: HTTPS for ids, a WebSocket).
+CLOUD_SIGNALING = ["https://0.peerjs.com", "wss://0.peerjs.com"]
+CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(">)')
+INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+
+
+def content_security_policy(mode, html):
+    """The page's Content-Security-Policy, as tight as PyScript, Pyodide and MicroPython allow
+    (checked by e2e/test_csp.py, which plays a round listening for violations):
+    - scripts from this origin only; WebAssembly may compile ('wasm-unsafe-eval'); Pyodide's
+      and PyScript's glue still need 'unsafe-eval'. No inline script.
+    - styles from this origin and the shell's own inline <style> (by its hash); the screens
+      set style properties through the CSSOM, never a style attribute.
+    - images from this origin and data: URLs (the shell's icon, the room link's QR code).
+    - connections to this origin only (its files and, local builds, the signaling server at
+      /peerjs, ws: included); hosted builds also to the PeerJS cloud (CLOUD_SIGNALING).
+      WebRTC's own traffic (STUN/TURN, data channels) is not governed by CSP.
+    - workers from this origin or blob: URLs (PyScript makes its workers from blobs).
+    - no plugins, no <base>, no form posts. (frame-ancestors cannot be set by a <meta>.)
+    """
+    styles = ["'self'"] + ["'sha256-%s'" % base64.b64encode(
+        hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
+        for css in INLINE_STYLE.findall(html)]
+    connect = ["'self'"] + (CLOUD_SIGNALING if mode == "hosted" else [])
+    return "; ".join([
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
+        "style-src " + " ".join(styles),
+        "img-src 'self' data:",
+        "connect-src " + " ".join(connect),
+        "worker-src 'self' blob:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+    ])
+
+
+def shell_html(mode):
+    """index.html with its Content-Security-Policy written in."""
+    with open(os.path.join(ROOT, "index.html"), encoding="utf-8") as f:
+        html = f.read()
+    if not CSP_META.search(html):
+        fail('index.html has no <meta http-equiv="Content-Security-Policy" content="...">')
+    policy = content_security_policy(mode, html)
+    return CSP_META.sub(lambda m: m.group(1) + policy + m.group(2), html, count=1)
+
 
 # PyScript plugins switched off in both configs ("!name"); "error" is kept.
 UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal"]
@@ -164,6 +214,7 @@ def build(out, mode, test=False):
         if not os.path.isfile(src):
             fail(f"{name} is missing")
         copy_file(src, os.path.join(out, name))
+    write(os.path.join(out, "index.html"), shell_html(mode))
 
     # 2. sources, as files (ui/main.py is fetched as the entry script; the rest is browsable)
     for rel in walk_files(os.path.join(ROOT, "ui")):

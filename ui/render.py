@@ -1542,6 +1542,10 @@ class Screen:
             el.removeAttribute(k)
         elif val is True:
             el.setAttribute(k, "")
+        elif k == "style":
+            # through the CSSOM: the page's Content-Security-Policy allows no inline style
+            # attributes (style-src has no 'unsafe-inline')
+            el.style.cssText = str(val)
         else:
             el.setAttribute(k, str(val))
 

@@ -901,7 +901,8 @@ class Room:
         return room
 
 
-ROOM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
+# A PeerJS id (its own check: letters and digits, single - or _ between), at most 64 long.
+ROOM_ID = re.compile(r"(?=.{1,64}\Z)[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*\Z")
 SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
 SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
 
