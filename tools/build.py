@@ -76,6 +76,7 @@ SIGNALING = {
 CLOUD_SIGNALING = ["https://0.peerjs.com", "wss://0.peerjs.com"]
 CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(">)')
 INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
 def content_security_policy(mode, html):
@@ -94,7 +95,7 @@ def content_security_policy(mode, html):
     """
     styles = ["'self'"] + ["'sha256-%s'" % base64.b64encode(
         hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
-        for css in INLINE_STYLE.findall(html)]
+        for css in INLINE_STYLE.findall(HTML_COMMENT.sub("", html))]
     connect = ["'self'"] + (CLOUD_SIGNALING if mode == "hosted" else [])
     return "; ".join([
         "default-src 'self'",
