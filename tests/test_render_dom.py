@@ -1,4 +1,5 @@
-"""The DOM part of ui/render.py (`Screen`: patching and events), on a small fake DOM.
+"""The DOM part of the screens (ui/render.py's `Screen`, ui/vdom.py's `Patcher`), on a small
+fake DOM.
 
 The fake DOM is strict where browsers are: `replaceChild`/`removeChild` of a node that is not a
 child throws, like Chromium's "The node to be replaced is not a child of this node". And it
@@ -19,7 +20,7 @@ import types
 
 import pytest
 
-from ui import render as R
+from ui import eventlog
 from ui.render import Screen
 
 import test_render_model as M
@@ -488,7 +489,7 @@ def test_a_new_event_is_one_new_line_in_the_log(fakejs):
     assert [c.textContent for c in after[1:]] == texts
     m.log = EVENTS[:200]                       # past the 40 lines shown: the oldest go
     screen.update(m)
-    assert len(log.childNodes) == R.LOG_LINES
+    assert len(log.childNodes) == eventlog.LOG_LINES
     assert screen.root.canon() == fresh(fakejs, screen, m)
     m.log = EVENTS[:3]                         # a new round (or a rejoin): the log starts over
     screen.update(m)

@@ -1,4 +1,5 @@
-"""The screens' decisions (ui/render.py), tested without a browser.
+"""The screens' decisions (ui/viewmodel.py, ui/screens.py, ui/table.py, ui/intents.py), tested
+without a browser.
 
 Two kinds of tests:
 - on hand-made models (a FakeClient with the Client's attributes): pure, and also run on
@@ -9,8 +10,16 @@ Two kinds of tests:
 """
 
 from ui import cards, i18n
-from ui import render as R
-from ui.render import Ctx, build, find, find_all, handle, new_ui, table_info, text_of
+from ui import eventlog, render, screens, table, vdom, viewmodel, widgets
+from ui.intents import handle
+from ui.screens import build
+from ui.vdom import find, find_all, text_of
+from ui.viewmodel import Ctx, new_ui, table_info
+from ui.widgets import card_name
+
+# every module that draws the screens, and the two that touch the DOM
+SCREEN_MODULES = (viewmodel, eventlog, widgets, screens, table)
+DOM_MODULES = (vdom, render)
 
 POS = ("left", "center", "right")
 # Tests that need CPython (the engine, the room, reading the source); the others also run on
@@ -258,9 +267,9 @@ def test_names_are_text_never_markup():
     assert EVIL in text_of(row)
     assert not find_all(tree, lambda nd: nd["tag"] == "img")
     # the DOM layer never uses innerHTML / insertAdjacentHTML
-    import ui.render as r
-    src = open(r.__file__).read() if hasattr(r, "__file__") else ""
-    assert "innerHTML =" not in src and "insertAdjacentHTML" not in src and "outerHTML" not in src
+    for mod in DOM_MODULES:
+        src = open(mod.__file__).read() if hasattr(mod, "__file__") else ""
+        assert "innerHTML =" not in src and "insertAdjacentHTML" not in src and "outerHTML" not in src
 
 
 # ---- table -------------------------------------------------------------------------------
@@ -572,7 +581,7 @@ def test_card_faces_are_drawn_from_the_code():
 
 
 def render_card(code):
-    from ui.render import card_node
+    from ui.widgets import card_node
     return card_node(code, {"data-testid": "x"}, "lg")
 
 
@@ -644,7 +653,7 @@ def placeholders(s):
 
 def test_every_catalogue_key_the_screens_use_exists():
     import re
-    src = open(R.__file__, encoding="utf-8").read()
+    src = "".join([open(mod.__file__, encoding="utf-8").read() for mod in SCREEN_MODULES])
     used = set(re.findall(r'ctx\.t\("([a-z0-9_]+)"[,)]', src))
     used |= set([k + "_one" for k in re.findall(r'ctx\.tn\("([a-z0-9_]+)"[,)]', src)])
     # the keys made from a value
@@ -681,7 +690,7 @@ def check_screen(client, ui):
     f = faces(tree)
     f.pop(None, None)  # the small cards of the results table (hands are public then)
     assert f == visible_cards(client), (client.seat, f, visible_cards(client))
-    allowed = R.allowed_map(client.view)
+    allowed = viewmodel.allowed_map(client.view)
     assert live(tree, "crisp", False) == ("crisp" in allowed)
     assert live(tree, "deck") == ("draw" in allowed)
     assert live(tree, "discard-held", False) == ("discard" in allowed)
@@ -705,9 +714,9 @@ def check_card_names(tree):
         label = node["attrs"].get("aria-label")
         assert label, node["attrs"]
         code = node["attrs"].get("data-card")
-        named = [c for c in ALL_CODES if R.card_name(EN_CTX, c) in label]
+        named = [c for c in ALL_CODES if card_name(EN_CTX, c) in label]
         if code:
-            assert R.card_name(EN_CTX, code) in label, (code, label)
+            assert card_name(EN_CTX, code) in label, (code, label)
         else:
             assert named == [], label
 

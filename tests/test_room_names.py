@@ -199,7 +199,9 @@ def test_a_saved_room_with_a_hostile_name_loads_it_cleaned():
 
 def test_the_join_screen_says_why_a_name_was_refused_and_the_link_does_not_retry_it():
     from ui.link import Link
-    from ui.render import Ctx, build, find, new_ui, text_of
+    from ui.screens import build
+    from ui.vdom import find, text_of
+    from ui.viewmodel import Ctx, new_ui
     net = room(host="Hana")
     client = net.guest("a", "hana")
     assert client.name_error == "name_taken" and client.screen == "join"
@@ -220,7 +222,9 @@ def test_the_join_screen_says_why_a_name_was_refused_and_the_link_does_not_retry
 
 
 def test_names_show_isolated_everywhere_and_the_host_is_marked_at_the_table():
-    from ui.render import Ctx, build, find, find_all, new_ui, text_of
+    from ui.screens import build
+    from ui.vdom import find, find_all, text_of
+    from ui.viewmodel import Ctx, new_ui
     evil = RLO + "olleH" + "\u2066"
     net = room(host="Hana")
     net.guest("a", "Ana")

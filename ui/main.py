@@ -27,6 +27,7 @@ import js
 from pyscript.ffi import create_proxy
 
 from ui import render
+from ui import screens
 from ui.client import Client
 from ui.link import Link, backoff
 from ui.net import GuestNet, HostNet
@@ -193,11 +194,11 @@ class Page:
             client.host({"type": "stand_in", "seat": payload.get("seat"),
                          "level": payload.get("level", "easy")})
         elif name == "copy_link":
-            link = render.room_link(client, self.screen.base)
+            link = screens.room_link(client, self.screen.base)
             if link:
                 js.navigator.clipboard.writeText(link)
         elif name == "share_link":
-            link = render.room_link(client, self.screen.base)
+            link = screens.room_link(client, self.screen.base)
             if link:
                 js.navigator.share(js.JSON.parse(json.dumps({"url": link})))
         else:

@@ -1,0 +1,338 @@
+"""The screens: landing, join, lobby, the way out, and `build`, which picks one for the model.
+
+`build(model, ui, ctx)` turns the Client model (docs/protocol.md) plus this screen's own small
+state `ui` into a tree (ui/vdom.py), collecting in `ctx` what each live element does; the table
+itself is ui/table.py. Names and every other text go into text nodes, so a name such as
+`<img src=x onerror=alert(1)>` shows exactly as typed. Pure: runs on MicroPython, Pyodide and
+CPython (tests).
+"""
+
+from ui import i18n
+from ui import qr
+from ui.table import table_tree
+from ui.vdom import h, isolate, keyed
+from ui.viewmodel import MAX_PLAYERS, NAME_MAX, player_list, read, seat_name
+from ui.widgets import button, decor, select, topbar
+
+COPIED_MS = 2000
+
+
+def connection_banner(model, ctx):
+    st = read(model, "status", "ok")
+    if read(model, "is_host", False) and st in ("connecting", "reconnecting"):
+        # The host is the room: play goes on over the open data channels while only its
+        # signaling server is out of reach. Say what that means, discreetly.
+        return h("div", {"class": "banner host-note", "data-testid": "connection",
+                         "role": "status"}, ctx.t("conn_host_offline"))
+    if st == "no_room":
+        # A mistyped or ended link: say so, and offer the way back (the page keeps trying).
+        return h("div", {"class": "banner host_gone", "data-testid": "connection",
+                         "role": "status"}, ctx.t("conn_no_room"), " ",
+                 button(ctx, "leave", ctx.t("back_to_start"), ("intent", "leave", {}), "btn"))
+    if st in ("connecting", "reconnecting", "host_gone"):
+        return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
+                 ctx.t("conn_" + st))
+    return None
+
+
+def error_toast(model, ctx):
+    err = read(model, "error")
+    if not err or (read(model, "screen") == "join" and read(model, "name_error")):
+        return None             # (a refused name is said on the join screen itself)
+    code = err.get("code") if isinstance(err, dict) else None
+    msg = ctx.t("err_" + code) if (code and i18n.has(ctx.lang, "err_" + code)) else None
+    if msg is None:
+        msg = (err.get("text") if isinstance(err, dict) else str(err)) or ctx.t("err_generic")
+    return h("div", {"class": "toast", "data-testid": "error", "role": "alert"}, msg)
+
+
+def build(model, ui, ctx):
+    """The whole page for the model: a tree (one root node). Acts are collected in ctx."""
+    screen = read(model, "screen", "landing")
+    title = None
+    if screen == "join":
+        body = join_tree(model, ui, ctx)
+    elif screen == "lobby":
+        body = lobby_tree(model, ui, ctx)
+    elif screen == "table":
+        body = table_tree(model, ui, ctx)
+        view = read(model, "view", {}) or {}
+        title = ctx.t("round_n", n=view.get("round", 1))
+        target = (view.get("options") or {}).get("target")
+        if target:
+            title += " \u00b7 " + ctx.t("to_target", n=target)
+    elif screen == "gone":
+        body = gone_tree(model, ui, ctx)
+    else:
+        screen = "landing"
+        body = landing_tree(model, ui, ctx)
+    # Keyed parts: the connection banner coming or going must not shift the screen's body
+    # to another index (that redrew the join panel, and its name field lost focus and the
+    # phone's keyboard as the player typed). A new screen is a new body.
+    return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
+             keyed(topbar(ui, ctx, title), "top"), keyed(connection_banner(model, ctx), "conn"),
+             keyed(body, "body:" + screen),
+             keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
+
+
+def name_input(ui, ctx):
+    return h("label", {"class": "field"},
+             h("span", None, ctx.t("your_name")),
+             h("input", {"type": "text", "data-testid": "player-name", "maxlength": str(NAME_MAX),
+                         "autocomplete": "nickname", "enterkeyhint": "go",
+                         "placeholder": ctx.t("name_placeholder"), "value": ui.get("name", ""),
+                         "aria-describedby": None if has_name(ui) else "name-hint",
+                         "data-act": ctx.act("player-name", ("field", "name"))}),
+             # after the input: the hint coming or going never redraws the field being typed in
+             None if has_name(ui) else h("small", {"class": "hint name-hint", "id": "name-hint",
+                                                   "data-testid": "name-hint"},
+                                         ctx.t("name_needed")))
+
+
+def has_name(ui):
+    return bool((ui.get("name") or "").strip())
+
+
+def resume_box(model, ctx):
+    """The host's saved game, offered on the landing: resume it, or abandon it."""
+    saved = read(model, "resume")
+    if not isinstance(saved, dict):
+        return None
+    names = ", ".join([isolate(n) for n in saved.get("names") or [] if n])
+    return h("section", {"class": "card-box resume", "data-testid": "resume"},
+             h("h2", None, ctx.t("resume_title")),
+             h("p", {"class": "hint"}, ctx.t("resume_hint", names=names)),
+             h("div", {"class": "row"},
+               button(ctx, "resume-room", ctx.t("resume_room"),
+                      ("intent", "resume_room", {}), "btn primary big"),
+               button(ctx, "abandon-room", ctx.t("abandon_room"),
+                      ("intent", "abandon_room", {}), "btn")))
+
+
+def landing_tree(model, ui, ctx):
+    ok = has_name(ui)
+    bots = [(i, str(i)) for i in range(1, MAX_PLAYERS)]
+    levels = [("easy", ctx.t("level_easy")), ("hard", ctx.t("level_hard"))]
+    # keyed: the resume offer coming or going never redraws the name field being typed in
+    return h("main", {"class": "panel landing"},
+             keyed(h("div", {"class": "hero"},
+                     h("div", {"class": "fan"},
+                       decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
+                     h("p", {"class": "tagline"}, ctx.t("tagline"))), "hero"),
+             keyed(resume_box(model, ctx), "resume"),
+             keyed(save_refused(model, ctx), "refused"),
+             keyed(name_input(ui, ctx), "name"),
+             keyed(h("section", {"class": "card-box"},
+               h("h2", None, ctx.t("with_friends")),
+               h("p", {"class": "hint"}, ctx.t("with_friends_hint")),
+               button(ctx, "create-room", ctx.t("create_room"),
+                      ("local", "submit", "create_room") if ok else None, "btn primary big")),
+                   "friends"),
+             keyed(h("section", {"class": "card-box"},
+               h("h2", None, ctx.t("solo")),
+               h("div", {"class": "row pickers"},
+                 h("label", {"class": "field inline"}, h("span", None, ctx.t("bots")),
+                   select(ctx, "solo-bots", bots, ui.get("bots", 3), ("field", "bots"))),
+                 h("label", {"class": "field inline"}, h("span", None, ctx.t("level")),
+                   select(ctx, "solo-level", levels, ui.get("level", "easy"), ("field", "level"))),
+                 h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_target")),
+                   select(ctx, "solo-target", [(v, str(v)) for v in (50, 100, 150)],
+                          ui.get("target", 100), ("field", "target")))),
+               button(ctx, "play-solo", ctx.t("play_solo"),
+                      ("local", "submit", "play_solo") if ok else None, "btn big")), "solo"),
+             keyed(h("details", {"class": "rules"},
+                     h("summary", None, ctx.t("how_to_play")),
+                     [h("p", None, ctx.t(k)) for k in ("rules_1", "rules_2", "rules_3", "rules_4")]),
+                   "rules"))
+
+
+def join_tree(model, ui, ctx):
+    ok = has_name(ui)
+    status = read(model, "status", "")
+    # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
+    busy = status == "connecting" and bool(ui.get("joined") or read(model, "token"))
+    return h("main", {"class": "panel join"},
+             h("div", {"class": "hero"},
+               h("div", {"class": "fan"},
+                 decor(None, "f1"), decor("Ks", "f2"), decor(None, "f3")),
+               h("h2", None, ctx.t("invited")),
+               h("p", {"class": "tagline"}, ctx.t("tagline"))),
+             name_input(ui, ctx),
+             name_refusal(model, ctx),
+             button(ctx, "join-room", ctx.t("busy_joining") if busy else ctx.t("join_room"),
+                    ("local", "submit", "join") if ok else None, "btn primary big"))
+
+
+def name_refusal(model, ctx):
+    """Why the room refused the name (taken, or nothing visible), until the next join."""
+    code = read(model, "name_error")
+    if code not in ("bad_name", "name_taken"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "name-error", "role": "alert"},
+             ctx.t("err_" + code))
+
+
+def save_refused(model, ctx):
+    """The landing's note that the saved room was refused (damaged or changed) and dropped."""
+    if not read(model, "refused"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "save-refused", "role": "alert"},
+             ctx.t("save_refused"))
+
+
+def lobby_tree(model, ui, ctx):
+    lobby = read(model, "lobby", {}) or {}
+    players = player_list(model)
+    seats = sorted(players.keys())
+    is_host = bool(read(model, "is_host", False))
+    me = read(model, "seat")
+    host = lobby.get("host", 0)
+    opts = lobby.get("options") or {}
+    link = room_link(model, ctx.base)
+    count = len(seats)
+
+    rows = []
+    for s in seats:
+        p = players[s]
+        badges = []
+        if s == host:
+            badges.append(h("span", {"class": "badge host"}, ctx.t("badge_host")))
+        if p.get("bot"):
+            badges.append(h("span", {"class": "badge bot"},
+                            ctx.t("badge_bot_" + str(p.get("bot")))
+                            if i18n.has(ctx.lang, "badge_bot_" + str(p.get("bot")))
+                            else ctx.t("badge_bot")))
+        if s == me:
+            badges.append(h("span", {"class": "badge you"}, ctx.t("badge_you")))
+        on = p.get("connected", True) is not False
+        remove = None
+        if is_host and p.get("bot") and s != host:
+            remove = button(ctx, "remove-" + str(s), ctx.t("remove_bot"),
+                            ("intent", "remove", {"seat": s}), "btn small remove")
+        rows.append(h("li", {"class": "player" + ("" if on else " away"),
+                             "data-testid": "player-" + str(s)},
+                      h("span", {"class": "dot " + ("on" if on else "off"),
+                                 "title": ctx.t("connected" if on else "disconnected")}),
+                      h("span", {"class": "pname"}, seat_name(players, s, ctx)),
+                      badges, remove))
+
+    link_box = None
+    if link:
+        copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
+        qr_css = qr_style(link)
+        link_box = h("section", {"class": "card-box share"},
+                     h("h2", None, ctx.t("invite")),
+                     h("p", {"class": "hint"}, ctx.t("invite_hint")),
+                     h("div", {"class": "share-body" + (" with-qr" if qr_css else "")},
+                       h("div", {"class": "share-text"},
+                         h("div", {"class": "link", "data-testid": "room-link"}, link),
+                         h("div", {"class": "row"},
+                           button(ctx, "copy-link",
+                                  ctx.t("copied") if copied else ctx.t("copy_link"),
+                                  ("local", "copy"), "btn"),
+                           button(ctx, "share-link", ctx.t("share_link"),
+                                  ("intent", "share_link", {}), "btn")
+                           if ctx.can_share else None)),
+                       h("div", {"class": "qr", "data-testid": "room-qr", "role": "img",
+                                 "aria-label": ctx.t("qr_label"), "style": qr_css})
+                       if qr_css else None))
+
+    def opt(key, spec_ok):
+        return ("field", "opt", key) if spec_ok else None
+
+    targets = [(v, str(v)) for v in (50, 100, 150)]
+    draw_secs = [("none", ctx.t("no_timer"))] + [(v, ctx.t("n_seconds", n=v)) for v in (30, 45, 60)]
+    ds = opts.get("draw_seconds")
+    chk = {"type": "checkbox", "data-testid": "opt-draw-from-discard",
+           "checked": bool(opts.get("draw_from_discard"))}
+    if is_host:
+        chk["data-act"] = ctx.act("opt-draw-from-discard", ("field", "opt", "draw_from_discard"))
+    else:
+        chk["disabled"] = True
+    options_box = h("section", {"class": "card-box options" + ("" if is_host else " readonly")},
+                    h("h2", None, ctx.t("options")),
+                    h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_target")),
+                      select(ctx, "opt-target", targets, opts.get("target", 100),
+                             opt("target", is_host))),
+                    h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_draw_seconds")),
+                      select(ctx, "opt-draw-seconds", draw_secs, "none" if ds is None else ds,
+                             opt("draw_seconds", is_host))),
+                    h("label", {"class": "field check"}, h("input", chk),
+                      h("span", None, ctx.t("opt_draw_from_discard"))),
+                    None if is_host else h("p", {"class": "hint"}, ctx.t("options_readonly")))
+
+    if is_host:
+        can_start = 2 <= count <= MAX_PLAYERS
+        bots = h("div", {"class": "row add-bot"},
+                 select(ctx, "bot-level", [("easy", ctx.t("level_easy")),
+                                           ("hard", ctx.t("level_hard"))],
+                        ui.get("bot_level", "easy"), ("field", "bot_level"), ctx.t("level")),
+                 button(ctx, "add-bot", ctx.t("add_bot"),
+                        ("local", "add_bot") if count < MAX_PLAYERS else None, "btn"))
+        start = h("div", {"class": "start"},
+                  button(ctx, "start-game", ctx.t("start_game"),
+                         ("intent", "start", {}) if can_start else None, "btn primary big"),
+                  None if can_start else h("p", {"class": "hint"}, ctx.t("need_two")))
+    else:
+        bots = None
+        start = h("p", {"class": "waiting", "data-testid": "lobby-waiting"},
+                  ctx.t("wait_host", name=seat_name(players, host, ctx)))
+
+    return h("main", {"class": "panel lobby"},
+             link_box,
+             h("section", {"class": "card-box"},
+               h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS)),
+               h("ul", {"class": "players", "data-testid": "player-list"}, rows),
+               bots),
+             options_box, start)
+
+
+_QR_CACHE = {}
+
+
+def qr_style(link):
+    """A CSS background drawing the QR code of `link` (an inline SVG: no download), cached:
+    the link of a room never changes. None when the link is too long for a QR code here."""
+    if link in _QR_CACHE:
+        return _QR_CACHE[link]
+    try:
+        rows = qr.matrix(link, "M")
+    except ValueError:
+        rows = None
+    style = None
+    if rows:
+        n = len(rows)
+        w = str(n + 8)
+        svg = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='-4 -4 " + w + " " + w
+               + "' shape-rendering='crispEdges'><rect x='-4' y='-4' width='" + w
+               + "' height='" + w + "' fill='#fff'/><path fill='#000' d='"
+               + qr.svg_path(rows) + "'/></svg>")
+        svg = svg.replace("#", "%23").replace("<", "%3C").replace(">", "%3E")
+        style = 'background-image: url("data:image/svg+xml,' + svg + '")'
+    _QR_CACHE[link] = style
+    return style
+
+
+def room_link(model, base=""):
+    """The link guests open: the model's own if it has one, else this page + ?room=<id>
+    (boot.js makes any page with ?room= a guest page)."""
+    for attr in ("link", "room_link"):
+        v = read(model, attr)
+        if v and isinstance(v, str):
+            return v
+    room = read(model, "room")
+    if room and base:
+        return base + "?room=" + str(room)
+    return None
+
+
+def gone_tree(model, ui, ctx):
+    err = read(model, "error")
+    code = err.get("code") if isinstance(err, dict) else None
+    status = read(model, "status", "")
+    key = "gone_" + code if code and i18n.has(ctx.lang, "gone_" + code) else (
+        "gone_host" if status == "host_gone" else "gone_generic")
+    return h("main", {"class": "panel gone"},
+             h("h2", {"data-testid": "gone"}, ctx.t(key)),
+             h("p", None, h("a", {"class": "btn primary big", "href": "./",
+                                  "data-testid": "back-home"}, ctx.t("back_home"))))

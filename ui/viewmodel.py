@@ -1,0 +1,379 @@
+"""What the screens show, as plain data: the table's view-model and the model read defensively.
+
+`table_info(model, ui, ctx)` decides what the table shows and which controls are live (only
+what `view["allowed"]` offers is ever live: the guest UI has no rules logic); `results_info`
+the end of a round. `Ctx` is what one render needs besides the model (language, clock, and the
+acts it collects); `new_ui` this screen's own small state. Pure: runs on MicroPython, Pyodide
+and CPython (tests).
+"""
+
+from ui import cards
+from ui import i18n
+from ui.vdom import isolate
+
+POSITIONS = ("left", "center", "right")
+PLAY_PHASES = ("play", "last_turns")
+END_PHASES = ("round_over", "game_over")
+MAX_PLAYERS = 8
+NAME_MAX = 20
+
+
+class Ctx:
+    """What one render needs besides the model: language, clock, and the acts it collects."""
+
+    def __init__(self, lang="en", now=0, elapsed=0, can_share=False, base=""):
+        self.lang = lang
+        self.base = base            # this page's URL without query (for the room link)
+        self.now = now              # ms, this page's clock
+        self.elapsed = elapsed      # ms since the current view arrived
+        self.can_share = can_share  # navigator.share exists
+        self.acts = {}
+
+    def t(self, key, **kw):
+        return i18n.t(self.lang, key, **kw)
+
+    def tn(self, key, how_many, **kw):
+        return i18n.tn(self.lang, key, how_many, **kw)
+
+    def act(self, name, spec):
+        self.acts[name] = spec
+        return name
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the model (the Client object; every field read defensively)
+
+def new_ui(lang="en", name=""):
+    """This screen's own state: what is typed and picked before it becomes an intent."""
+    return {"lang": lang, "name": name, "bots": 3, "level": "easy", "target": 100,
+            "bot_level": "easy",
+            "queen": None, "copied_at": None, "log_open": False}
+
+
+def read(model, attr, default=None):
+    """model.attr, or `default` when the model is None or the attribute is missing or None."""
+    if model is None:
+        return default
+    v = getattr(model, attr, default)
+    return default if v is None else v
+
+
+def player_list(model):
+    """Per-seat player info {seat: {"name", "connected", "bot", "seat"}} from the view
+    message's players, else the lobby's."""
+    out = {}
+    for src in (read(model, "players"), (read(model, "lobby", {}) or {}).get("players")):
+        if not src:
+            continue
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for i, p in items:
+            if not isinstance(p, dict):
+                continue
+            seat = p.get("seat", i)
+            if seat not in out:
+                out[seat] = p
+    return out
+
+
+def seat_name(players, seat, ctx):
+    p = players.get(seat)
+    name = p.get("name") if p else None
+    if not name:
+        return ctx.t("seat_n", n=seat + 1)
+    return isolate(name)            # shown in its own <bdi> (ui/vdom.py)
+
+
+def allowed_map(view):
+    out = {}
+    for a in (view or {}).get("allowed") or []:
+        if isinstance(a, dict) and "do" in a:
+            out[a["do"]] = a
+    return out
+
+
+def reveal_map(model):
+    """{(seat, pos): card} of the cards shown once right now (values may carry a time)."""
+    out = {}
+    rev = read(model, "reveals", {}) or {}
+    for k in rev:
+        v = rev[k]
+        if isinstance(v, (list, tuple)):
+            v = v[0] if v else None
+        elif isinstance(v, dict):
+            v = v.get("card")
+        if isinstance(k, str) and ":" in k:
+            s, p = k.split(":", 1)
+            k = (int(s), p)
+        else:
+            k = (k[0], k[1])
+        if cards.is_card(v):
+            out[k] = v
+    return out
+
+
+def left_ms(value, elapsed):
+    """A remaining time from the view, counted down since the view arrived; None stays None."""
+    if value is None:
+        return None
+    r = value - elapsed
+    return r if r > 0 else 0
+
+
+def secs(ms):
+    """Whole seconds to show for a countdown (rounded up: 0.2 s left shows 1)."""
+    return (int(ms) + 999) // 1000
+
+
+def clock(ms):
+    s = secs(ms)
+    return str(s // 60) + ":" + ("0" if s % 60 < 10 else "") + str(s % 60)
+
+
+def card_text(code):
+    """A card code as the status line and the log show it (\"10♥\"); \"?\" for none."""
+    return cards.label(code) if code else "?"
+
+
+# ---------------------------------------------------------------------------------------------
+# The table: what to show and what is live (pure)
+
+def table_info(model, ui, ctx):
+    """Everything the table shows, as plain data. `ctx.elapsed` counts down the timers."""
+    view = read(model, "view", {}) or {}
+    players = player_list(model)
+    n = view.get("players") or len(view.get("hands") or []) or len(players)
+    me = read(model, "seat", view.get("seat"))
+    phase = view.get("phase", "peek")
+    allowed = allowed_map(view)
+    reveals = reveal_map(model)
+    turn = view.get("turn")
+    hands = view.get("hands") or [[None, None, None] for _ in range(n)]
+    held = view.get("held")
+    scores = view.get("scores") or [0] * n
+    ready = view.get("ready") or [True] * n
+    public = phase in END_PHASES
+    log = read(model, "log", []) or []
+
+    # The Queen flow is local until its last tap; it only lives while a Queen is offered.
+    queen = ui.get("queen") if "queen" in allowed else None
+    if queen is not None:
+        ui["queen"] = queen
+    else:
+        ui["queen"] = None
+    qa = allowed.get("queen")
+
+    moved = recent_moves(log)
+    host = (read(model, "lobby", {}) or {}).get("host", 0)     # the room: always seat 0
+
+    seats = []
+    for s in range(n):
+        hand = hands[s] if s < len(hands) else [None, None, None]
+        p = players.get(s) or {}
+        row = {
+            "seat": s, "name": seat_name(players, s, ctx), "me": s == me, "host": s == host,
+            "turn": phase in PLAY_PHASES and turn == s,
+            "dealer": view.get("dealer") == s, "caller": view.get("caller") == s,
+            "ready": bool(ready[s]) if s < len(ready) else True,
+            "connected": p.get("connected", True) is not False, "bot": p.get("bot"),
+            "score": scores[s] if s < len(scores) else 0, "cards": [],
+        }
+        # The host may let a bot play an away person's seat until they are back.
+        row["stand_in"] = None
+        if (read(model, "is_host", False) and s != me and s != 0 and not row["connected"]
+                and not row["bot"] and phase != "game_over"):
+            row["stand_in"] = ("intent", "stand_in",
+                               {"seat": s, "level": ui.get("bot_level", "easy")})
+        for i in range(3):
+            posn = POSITIONS[i]
+            face = hand[i] if (i < len(hand) and cards.is_card(hand[i])) else None
+            if face is None:
+                face = reveals.get((s, posn))
+            c = {"pos": posn, "card": face, "spec": None, "picked": False, "target": False,
+                 "moved": moved.get((s, posn))}
+            if s == me:
+                if queen is not None:
+                    if posn in (qa.get("pos") or []):
+                        c["spec"] = ("local", "queen_pos", posn)
+                    c["picked"] = queen.get("pos") == posn
+                elif "swap" in allowed and posn in (allowed["swap"].get("pos") or []):
+                    c["spec"] = ("intent", "action", {"do": "swap", "pos": posn})
+                    c["target"] = True
+            elif queen is not None and queen.get("pos") is not None:
+                if s in (qa.get("targets") or []) and posn in (qa.get("target_pos") or []):
+                    c["spec"] = ("intent", "action", {"do": "queen", "pos": queen["pos"],
+                                                      "target": s, "target_pos": posn})
+                    c["target"] = True
+            row["cards"].append(c)
+        seats.append(row)
+
+    draw = allowed.get("draw")
+    froms = (draw.get("from") or ["deck"]) if draw else []
+    discard = view.get("discard") or []
+    info = {
+        "me": me, "n": n, "phase": phase, "round": view.get("round", 1),
+        "target": (view.get("options") or {}).get("target"),
+        "seats": seats, "turn": turn,
+        "deck": {"count": view.get("deck_count", 0),
+                 "spec": ("intent", "action", {"do": "draw", "from": "deck"})
+                 if "deck" in froms else None},
+        "discard": {"top": discard[-1] if discard else None, "count": len(discard),
+                    "spec": ("intent", "action", {"do": "draw", "from": "discard"})
+                    if "discard" in froms else None},
+        "held": None, "queen": queen, "special": None,
+        "pending": view.get("pending_draws", 0) or 0,
+    }
+    if held:
+        hc = held.get("card")
+        info["held"] = {"seat": held.get("seat"), "mine": held.get("seat") == me,
+                        "from": held.get("from"), "card": hc if cards.is_card(hc) else None}
+
+    # Buttons
+    info["ready"] = {"show": phase == "peek",
+                     "spec": ("intent", "action", {"do": "ready"}) if "ready" in allowed else None}
+    special = None
+    for kind in ("king", "queen", "jack"):
+        if kind in allowed:
+            special = kind
+    info["special"] = special
+    if special == "queen":
+        sspec = ("local", "queen_start") if queen is None else None
+    elif special:
+        sspec = ("intent", "action", {"do": special})
+    else:
+        sspec = None
+    info["use_special"] = sspec
+    info["discard_held"] = ("intent", "action", {"do": "discard"}) if "discard" in allowed else None
+    cw = view.get("crisp_window")
+    info["crisp"] = {"spec": ("intent", "action", {"do": "crisp"}) if "crisp" in allowed else None,
+                     "left": left_ms(cw.get("left"), ctx.elapsed)
+                     if (cw and "crisp" in allowed) else None,
+                     "window": 3000}
+    info["timer_total"] = ((view.get("options") or {}).get("draw_seconds") or 0) * 1000
+    info["timer"] = left_ms(view.get("draw_left"), ctx.elapsed) if phase in PLAY_PHASES else None
+    if info["timer"] is not None and info["timer_total"]:
+        # during the start delay draw_left counts the delay too (R10.2's timer starts when
+        # the player may start): never show more than the limit
+        info["timer"] = min(info["timer"], info["timer_total"])
+    info["timer_mine"] = turn == me
+    info["start_in"] = left_ms(view.get("start_in") or 0, ctx.elapsed)
+    info["peek_left"] = left_ms(view.get("peek_left"), ctx.elapsed) if phase == "peek" else None
+    info["last_turns_left"] = view.get("last_turns_left", 0)
+    info["caller"] = view.get("caller")
+    info["allowed"] = allowed
+    info["status"] = status_text(info, players, ctx)
+    info["status_sub"] = status_sub(info, players, ctx)
+    info["results"] = results_info(view, players, ctx) if public else None
+    info["winners"] = view.get("winners") if phase == "game_over" else None
+    info["next_round"] = {
+        "show": phase == "round_over" and bool(read(model, "is_host", False)),
+        "spec": ("intent", "next_round", {}) if phase == "round_over" else None}
+    # game over: the host starts a new game (same seats); everyone may leave
+    info["new_game"] = phase == "game_over" and bool(read(model, "is_host", False))
+    return info
+
+
+def recent_moves(log):
+    """{(seat, pos): tag} for the cards moved by the latest swap/Queen (to animate them once).
+    The tag alternates with the event's index so the same card moving twice animates twice."""
+    out = {}
+    tail = len(log) - 4 if len(log) > 4 else 0
+    for i in range(len(log) - 1, tail - 1, -1):
+        ev = log[i]
+        if not isinstance(ev, dict):
+            continue
+        tag = "m" + str(i % 2)
+        if ev.get("type") == "swap":
+            out[(ev.get("seat"), ev.get("pos"))] = tag
+            return out
+        if ev.get("type") == "queen":
+            out[(ev.get("seat"), ev.get("pos"))] = tag
+            out[(ev.get("target"), ev.get("target_pos"))] = tag
+            return out
+        if ev.get("type") == "turn":
+            return out
+    return out
+
+
+def status_text(info, players, ctx):
+    """The one line telling whose turn it is and what is expected of this player."""
+    phase = info["phase"]
+    me = info["me"]
+    allowed = info["allowed"]
+    if phase == "peek":
+        if "ready" in allowed:
+            return ctx.t("st_peek")
+        done = len([s for s in info["seats"] if s["ready"]])
+        return ctx.t("st_peek_wait", k=done, n=info["n"])
+    if phase == "round_over":
+        return ctx.t("st_round_over", round=info["round"])
+    if phase == "game_over":
+        return ctx.t("st_game_over")
+    q = info["queen"]
+    if q is not None:
+        return ctx.t("st_queen_own") if q.get("pos") is None else ctx.t("st_queen_target")
+    held = info["held"]
+    turn = info["turn"]
+    if turn == me:
+        if held and held["mine"]:
+            card = card_text(held["card"])
+            if held["from"] == "discard":
+                return ctx.t("st_swap_taken", card=card)
+            sp = info["special"]
+            if sp == "king":
+                return ctx.t("st_king")
+            if sp == "jack":
+                return ctx.t("st_jack")
+            if sp == "queen":
+                return ctx.t("st_queen")
+            return ctx.t("st_swap_or_discard", card=card)
+        if "draw" in allowed:
+            both = info["discard"]["spec"] is not None
+            if info["pending"]:
+                return ctx.tn("st_extra_draw_both" if both else "st_extra_draw", info["pending"],
+                              n=info["pending"])
+            return ctx.t("st_draw_both" if both else "st_draw")
+        if info["start_in"]:
+            return ctx.t("st_your_turn_in", s=secs(info["start_in"]))
+        return ctx.t("st_your_turn")
+    if info["crisp"]["spec"] is not None:
+        return ctx.t("st_crisp_offer")
+    name = seat_name(players, turn, ctx) if turn is not None else ""
+    if held and held["seat"] == turn:
+        if held["from"] == "discard" and held["card"]:
+            return ctx.t("st_other_took", name=name, card=card_text(held["card"]))
+        return ctx.t("st_other_holds", name=name)
+    if info["pending"]:
+        return ctx.tn("st_other_extra", info["pending"], name=name, n=info["pending"])
+    return ctx.t("st_other_turn", name=name)
+
+
+def status_sub(info, players, ctx):
+    """A second, quieter line: the crisp call and the last turns, the peek timer."""
+    if info["phase"] == "last_turns" and info["caller"] is not None:
+        return ctx.tn("st_last_turns", info["last_turns_left"] or 0,
+                      name=seat_name(players, info["caller"], ctx), n=info["last_turns_left"] or 0)
+    if info["phase"] == "peek" and info["peek_left"] is not None:
+        return ctx.t("st_peek_timer", s=secs(info["peek_left"]))
+    return None
+
+
+def results_info(view, players, ctx):
+    hands = view.get("hands") or []
+    pts = view.get("round_points") or []
+    scores = view.get("scores") or []
+    caller = view.get("caller")
+    winners = view.get("winners") or []
+    rows = []
+    for s in range(len(hands)):
+        hand = hands[s] or []
+        total = 0
+        for c in hand:
+            if cards.is_card(c):
+                total += cards.value(c)
+        p = pts[s] if s < len(pts) else None
+        rows.append({"seat": s, "name": seat_name(players, s, ctx), "hand": hand,
+                     "hand_total": total, "points": p,
+                     "bonus": (p - total) if (p is not None and s == caller) else 0,
+                     "caller": s == caller, "score": scores[s] if s < len(scores) else 0,
+                     "winner": s in winners})
+    return rows
