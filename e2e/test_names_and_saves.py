@@ -5,7 +5,8 @@
   marks stay in their place on every screen (no sideways scrolling), each name in a <bdi>;
   at the table every screen marks the host's seat, and only it.
 - A tampered saved room (two of one card) is refused on the host's landing with a clear
-  note, and the landing still creates a room; the same with the room's own ?host= link.
+  note, and the landing still creates a room; the same with the room's own ?host= link. A
+  host's name the room would refuse ("Bot 2") is said on the landing.
 """
 
 import json
@@ -106,6 +107,13 @@ def test_a_tampered_saved_room_is_refused_and_the_landing_still_works(new_phone)
         assert "could not be loaded" in page.inner_text(sel("save-refused"))
         assert page.locator(sel("resume")).count() == 0
         assert page.evaluate("localStorage.getItem('crisp.room.%s')" % room_id) is None
+        if path == "/":
+            # a host's name is checked as a guest's: the landing says why and stays
+            page.fill(sel("player-name"), "Bot 2")
+            live(page, "create-room")
+            page.wait_for_selector(sel("error"), timeout=T)
+            assert page.inner_text(sel("error")) == "That name is taken: pick another one."
+            assert page.locator(sel("room-link")).count() == 0
         page.fill(sel("player-name"), "Hana")
         live(page, "create-room")
         page.wait_for_selector(sel("room-link"), timeout=T)
