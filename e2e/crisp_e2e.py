@@ -147,6 +147,8 @@ def served_build(folder, *build_args):
          "--host", "127.0.0.1", "--dir", dist],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     s = Site(port, dist, log_path)
+    with open(os.path.join(dist, "build.json"), "rb") as f:
+        built = f.read()
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -154,8 +156,9 @@ def served_build(folder, *build_args):
                 raise RuntimeError(f"serve.mjs exited with {proc.returncode}: "
                                    f"{open(log_path).read()}")
             try:
-                with urllib.request.urlopen(s.url("/"), timeout=2) as r:
-                    if r.status == 200:
+                # our server, not another one that took the port meanwhile: the same build
+                with urllib.request.urlopen(s.url("/build.json"), timeout=2) as r:
+                    if r.status == 200 and r.read() == built:
                         break
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
