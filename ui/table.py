@@ -16,8 +16,10 @@ def seat_badges(row, info, ctx):
     out = []
     if row.get("host"):
         # the real host, marked by the room's word: a guest named "Hana (host)" gets no badge
-        out.append(h("span", {"class": "badge host", "data-testid": "host-badge"},
-                     ctx.t("badge_host")))
+        # (a crown, named for screen readers: the seat's head has room for a few badges only)
+        out.append(h("span", {"class": "badge host", "data-testid": "host-badge",
+                              "title": ctx.t("badge_host"), "role": "img",
+                              "aria-label": ctx.t("badge_host")}, ctx.t("host_short")))
     if row["dealer"]:
         out.append(h("span", {"class": "badge dealer", "title": ctx.t("dealer")}, ctx.t("dealer_short")))
     if row["bot"]:
