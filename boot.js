@@ -14,7 +14,12 @@
 //   test         true on a test build only (tools/build.py --test): the page then honours the
 //                test-only parameters ?deck= and ?seed=
 //   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
-//   newPeer(id)  new Peer(id, peerOptions()); id may be null for a server-assigned id
+//   newPeer(id, token)  new Peer(id, peerOptions()); id may be null for a server-assigned id;
+//                token: the Peer's PeerJS token (the host keeps one per room across reloads,
+//                so that the signaling server gives it its id back first), else a fresh one;
+//                both from crypto.getRandomValues, never PeerJS's Math.random token
+//   randomHex(n) n random bytes from crypto.getRandomValues as 2n lowercase hex digits (the
+//                seat proof's nonces on MicroPython, which has no `secrets`)
 //   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
 //   times        {boot, ready, done}: ms since navigation start, for measurements
 import { mode, signaling, testBuild } from "./config.js";
@@ -45,6 +50,14 @@ const say = (detail) => {  // PyScript's progress steps ("Loading interpreter", 
   byId("loading-detail").textContent = detail || "";
   bar.value += (95 - bar.value) * 0.25;
 };
+const randomHex = (n) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, "0")).join("");
+const newPeer = (id, token) => {
+  const options = peerOptions();
+  options.token = typeof token === "string" && token ? token : randomHex(16);
+  return id ? new Peer(id, options) : new Peer(options);
+};
+
 const loaded = () => { if (loading) loading.hidden = true; };
 const failed = (message) => {
   if (!loading) return;
@@ -58,7 +71,7 @@ window.crisp = {
   mode, room, guest, test: testBuild === true,
   interpreter: guest ? "micropython" : "pyodide",
   get peerOptions() { return peerOptions(); },
-  newPeer: (id) => (id ? new Peer(id, peerOptions()) : new Peer(peerOptions())),
+  newPeer, randomHex,
   loaded,
   times: { boot: performance.now() },
 };

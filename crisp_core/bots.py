@@ -37,7 +37,8 @@ import base64
 import random
 import struct
 
-from .cards import CANONICAL, POSITIONS, value
+from .actions import POSITIONS
+from .cards import CANONICAL, value
 
 LEVELS = ("random", "easy", "hard")
 

@@ -1,17 +1,14 @@
-"""Cards and decks (RULES.md R1, R2.2).
+"""Cards and decks (docs/rules.md R1, R2.2).
 
 Cards are poker-notation strings: a rank from ``A23456789TJQK`` and a suit from ``cdhs``
 (``"Ah"``, ``"Tc"``). A deck is a list of cards, top card first.
 """
 
-import random
-
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
-POSITIONS = ("left", "center", "right")
 SPECIAL_RANKS = "JQK"
 
-#: The 52 cards in canonical order: suits c d h s, each A 2 ... 9 T J Q K (SCENARIOS.md).
+#: The 52 cards in canonical order: suits c d h s, each A 2 ... 9 T J Q K (docs/scenarios.md).
 CANONICAL = tuple(rank + suit for suit in SUITS for rank in RANKS)
 _CARD_SET = frozenset(CANONICAL)
 
@@ -45,7 +42,7 @@ def stacked_deck(top):
     """A full deck whose first cards are ``top`` (top first), the rest in canonical order.
 
     ``top`` is a list of distinct card codes; raises ``ValueError`` for an unknown or
-    repeated card (SCENARIOS.md ``deck``).
+    repeated card (docs/scenarios.md ``deck``).
     """
     seen = set()
     for card in top:
@@ -60,13 +57,12 @@ def stacked_deck(top):
 def shuffled_deck(seed, round_number):
     """A shuffled deck for one round, the same for the same ``seed`` and ``round_number``.
 
-    Uses its own ``random.Random`` (never the global one), seeded from both values so that
-    every round of a game has a fresh, reproducible order (R2.2).
+    The portable shuffle of ``crisp_core.shuffle`` (SHA-256 counter mode and Fisher-Yates,
+    never ``random.Random``), seeded from both values so that every round of a game has a
+    fresh, reproducible order (R2.2), on CPython and MicroPython alike.
     """
-    rng = random.Random("crisp:%s:%d" % (seed, round_number))
-    deck = list(CANONICAL)
-    rng.shuffle(deck)
-    return deck
+    from .shuffle import seeded_deck  # (shuffle imports this module)
+    return seeded_deck(seed, round_number)
 
 
 def hand_points(hand):

@@ -10,7 +10,7 @@ Actions and events are plain JSON-safe dicts, described in ``docs/protocol.md``.
 """
 
 from . import cards
-from .cards import POSITIONS
+from .actions import PHASES, PLAY_PHASES, POSITIONS, ActionError, check_shape
 
 #: Time after a turn ends during which its player may still call crisp (R10.1), ms.
 CALL_WINDOW_MS = 3000
@@ -19,20 +19,10 @@ START_DELAY_MS = 2000
 
 TARGETS = (50, 100, 150)
 DRAW_SECONDS = (None, 30, 45, 60)
-PHASES = ("peek", "play", "last_turns", "round_over", "game_over")
-
-#: Each action kind and the fields it may carry besides "do" (docs/protocol.md).
-ACTION_FIELDS = {
-    "ready": (),
-    "draw": ("from",),
-    "swap": ("pos",),
-    "discard": (),
-    "jack": (),
-    "queen": ("pos", "target", "target_pos"),
-    "king": (),
-    "crisp": (),
-    "next_round": (),
-}
+#: The codes of a refusal (IllegalAction.code), as the room sends them (docs/protocol.md).
+ILLEGAL = "illegal"                # not allowed now
+NOT_YOUR_TURN = "not_your_turn"    # a turn action (R3) from a seat whose turn it is not
+BAD_ACTION = "bad_message"         # not an action at all (crisp_core.actions.check_shape)
 
 
 class IllegalAction(Exception):
@@ -40,12 +30,16 @@ class IllegalAction(Exception):
 
     ``str(exc)`` is a short English reason. ``events`` holds the events of deadlines that
     fired (at or before ``now``) before the action was refused: those still happened.
+    ``code`` says what kind of refusal it is, as the room's ``error`` message names it:
+    ``"not_your_turn"`` (a turn action from another seat, or outside play),
+    ``"bad_message"`` (an action of the wrong shape) or ``"illegal"`` (anything else).
     """
 
-    def __init__(self, reason, events=None):
-        Exception.__init__(self, reason)
+    def __init__(self, reason, events=None, code=ILLEGAL):
+        super().__init__(reason)        # (MicroPython has no Exception.__init__)
         self.reason = reason
         self.events = events or []
+        self.code = code
 
 
 def normalize_options(options):
@@ -121,16 +115,23 @@ class Game:
         self.scores = []
         self.winners = None
         self.clock = 0
+        self.journal = []
 
     @classmethod
-    def new(cls, options, seed=None, deck=None, dealer=0, scores=None, now=0):
+    def new(cls, options, seed=None, deck=None, dealer=0, scores=None, now=0, order=None,
+            round_number=1):
         """Start a game and deal its first round at ``now`` (ms); returns the Game.
 
         ``options``: see :func:`normalize_options`. ``seed``: any int or string; each round's
         deck is shuffled from it (R2.2). ``deck``: a list of cards stacked on top of every
-        round's deck instead (rest canonical, SCENARIOS.md); with neither, every deck is in
-        canonical order. ``dealer``: the first dealer's seat (R2.1: the host, 0). ``scores``:
-        running totals carried in (default all 0). Raises ``ValueError`` for bad arguments.
+        round's deck instead (rest canonical, docs/scenarios.md); with neither, every deck is in
+        canonical order (each round's deck comes from ``crisp_core.shuffle.seeded_deck``).
+        ``order``: the whole deck of this first round only (52 distinct cards, top first),
+        e.g. from a committed shuffle (``crisp_core.shuffle.deck_from_seed``); it wins over
+        ``seed`` and ``deck`` for this round. ``dealer``: the first dealer's seat (R2.1: the
+        host, 0). ``scores``: running totals carried in (default all 0). ``round_number``: the
+        number of the round dealt (1; a replay of a later round, ``crisp_core.verify``, deals
+        that one). Raises ``ValueError`` for bad arguments.
         """
         game = cls()
         game.options = normalize_options(options)
@@ -150,7 +151,12 @@ class Game:
         game.scores = list(scores)
         game.clock = now
         game._events = []
-        game._deal(now, None)
+        if order is not None and len(cards.stacked_deck(order)) != len(order):
+            raise ValueError("order must be the whole deck")
+        if not _is_int(round_number) or round_number < 1:
+            raise ValueError("round_number must be 1 or more")
+        game.round = round_number - 1
+        game._deal(now, order)
         game._events = []
         return game
 
@@ -176,6 +182,7 @@ class Game:
         """Deal a round (R2): three passes from the dealer's left, left/center/right."""
         n = self.players
         self.round += 1
+        self.journal = []
         self.deck = self._round_deck(deck)
         self.hands = [[None, None, None] for _ in range(n)]
         for pass_index in range(3):
@@ -193,7 +200,7 @@ class Game:
         self.ready = [False] * n
         draw_ms = self._draw_ms()
         self.peek_deadline = None if draw_ms is None else now + draw_ms
-        self.start_at = None
+        self.start_at = now        # every seat may confirm its peek from the deal (awaiting)
         self.draw_deadline = None
         self.window = None
         self.round_points = None
@@ -223,7 +230,7 @@ class Game:
         due = []
         if self.phase == "peek" and self.peek_deadline is not None:
             due.append((self.peek_deadline, "peek"))
-        if self.phase in ("play", "last_turns") and self.draw_deadline is not None:
+        if self.phase in PLAY_PHASES and self.draw_deadline is not None:
             due.append((self.draw_deadline, "draw"))
         if self.window is not None:
             due.append((self.window[1], "window"))
@@ -237,9 +244,18 @@ class Game:
         the call window) and R10.2 (draw timer).
         """
         self._events = []
-        self._advance(now)
+        now = self._advance(now)
         events, self._events = self._events, []
+        self._note(events, [now, "advance"])
         return events
+
+    def _note(self, events, entry):
+        """Keep one input of this round in ``journal`` when it did something (its events):
+        ``[at, "act", seat, action]``, ``[at, "advance"]`` or ``[at, "forfeit", seat]``.
+        Replayed on a game dealt from the same deck, they give the same events
+        (``crisp_core.verify``, docs/protocol.md "Verifiable shuffle")."""
+        if events:
+            self.journal.append(entry)
 
     def _advance(self, now):
         now = max(now, self.clock)
@@ -267,7 +283,7 @@ class Game:
         due = self._due()
         if due is not None:
             times.append(due[0])
-        if (self.phase in ("play", "last_turns") and not self.drew and self.start_at is not None
+        if (self.phase in PLAY_PHASES and not self.drew and self.start_at is not None
                 and self.start_at > self.clock):
             times.append(self.start_at)
         return min(times) if times else None
@@ -398,6 +414,7 @@ class Game:
         events = self._events
         if self.phase != "round_over":
             self._events = []
+            self._note(events, [max(now, self.clock), "advance"])
             raise IllegalAction("the round is not over", events)
         if deck is not None:
             cards.stacked_deck(deck)
@@ -422,25 +439,30 @@ class Game:
             act = self._check(seat, action, now)
         except IllegalAction as exc:
             self._events = []
-            raise IllegalAction(exc.reason, fired)
+            self._note(fired, [now, "advance"])
+            raise IllegalAction(exc.reason, fired, exc.code)
         kind = act["do"]
         if kind == "next_round":
             self._events = []
+            self._note(fired, [now, "advance"])
             return fired + self.next_round(now)
         getattr(self, "_do_" + kind)(seat, act, now)
         events, self._events = self._events, []
+        self.journal.append([now, "act", seat, dict(act)])
         return events
 
     def _check(self, seat, action, now):
-        """Validate ``action`` for ``seat`` at ``now``; return it normalized or raise."""
-        if not isinstance(action, dict):
-            raise IllegalAction("an action must be an object")
-        kind = action.get("do")
-        if not isinstance(kind, str) or kind not in ACTION_FIELDS:
-            raise IllegalAction("unknown action")
-        extra = set(action) - {"do"} - set(ACTION_FIELDS[kind])
-        if extra:
-            raise IllegalAction("unexpected field: %s" % sorted(extra)[0])
+        """Validate ``action`` for ``seat`` at ``now``: its shape (crisp_core.actions), then
+        whether it is allowed; return it normalized or raise :class:`IllegalAction`."""
+        try:
+            action = check_shape(action)
+        except ActionError as exc:
+            raise IllegalAction(str(exc), code=BAD_ACTION)
+        return self._allowed(seat, action, now)
+
+    def _allowed(self, seat, action, now):
+        """Whether a well-formed ``action`` is allowed for ``seat`` at ``now``; returns it."""
+        kind = action["do"]
         if kind == "next_round":
             if self.phase != "round_over":
                 raise IllegalAction("the round is not over")
@@ -456,10 +478,11 @@ class Game:
             return {"do": kind}
         if kind == "crisp":
             return self._check_crisp(seat, now)
-        if self.phase not in ("play", "last_turns"):
-            raise IllegalAction("no turn is being played")
+        # what is left is a turn action (R3): only the turn's seat may take it
+        if self.phase not in PLAY_PHASES:
+            raise IllegalAction("no turn is being played", code=NOT_YOUR_TURN)
         if seat != self.turn:
-            raise IllegalAction("not your turn")
+            raise IllegalAction("not your turn", code=NOT_YOUR_TURN)
         if kind == "draw":
             return self._check_draw(action, now)
         held = self.held
@@ -468,9 +491,7 @@ class Game:
         from_deck = self.held_from == "deck"
         rank = held[0]
         if kind == "swap":
-            pos = action.get("pos")
-            if pos not in POSITIONS:
-                raise IllegalAction("pos must be left, center or right")
+            pos = action["pos"]
             if from_deck and cards.is_special(held):
                 raise IllegalAction("a Jack, Queen or King from the deck cannot be swapped in")
             return {"do": kind, "pos": pos}
@@ -485,10 +506,8 @@ class Game:
             raise IllegalAction("you do not hold a %s from the deck" % kind)
         if kind != "queen":
             return {"do": kind}
-        pos, target, target_pos = action.get("pos"), action.get("target"), action.get("target_pos")
-        if pos not in POSITIONS or target_pos not in POSITIONS:
-            raise IllegalAction("pos and target_pos must be left, center or right")
-        if not _is_int(target) or not 0 <= target < n:
+        pos, target, target_pos = action["pos"], action["target"], action["target_pos"]
+        if not 0 <= target < n:
             raise IllegalAction("no such target seat")
         if target == seat:
             raise IllegalAction("a Queen exchanges with another player")
@@ -505,9 +524,7 @@ class Game:
         return {"do": "crisp"}
 
     def _check_draw(self, action, now):
-        source = action.get("from", "deck")
-        if source not in ("deck", "discard"):
-            raise IllegalAction("from must be deck or discard")
+        source = action["from"]
         if self.held is not None:
             raise IllegalAction("resolve the card you hold first")
         if self.drew and self.pending_draws == 0:
@@ -614,20 +631,40 @@ class Game:
         self._events = []
         now = self._advance(now)
         fired = self._events
-        if self.phase == "peek" and _is_int(seat) and 0 <= seat < self.players \
-                and not self.ready[seat]:
+        since = self.awaiting(now).get(seat) if _is_int(seat) else None
+        if since is None or since > now:
+            self._events = []
+            self._note(fired, [now, "advance"])
+            raise IllegalAction("nothing to do for that seat now", fired)
+        if self.phase == "peek":
             self.ready[seat] = True
             self._emit({"type": "ready", "seat": seat, "auto": True})
             if all(self.ready):
                 self._start_play(now)
-        elif self.phase in ("play", "last_turns") and seat == self.turn \
-                and (self.drew or now >= self.start_at):
-            self._draw_timeout(now, away=True)
         else:
-            self._events = []
-            raise IllegalAction("nothing to do for that seat now", fired)
+            self._draw_timeout(now, away=True)
         events, self._events = self._events, []
+        self._note(events, [now, "forfeit", seat])
         return events
+
+    def awaiting(self, now):
+        """The seats the game waits for, each with the time (ms) from which it may act.
+
+        Returns ``{seat: since}``. In the peek phase: every seat not yet ready, since the
+        deal (R2.4). During a turn: the turn's seat, since it may start (R10.1); in the
+        2 s before it may, ``since`` is later than ``now``. Nobody at ``round_over`` and
+        ``game_over`` (the room decides who starts the next round). A seat that may still
+        call crisp (R10.1) is not waited for. Reads the state as it is: call
+        :meth:`advance` first. ``now`` stands in for the deal time of a game saved before
+        it was kept. The room (when to act for an away player), :meth:`forfeit` and the
+        tournament's driver all ask this.
+        """
+        if self.phase == "peek":
+            since = self.start_at if self.start_at is not None else now
+            return {seat: since for seat in range(self.players) if not self.ready[seat]}
+        if self.phase in PLAY_PHASES:
+            return {self.turn: self.start_at}
+        return {}
 
     def legal_actions(self, seat, now):
         """Every concrete action ``seat`` may take at ``now`` (ms), as a list of dicts.
@@ -637,9 +674,9 @@ class Game:
         ``round_over``; the room decides who may ask for it.
         """
         legal = []
-        for action in self._candidates(seat):
+        for action in self._candidates(seat):      # well-formed: no shape check needed
             try:
-                legal.append(self._check(seat, action, now))
+                legal.append(self._allowed(seat, action, now))
             except IllegalAction:
                 pass
         return legal
@@ -682,6 +719,7 @@ class Game:
             elif isinstance(value, dict):
                 value = dict(value)
             out[name] = value
+        out["journal"] = [list(entry) for entry in self.journal]
         return out
 
     @classmethod
@@ -699,7 +737,7 @@ class Game:
         missing = [name for name in cls._FIELDS if name not in data]
         if missing:
             raise ValueError("saved game lacks %s" % missing[0])
-        extra = set(data) - set(cls._FIELDS) - {"version"}
+        extra = set(data) - set(cls._FIELDS) - {"version", "journal"}
         if extra:
             raise ValueError("saved game has an unknown field: %s" % sorted(extra)[0])
         game = cls()
@@ -718,6 +756,11 @@ class Game:
         game.round_points = list(game.round_points) if game.round_points is not None else None
         game.winners = list(game.winners) if game.winners is not None else None
         game.window = list(game.window) if game.window is not None else None
+        journal = data.get("journal") or []
+        if not isinstance(journal, list) or not all(_is_journal_entry(e, game.players)
+                                                    for e in journal):
+            raise ValueError("saved game is inconsistent: journal")
+        game.journal = [list(entry) for entry in journal]
         game._events = []
         return game
 
@@ -796,7 +839,8 @@ def _check_state(game):
             bad("turn")
         if not is_time(game.start_at):
             bad("start time")
-    elif game.turn is not None or game.start_at is not None:
+    elif game.turn is not None or (game.start_at is not None
+                                   and (phase != "peek" or not is_time(game.start_at))):
         bad("a turn outside play")
     if (game.caller is not None or phase in ("last_turns", "round_over", "game_over")) \
             and not is_seat(game.caller):
@@ -843,3 +887,16 @@ def _check_state(game):
             bad("a score at the target but the game goes on")
         if game.winners is not None:
             bad("winners before the end")
+
+
+def _is_journal_entry(entry, players):
+    """``[at, "act", seat, action]``, ``[at, "advance"]`` or ``[at, "forfeit", seat]``."""
+    if not isinstance(entry, list) or len(entry) < 2 or not _is_int(entry[0]) or entry[0] < 0:
+        return False
+    kind = entry[1]
+    if kind == "advance":
+        return len(entry) == 2
+    if kind == "forfeit":
+        return len(entry) == 3 and _is_int(entry[2]) and 0 <= entry[2] < players
+    return (kind == "act" and len(entry) == 4 and _is_int(entry[2]) and 0 <= entry[2] < players
+            and isinstance(entry[3], dict) and isinstance(entry[3].get("do"), str))

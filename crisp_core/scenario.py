@@ -1,4 +1,4 @@
-"""The scenario runner: stack a deck, play timed steps, print what came out (SCENARIOS.md).
+"""The scenario runner: stack a deck, play timed steps, print what came out (docs/scenarios.md).
 
     python -m crisp_core.scenario [--check] FILE.json [FILE.json ...]
 
@@ -11,16 +11,14 @@ it; the other files are still run). Also usable as a library: :func:`load_scenar
 import json
 import sys
 
-from .cards import POSITIONS, stacked_deck
-from .game import ACTION_FIELDS, Game, IllegalAction, normalize_options
+from .actions import PLAY_PHASES, ActionError, check_shape
+from .cards import stacked_deck
+from .game import Game, IllegalAction, normalize_options
 from .views import shown_by
 
 DEFAULT_STEP_MS = 2000
 
 _TOP_FIELDS = {"name", "rules", "why", "options", "dealer", "scores", "deck", "steps", "expect"}
-# The steps a seat takes: the engine's actions and their fields, less next_round (no seat).
-_SEAT_STEPS = {kind: fields for kind, fields in ACTION_FIELDS.items() if kind != "next_round"}
-_REQUIRED = {"swap": ("pos",), "queen": ("pos", "target", "target_pos")}
 
 
 class InvalidScenario(ValueError):
@@ -43,7 +41,7 @@ def _check_deck(deck, where):
 def load_scenario(data):
     """Validate a parsed scenario (a dict) and return it with defaults and step times filled.
 
-    Raises :class:`InvalidScenario` for every invalid case of SCENARIOS.md "Invalid files".
+    Raises :class:`InvalidScenario` for every invalid case of docs/scenarios.md "Invalid files".
     The result has ``dealer``, ``scores``, ``deck`` and each step's ``at`` (ms) set.
     """
     if not isinstance(data, dict):
@@ -131,27 +129,20 @@ def _check_step(step, index):
         if "deck" in step:
             _check_deck(step["deck"], where + " deck")
         return step
-    if not isinstance(kind, str) or kind not in _SEAT_STEPS:
-        raise InvalidScenario("%s: unknown do %r" % (where, kind))
-    extra = set(step) - {"at", "do", "seat"} - set(_SEAT_STEPS[kind])
-    if extra:
-        raise InvalidScenario("%s: field %r does not belong to %s" % (where, sorted(extra)[0], kind))
-    for field in ("seat",) + _REQUIRED.get(kind, ()):
-        if field not in step:
-            raise InvalidScenario("%s: %s needs %r" % (where, kind, field))
-    for field in ("seat", "target"):
-        if field in step and not _is_int(step[field]):
-            raise InvalidScenario("%s: %s must be an integer" % (where, field))
-    for field in ("pos", "target_pos"):
-        if field in step and step[field] not in POSITIONS:
-            raise InvalidScenario("%s: unknown %s %r" % (where, field, step[field]))
-    if "from" in step and step["from"] not in ("deck", "discard"):
-        raise InvalidScenario("%s: unknown from %r" % (where, step["from"]))
+    # A seat's step is an engine action (crisp_core.actions) plus its seat and time.
+    try:
+        check_shape({key: value for key, value in step.items() if key not in ("at", "seat")})
+    except ActionError as exc:
+        raise InvalidScenario("%s: %s" % (where, exc))
+    if "seat" not in step:
+        raise InvalidScenario("%s: %s needs 'seat'" % (where, kind))
+    if not _is_int(step["seat"]):
+        raise InvalidScenario("%s: seat must be an integer" % where)
     return step
 
 
 def _state(game):
-    playing = game.phase in ("play", "last_turns")
+    playing = game.phase in PLAY_PHASES
     return {
         "phase": game.phase,
         "round": game.round,
@@ -174,7 +165,7 @@ def _shown(events):
 
 
 def run_scenario(scenario):
-    """Play a scenario from :func:`load_scenario`; return the output object (SCENARIOS.md)."""
+    """Play a scenario from :func:`load_scenario`; return the output object (docs/scenarios.md)."""
     game = Game.new(scenario["options"], deck=scenario["deck"], dealer=scenario["dealer"],
                     scores=scenario["scores"], now=0)
     start = {"shown": _shown(game.deal_events())}

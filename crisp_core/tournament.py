@@ -30,12 +30,9 @@ MAX_STEPS = 200000
 
 
 def _may_act(game, seat, now):
-    """Whether ``seat`` could have anything in ``allowed`` now (others get events only)."""
-    if game.phase == "peek":
-        return not game.ready[seat]
-    if game.phase not in ("play", "last_turns"):
-        return False
-    if seat == game.turn:
+    """Whether ``seat`` could have anything in ``allowed`` now (others get events only): the
+    game waits for it (Game.awaiting), or it may still call crisp (R10.1)."""
+    if seat in game.awaiting(now):
         return True
     return game.window is not None and game.window[0] == seat and now < game.window[1]
 

@@ -5,7 +5,7 @@ moment and nothing else. Cards shown "once" never appear in a view; they travel 
 ``reveal`` events, which :func:`events_for` lets through only to their seat.
 """
 
-from .cards import POSITIONS
+from .actions import END_PHASES, PLAY_PHASES, POSITIONS
 
 
 def view_for(game, seat, now):
@@ -20,7 +20,7 @@ def view_for(game, seat, now):
     n = game.players
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
         raise ValueError("no such seat")
-    over = game.phase in ("round_over", "game_over")
+    over = game.phase in END_PHASES
     if over:
         hands = [list(hand) for hand in game.hands]
     else:
@@ -30,7 +30,7 @@ def view_for(game, seat, now):
         visible = game.turn == seat or game.held_from == "discard"
         held = {"seat": game.turn, "from": game.held_from,
                 "card": game.held if visible else None}
-    playing = game.phase in ("play", "last_turns")
+    playing = game.phase in PLAY_PHASES
     start_in = 0
     if playing and not game.drew:
         start_in = max(0, game.start_at - now)

@@ -5,7 +5,10 @@ Fixtures
                  `node tools/serve.mjs` (static files + PeerJS signaling at /peerjs) on a free
                  port; yields a Site with .url(path) and .lan_url(path). Stopped by its PID.
     browser      session: Debian's Chromium (/usr/bin/chromium, or $CRISP_CHROMIUM).
-    new_phone    function: new_phone(path=None) -> Phone, a fresh context (390x844, touch,
+    open_site    session: the same build served by a second serve.mjs whose signaling server
+                 keeps no id reserved (`--reserve-ms 0`, as the PeerJS cloud server): for the
+                 tests of what happens when someone else holds a room id.
+    new_phone    function: new_phone(path=None, site=None) -> Phone, a fresh context (390x844, touch,
                  microphone permission for loopback WebRTC) with one page; every request and
                  websocket URL is recorded in phone.requests (and in the session's
                  ALL_REQUESTS). Contexts are closed at the end of the test.
@@ -13,16 +16,18 @@ Fixtures
 
 Helpers (in crisp_e2e.py, import them from there)
     served_build(folder, *build_args)  a context manager: builds the site with tools/build.py
-                      and those arguments into folder/dist, serves it with tools/serve.mjs on
-                      a free port and yields its Site (what `site` does with "--test"); for
-                      tests of other builds (e2e/test_build_params.py).
+                      and those arguments into folder/dist, serves it (`serve`) and yields its
+                      Site (what `site` does with "--test"); for tests of other builds
+                      (e2e/test_build_params.py).
+    serve(dist, *serve_args)  a context manager: serves a built `dist` with tools/serve.mjs
+                      (and those arguments) on a free port; yields its Site.
     wait_ready(page)  waits until ui/main.py set body[data-ready]; returns its value
                       ("pyodide" | "micropython").
     ready_ms(page)    ms from navigation start to body[data-ready] (recorded by an init script).
     is_local(url)     True for loopback http(s)/ws(s) URLs and data:/blob:/about: ones.
 
 Pages: `/` is the host/landing page (Pyodide), `/?room=<id>` a guest page (MicroPython).
-Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (DESIGN.md); only a
+Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (docs/design.md); only a
 test build honours them, which is why `site` is one.
 """
 
@@ -31,13 +36,20 @@ import os
 import pytest
 from playwright.sync_api import sync_playwright
 
-from crisp_e2e import CHROMIUM, LAUNCH_ARGS, PHONE, READY_PROBE, ALL_REQUESTS, Phone, served_build
+from crisp_e2e import (CHROMIUM, LAUNCH_ARGS, PHONE, READY_PROBE, ALL_REQUESTS, Phone, serve,
+                       served_build)
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     # Build into a private folder: tests never disturb the dist/ someone is serving.
     with served_build(str(tmp_path_factory.mktemp("crisp")), "--test") as s:
+        yield s
+
+
+@pytest.fixture(scope="session")
+def open_site(site):
+    with serve(site.dist, "--reserve-ms", "0") as s:
         yield s
 
 
@@ -59,14 +71,15 @@ def browser(playwright_instance):
 @pytest.fixture
 def new_phone(browser, site):
     contexts = []
+    default_site = site
 
-    def make(path=None, lan=False, **context_kw):
+    def make(path=None, lan=False, site=None, **context_kw):
         options = {**PHONE, "permissions": ["microphone"], **context_kw}
         context = browser.new_context(**options)
         context.add_init_script(READY_PROBE)
         contexts.append(context)
         page = context.new_page()
-        phone = Phone(context, page, site)
+        phone = Phone(context, page, site or default_site)
 
         def on_request(request):
             phone.requests.append(request.url)

@@ -133,18 +133,26 @@ def free_port():
 
 @contextlib.contextmanager
 def served_build(folder, *build_args):
-    """Build the site (`tools/build.py *build_args`) into `folder`/dist and serve it with
-    `node tools/serve.mjs` (static files + PeerJS signaling at /peerjs) on a free port;
-    yields its Site. The server is stopped by its PID at the end."""
+    """Build the site (`tools/build.py *build_args`) into `folder`/dist and serve it (`serve`);
+    yields its Site."""
     dist = os.path.join(folder, "dist")
     subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), *build_args,
                     "--out", dist], check=True, cwd=ROOT)
+    with serve(dist) as s:
+        yield s
+
+
+@contextlib.contextmanager
+def serve(dist, *serve_args):
+    """Serve the built `dist` with `node tools/serve.mjs *serve_args` (static files + PeerJS
+    signaling at /peerjs) on a free port; yields its Site. The server is stopped by its PID
+    at the end."""
     port = free_port()
-    log_path = os.path.join(folder, "serve.log")
+    log_path = os.path.join(os.path.dirname(dist), "serve-%d.log" % port)
     log = open(log_path, "w")
     proc = subprocess.Popen(
         ["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port", str(port),
-         "--host", "127.0.0.1", "--dir", dist],
+         "--host", "127.0.0.1", "--dir", dist, *serve_args],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     s = Site(port, dist, log_path)
     with open(os.path.join(dist, "build.json"), "rb") as f:

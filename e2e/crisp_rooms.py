@@ -46,8 +46,8 @@ SIGNATURE = """
 """
 
 
-def phone(new_phone, tap=True, cut=False):
-    p = new_phone(reduced_motion="reduce")
+def phone(new_phone, tap=True, cut=False, site=None):
+    p = new_phone(reduced_motion="reduce", site=site)
     if tap:
         p.context.add_init_script(WIRE_TAP)
     if cut:
@@ -55,9 +55,10 @@ def phone(new_phone, tap=True, cut=False):
     return p
 
 
-def open_room(new_phone, name, query="", init=None):
-    """A host page that created a room; returns (phone, room link)."""
-    host = phone(new_phone, tap=False)
+def open_room(new_phone, name, query="", init=None, site=None):
+    """A host page that created a room (on `site`, else the session's); returns (phone, room
+    link)."""
+    host = phone(new_phone, tap=False, site=site)
     if init:
         host.context.add_init_script(init)
     page = host.page

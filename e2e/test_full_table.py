@@ -1,5 +1,5 @@
 """A full table: the host and 7 guests, 8 browser contexts, play a whole round by taps; every
-message each guest received stays under 16 KB (DESIGN.md "Messages").
+message each guest received stays under 16 KB (docs/protocol.md "Room messages").
 
 Stacked deck, dealer Hana (0), dealt one card at a time from seat 1:
     left   Ac 2c 3c 4c 5c 6c 7c 8c   (seats 1..7, 0)

@@ -1,4 +1,4 @@
-"""Nothing lost when a phone sleeps (DESIGN.md "Persistence and reconnection"): guests that
+"""Nothing lost when a phone sleeps (docs/design.md "Persistence and reconnection"): guests that
 reload or lose the network, a host page that reloads or goes away, players that are gone.
 Real pages, the real local `peer` server; each test checks what every OTHER screen shows.
 
@@ -118,7 +118,7 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
         back_ms.append((time.monotonic() - t0) * 1000)
         for p in (ap, bp):
             p.wait_for_selector(sel("connection"), state="detached", timeout=T)
-        # the draw timer paused while the host was away (DESIGN.md "Time")
+        # the draw timer paused while the host was away (docs/design.md "Time")
         m1, t1 = timer_ms(ap), time.monotonic()
         print("draw timer: %d ms left before, %d ms after %.1f s away" % (m0, m1, t1 - t0))
         assert m1 >= m0 - 2500, (m0, m1, t1 - t0)
@@ -260,15 +260,17 @@ async (id) => {
 """
 
 
-def test_a_host_whose_room_id_is_still_taken_retries_until_it_is_free(new_phone):
-    host, link = open_room(new_phone, "Hana")
+def test_a_host_whose_room_id_is_still_taken_retries_until_it_is_free(new_phone, open_site):
+    # A signaling server that keeps no id for its peer (the PeerJS cloud's): another page can
+    # take the room id while the host is away (ours keeps it: e2e/test_impostor.py).
+    host, link = open_room(new_phone, "Hana", site=open_site)
     hp = host.page
     room = link.split("?room=")[1]
     ana = join_room(new_phone, link, "Ana", 1, (hp,))
     ap = ana.page
     hp.close()
     # the signaling server still holds the room id (here: another page took it meanwhile)
-    holder = new_phone()
+    holder = new_phone(site=open_site)
     holder.page.goto(holder.site.url("/build.json"))
     holder.page.add_script_tag(url=holder.site.url("/vendor/peerjs/peerjs.min.js"))
     holder.page.evaluate(HOLD_ID, room)

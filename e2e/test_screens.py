@@ -4,7 +4,7 @@ the screens page (screens_harness.py), on MicroPython (the guests' interpreter) 
 - The DOM patcher under many quick updates and taps stays equal to a fresh drawing, and an
   event fired by the patch itself never re-enters it (the guest page's `replaceChild` bug).
 - Touch targets are at least 44 px and nothing overflows sideways, on a 360 px phone with 8
-  players, on a 390 px phone and on a desktop (DESIGN.md "The table on a phone").
+  players, on a 390 px phone and on a desktop (docs/design.md "The table on a phone").
 """
 
 import json

@@ -6,6 +6,7 @@ every text each connection receives is kept in `net.inbox[conn]` for leak checks
 
 import json
 import re
+import secrets
 
 from ui.client import Client
 from ui.room import LOCAL, Room
@@ -40,15 +41,18 @@ class Net:
     def _client(self, conn, is_host=False):
         def send(text, conn=conn):
             self.deliver(self.room.receive(conn, text, self.clock))
-        client = Client(send, is_host=is_host)
+        client = Client(send, is_host=is_host, nonce=lambda: secrets.token_hex(16))
         self.clients[conn] = client
         self.inbox.setdefault(conn, [])
         return client
 
     def guest(self, conn, name, token=None):
+        """A guest page on a new connection `conn` (PeerJS id "peer-<conn>"): a first join, or
+        with `token` a rejoin through the seat proof."""
         client = self._client(conn)
-        self.deliver(self.room.open(conn, self.clock))
-        client.join(name, token)
+        self.deliver(self.room.open(conn, self.clock, peer="peer-" + conn))
+        client.connected()
+        client.join(name, token, room=self.room.room_id, peer="peer-" + conn)
         return client
 
     def raw(self, conn, text):

@@ -55,7 +55,7 @@ def test_join_act_host_and_ping_build_versioned_messages():
     client.host({"type": "options", "target": 50})
     client.ping(1234)
     assert [json.loads(t) for t in sent] == [
-        {"type": "join", "v": 1, "name": "Ana", "token": None},
+        {"type": "join", "v": 1, "name": "Ana"},
         {"type": "action", "v": 1, "action": {"do": "draw", "from": "deck"}},
         {"type": "options", "v": 1, "target": 50},
         {"type": "ping", "v": 1, "t": 1234}]
@@ -213,9 +213,16 @@ def summary(client, renders):
 
 
 def run_micropython(source):
+    """Run `source` on MicroPython with the `ui` modules client.py imports (ui/proof.py)."""
+    with open(os.path.join(ROOT, "ui", "proof.py"), encoding="utf-8") as f:
+        proof_source = f.read()
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
-              "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), json.dumps(source))
+              "mp.FS.mkdir('/ui'); mp.FS.writeFile('/ui/__init__.py', '');\n"
+              "mp.FS.writeFile('/ui/proof.py', %s);\n"
+              "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
+              "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), json.dumps(proof_source),
+                                          json.dumps(source))
     done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -179,3 +179,45 @@ def test_a_link_to_no_room_says_so_and_still_retries():
     assert link.status() == "ok"
     link.lost(5000, missing=True)                     # seated once: the host is away
     assert link.status() == "host_gone"
+
+
+def test_a_peer_that_fails_the_seat_proof_is_dropped_and_named_until_the_host_is_back():
+    link = Link(0, seated=True)                       # a reloaded page with its token
+    assert link.step(0) == ["connect"]
+    link.opened(100)
+    link.joining(100)
+    link.unverified(150)                              # the challenge did not prove the token
+    assert not link.open and link.status() == "host_unverified"
+    assert link.failures == 1 and link.retry_at == 150 + backoff(1)
+    # it keeps trying, and keeps saying so while each peer it reaches fails
+    t = link.retry_at
+    assert link.step(t) == ["connect"]
+    link.opened(t + 50)
+    link.joining(t + 50)
+    assert link.status() == "host_unverified"
+    link.heard(t + 80, seated=True)                   # the real host proved itself: back
+    assert link.status() == "ok" and link.failures == 0
+
+
+def test_nobody_at_the_room_id_is_host_gone_not_an_impostor():
+    link = Link(0, seated=True)
+    link.step(0)
+    link.opened(10)
+    link.joining(10)
+    link.unverified(20)
+    link.step(20 + backoff(1))
+    link.lost(30 + backoff(1), missing=True)          # the impostor left: nobody holds it
+    assert link.status() == "host_gone"
+
+
+def test_the_host_closing_an_unjoined_connection_is_quiet_and_reconnects_at_once():
+    link = Link(0)                                    # a new guest typing its name
+    link.step(0)
+    link.opened(100)
+    assert link.status() == "ok"
+    link.lost(10100)                                  # the host's 10 s for unjoined ones
+    assert link.status() == "ok" and link.failures == 0
+    assert link.step(10100) == ["connect"]
+    assert link.status() == "ok"
+    link.lost(10100 + ATTEMPT_MS)                     # but an attempt that fails counts
+    assert link.failures == 1 and link.status() == "connecting"

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crisp_core import CANONICAL, Game, IllegalAction, events_for, view_for
-from crisp_core.cards import POSITIONS
+from crisp_core.actions import POSITIONS
 
 OPTIONS = st.fixed_dictionaries({
     "players": st.integers(2, 8),

@@ -467,6 +467,35 @@ def test_round_over_shows_every_hand_and_the_scores():
     assert tap(tree, ctx, "next-round", new_ui(), m) == [("next_round", {})]
 
 
+def test_the_round_check_shows_quietly_when_it_holds_and_loudly_when_not():
+    hands = [["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]]
+    m = table_model(3, seat=1, phase="round_over", turn=None, caller=1, hands=hands,
+                    round_points=[14, 6, 17], scores=[14, 6, 17], allowed=[])
+    tree, ctx = show(m)                     # a solo game, or no proof yet: nothing
+    assert find(tree, "round-verified") is None and find(tree, "round-mismatch") is None
+    assert find(tree, "save-record") is None
+    rnd = m.view["round"]
+    m.verdict = {"round": rnd, "ok": True, "skipped": [2]}
+    tree, ctx = show(m)
+    assert find(tree, "round-mismatch") is None
+    assert "Cleo" in text_of(find(tree, "round-verified"))         # named: not in time
+    assert tap(tree, ctx, "save-record", new_ui(), m) == [("save_record", {"round": rnd})]
+    m.verdict = {"round": rnd, "ok": False, "skipped": [], "what": "draw", "saw": ["7h"],
+                 "expected": ["3c"], "detail": "x"}
+    for lang, words in (("en", "drew"), ("es", "robaste")):
+        tree, ctx = show(m, lang=lang)
+        node = find(tree, "round-mismatch")
+        assert find(tree, "round-verified") is None and node["attrs"]["data-what"] == "draw"
+        assert node["attrs"]["role"] == "alert"
+        assert words in text_of(node) and "7h" in text_of(node) and "3c" in text_of(node)
+    m.verdict = dict(m.verdict, what="<script>", saw=[EVIL])       # the host's words: never markup
+    tree, ctx = show(m)
+    assert find(tree, "round-mismatch")["attrs"]["data-what"] == "event"
+    m.verdict = dict(m.verdict, round=rnd - 1)                     # another round's check
+    tree, ctx = show(m)
+    assert find(tree, "round-mismatch") is None
+
+
 def test_game_over_names_the_winners():
     m = table_model(3, seat=2, phase="game_over", turn=None, winners=[0, 2],
                     hands=[["Ah", "2c", "3d"], ["Kh", "Ks", "Kd"], ["Ac", "2d", "3s"]],
@@ -930,6 +959,19 @@ def test_a_link_to_no_room_says_so_and_offers_the_way_back():
     assert tap(tree, ctx, "leave", None, None) == [("leave", {})]
     tree, ctx = show(m, None, "es")
     assert i18n.t("es", "conn_no_room") in text_of(find(tree, "connection"))
+
+
+def test_a_peer_that_is_not_the_host_is_named_over_the_last_real_table():
+    for lang, words in (("en", "not your host"), ("es", "no es tu anfitri\u00f3n")):
+        m = table_model(3, seat=1)
+        m.status = "host_unverified"
+        tree, ctx = show(m, None, lang)
+        node = find(tree, "host-unverified")
+        assert text_of(node) == i18n.t(lang, "conn_host_unverified")
+        assert words in text_of(node).lower()
+        assert node["attrs"]["role"] == "alert"
+        assert find(tree, "connection") is None
+        assert find(tree, "seat-1") is not None          # the table stays as it was
 
 
 def test_every_connection_state_shows_in_the_banner():

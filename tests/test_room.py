@@ -1,11 +1,13 @@
 """The host's room (ui/room.py) over an in-memory network: lobby, seats, tokens, validation,
-a whole round, and what each seat receives (RULES.md R9, docs/protocol.md)."""
+a whole round, and what each seat receives (docs/rules.md R9, docs/protocol.md)."""
 
 import json
+import secrets
 
 import pytest
 
 from roomnet import CARD, Net
+from ui.client import Client
 from ui.room import GONE_MS, LOCAL, MAX_TEXT, RATE_BURST, SILENT_MS, Room, new_room_id
 
 # A 3-player round (dealer 0; deal order seat 1, 2, 0; left, center, right):
@@ -108,9 +110,12 @@ def test_join_after_start_without_a_valid_token_is_refused():
     net = started()
     net.guest("late", "Late")
     assert net.last("late", "kicked")["code"] == "started"
-    net.guest("late2", "Late", token="00" * 16)
-    assert net.last("late2", "kicked")["code"] == "started"
-    assert len(net.room.seats) == 3
+    # a token no seat has: the room cannot prove that seat, and says so (an error, which a
+    # rejoining guest cannot tell from an impostor's: it keeps its token and its screen)
+    late = net.guest("late2", "Late", token="00" * 16)
+    assert net.last("late2", "error")["code"] == "no_seat"
+    assert late.suspect and late.screen == "join" and late.token == "00" * 16
+    assert len(net.room.seats) == 3 and "late2" not in net.room.conns
 
 
 def test_a_guest_rejoining_with_its_token_gets_its_seat_back():
@@ -142,8 +147,9 @@ def test_a_second_connection_with_the_same_token_takes_the_seat_over():
 def test_a_guest_cannot_take_the_host_seat_with_its_token():
     net = lobby_of_three()
     net.guest("evil", "Evil", token=net.room.seats[0].token)
-    assert net.clients["evil"].seat == 3
-    assert net.room.conns[LOCAL] == 0
+    assert net.last("evil", "error")["code"] == "no_seat"
+    assert net.clients["evil"].seat is None and "evil" not in net.room.conns
+    assert net.room.conns[LOCAL] == 0 and len(net.room.seats) == 3
 
 
 def test_options_are_set_by_the_host_and_validated():
@@ -516,12 +522,20 @@ def test_the_room_round_trips_through_to_dict():
     room = Room.from_dict(saved)
     assert json.dumps(room.to_dict(), sort_keys=True) == json.dumps(saved, sort_keys=True)
     assert room.game == net.room.game
-    # seats come back disconnected; the same token gets the same seat
+    # seats come back disconnected; the same token proves the same seat
     assert room.conns == {}
-    out = room.receive("a-again", json.dumps({"type": "join", "v": 1, "name": "Ana",
-                                              "token": net.clients["a"].token}), net.clock)
-    assert json.loads(out[0][1]) == {"type": "welcome", "v": 1, "seat": 1,
-                                     "token": net.clients["a"].token, "room": "room-test"}
+    got = []
+    ana = Client(lambda text: got.extend(room.receive("a-again", text, net.clock)),
+                 nonce=lambda: secrets.token_hex(16))
+    room.open("a-again", net.clock, peer="p")
+    ana.connected()
+    ana.join("Ana", net.clients["a"].token, room="room-test", peer="p")
+    for _ in range(2):                       # challenge -> proof -> welcome
+        texts = [t for c, t in got if c == "a-again"]
+        del got[:]
+        for text in texts:
+            ana.receive(text, net.clock)
+    assert ana.trusted and ana.seat == 1 and room.conns == {"a-again": 1}
 
 
 # ---- the bot hook -------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Bots in the host's room (ui/room.py): added and removed in the lobby, seeded per room and
 seat, saved with the room (their memory too), standing in for an away player until that
-player is back, and never shown a card their seat may not know (RULES.md R9).
+player is back, and never shown a card their seat may not know (docs/rules.md R9).
 docs/protocol.md ("Room", "Bots")."""
 
 import json

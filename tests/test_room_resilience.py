@@ -149,11 +149,17 @@ def test_a_guessed_token_gets_no_seat_and_changes_nothing():
     guesses = ["0" * 32, near, "", "x" * 128, token + "0", token[:-1]]
     if token.upper() != token:
         guesses.append(token.upper())
-    for guess in guesses:
+    for i, guess in enumerate(guesses):
+        thief = net.guest("thief%d" % i, "Thief", token=guess)
+        # a guess names no seat (its public id matches none): the room says so, and seats
+        # nobody; the thief's own page is left unconvinced
+        assert net.last("thief%d" % i, "error")["code"] == "no_seat", guess
+        assert thief.suspect and "thief%d" % i not in net.room.conns
+        # the old way of asking (the token itself in `join`) is refused outright
         out = net.room.receive("thief", json.dumps(
             {"type": "join", "v": 1, "name": "Thief", "token": guess}), net.clock)
-        assert len(out) == 1 and json.loads(out[0][1])["code"] == "started", guess
-        assert "thief" not in net.room.conns
+        assert [json.loads(t)["code"] for _, t in out] == ["bad_message"], guess
+    assert "thief" not in net.room.conns
     assert net.snapshot() == before
 
 

@@ -1,7 +1,7 @@
-"""Rule scenarios (SCENARIOS.md) run through the project's runner.
+"""Rule scenarios (docs/scenarios.md) run through the project's runner.
 
-Every `tests/scenarios/*.json` holds expectations worked out by hand from RULES.md and
-SCENARIOS.md; `python -m crisp_core.scenario --check` must agree with them (exit 0). Every
+Every `tests/scenarios/*.json` holds expectations worked out by hand from docs/rules.md and
+docs/scenarios.md; `python -m crisp_core.scenario --check` must agree with them (exit 0). Every
 `tests/scenarios/invalid/*.json` must be rejected as a file: exit 2, one line on stderr, no
 traceback.
 """

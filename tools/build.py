@@ -14,7 +14,9 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
     config.js                 GENERATED: the one place the signaling server is configured
     pyscript.toml, mpy.toml   GENERATED: PyScript configs for the host (Pyodide) and guests (MicroPython)
     py/host-<hash>.zip        GENERATED: crisp_core/ + ui/ Python files, unpacked by PyScript ([files] "./*")
-    py/guest-<hash>.zip       GENERATED: ui/ Python files only (guests never run the engine)
+    py/guest-<hash>.zip       GENERATED: ui/ Python files and the engine without crisp_core/__init__.py,
+                              its bots and tools (GUEST_CORE_EXCLUDED): the screens import
+                              crisp_core/actions.py at once, the round check the rest at a round's end
     ui/, crisp_core/          copies of the sources (ui/main.py is the entry script of both interpreters)
     vendor/pyscript/          @pyscript/core dist (core.js, core.css and its lazy chunks)
     vendor/pyodide/           pyodide core: pyodide.mjs, pyodide.asm.mjs/.wasm, python_stdlib.zip, lock
@@ -41,7 +43,6 @@ NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
 SHELL_FILES = ["index.html", "boot.js"]
-
 # Vendored npm files: package dir -> (dist subdir, files or None for "all but maps/types").
 PYODIDE_FILES = [
     "pyodide.mjs",
@@ -125,6 +126,14 @@ UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "
 
 # Python source files that go into the interpreters' file systems.
 PY_EXTENSIONS = (".py", ".json")
+
+# crisp_core files guests do without: __init__.py (MicroPython imports a package directory
+# without one, so a guest's screens load crisp_core/actions.py alone, never the engine at
+# start), the bots (CPython's random.Random), the bot tournament and the scenario runner
+# (command-line tools). Guests import the rest of the engine at the end of a round, to check
+# its committed shuffle (`import crisp_core.verify`, docs/protocol.md "Verifiable shuffle").
+GUEST_CORE_EXCLUDED = ("crisp_core/__init__.py", "crisp_core/bots.py",
+                       "crisp_core/tournament.py", "crisp_core/scenario.py")
 
 
 def fail(msg):
@@ -230,7 +239,8 @@ def build(out, mode, test=False):
     ui_py = walk_files(os.path.join(ROOT, "ui"), PY_EXTENSIONS)
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
-    for kind, paths in (("host", core_py + ui_py), ("guest", ui_py)):
+    guest_py = [p for p in core_py if p not in GUEST_CORE_EXCLUDED] + ui_py
+    for kind, paths in (("host", core_py + ui_py), ("guest", guest_py)):
         data = make_zip(paths)
         digest = hashlib.sha256(data).hexdigest()[:10]
         rel = f"py/{kind}-{digest}.zip"  # content-hashed: a new build is never served stale
@@ -277,7 +287,7 @@ def build(out, mode, test=False):
         sizes[f"vendor/{sub}"] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
     write(os.path.join(out, "build.json"), json.dumps(
         {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
-         "python_files": {"host": core_py + ui_py, "guest": ui_py}}, indent=2) + "\n")
+         "python_files": {"host": core_py + ui_py, "guest": guest_py}}, indent=2) + "\n")
     return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes}
 
 

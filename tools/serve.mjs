@@ -3,7 +3,12 @@
 // server (npm `peer`, ExpressPeerServer) at /peerjs on the same port. A local build
 // (python3 tools/build.py) points the page at this origin's /peerjs.
 //
+// The signaling server's door (tools/signal_guard.mjs): websockets only from the page's own
+// origin, at most 20 from one address, and a peer's id reserved for its own PeerJS token for
+// 5 minutes after its socket closes (a reloading host gets its room id back first).
+//
 //   node tools/serve.mjs [--port 8000] [--host 0.0.0.0] [--dir dist] [--verbose]
+//                        [--reserve-ms 300000]   (how long ids stay reserved; tests shorten it)
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -12,11 +17,13 @@ import { fileURLToPath } from "node:url";
 import express from "express";
 import compression from "compression";
 import { ExpressPeerServer } from "peer";
+import { RESERVE_MS, SignalGuard } from "./signal_guard.mjs";
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 function parseArgs(argv) {
-  const args = { port: 8000, host: "0.0.0.0", dir: path.join(ROOT, "dist"), verbose: false };
+  const args = { port: 8000, host: "0.0.0.0", dir: path.join(ROOT, "dist"), verbose: false,
+                 reserveMs: RESERVE_MS };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -27,14 +34,17 @@ function parseArgs(argv) {
     if (a.startsWith("--port")) args.port = Number(value());
     else if (a.startsWith("--host")) args.host = value();
     else if (a.startsWith("--dir")) args.dir = path.resolve(value());
+    else if (a.startsWith("--reserve-ms")) args.reserveMs = Number(value());
     else if (a === "--verbose" || a === "-v") args.verbose = true;
     else if (a === "--help" || a === "-h") {
-      console.log("usage: node tools/serve.mjs [--port 8000] [--host 0.0.0.0] [--dir dist] [--verbose]");
+      console.log("usage: node tools/serve.mjs [--port 8000] [--host 0.0.0.0] [--dir dist] [--verbose] [--reserve-ms 300000]");
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)
     throw new Error(`bad --port ${args.port}`);
+  if (!Number.isInteger(args.reserveMs) || args.reserveMs < 0)
+    throw new Error(`bad --reserve-ms ${args.reserveMs}`);
   return args;
 }
 
@@ -80,7 +90,14 @@ function main() {
   const server = http.createServer(app);
 
   // Signaling: client options {host: location.hostname, port: location.port, path: "/peerjs"}.
-  const peerServer = ExpressPeerServer(server, { path: "/", key: "peerjs", allow_discovery: false });
+  // concurrent_limit: every peer on the server at once (a LAN party is a few dozen; the
+  // per-address cap keeps one machine from taking them all). The guard makes the websocket
+  // server (peer's createWebSocketServer hook) and checks every upgrade first.
+  const guard = new SignalGuard({ reserveMs: args.reserveMs });
+  const peerServer = ExpressPeerServer(server, {
+    path: "/", key: "peerjs", allow_discovery: false, concurrent_limit: 500,
+    createWebSocketServer: guard.factory(),
+  });
   if (args.verbose) {
     peerServer.on("connection", (c) => console.log(`peer: + ${c.getId()}`));
     peerServer.on("disconnect", (c) => console.log(`peer: - ${c.getId()}`));

@@ -6,10 +6,12 @@ as_root() {
     echo "setup: need root for: $*" >&2; return 1; fi
 }
 
+# Only what a package needs (--no-install-recommends): Chromium's recommends alone pull in
+# hundreds of MB of desktop packages that a headless test run never uses.
 apt_updated=
 apt_install() {
   if [ -z "$apt_updated" ]; then as_root apt-get update -qq; apt_updated=1; fi
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
 }
 
 # node + npm (Debian's are fine: the server needs Node.js >= 18)
@@ -38,11 +40,19 @@ ensure_chromium() {
   fi
 }
 
-# .venv with the pinned test tools
+# .venv with the pinned test tools. pip runs only when requirements-dev.txt changed since the
+# last install (its sha256 is kept in .venv/requirements-dev.sha256) or .venv is new.
 ensure_venv() {
+  local stamp=.venv/requirements-dev.sha256 want
   if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv"
     python3 -m venv .venv || { apt_install python3-venv && python3 -m venv .venv; }
   fi
+  want="$(sha256sum requirements-dev.txt | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    return 0
+  fi
+  echo "setup: pip install -r requirements-dev.txt"
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+  echo "$want" > "$stamp"
 }

@@ -9,9 +9,23 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
+from ui import proof
+
 VERSION = 1
 REVEAL_MS = 3000      # how long a Jack, Queen or draw reveal stays face up (R9.2)
 LOG_MAX = 200         # public events of the round kept for the event log
+OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a few hundred)
+PROOF_PARTS_MAX = 200
+
+
+def left_ms(value, elapsed):
+    """The one countdown: a remaining time of a view (ms, e.g. `draw_left`) as of `elapsed`
+    ms after the view arrived, never below 0; None (no timer) stays None. Views carry
+    remaining times, not clock times, so guests need no clock in step with the host's."""
+    if value is None:
+        return None
+    left = value - elapsed
+    return left if left > 0 else 0
 
 
 class Client:
@@ -30,13 +44,36 @@ class Client:
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
       name_error  "bad_name" | "name_taken" when the room refused this page's join for its
                name (the join screen says so until the next join), else None
-      status   "connecting" | "ok" | "reconnecting" | "host_gone"
+      status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified"
       n        the counter of the last view; latency: ms of the last ping round trip
+      trusted  the peer on this connection is the room: the host's own screen, a guest's
+               first join (trust on first use), or a host that proved it knows this seat's
+               token (docs/protocol.md "Rejoining: the seat proof"). Until then every
+               message but a `challenge` is ignored.
+      suspect  True once the peer on this connection failed to prove itself (the page drops
+               the connection and says `host_unverified`); the page clears it
+      verdict  the check of the last round dealt from a committed shuffle, or None:
+               {"round": r, "ok": bool, "what", "detail", "saw", "expected"} (docs/protocol.md
+               "Verifiable shuffle"); record: that round's record (JSON-safe), to save
+
+    `nonce()` returns 32 fresh random hex digits (a guest page: crypto.getRandomValues).
+    `entropy()` (default: `nonce`) gives this page's contribution to each committed shuffle,
+    also 32 random hex digits. The host's own screen contributes nothing but still checks the
+    rounds.
     """
 
-    def __init__(self, send, is_host=False):
+    def __init__(self, send, is_host=False, nonce=None, entropy=None):
         self.send = send
+        self.nonce = nonce
         self.is_host = is_host
+        self.trusted = True
+        self.suspect = False
+        self._ask = None          # the rejoin in progress: what the host's proof must match
+        self.entropy = entropy if entropy is not None else nonce
+        self.fair = {}          # round -> what this page saw of that round's commitment
+        self._segment = True    # the next view starts a new segment of observed events
+        self.verdict = None
+        self.record = None
         self.screen = "join"
         self.seat = None
         self.token = None
@@ -70,14 +107,21 @@ class Client:
             return False
         if not isinstance(msg, dict) or msg.get("v") != VERSION:
             return False
+        kind = msg.get("type")
+        if not self.trusted:
+            return self._unproven(kind, msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
-        kind = msg.get("type")
         if kind == "welcome":
-            self.seat = msg.get("seat")
-            self.token = msg.get("token")
+            seat = msg.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                return False
+            self.seat = seat
+            if self.token is None and proof.is_hex(msg.get("token"), 32):
+                self.token = msg.get("token")    # the first welcome only; never replaced
             self.room = msg.get("room")
             # A (re)seat: the views that follow start over (the room replays the round's log).
+            self._segment = True
             self.log = []
             self._clear_reveals()
             self.error = None
@@ -92,10 +136,15 @@ class Client:
                 self.view = None
                 self.log = []
                 self._clear_reveals()
+                self.fair = {}
+                self.verdict = None
+                self.record = None
             return True
         if kind == "view":
             self._view(msg, now)
             return True
+        if kind in ("commit", "fair", "proof"):
+            return self._fair_message(kind, msg)
         if kind == "error":
             if msg.get("code") == "stale":
                 # A tap that crossed a new view (a double tap, a timer): the fresh view is on
@@ -109,12 +158,36 @@ class Client:
             self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
             self.error = self.kicked
             self.screen = "gone"
+            if msg.get("code") == "removed":
+                self.token = None     # the seat is gone: a later visit joins afresh
             return True
         if kind == "pong":
             t = msg.get("t")
             if isinstance(t, (int, float)):
                 self.latency = now - t
             return False
+        return False
+
+    def _unproven(self, kind, msg):
+        """A message from a peer that has not proved it is the room: only the `challenge`
+        answering our rejoin counts; anything else (a table, a lobby, `kicked`, an error)
+        changes nothing and marks the peer `suspect`. Returns True when it proved itself."""
+        ask = self._ask
+        if kind == "pong":
+            return False
+        if kind == "challenge" and ask is not None and proof.is_hex(msg.get("nonce"), 32):
+            host_nonce = msg.get("nonce")
+            mac = proof.host_mac(ask["token"], ask["room"], ask["peer"], ask["seat_id"],
+                                 ask["nonce"], host_nonce)
+            if proof.same(msg.get("mac"), mac):
+                self._ask = None
+                self.trusted = True
+                self._send({"type": "proof", "mac": proof.guest_mac(
+                    ask["token"], ask["room"], ask["peer"], ask["seat_id"], ask["nonce"],
+                    host_nonce)})
+                return True
+        self._ask = None
+        self.suspect = True
         return False
 
     def _view(self, msg, now):
@@ -130,6 +203,7 @@ class Client:
         if self.screen != "gone":
             self.screen = "table"
         self._batch += 1
+        self._observe(view.get("round"), msg.get("events") or [])
         for event in msg.get("events") or []:
             if not isinstance(event, dict):
                 continue
@@ -200,16 +274,132 @@ class Client:
         times = [t for t in self.reveal_until.values() if t is not None]
         return min(times) if times else None
 
+    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle") ----------------------
+
+    def _fair_round(self, number):
+        """What this page keeps about round `number`'s commitment (this round and the last)."""
+        entry = self.fair.get(number)
+        if entry is None:
+            entry = {"commit": None, "sent": None, "info": None, "segments": [],
+                     "proof": {}, "done": False}
+            self.fair[number] = entry
+            for old in list(self.fair):
+                if old < number - 1:
+                    del self.fair[old]
+        return entry
+
+    def _observe(self, number, events):
+        """Keep every event this page receives, by round, for the check at the round's end:
+        one segment per (re)join (after a rejoin the room replays only the last events)."""
+        if not isinstance(number, int):
+            return
+        entry = self._fair_round(number)
+        if self._segment or not entry["segments"]:
+            entry["segments"].append([])
+            self._segment = False
+        kept = sum([len(seg) for seg in entry["segments"]])
+        for event in events:
+            if isinstance(event, dict) and kept < OBSERVED_MAX:
+                entry["segments"][-1].append(event)
+                kept += 1
+
+    def _fair_message(self, kind, msg):
+        number = msg.get("round")
+        if not isinstance(number, int) or isinstance(number, bool):
+            return False
+        entry = self._fair_round(number)
+        if kind == "commit":
+            # Before the deal: answer at once with this page's contribution (once for each
+            # commitment; a new game's round 1 has a new one).
+            commitment = msg.get("commitment")
+            if isinstance(commitment, str) and entry["commit"] != commitment:
+                entry.update({"commit": commitment, "sent": None, "info": None,
+                              "segments": [], "proof": {}, "done": False})
+                if self.entropy is not None and not self.is_host:
+                    entry["sent"] = self.entropy()
+                    self._send({"type": "contribute", "round": number, "value": entry["sent"]})
+            return False
+        if kind == "fair":
+            entry["info"] = msg
+            if entry["commit"] is None:
+                entry["commit"] = msg.get("commitment")   # joined after the commitment
+            return False
+        parts = msg.get("parts")
+        part = msg.get("part")
+        if (entry["done"] or not isinstance(parts, int) or not isinstance(part, int)
+                or not 0 <= part < parts <= PROOF_PARTS_MAX):
+            return False
+        entry["proof"][part] = msg
+        if len(entry["proof"]) < parts or entry["info"] is None:
+            return False
+        entry["done"] = True
+        try:
+            self._verify(number, entry, parts)
+        except Exception as e:        # a bug or a host's garbage: a loud mismatch, no crash
+            self.verdict = {"round": number, "ok": False, "skipped": [], "what": "record",
+                            "detail": "the check failed: " + type(e).__name__,
+                            "saw": [], "expected": []}
+        return True
+
+    def _verify(self, number, entry, parts):
+        """All of the proof is here: build the round's record and check it with the engine."""
+        import crisp_core.verify as verify    # the engine: guests have it in their zip too
+        info = entry["info"]
+        actions = []
+        for part in range(parts):
+            got = entry["proof"][part].get("actions")
+            actions += got if isinstance(got, list) else [None]
+        first = entry["proof"][0]
+        record = {"crisp_record": verify.RECORD_VERSION, "round": number,
+                  "dealer": info.get("dealer"), "options": info.get("options"),
+                  "scores": info.get("scores"), "start": info.get("start"),
+                  "players": info.get("players"),
+                  "commitment": entry["commit"], "contributions": info.get("contributions"),
+                  "skipped": info.get("skipped"), "secret": first.get("secret"),
+                  "actions": actions, "seat": self.seat, "sent": entry["sent"],
+                  "observed": entry["segments"]}
+        result = verify.check(record)
+        if result is None and entry["commit"] != info.get("commitment"):
+            result = {"what": "commitment", "detail": "the deal's commitment is not the one "
+                      "sent before the contributions", "saw": [], "expected": []}
+        verdict = {"round": number, "ok": result is None,
+                   "skipped": info.get("skipped") or []}
+        if result is not None:
+            verdict.update(result)
+        self.verdict = verdict
+        self.record = record
+
     # ---- to the room --------------------------------------------------------------------
 
     def _send(self, msg):
         msg["v"] = VERSION
         self.send(json.dumps(msg))
 
-    def join(self, name, token=None):
+    def connected(self):
+        """A new data connection to the room: nothing from it is trusted until it proves
+        itself, unless this seat has no token yet (a first join trusts the peer at the room
+        id) or this is the host's own screen."""
+        self.trusted = self.is_host or self.token is None
+        self.suspect = False
+        self._ask = None
+
+    def join(self, name, token=None, room=None, peer=""):
+        """Ask for a seat. Without `token` (or on the host's own screen): a first join. With
+        the seat's `token`: a rejoin that names the seat by its public id and a fresh nonce,
+        never the token itself; `room` (the room id) and `peer` (this page's PeerJS id) are
+        bound into the proofs. A rejoin needs `nonce` (the constructor's)."""
         self.name = name
         self.name_error = None
-        self._send({"type": "join", "name": name, "token": token})
+        if token is None or self.is_host:
+            self._send({"type": "join", "name": name})
+            return
+        if token != self.token:
+            self.token = token
+        self.trusted = False
+        self._ask = {"token": token, "room": room or "", "peer": peer or "",
+                     "seat_id": proof.seat_id(token), "nonce": self.nonce()}
+        self._send({"type": "join", "name": name, "seat_id": self._ask["seat_id"],
+                    "nonce": self._ask["nonce"]})
 
     def act(self, action):
         """Send an engine action, e.g. {"do": "draw", "from": "deck"}, with the number of the
@@ -247,7 +437,4 @@ class Client:
         value = self.view.get(key)
         if key == "crisp_window":
             value = value.get("left") if value else None
-        if value is None:
-            return None
-        left = value - (now - self.view_at)
-        return left if left > 0 else 0
+        return left_ms(value, now - self.view_at)

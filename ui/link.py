@@ -2,13 +2,19 @@
 the host, and the backoff both pages use. Pure (no `js`, no clock): every call takes `now`
 (ms); the page does what `step` says and renders `status()`. MicroPython-compatible.
 
-A guest never gives up while its page is open (DESIGN.md "Persistence and reconnection"):
+A guest never gives up while its page is open (docs/design.md "Persistence and reconnection"):
 - the host answers every ping (every PING_MS); nothing heard for HOST_SILENT_MS means the
   connection is dead even if PeerJS never said `close` (it often does not);
 - an attempt not open within ATTEMPT_MS has failed, and so has a connection whose `join`
   got no `welcome` within ATTEMPT_MS;
 - retries back off along RETRY_MS, then every RETRY_MS[-1] forever;
-- a page shown again or a network back (`woke`) checks at once instead of waiting.
+- a page shown again or a network back (`woke`) checks at once instead of waiting;
+- a peer at the room id that cannot prove it is the host (`unverified`: the seat proof,
+  docs/protocol.md) is dropped at once and the page keeps trying for the real one, saying
+  "host_unverified" until the room seats it again;
+- the host closes a connection that has not joined within 10 s (ui/gate.py): while this page
+  has sent no join (a player still typing a name) that close is expected, the page connects
+  again at once and the player is told nothing.
 """
 
 PING_MS = 3000
@@ -34,7 +40,8 @@ class Link:
       "ping"     send a ping
     `status()` is what the player is told: "ok", "connecting" (never had a seat yet),
     "reconnecting" (lost it, trying again), "host_gone" (the host is not there: waiting
-    for it to come back; only said while this page itself reaches the signaling server) or
+    for it to come back; only said while this page itself reaches the signaling server),
+    "host_unverified" (the peer at the room id could not prove it is the host) or
     "no_room" (never seated here and no host holds the room id: a mistyped or ended link;
     the page still retries, in case the host is only starting).
     """
@@ -50,6 +57,8 @@ class Link:
         self.last_ping = None
         self.join_at = None       # when a join went out that no welcome answered yet
         self.online = True        # this page reaches the signaling server (the page says)
+        self.impostor = False     # the last peer at the room id failed the seat proof
+        self.idle_closed = False  # the host closed our unjoined connection: reopening quietly
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -59,6 +68,7 @@ class Link:
 
     def opened(self, now):
         self.open = True
+        self.idle_closed = False
         self.attempt_at = None
         self.retry_at = None
         self.missing = False
@@ -77,6 +87,7 @@ class Link:
             self.seated = True
             self.join_at = None
             self.failures = 0             # back in: the next loss starts the backoff over
+            self.impostor = False
 
     def refused(self):
         """The room answered the join with a refusal (the name): the connection is good, and
@@ -86,12 +97,29 @@ class Link:
     def lost(self, now, missing=False):
         """The connection closed, an attempt failed, or (missing) the signaling server says
         no peer holds the room id (the host's page is closed or reloading)."""
+        idle = self.open and self.join_at is None and not self.seated and not missing
         self.open = False
         self.attempt_at = None
         self.join_at = None
-        self.failures += 1
         self.missing = missing
+        if missing:
+            self.impostor = False         # nobody holds the id now
+        if idle:
+            # An open connection on which we asked for nothing: the host closes those after
+            # 10 s (ui/gate.py). Not a failure; connect again at once, say nothing.
+            self.idle_closed = True
+            self.retry_at = now
+            return
+        self.idle_closed = False
+        self.failures += 1
         self.retry_at = now + backoff(self.failures)
+
+    def unverified(self, now):
+        """The peer at the room id answered our rejoin without proving it knows our seat's
+        token (an impostor, or a host that lost this seat): the page drops the connection;
+        try again with backoff, telling the player "host_unverified"."""
+        self.lost(now)
+        self.impostor = True
 
     def woke(self, now):
         """The page is shown again, or the network is back: check at once."""
@@ -123,7 +151,11 @@ class Link:
         return todo
 
     def status(self):
+        if self.impostor:
+            return "host_unverified"
         if self.open and self.join_at is None:
+            return "ok"
+        if self.idle_closed:
             return "ok"
         if self.online and self.missing and not self.seated:
             return "no_room"

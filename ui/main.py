@@ -7,11 +7,18 @@
 #   solo (the landing's "Play solo"): the same Room with bot seats and the host's Client only;
 #     no PeerJS Peer at all.
 # When the page is usable, body[data-ready] is set to the interpreter's name (e2e tests wait
-# for it). Host page parameters for tests: ?deck=Ah,5c,... (stacks every round) and ?seed=N,
-# honoured by a test build only (tools/build.py --test); ?botpace=F (bots' think times times F;
-# 1 = a person's pace, the default) on every build: it only changes when the host's bots act.
+# for it). Host page parameters for tests: ?deck=Ah,5c,... (stacks every round, with no
+# commitment), ?seed=N and ?cheat=hand|deck (a host that cheats after committing, to show that
+# guests notice), honoured by a test build only (tools/build.py --test); ?botpace=F (bots'
+# think times times F; 1 = a person's pace, the default) on every build: it only changes when
+# the host's bots act.
 #
-# Persistence and reconnection (DESIGN.md; docs/protocol.md "Reconnection"):
+# Fair play (docs/protocol.md "Verifiable shuffle"): a guest's page answers each commitment
+# with 16 random bytes from crypto.getRandomValues (boot.js crisp.randomHex, the Client's
+# nonce); every page checks each round at its end
+# and offers its record as a JSON download (save-record).
+#
+# Persistence and reconnection (docs/design.md; docs/protocol.md "Reconnection"):
 #   host: the room is saved in localStorage after every change ("crisp.room.<id>") and the
 #     page's URL becomes ?host=<id>: a reloaded host page resumes that room at once (the
 #     landing at / offers to resume the last one, or to abandon it). The room's clock goes on
@@ -31,6 +38,7 @@ from ui import screens
 from ui.client import Client
 from ui.link import Link, backoff
 from ui.net import GuestNet, HostNet
+from ui.storage import Storage
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
@@ -42,36 +50,11 @@ def _str(value):
     return value if isinstance(value, str) else None
 
 
-def storage_get(key):
-    try:
-        return _str(js.localStorage.getItem(key))
-    except Exception:
-        return None
-
-
-def storage_set(key, value):
-    try:
-        js.localStorage.setItem(key, value)
-    except Exception:
-        pass
-
-
-def storage_remove(key):
-    try:
-        js.localStorage.removeItem(key)
-    except Exception:
-        pass
-
-
-def storage_json(key):
-    text = storage_get(key)
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+_storage = Storage(js)         # localStorage, never failing the page (ui/storage.py)
+storage_get = _storage.get
+storage_set = _storage.set
+storage_remove = _storage.remove
+storage_json = _storage.get_json
 
 
 def on_page(target, event, fn):
@@ -93,6 +76,19 @@ def param(name):
         return _str(js.URLSearchParams.new(js.location.search).get(name))
     except Exception:
         return None
+
+
+def download(name, text, mime="application/json"):
+    """Offer `text` to the player as a file download named `name`."""
+    blob = js.Blob.new(js.JSON.parse(json.dumps([text])), js.JSON.parse(json.dumps({"type": mime})))
+    url = js.URL.createObjectURL(blob)
+    link = js.document.createElement("a")
+    link.href = url
+    link.download = name
+    js.document.body.appendChild(link)
+    link.click()
+    link.remove()
+    js.setTimeout(create_proxy(lambda *a: js.URL.revokeObjectURL(url)), 10000)
 
 
 def test_param(name):
@@ -197,6 +193,8 @@ class Page:
             link = screens.room_link(client, self.screen.base)
             if link:
                 js.navigator.clipboard.writeText(link)
+        elif name == "save_record":
+            self.save_record()
         elif name == "share_link":
             link = screens.room_link(client, self.screen.base)
             if link:
@@ -206,6 +204,15 @@ class Page:
 
     def other(self, name, payload):
         log("intent not handled here:", name)
+
+    def save_record(self):
+        """The last round's record (commitment, contributions, secret, inputs, what this page
+        saw) as a JSON file: `python3 -m crisp_core.verify <file>` checks it again."""
+        record = getattr(self.client, "record", None)
+        if record is None:
+            return
+        room = str(self.client.room or "room")[-8:]
+        download("crisp-%s-round-%s.json" % (room, record.get("round")), json.dumps(record))
 
     def new_game(self):
         self.client.host({"type": "new_game"})
@@ -268,6 +275,7 @@ class HostPage(Page):
         self.seed = int(seed) if seed and seed.lstrip("-").isdigit() else None
         deck = test_param("deck")
         self.deck = [c.strip() for c in deck.split(",") if c.strip()] if deck else None
+        self.cheat = test_param("cheat")        # None on every build but a test build
         self.bot_pace = 1.0
         pace = param("botpace")
         try:
@@ -293,7 +301,7 @@ class HostPage(Page):
                        self.landing_error)
 
     def clock(self):
-        """The room's clock (DESIGN.md "Time"): ms since the room was created, not counting
+        """The room's clock (docs/design.md "Time"): ms since the room was created, not counting
         the time its host page was away (a resumed room goes on from its saved clock)."""
         return self.now() - self.epoch
 
@@ -336,6 +344,7 @@ class HostPage(Page):
         """A fresh Room whose bots are seeded from its seed and their seat."""
         from ui.room import Room, bot_maker, new_room_id
         room_id = new_room_id()
+        storage_remove("crisp.peer." + room_id)
         self.epoch = self.now()
         try:
             room = Room(room_id, name, seed=self.seed, deck=self.deck)
@@ -343,6 +352,7 @@ class HostPage(Page):
             log("bad ?deck= ignored:", e)
             room = Room(room_id, name, seed=self.seed)
         room.make_bot = bot_maker(room.seed, self.bot_pace)
+        room.cheat = self.cheat
         return room
 
     def solo(self, payload):
@@ -404,7 +414,7 @@ class HostPage(Page):
 
     def forget(self, room_id):
         if room_id:
-            for key in ("crisp.room.", "crisp.live.", "crisp.solo."):
+            for key in ("crisp.room.", "crisp.live.", "crisp.solo.", "crisp.peer."):
                 storage_remove(key + room_id)
         if storage_get("crisp.host.room") == room_id:
             storage_remove("crisp.host.room")
@@ -486,7 +496,9 @@ class HostPage(Page):
 
     def restore(self, saved):
         from ui.room import Room, bot_maker
-        return Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), self.bot_pace))
+        room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), self.bot_pace))
+        room.cheat = self.cheat
+        return room
 
     def ui_tick(self):
         if self.pending is not None:
@@ -515,8 +527,13 @@ class HostPage(Page):
                 if text.startswith('{"type":"kicked"'):
                     self.net.close(conn)
             # pongs and errors change nothing worth saving (nor a flood's worth of saves)
-            if not text.startswith(('{"type":"pong"', '{"type":"error"')):
+            if not text.startswith(('{"type":"pong"', '{"type":"error"',
+                                    '{"type":"challenge"')):
                 changed = True
+        for conn in self.room.take_dropped():
+            # not seated within 10 s, or pushed out by newer ones (ui/gate.py)
+            if self.net is not None:
+                self.net.close(conn)
         if self.net is not None and not self.net.open:
             self.client.status = "connecting"
         if changed:
@@ -541,8 +558,14 @@ class HostPage(Page):
     # -- the transport
     def start_net(self):
         room_id = self.room.room_id
+        # The room's PeerJS token, kept across reloads: the LAN signaling server keeps the
+        # room id reserved for it, so that a reloaded host page gets its id back first.
+        token = storage_get("crisp.peer." + room_id)
+        if not token:
+            token = str(js.crisp.randomHex(16))
+            storage_set("crisp.peer." + room_id, token)
         self.net = HostNet(room_id, self.net_open, self.conn_open, self.conn_text,
-                           self.conn_close, self.net_error)
+                           self.conn_close, self.net_error, token=token)
         self.name_room_in_url(room_id)
 
     def name_room_in_url(self, room_id):
@@ -572,8 +595,8 @@ class HostPage(Page):
         self.client.status = "connecting"
         self.render()
 
-    def conn_open(self, cid):
-        self.deliver(self.room.open(cid, self.clock()))
+    def conn_open(self, cid, peer):
+        self.deliver(self.room.open(cid, self.clock(), peer=peer))
 
     def conn_text(self, cid, text):
         self.deliver(self.room.receive(cid, text, self.clock()))
@@ -589,11 +612,11 @@ class GuestPage(Page):
         Page.__init__(self)
         self.room_id = room_id
         self.token_key = "crisp.token." + room_id
-        self.client = Client(self.send)
+        self.client = Client(self.send, nonce=lambda: str(js.crisp.randomHex(16)))
         self.client.token = storage_get(self.token_key)
         self.name = None
         if self.client.token:
-            # A reload or a re-woken phone: take the seat back without asking (DESIGN.md).
+            # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = storage_get("crisp.name") or "?"
         self.link = Link(self.now(), seated=bool(self.client.token))
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
@@ -630,7 +653,9 @@ class GuestPage(Page):
             log("intent not handled here:", name)
 
     def join(self):
-        self.client.join(self.name, self.client.token)
+        # With a token: the seat proof (ui/proof.py), bound to the room id and our PeerJS id.
+        self.client.join(self.name, self.client.token, room=self.room_id,
+                         peer=self.net.peer_id())
         self.link.joining(self.now())
 
     def ui_tick(self):
@@ -667,6 +692,7 @@ class GuestPage(Page):
 
     def net_open(self):
         self.link.opened(self.now())
+        self.client.connected()           # nothing from this peer counts until it proves itself
         self.client.last_heard = self.now()
         if self.name is not None and self.client.screen != "gone":
             self.join()
@@ -676,16 +702,31 @@ class GuestPage(Page):
         if text is None:
             return
         client = self.client
-        client.receive(text, self.now())
-        self.link.heard(self.now(), seated=text.startswith('{"type":"welcome"'))
+        now = self.now()
+        client.receive(text, now)
+        if client.suspect:
+            # The peer at the room id could not prove it is our host (an impostor, or a host
+            # that lost our seat): drop it, keep trying, say so. Nothing it sent was taken.
+            log("the peer at the room id did not prove it is the host")
+            client.suspect = False
+            self.net.drop()
+            self.link.unverified(now)
+            client.status = self.link.status()
+            self.render()
+            return
+        if not client.trusted:
+            return                        # waiting for the host's proof
+        self.link.heard(now, seated=text.startswith('{"type":"welcome"'))
         if client.name_error and self.name is not None:
             # the room refused the name: the join screen says why; no retry with it
             self.name = None
             self.link.refused()
         if client.screen != "gone":
             client.status = self.link.status()
-        if client.token:
-            storage_set(self.token_key, client.token)
+        if client.token and storage_get(self.token_key) != client.token:
+            storage_set(self.token_key, client.token)    # the first welcome's, only
+        elif client.token is None and client.kicked is not None:
+            storage_remove(self.token_key)               # removed by the host: seat gone
         self.render()
 
     def net_lost(self, missing):

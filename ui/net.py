@@ -1,15 +1,17 @@
 """The peer-to-peer transport: PeerJS data connections carrying JSON text (browser only).
 
-Thin on purpose (STYLE.md: functions that act are thin and tested end to end). Runs on
+Thin on purpose (docs/design.md "The shape": functions that act are thin and tested end to end). Runs on
 Pyodide (host) and MicroPython (guests) through `js` and `pyscript.ffi`. The signaling server
 comes from the build's config (boot.js: `window.crisp.newPeer(id)`).
 
 Connections are opened with `reliable: true` (ordered delivery) and `serialization: "raw"`
-(strings go through the data channel as they are; DESIGN.md "Messages").
+(strings go through the data channel as they are; docs/protocol.md "Room messages").
 """
 
 import js
 from pyscript.ffi import create_proxy
+
+from ui.gate import acceptable
 
 CONNECT_OPTIONS = '{"reliable": true, "serialization": "raw"}'
 
@@ -17,6 +19,21 @@ CONNECT_OPTIONS = '{"reliable": true, "serialization": "raw"}'
 def _text(data):
     """A received payload as Python text, or None when it is not a string."""
     return data if isinstance(data, str) else None
+
+
+def _shape(conn):
+    """A data connection's (serialization, reliable, metadata): metadata as its JSON text,
+    None when there is none (JS undefined or null)."""
+    serialization = conn.serialization
+    reliable = conn.reliable
+    try:
+        meta = js.JSON.stringify(conn.metadata)
+    except Exception:
+        meta = "?"
+    if not isinstance(meta, str) or meta == "null":
+        meta = None
+    return (serialization if isinstance(serialization, str) else None,
+            reliable is True, meta)
 
 
 def _error_type(err):
@@ -57,8 +74,9 @@ class _Handlers:
 class HostNet:
     """The host's side: a Peer with the room id, accepting every guest's data connection.
 
-    Callbacks: on_open() (the room id is registered: guests can connect), on_conn(cid) (a
-    data connection is open), on_text(cid, text) (text is None for a non-text payload),
+    Callbacks: on_open() (the room id is registered: guests can connect), on_conn(cid, peer)
+    (a data connection arrived from PeerJS id `peer`; it may not be open yet),
+    on_text(cid, text) (text is None for a non-text payload),
     on_close(cid), on_error(kind) (PeerJS error types, and "disconnected" when the signaling
     server is lost). `cid` is a short string naming the connection.
 
@@ -66,10 +84,16 @@ class HostNet:
     PeerJS destroyed ours (`unavailable-id`: the server still holds the id of a reloaded or
     crashed page for a while), a reconnect when it only lost the server (open data
     connections go on meanwhile).
+
+    A connection not opened the way Crisp's pages open one (ui/gate.py `acceptable`: "raw"
+    serialization, reliable, no metadata) is closed at once and never reported; so is any
+    media call. `token`: this room's PeerJS token, kept across reloads so that the signaling
+    server gives the room id back to this host first (tools/serve.mjs keeps it reserved).
     """
 
-    def __init__(self, room_id, on_open, on_conn, on_text, on_close, on_error):
+    def __init__(self, room_id, on_open, on_conn, on_text, on_close, on_error, token=None):
         self.room_id = room_id
+        self.token = token
         self.on_open, self.on_conn, self.on_text = on_open, on_conn, on_text
         self.on_close, self.on_error = on_close, on_error
         self.conns = {}
@@ -81,10 +105,11 @@ class HostNet:
 
     def _new_peer(self):
         self.open = False
-        peer = js.crisp.newPeer(self.room_id)
+        peer = js.crisp.newPeer(self.room_id, self.token)
         self.peer = peer
         self.handlers.on(peer, "open", lambda *a: self._opened(peer))
         self.handlers.on(peer, "connection", lambda conn: self._connection(peer, conn))
+        self.handlers.on(peer, "call", lambda call: self._refuse(call))
         self.handlers.on(peer, "disconnected", lambda *a: self._disconnected(peer))
         self.handlers.on(peer, "error", lambda err: self._error(peer, err))
 
@@ -111,11 +136,24 @@ class HostNet:
                 self.open = False
             self.on_error(_error_type(err))
 
+    def _refuse(self, conn):
+        try:
+            conn.close()
+        except Exception:
+            pass
+
     def _connection(self, peer, conn):
+        serialization, reliable, metadata = _shape(conn)
+        if not acceptable(serialization, reliable, metadata):
+            # Not one of our pages: PeerJS's "binary" serialization, for one, buffers the
+            # chunks of a message that never ends. Close before any byte arrives.
+            self._refuse(conn)
+            return
         self.count += 1
         cid = "c" + str(self.count)
         self.conns[cid] = conn
-        self.handlers.on(conn, "open", lambda *a: self.on_conn(cid))
+        remote = conn.peer
+        self.on_conn(cid, remote if isinstance(remote, str) else None)
         self.handlers.on(conn, "data", lambda data: self._data(cid, data))
         self.handlers.on(conn, "close", lambda *a: self._closed(cid))
         self.handlers.on(conn, "error", lambda *a: self._closed(cid))
@@ -181,6 +219,14 @@ class GuestNet:
         self.registered = False
         self.wanted = False
         self._new_peer()
+
+    def peer_id(self):
+        """This page's PeerJS id (bound into the seat proof), or "" before it has one."""
+        try:
+            pid = self.peer.id
+        except Exception:
+            return ""
+        return pid if isinstance(pid, str) else ""
 
     def _new_peer(self):
         self.registered = False

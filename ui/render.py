@@ -10,6 +10,7 @@ taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dic
 from ui import i18n
 from ui.intents import handle
 from ui.screens import build
+from ui.storage import Storage
 from ui.vdom import Patcher
 from ui.viewmodel import Ctx, new_ui, read
 
@@ -70,17 +71,10 @@ class Screen:
             return ""
 
     def _stored(self, key):
-        try:
-            v = self.js.localStorage.getItem(key)
-            return v if isinstance(v, str) else None
-        except Exception:
-            return None
+        return Storage(self.js).get(key)
 
     def _store(self, key, value):
-        try:
-            self.js.localStorage.setItem(key, value)
-        except Exception:
-            pass
+        Storage(self.js).set(key, value)
 
     def _set_doc_lang(self, lang):
         try:

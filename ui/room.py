@@ -15,6 +15,11 @@ import secrets
 import unicodedata
 
 from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
+from crisp_core import shuffle
+from crisp_core.actions import POSITIONS
+from crisp_core.actions import ActionError, check_shape
+from ui import proof
+from ui.gate import Gate
 
 VERSION = 1
 LOCAL = "local"
@@ -32,16 +37,45 @@ GONE_MS = 20000               # the grace: away this long while the game waits f
 RATE_BURST = 40               # messages a connection may send at once (token bucket) ...
 RATE_PER_S = 10               # ... and per second after that; a person taps a few a second
 RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a flooding peer
-POSITIONS = ("left", "center", "right")
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game")
-TURN_ACTIONS = ("draw", "swap", "discard", "jack", "queen", "king")
+CONTRIBUTE_MS = 3000          # how long the deal waits for guests' contributions at most
+PROOF_ACTIONS = 150           # a round's inputs per `proof` message (each one stays < 16 KB)
+CHEATS = ("hand", "deck")     # test builds only (?cheat=): what a cheating host changes
 
 
 def new_room_id():
     """A fresh room id: 128 random bits, usable as a PeerJS id."""
     return "crisp-" + secrets.token_hex(16)
+
+
+def _card_points(card):
+    return 1 if card[0] == "A" else 10 if card[0] in "TJQK" else int(card[0])
+
+
+def fair_from_dict(data):
+    """The saved state of a committed shuffle (`Room.to_dict()["fair"]`), checked; None when
+    absent or malformed (an old save, a broken one: the round goes on without a proof)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        ok = (shuffle.is_hex(data["secret"], shuffle.SECRET_BYTES)
+              and _is_int(data["round"]) and _is_number(data["deadline"])
+              and isinstance(data["asked"], list) and all(_is_int(i) for i in data["asked"])
+              and isinstance(data["contributions"], list)
+              and all(isinstance(c, list) and len(c) == 2 and _is_int(c[0])
+                      and shuffle.is_hex(c[1], shuffle.CONTRIBUTION_BYTES)
+                      for c in data["contributions"])
+              and isinstance(data["dealt"], bool)
+              and (data["info"] is None or isinstance(data["info"], dict)))
+    except (KeyError, TypeError):
+        return None
+    if not ok or (data["dealt"] and data["info"] is None):
+        return None
+    fair = dict(data)
+    fair["commitment"] = shuffle.commitment(fair["secret"])
+    return fair
 
 
 def bot_maker(seed, pace=1.0):
@@ -172,35 +206,12 @@ def check_name(name):
 
 
 def check_action(action, players):
-    """Check an action's shape (types, names, ranges); legality is the engine's job."""
-    if not isinstance(action, dict):
-        raise BadMessage("bad_message", "action must be an object")
-    do = action.get("do")
-    shapes = {
-        "ready": ((), ()), "discard": ((), ()), "jack": ((), ()), "king": ((), ()),
-        "crisp": ((), ()), "next_round": ((), ()),
-        "draw": ((), ("from",)), "swap": (("pos",), ()),
-        "queen": (("pos", "target", "target_pos"), ()),
-    }
-    if not isinstance(do, str) or do not in shapes:
-        raise BadMessage("bad_message", "unknown action")
-    required, optional = shapes[do]
-    allowed = set(required) | set(optional) | {"do"}
-    for key in required:
-        if key not in action:
-            raise BadMessage("bad_message", "missing action field: " + key)
-    for key in action:
-        if key not in allowed:
-            raise BadMessage("bad_message", "unknown action field: " + str(key)[:40])
-    if "from" in action and action["from"] not in ("deck", "discard"):
-        raise BadMessage("bad_message", "from must be deck or discard")
-    for key in ("pos", "target_pos"):
-        if key in action and action[key] not in POSITIONS:
-            raise BadMessage("bad_message", key + " must be left, center or right")
-    if "target" in action:
-        target = action["target"]
-        if not _is_int(target) or not 0 <= target < players:
-            raise BadMessage("bad_message", "target must be a seat")
+    """Check an action's shape (crisp_core.actions, with `target` a seat of this room) and
+    return it; legality is the engine's job. Raises BadMessage `bad_message`."""
+    try:
+        check_shape(action, players)
+    except ActionError as e:
+        raise BadMessage("bad_message", str(e))
     return action
 
 
@@ -287,19 +298,46 @@ class Room:
         self.peeks = {}           # seat -> its peek reveal of the current round
         self.conns = {}           # conn -> seat index
         self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
+        self.peers = {}           # conn -> the remote PeerJS id (bound into the seat proofs)
+        self.proving = {}         # conn -> a rejoin waiting for its seat proof (`_join`)
+        self.gate = Gate()        # connections not seated yet (ui/gate.py)
+        self.dropped = []         # connections the page must close (`take_dropped`)
         self.now = 0
+        self.fair = None          # the committed shuffle of this round (or the next deal)
+        self.cheat = None         # test builds only: "hand" | "deck", a host that cheats
 
     # ---- entry points -------------------------------------------------------------------
 
-    def open(self, conn, now):
-        """A data connection opened; it gets a seat only with `join`."""
+    def open(self, conn, now, peer=None):
+        """A data connection from PeerJS id `peer` (the signaling server's word for who opened
+        it) arrived; it gets a seat only with `join`, and must be seated within JOIN_MS
+        (ui/gate.py): the connections this pushes out are in `take_dropped()`."""
         self._clock(now)
+        self.peers[conn] = peer if isinstance(peer, str) else ""
+        for old in self.gate.admit(conn, peer, self.now):
+            self._drop(old)
         return []
+
+    def take_dropped(self):
+        """The connections the room closed (not seated in time, pushed out by newer ones):
+        the page closes them, without calling `close`. Empties the list."""
+        out, self.dropped = self.dropped, []
+        return out
+
+    def _drop(self, conn):
+        self._forget(conn)
+        self.dropped.append(conn)
+
+    def _forget(self, conn):
+        self.buckets.pop(conn, None)
+        self.peers.pop(conn, None)
+        self.proving.pop(conn, None)
+        self.gate.forget(conn)
 
     def close(self, conn, now):
         """A data connection closed: its seat stays, marked not connected."""
         now = self._clock(now)
-        self.buckets.pop(conn, None)
+        self._forget(conn)
         seat = self.conns.pop(conn, None)
         if seat is None:
             return []
@@ -331,6 +369,9 @@ class Room:
         now = self._clock(now)
         self.conns = {}
         self.buckets = {}
+        self.peers = {}
+        self.proving = {}
+        self.gate.clear()
         for index, seat in enumerate(self.seats):
             seat.conn = None
             seat.seen = None
@@ -342,7 +383,11 @@ class Room:
         """Fire the engine's deadlines, bots' moves and what is due for away players at `now`;
         send views if anything moved."""
         now = self._clock(now)
+        for conn in self.gate.expired(now):
+            self._drop(conn)
         changed = self._check_silence(now)
+        if self._fair_due(now):
+            return self._fair_deal(now) + self._run_bots(now)
         if self.game is None:
             return self._broadcast() if changed else []
         return self._advance(now, changed) + self._run_bots(now)
@@ -359,6 +404,11 @@ class Room:
     def next_wakeup(self):
         """When `tick` should run next (ms), or None."""
         times = []
+        if self.fair is not None and self.fair.get("dealt") is False:
+            times.append(self.fair["deadline"])
+        door = self.gate.next_deadline()
+        if door is not None:
+            times.append(door)
         if self.game is not None:
             deadline = self.game.next_deadline()
             if deadline is not None:
@@ -377,7 +427,7 @@ class Room:
                     times.append(due)
         return min(times) if times else None
 
-    # ---- presence: away players (DESIGN.md "Persistence and reconnection") ---------------
+    # ---- presence: away players (docs/design.md "Persistence and reconnection") ---------------
 
     def _heard(self, conn, now):
         """A message from `conn`: its seat is here (again)."""
@@ -408,12 +458,10 @@ class Room:
         seat = self.seats[index]
         if self.game is None or seat.away_since is None or seat.agent is not None:
             return None               # (a bot standing in plays for it)
-        view = view_for(self.game, index, self.now)
-        if view["phase"] == "peek" and not view["ready"][index]:
-            return seat.away_since + GONE_MS
-        if view["phase"] in ("play", "last_turns") and view["turn"] == index:
-            return max(seat.away_since + GONE_MS, self.now + view["start_in"])
-        return None
+        since = self.game.awaiting(self.now).get(index)
+        if since is None:
+            return None
+        return max(seat.away_since + GONE_MS, since)
 
     def _forfeits(self, now):
         """Play the part of seats away for GONE_MS that the game waits for: confirm their
@@ -469,12 +517,17 @@ class Room:
                 raise BadMessage("bad_message", "t must be a number")
             return [(conn, self._msg("pong", t=msg["t"]))]
         if kind == "join":
-            _fields(msg, ("name",), ("token",))
-            clean_name(msg["name"])           # a name that is no name is refused first
+            _fields(msg, ("name",), ("seat_id", "nonce"))
             return self._join(conn, msg, now)
+        if kind == "proof":
+            _fields(msg, ("mac",))
+            return self._proof(conn, msg, now)
         if kind == "action":
             _fields(msg, ("action",), ("n",))
             return self._action(conn, msg, now)
+        if kind == "contribute":
+            _fields(msg, ("round", "value"))
+            return self._contribute(conn, msg, now)
         if kind in HOST_ONLY:
             if conn != LOCAL:
                 raise BadMessage("not_host", "only the host may do that")
@@ -482,19 +535,65 @@ class Room:
         raise BadMessage("unknown_type", "unknown message type")
 
     def _join(self, conn, msg, now):
-        token = msg.get("token")
-        if token is not None and (not isinstance(token, str) or len(token) > 128):
-            raise BadMessage("bad_message", "token must be text")
-        if conn == LOCAL:
-            seat = 0
-        else:
-            seat = self._seat_of_token(token)
+        """A first join (no `seat_id`: a new seat, its token in the welcome, trust on first
+        use) or a rejoin: `seat_id` names the seat (proof.seat_id of its token) and `nonce` is
+        the guest's; the room answers a `challenge` with its proof that it knows the token and
+        seats the connection once the guest's `proof` checks out (`_proof`)."""
+        name = clean_name(msg["name"])
         bound = self.conns.get(conn)
+        if "seat_id" in msg or "nonce" in msg:
+            if conn == LOCAL or not proof.is_hex(msg.get("seat_id"), proof.SEAT_ID_HEX) \
+                    or not proof.is_hex(msg.get("nonce"), proof.NONCE_HEX):
+                raise BadMessage("bad_message", "seat_id and nonce: 32 hex digits each")
+            if bound is not None:
+                raise BadMessage("already_joined", "this connection already has a seat")
+            return self._challenge(conn, name, msg["seat_id"], msg["nonce"])
+        seat = 0 if conn == LOCAL else None
         if bound is not None and bound != seat:
             raise BadMessage("already_joined", "this connection already has a seat")
+        if conn != LOCAL and conn in self.proving:
+            raise BadMessage("already_joined", "this connection is proving a seat")
+        return self._seat(conn, seat, name, now)
+
+    def _challenge(self, conn, name, seat_id, guest_nonce):
+        """Answer a rejoin with the room's nonce and its proof that it knows that seat's
+        token (the guest checks it before it trusts anything from this peer)."""
+        index = self._seat_of_id(seat_id)
+        if index is None:
+            raise BadMessage("no_seat", "no seat of this room has that id")
+        token = self.seats[index].token
+        host_nonce = self.make_token(16)
+        peer = self.peers.get(conn, "")
+        self.proving[conn] = {"token": token, "name": name, "seat_id": seat_id,
+                              "guest_nonce": guest_nonce, "host_nonce": host_nonce}
+        mac = proof.host_mac(token, self.room_id, peer, seat_id, guest_nonce, host_nonce)
+        return [(conn, self._msg("challenge", nonce=host_nonce, mac=mac))]
+
+    def _proof(self, conn, msg, now):
+        """The guest's answer to `challenge`: right, it gets its seat back; wrong, the
+        exchange is over (a new join starts another)."""
+        pending = self.proving.pop(conn, None)
+        if pending is None:
+            raise BadMessage("not_joined", "no seat proof was asked of this connection")
+        token = pending["token"]
+        expected = proof.guest_mac(token, self.room_id, self.peers.get(conn, ""),
+                                   pending["seat_id"], pending["guest_nonce"],
+                                   pending["host_nonce"])
+        if not proof.is_hex(msg["mac"], proof.MAC_HEX) or not secrets.compare_digest(
+                msg["mac"], expected):
+            raise BadMessage("bad_proof", "the seat proof is wrong")
+        seat = self._seat_of_token(token)
+        if seat is None:                        # removed meanwhile
+            raise BadMessage("no_seat", "that seat is gone")
+        return self._seat(conn, seat, pending["name"], now)
+
+    def _seat(self, conn, seat, name, now):
+        """Seat `conn`: at `seat` (the host's own, or a proven rejoin) or, for None, at a new
+        seat (lobby only). Only a new seat's welcome carries its token."""
         out = []
-        name = self._name_for(seat, msg["name"])
-        if seat is None:
+        name = self._name_for(seat, name)
+        new = seat is None
+        if new:
             if self.game is not None:
                 return [(conn, self._kicked("started", "the game has already started"))]
             if len(self.seats) >= MAX_SEATS:
@@ -512,8 +611,12 @@ class Room:
         self.seats[seat].away_since = None
         self.seats[seat].stop_stand_in()
         self.conns[conn] = seat
-        out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
-                                    room=self.room_id)))
+        self.gate.joined(conn)
+        if new:                   # trust on first use: the only time a token is sent
+            out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
+                                        room=self.room_id)))
+        else:                     # a proven rejoin, or the host's own seat: no token
+            out.append((conn, self._msg("welcome", seat=seat, room=self.room_id)))
         out += self._broadcast(replay_to=seat)
         return out
 
@@ -552,11 +655,13 @@ class Room:
     def _apply(self, seat, action, now):
         """Fire what is due, then apply one checked action for `seat` through the engine."""
         out = self._advance(now)
+        if (action["do"] == "next_round" and self.game.phase == "round_over"
+                and self._fair_wanted()):
+            return out + self._fair_begin(now)     # commit first, deal once contributions are in
         try:
             events = self.game.apply(seat, action, now)
         except IllegalAction as e:
-            out.append((self.seats[seat].conn, self._error(self._refusal(seat, action, now),
-                                                           str(e))))
+            out.append((self.seats[seat].conn, self._error(e.code, str(e))))
             return out
         return out + self._after_change(events, now)
 
@@ -567,12 +672,6 @@ class Room:
             raise BadMessage("bad_message", "n must be the number of a view you received")
         if n < seat.allowed_n:
             raise BadMessage("stale", "the table has changed since that view")
-
-    def _refusal(self, seat, action, now):
-        view = view_for(self.game, seat, now)
-        if action["do"] in TURN_ACTIONS and view.get("turn") != seat:
-            return "not_your_turn"
-        return "illegal"
 
     # ---- host-only messages -------------------------------------------------------------
 
@@ -595,6 +694,8 @@ class Room:
         self._in_lobby()
         if not 2 <= len(self.seats) <= MAX_SEATS:
             raise BadMessage("not_enough_players", "a game needs 2 to 8 players")
+        if self._fair_wanted():
+            return self._fair_begin(now)           # commit first, deal once contributions are in
         options = dict(self.options)
         options["players"] = len(self.seats)
         self.game = Game.new(options, seed=self.seed, deck=self.deck, dealer=0, now=now)
@@ -616,6 +717,7 @@ class Room:
         self.game = None
         self.log = []
         self.peeks = {}
+        self.fair = None
         self.seed = (self.seed + 1) % (1 << 64)
         for index, seat in enumerate(self.seats):
             seat.stop_stand_in()
@@ -655,8 +757,7 @@ class Room:
         for i, seat in enumerate(self.seats):
             if i >= index and seat.conn is not None:
                 # Seats after the removed one move down: tell them their new seat.
-                out.append((seat.conn, self._msg("welcome", seat=i, token=seat.token,
-                                                  room=self.room_id)))
+                out.append((seat.conn, self._msg("welcome", seat=i, room=self.room_id)))
             if seat.bot is not None:
                 seat.name = bot_name(i)            # named by their seat: never two "Bot 2"
                 if seat.agent is not None:
@@ -689,15 +790,162 @@ class Room:
         return self._broadcast()
 
     def _in_lobby(self):
-        if self.game is not None:
+        if self.game is not None or self.fair is not None:
             raise BadMessage("started", "the game has already started")
+
+    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle") ---------------------
+
+    def _fair_wanted(self):
+        """A round is dealt from a committed shuffle when someone can check it: a person in a
+        seat other than the host's. Solo games (bots only) and a stacked test deck (`deck`,
+        the test page's ?deck=, which is no shuffle at all) deal as before, with no commitment."""
+        return self.deck is None and any(
+            index != 0 and seat.bot is None for index, seat in enumerate(self.seats))
+
+    def _fair_waiting(self):
+        """The seats whose contribution the deal still waits for: those asked, not answered,
+        and still here (a guest that closed or went silent is skipped at once)."""
+        fair = self.fair
+        given = [item[0] for item in fair["contributions"]]
+        out = []
+        for index in fair["asked"]:
+            seat = self.seats[index] if index < len(self.seats) else None
+            if (index not in given and seat is not None and seat.conn is not None
+                    and seat.away_since is None and seat.stand_in is None):
+                out.append(index)
+        return out
+
+    def _fair_begin(self, now):
+        """Before a deal: draw a fresh secret (`secrets`, 256 bits), send every seat its
+        commitment, and ask each person seated (not the host, not bots) for a contribution.
+        The deal goes once all have answered or after CONTRIBUTE_MS (`_fair_due`)."""
+        if self.fair is not None and self.fair.get("dealt") is False:
+            return []                            # already waiting for contributions
+        secret = secrets.token_hex(shuffle.SECRET_BYTES)
+        number = 1 if self.game is None else self.game.round + 1
+        asked = [index for index, seat in enumerate(self.seats)
+                 if index != 0 and seat.bot is None and seat.stand_in is None
+                 and seat.conn is not None and seat.away_since is None]
+        self.fair = {"round": number, "secret": secret, "commitment": shuffle.commitment(secret),
+                     "asked": asked, "contributions": [], "deadline": now + CONTRIBUTE_MS,
+                     "dealt": False, "info": None}
+        text = self._msg("commit", round=number, commitment=self.fair["commitment"])
+        out = [(seat.conn, text) for seat in self.seats if seat.conn is not None]
+        if not self._fair_waiting():
+            out += self._fair_deal(now)
+        return out
+
+    def _contribute(self, conn, msg, now):
+        """A guest's contribution to the next deal: 16 random bytes in hex, once per deal. A
+        late one (the deal went without it) or one from a seat not asked changes nothing."""
+        seat = self.conns.get(conn)
+        if seat is None:
+            raise BadMessage("not_joined", "join the room first")
+        value = msg["value"]
+        if not _is_int(msg["round"]) or not shuffle.is_hex(value, shuffle.CONTRIBUTION_BYTES):
+            raise BadMessage("bad_message", "a contribution is 32 lowercase hex digits")
+        fair = self.fair
+        if (fair is None or fair.get("dealt") is not False or msg["round"] != fair["round"]
+                or seat not in fair["asked"]
+                or seat in [item[0] for item in fair["contributions"]]):
+            return []
+        fair["contributions"].append([seat, value])
+        fair["contributions"].sort()
+        if not self._fair_waiting():
+            return self._fair_deal(now)
+        return []
+
+    def _fair_due(self, now):
+        fair = self.fair
+        return (fair is not None and fair.get("dealt") is False
+                and (now >= fair["deadline"] or not self._fair_waiting()))
+
+    def _fair_deal(self, now):
+        """Deal the round from the committed shuffle: the seed is SHA-256 over the secret and
+        the contributions in seat order, the deck the portable shuffle of that seed
+        (crisp_core.shuffle). Every seat hears first (`fair`) who contributed and who was
+        skipped, and the round's start (all a page needs to replay it with the engine)."""
+        fair = self.fair
+        fair["dealt"] = True
+        values = [item[1] for item in fair["contributions"]]
+        order = shuffle.deck_from_seed(shuffle.derive_seed(fair["secret"], values))
+        if self.game is None:
+            options = dict(self.options)
+            options["players"] = len(self.seats)
+            self.game = Game.new(options, seed=self.seed, order=order, dealer=0, now=now)
+            events = self.game.deal_events()
+        else:
+            events = self.game.next_round(now, deck=order)
+        game = self.game
+        given = [item[0] for item in fair["contributions"]]
+        fair["info"] = {
+            "round": game.round, "commitment": fair["commitment"],
+            "contributions": [list(item) for item in fair["contributions"]],
+            "skipped": [index for index in fair["asked"] if index not in given],
+            "dealer": game.dealer, "options": dict(game.options),
+            "scores": list(game.scores), "start": game.clock,
+            "players": [seat.name for seat in self.seats]}
+        text = self._msg("fair", **fair["info"])
+        out = [(seat.conn, text) for seat in self.seats if seat.conn is not None]
+        out += self._broadcast() if game.round == 1 else []
+        return out + self._after_change(events, now)
+
+    def _fair_proof(self, events):
+        """At the end of a round dealt from a commitment: reveal the secret and the round's
+        inputs in order with their times (the engine's journal), to every seat."""
+        if self.fair is None or not self.fair.get("dealt") or self.game is None:
+            return []
+        if not any(event.get("type") == "round_over" for event in events):
+            return []
+        texts = self._proof_texts()
+        return [(seat.conn, text) for seat in self.seats if seat.conn is not None
+                for text in texts]
+
+    def _proof_texts(self):
+        fair = self.fair
+        actions = [list(entry) for entry in self.game.journal]
+        parts = max(1, (len(actions) + PROOF_ACTIONS - 1) // PROOF_ACTIONS)
+        return [self._msg("proof", round=fair["round"], secret=fair["secret"], part=i,
+                          parts=parts, actions=actions[i * PROOF_ACTIONS:(i + 1) * PROOF_ACTIONS])
+                for i in range(parts)]
+
+    def _fair_replay(self):
+        """What a (re)joining seat gets about the round's commitment: the `fair` message
+        before its view, and the proof after it once the round is over."""
+        fair = self.fair
+        if (fair is None or not fair.get("dealt") or self.game is None
+                or fair["round"] != self.game.round):
+            return [], []
+        before = [self._msg("fair", **fair["info"])]
+        after = []
+        if self.game.phase in ("round_over", "game_over"):
+            after = self._proof_texts()
+        return before, after
+
+    def _cheat(self):
+        """Test builds only (`?cheat=`): a host that cheats after committing, to show that
+        every guest notices. "hand": once play starts, the host's own center card is
+        exchanged for the best card left in the deck; "deck": the deck is reversed."""
+        fair = self.fair
+        game = self.game
+        if (self.cheat not in CHEATS or fair is None or not fair.get("dealt") or game is None
+                or game.phase != "play" or fair.get("cheated") == game.round or not game.deck):
+            return
+        fair["cheated"] = game.round
+        if self.cheat == "deck":
+            game.deck.reverse()
+            return
+        values = [_card_points(card) for card in game.deck]
+        best = values.index(min(values))
+        game.hands[0][1], game.deck[best] = game.deck[best], game.hands[0][1]
 
     # ---- views --------------------------------------------------------------------------
 
     def _after_change(self, events, now):
         """Record events, then send every seat its view with the events it may receive."""
         self._record(events)
-        return self._views(events, now)
+        self._cheat()
+        return self._views(events, now) + self._fair_proof(events)
 
     def _record(self, events):
         for event in events:
@@ -720,6 +968,10 @@ class Room:
                 mine = events_for(events, index)
             if seat.conn is None and seat.agent is None:
                 continue
+            fair_before, fair_after = [], []
+            if index == replay_to and seat.conn is not None:
+                fair_before, fair_after = self._fair_replay()
+                out += [(seat.conn, text) for text in fair_before]
             view = view_for(self.game, index, now)
             if index != 0:
                 view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
@@ -731,6 +983,7 @@ class Room:
             text = self._view_text(seat.n, view, mine, players)
             if seat.conn is not None:
                 out.append((seat.conn, text))
+                out += [(seat.conn, proof) for proof in fair_after]
             if seat.agent is not None:
                 seat.plan = self._plan(index, view, mine, now)
         return out
@@ -814,6 +1067,14 @@ class Room:
     def _token(self):
         return self.make_token(16)
 
+    def _seat_of_id(self, seat_id):
+        """The guest seat whose token's public id is `seat_id`, or None (never seat 0)."""
+        for index, seat in enumerate(self.seats):
+            if index != 0 and seat.token is not None and secrets.compare_digest(
+                    proof.seat_id(seat.token), seat_id):
+                return index
+        return None
+
     def _seat_of_token(self, token):
         if not token:
             return None
@@ -844,7 +1105,7 @@ class Room:
                 "options": dict(self.options), "seats": [s.to_dict() for s in self.seats],
                 "game": self.game.to_dict() if self.game is not None else None,
                 "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
-                "now": self.now}
+                "now": self.now, "fair": self.fair}
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -898,12 +1159,14 @@ class Room:
         room.log = list(d["log"]) if game is not None else []
         room.peeks = {int(k): v for k, v in d["peeks"].items()} if game is not None else {}
         room.now = max(d["now"], game.clock if game is not None else 0)
+        room.fair = fair_from_dict(d.get("fair"))    # checked there: None when malformed
         return room
 
 
 # A PeerJS id (its own check: letters and digits, single - or _ between), at most 64 long.
 ROOM_ID = re.compile(r"(?=.{1,64}\Z)[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*\Z")
 SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
+SAVED_OPTIONAL = ("fair",)      # the committed shuffle (fair_from_dict checks it)
 SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
 
 
@@ -923,7 +1186,7 @@ def check_saved(d):
         if key not in d:
             bad("missing " + key)
     for key in d:
-        if key not in SAVED_FIELDS:
+        if key not in SAVED_FIELDS and key not in SAVED_OPTIONAL:
             bad("unknown field " + str(key)[:40])
     if not isinstance(d["room_id"], str) or not ROOM_ID.match(d["room_id"]):
         bad("room id")

@@ -29,6 +29,11 @@ def connection_banner(model, ctx):
         return h("div", {"class": "banner host_gone", "data-testid": "connection",
                          "role": "status"}, ctx.t("conn_no_room"), " ",
                  button(ctx, "leave", ctx.t("back_to_start"), ("intent", "leave", {}), "btn"))
+    if st == "host_unverified":
+        # The peer at the room id failed the seat proof: nothing it sent is shown; the
+        # screen keeps what the real host last showed, under this warning.
+        return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
+                         "role": "alert"}, ctx.t("conn_host_unverified"))
     if st in ("connecting", "reconnecting", "host_gone"):
         return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
                  ctx.t("conn_" + st))

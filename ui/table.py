@@ -4,11 +4,11 @@ Draws what `table_info` (ui/viewmodel.py) decided. Pure: runs on MicroPython, Py
 CPython (tests).
 """
 
+from crisp_core.actions import END_PHASES, PLAY_PHASES
 from ui import cards
 from ui.eventlog import log_entries
 from ui.vdom import h
-from ui.viewmodel import (END_PHASES, PLAY_PHASES, clock, player_list, secs,
-                          table_info)
+from ui.viewmodel import clock, player_list, secs, table_info
 from ui.widgets import button, card_button, card_name, card_node, place_label
 
 
@@ -210,6 +210,39 @@ def table_tree(model, ui, ctx):
              None if info["phase"] in END_PHASES else actions, end, log_node)
 
 
+FAIR_WHATS = ("record", "commitment", "contribution", "log", "deal", "peek", "draw", "jack",
+              "queen", "discard", "recycle", "hands", "event")
+
+
+def fair_tree(fair, info, ctx):
+    """`round-verified` (quiet) or `round-mismatch` (loud, naming what did not match), and
+    `save-record`: the round's record as a JSON download (docs/protocol.md "Verifiable
+    shuffle")."""
+    seats = info["seats"]
+    skipped = [seats[s]["name"] for s in fair.get("skipped") or []
+               if isinstance(s, int) and 0 <= s < len(seats)]
+    save = button(ctx, "save-record", ctx.t("save_record"),
+                  ("intent", "save_record", {"round": fair.get("round")}), "btn small")
+    if fair.get("ok"):
+        return h("div", {"class": "fair ok", "data-testid": "round-verified", "role": "status"},
+                 h("p", None, h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u2713"),
+                   " ", ctx.t("fair_ok")),
+                 h("p", {"class": "hint"}, ctx.t("fair_skipped", names=", ".join(skipped)))
+                 if skipped else None, save)
+    what = fair.get("what") if fair.get("what") in FAIR_WHATS else "event"
+    saw = " ".join([c for c in fair.get("saw") or [] if isinstance(c, str)]) or "\u2014"
+    expected = " ".join([c for c in fair.get("expected") or [] if isinstance(c, str)]) or "\u2014"
+    return h("div", {"class": "fair bad", "data-testid": "round-mismatch", "role": "alert",
+                     "data-what": what},
+             h("p", {"class": "fair-title"},
+               h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u26a0"), " ",
+               ctx.t("fair_bad", n=fair.get("round"))),
+             h("p", None, ctx.t("fair_what_" + what)),
+             h("p", {"class": "fair-cards"}, ctx.t("fair_saw", saw=saw, expected=expected))
+             if what not in ("record", "commitment", "log") else None,
+             save)
+
+
 def end_tree(info, ui, ctx):
     """The results sheet. It opens by itself for each new end of round; the player may put it
     down to a bar (its title, their points, the next-round button) to see the hands shown on
@@ -275,6 +308,8 @@ def end_tree(info, ui, ctx):
     body.append(h("div", {"class": "round-results", "data-testid": "round-results"},
                   h("h3", None, ctx.t("round_results", n=info["round"]))
                   if info["phase"] == "game_over" else None, table))
+    if info.get("fair") is not None:
+        body.append(fair_tree(info["fair"], info, ctx))
     parts.append(h("div", {"class": "sheet-body", "id": "sheet-body", "hidden": not is_open},
                    body))
     nr = info["next_round"]

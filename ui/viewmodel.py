@@ -7,13 +7,12 @@ acts it collects); `new_ui` this screen's own small state. Pure: runs on MicroPy
 and CPython (tests).
 """
 
+from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
 from ui import cards
 from ui import i18n
+from ui.client import left_ms
 from ui.vdom import isolate
 
-POSITIONS = ("left", "center", "right")
-PLAY_PHASES = ("play", "last_turns")
-END_PHASES = ("round_over", "game_over")
 MAX_PLAYERS = 8
 NAME_MAX = 20
 
@@ -109,14 +108,6 @@ def reveal_map(model):
         if cards.is_card(v):
             out[k] = v
     return out
-
-
-def left_ms(value, elapsed):
-    """A remaining time from the view, counted down since the view arrived; None stays None."""
-    if value is None:
-        return None
-    r = value - elapsed
-    return r if r > 0 else 0
 
 
 def secs(ms):
@@ -263,6 +254,7 @@ def table_info(model, ui, ctx):
     info["status"] = status_text(info, players, ctx)
     info["status_sub"] = status_sub(info, players, ctx)
     info["results"] = results_info(view, players, ctx) if public else None
+    info["fair"] = fair_info(model, view) if public else None
     info["winners"] = view.get("winners") if phase == "game_over" else None
     info["next_round"] = {
         "show": phase == "round_over" and bool(read(model, "is_host", False)),
@@ -355,6 +347,15 @@ def status_sub(info, players, ctx):
     if info["phase"] == "peek" and info["peek_left"] is not None:
         return ctx.t("st_peek_timer", s=secs(info["peek_left"]))
     return None
+
+
+def fair_info(model, view):
+    """The check of this round's committed shuffle (the client's `verdict`) once the round is
+    over, or None (a solo game, a stacked test deck, or the proof not here yet)."""
+    verdict = read(model, "verdict")
+    if not isinstance(verdict, dict) or verdict.get("round") != view.get("round"):
+        return None
+    return verdict
 
 
 def results_info(view, players, ctx):
