@@ -87,6 +87,7 @@ def tampered_save():
     room.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Hana"}), 0)
     room.receive("c1", json.dumps({"type": "join", "v": 1, "name": "Ana"}), 0)
     room.receive(LOCAL, json.dumps({"type": "start", "v": 1}), 0)
+    room.tick(60000)            # (the deal waits for the guests' shuffle contributions)
     save = room.to_dict()
     save["game"]["deck"][0] = save["game"]["hands"][0][0]
     return room.room_id, json.dumps(save)
