@@ -12,7 +12,8 @@ import json
 from ui import proof
 
 VERSION = 1
-REVEAL_MS = 3000      # how long a Jack, Queen or draw reveal stays face up (R9.2)
+REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
+UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
 LOG_MAX = 200         # public events of the round kept for the event log
 OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a few hundred)
 PROOF_PARTS_MAX = 200
@@ -37,10 +38,13 @@ class Client:
       lobby    the last lobby message (players, options, host, started) or None
       view     the last view (docs/protocol.md), or None; view_at: the `now` it arrived at
                (its remaining times, e.g. draw_left, count from then)
-      players  [{seat, name, connected, bot}]
+      players  [{seat, name, connected, bot, wins}] (wins: games won in this room)
+      history  each finished round's points of this game, per seat ([[int]]); games: the
+               games played to the end in this room
       log      the public events of this round, newest last
-      reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None}
-               (None: the peek, shown until this seat is ready)
+      reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None |
+               "turn"} (None: the peek, shown until this seat is ready; "turn": a Jack's or
+               a Queen's reveal, shown until the next turn begins or `dismiss_reveals`)
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
       name_error  "bad_name" | "name_taken" when the room refused this page's join for its
                name (the join screen says so until the next join), else None
@@ -83,6 +87,8 @@ class Client:
         self.view = None
         self.view_at = 0
         self.players = []
+        self.history = []
+        self.games = 0
         self.log = []
         self.reveals = {}
         self.reveal_until = {}
@@ -130,11 +136,13 @@ class Client:
         if kind == "lobby":
             self.lobby = msg
             self.players = msg.get("players") or []
+            self.games = _count(msg.get("games"), self.games)
             if not msg.get("started") and self.screen != "gone":
                 self.screen = "lobby"
                 # back in the lobby (a new game after game over): the old game is gone
                 self.view = None
                 self.log = []
+                self.history = []
                 self._clear_reveals()
                 self.fair = {}
                 self.verdict = None
@@ -200,6 +208,10 @@ class Client:
         self.view_at = now
         self.n = msg.get("n", self.n)
         self.players = msg.get("players") or self.players
+        history = msg.get("history")
+        if isinstance(history, list):
+            self.history = [r for r in history if isinstance(r, list)]
+        self.games = _count(msg.get("games"), self.games)
         if self.screen != "gone":
             self.screen = "table"
         self._batch += 1
@@ -217,6 +229,12 @@ class Client:
             elif kind == "queen":
                 self._forget(event.get("seat"), event.get("pos"))
                 self._forget(event.get("target"), event.get("target_pos"))
+            elif kind == "turn":
+                # the next turn begins: a Jack's or Queen's reveal from before turns back
+                for key in list(self.reveal_until):
+                    if (self.reveal_until[key] == UNTIL_TURN
+                            and self._reveal_batch.get(key) != self._batch):
+                        self._drop(key)
             elif kind == "round_over":
                 self._clear_reveals()
         if len(self.log) > LOG_MAX:
@@ -236,7 +254,13 @@ class Client:
     def _reveal(self, event, now):
         if event.get("type") != "reveal" or event.get("to") != self.seat:
             return
-        until = None if event.get("reason") == "peek" else now + REVEAL_MS
+        reason = event.get("reason")
+        if reason == "peek":
+            until = None
+        elif reason in ("jack", "queen"):
+            until = UNTIL_TURN
+        else:
+            until = now + REVEAL_MS
         for item in event.get("cards") or []:
             key = (item.get("seat"), item.get("pos"))
             self.reveals[key] = item.get("card")
@@ -264,14 +288,22 @@ class Client:
         changed = False
         for key in list(self.reveal_until):
             until = self.reveal_until[key]
-            if until is not None and until <= now:
+            if isinstance(until, (int, float)) and until <= now:
                 self._drop(key)
                 changed = True
         return changed
 
+    def dismiss_reveals(self):
+        """The player turned their Jack's or Queen's reveal back before the next turn.
+        Returns True when one was showing."""
+        keys = [k for k in self.reveal_until if self.reveal_until[k] == UNTIL_TURN]
+        for key in keys:
+            self._drop(key)
+        return bool(keys)
+
     def next_wakeup(self):
         """When `tick` has something to do (ms), or None."""
-        times = [t for t in self.reveal_until.values() if t is not None]
+        times = [t for t in self.reveal_until.values() if isinstance(t, (int, float))]
         return min(times) if times else None
 
     # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle") ----------------------
@@ -438,3 +470,10 @@ class Client:
         if key == "crisp_window":
             value = value.get("left") if value else None
         return left_ms(value, now - self.view_at)
+
+
+def _count(value, default):
+    """A count from the room (a non-negative int), else `default`."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return default

@@ -172,6 +172,11 @@ class Page:
             client.act(payload)
         elif name in ("start", "next_round"):
             client.host({"type": name})
+        elif name == "join_code":
+            # a friend's room by its code: its guest page (boot.js: ?room= is a guest page)
+            js.location.assign(self.screen.base + "?room=" + str(payload.get("room")))
+        elif name == "dismiss_reveal":
+            client.dismiss_reveals()
         elif name == "new_game":
             self.new_game()
         elif name == "leave":

@@ -19,6 +19,7 @@ from crisp_core import shuffle
 from crisp_core.actions import POSITIONS
 from crisp_core.actions import ActionError, check_shape
 from ui import proof
+from ui import roomcode
 from ui.gate import Gate
 
 VERSION = 1
@@ -46,8 +47,9 @@ CHEATS = ("hand", "deck")     # test builds only (?cheat=): what a cheating host
 
 
 def new_room_id():
-    """A fresh room id: 128 random bits, usable as a PeerJS id."""
-    return "crisp-" + secrets.token_hex(16)
+    """A fresh room id, usable as a PeerJS id: "crisp-" + a room code (ui/roomcode.py: 50
+    random bits in 10 characters that friends can read out and type)."""
+    return roomcode.room_id(roomcode.new_code(secrets.randbits))
 
 
 def _card_points(card):
@@ -257,12 +259,13 @@ class Seat:
         self.plan = None          # the bot's next move: {"at": ms, "action": {...}}
         self.seen = None          # when its connection was last heard from (ms)
         self.away_since = None    # when it went away (closed or silent), None while here
+        self.wins = 0             # games this seat won in this room (kept across new_game)
 
     def to_dict(self):
         save = getattr(self.agent, "to_dict", None)
         return {"name": self.name, "token": self.token, "bot": self.bot, "n": self.n,
                 "stand_in": self.stand_in, "agent": save() if save is not None else None,
-                "plan": self.plan}
+                "plan": self.plan, "wins": self.wins}
 
     def stop_stand_in(self):
         """The person is back: the bot standing in for them stops."""
@@ -295,6 +298,8 @@ class Room:
         self.seats = [Seat(check_name(host_name), self._token())]
         self.game = None
         self.log = []             # engine events of the current round (for replays)
+        self.history = []         # each finished round's points of this game, per seat
+        self.games = 0            # games played to the end in this room
         self.peeks = {}           # seat -> its peek reveal of the current round
         self.conns = {}           # conn -> seat index
         self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
@@ -699,6 +704,7 @@ class Room:
         options = dict(self.options)
         options["players"] = len(self.seats)
         self.game = Game.new(options, seed=self.seed, deck=self.deck, dealer=0, now=now)
+        self.history = []
         out = self._broadcast()
         return out + self._after_change(self.game.deal_events(), now)
 
@@ -717,6 +723,7 @@ class Room:
         self.game = None
         self.log = []
         self.peeks = {}
+        self.history = []
         self.fair = None
         self.seed = (self.seed + 1) % (1 << 64)
         for index, seat in enumerate(self.seats):
@@ -953,6 +960,13 @@ class Room:
                 self.log = []
                 self.peeks = {}
             self.log.append(event)
+            if event.get("type") == "round_over":
+                self.history.append(list(event.get("round_points") or []))
+            elif event.get("type") == "game_over":
+                self.games += 1
+                for w in event.get("winners") or []:
+                    if 0 <= w < len(self.seats):
+                        self.seats[w].wins += 1
             if event.get("type") == "reveal" and event.get("reason") == "peek":
                 self.peeks[event["to"]] = event
         if len(self.log) > LOG_KEEP:
@@ -1020,7 +1034,8 @@ class Room:
     def _view_text(self, n, view, events, players):
         """One view message, always under 16 KB: the oldest events go first if it is not."""
         while True:
-            text = self._msg("view", n=n, view=view, events=events, players=players)
+            text = self._msg("view", n=n, view=view, events=events, players=players,
+                             history=self.history, games=self.games)
             if len(text.encode("utf-8")) < MAX_TEXT or not events:
                 return text
             events = events[max(1, len(events) // 4):]
@@ -1034,12 +1049,13 @@ class Room:
 
     def _players(self):
         return [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
-                 "connected": s.bot is not None or (s.conn is not None and s.away_since is None)}
+                 "connected": s.bot is not None or (s.conn is not None and s.away_since is None),
+                 "wins": s.wins}
                 for i, s in enumerate(self.seats)]
 
     def _lobby_text(self):
         return self._msg("lobby", players=self._players(), options=dict(self.options), host=0,
-                         started=self.game is not None)
+                         started=self.game is not None, games=self.games)
 
     # ---- bots ---------------------------------------------------------------------------
 
@@ -1105,7 +1121,8 @@ class Room:
                 "options": dict(self.options), "seats": [s.to_dict() for s in self.seats],
                 "game": self.game.to_dict() if self.game is not None else None,
                 "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
-                "now": self.now, "fair": self.fair}
+                "now": self.now, "history": [list(r) for r in self.history],
+                "games": self.games, "fair": self.fair}
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -1139,6 +1156,8 @@ class Room:
             seat = Seat(names[i], s["token"], bot=s["bot"])
             seat.n = s["n"]
             seat.stand_in = s["stand_in"] if game is not None else None
+            wins = s.get("wins", 0)
+            seat.wins = wins if _is_int(wins) and wins >= 0 else 0
             level = seat.bot or seat.stand_in
             if s["agent"] is not None and level is not None:
                 try:
@@ -1159,6 +1178,12 @@ class Room:
         room.log = list(d["log"]) if game is not None else []
         room.peeks = {int(k): v for k, v in d["peeks"].items()} if game is not None else {}
         room.now = max(d["now"], game.clock if game is not None else 0)
+        history = d.get("history")
+        if isinstance(history, list) and all(
+                isinstance(r, list) and all(_is_int(p) for p in r) for r in history):
+            room.history = [list(r) for r in history]
+        games = d.get("games", 0)
+        room.games = games if _is_int(games) and games >= 0 else 0
         room.fair = fair_from_dict(d.get("fair"))    # checked there: None when malformed
         return room
 
@@ -1166,7 +1191,7 @@ class Room:
 # A PeerJS id (its own check: letters and digits, single - or _ between), at most 64 long.
 ROOM_ID = re.compile(r"(?=.{1,64}\Z)[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*\Z")
 SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
-SAVED_OPTIONAL = ("fair",)      # the committed shuffle (fair_from_dict checks it)
+SAVED_OPTIONAL = ("fair", "history", "games")   # checked where they are loaded
 SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
 
 
@@ -1209,7 +1234,7 @@ def check_saved(d):
         bad("1 to 8 seats")
     tokens = set()
     for i, s in enumerate(seats):
-        if not isinstance(s, dict) or set(s) != set(SEAT_FIELDS):
+        if not isinstance(s, dict) or not set(SEAT_FIELDS) <= set(s) <= set(SEAT_FIELDS) | {"wins"}:
             bad("seat %d" % i)
         if s["bot"] is None:
             token = s["token"]
