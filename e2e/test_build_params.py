@@ -32,7 +32,7 @@ def peek(new_phone, url):
     phone = new_phone(reduced_motion="reduce")
     page = phone.page
     page.goto(url)
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"
     page.fill(sel("player-name"), "Hana")
     page.select_option(sel("solo-bots"), "1")
     page.click(sel("play-solo"))

@@ -40,7 +40,7 @@ def test_a_round_under_the_content_security_policy(new_phone, site):
     host = phone(new_phone)
     hp = host.page
     hp.goto(site.url("/?deck=" + ",".join(DECK)))
-    assert wait_ready(hp) == "pyodide"
+    assert wait_ready(hp) == "micropython"
     policy = hp.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
     assert "default-src 'self'" in policy and "object-src 'none'" in policy
     assert "'unsafe-inline'" not in policy and re.search(r"connect-src 'self';", policy)

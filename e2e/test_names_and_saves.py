@@ -99,11 +99,11 @@ def test_a_tampered_saved_room_is_refused_and_the_landing_still_works(new_phone)
         p = phone(new_phone, tap=False)
         page = p.page
         page.goto(p.site.url("/"))
-        assert wait_ready(page) == "pyodide"
+        assert wait_ready(page) == "micropython"
         page.evaluate("([id, text]) => { localStorage.setItem('crisp.room.' + id, text);"
                       " localStorage.setItem('crisp.host.room', id); }", [room_id, text])
         page.goto(p.site.url(path))
-        assert wait_ready(page) == "pyodide"
+        assert wait_ready(page) == "micropython"
         page.wait_for_selector(sel("save-refused"), timeout=T)
         assert "could not be loaded" in page.inner_text(sel("save-refused"))
         assert page.locator(sel("resume")).count() == 0

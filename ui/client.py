@@ -50,6 +50,8 @@ class Client:
                name (the join screen says so until the next join), else None
       status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified"
       n        the counter of the last view; latency: ms of the last ping round trip
+      last_type  the `type` of the last message received from the room, read from the
+               parsed message (None when it was malformed or not from a trusted peer)
       trusted  the peer on this connection is the room: the host's own screen, a guest's
                first join (trust on first use), or a host that proved it knows this seat's
                token (docs/protocol.md "Rejoining: the seat proof"). Until then every
@@ -99,6 +101,7 @@ class Client:
         self.n = 0
         self.latency = None
         self.last_heard = None
+        self.last_type = None
         self._batch = 0
         self._reveal_batch = {}
 
@@ -107,6 +110,7 @@ class Client:
     def receive(self, text, now):
         """One message from the room. Returns True when the model changed (re-render).
         A malformed message is ignored (returns False): the room is trusted, the wire is not."""
+        self.last_type = None
         try:
             msg = json.loads(text)
         except ValueError:
@@ -118,6 +122,7 @@ class Client:
             return self._unproven(kind, msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
+        self.last_type = kind if isinstance(kind, str) else None
         if kind == "welcome":
             seat = msg.get("seat")
             if not isinstance(seat, int) or isinstance(seat, bool):

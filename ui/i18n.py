@@ -281,6 +281,8 @@ EN = {
     "lang_en": "English",
     # connection, errors, gone
     "conn_connecting": "Connecting to the room\u2026",
+    "engine_loading": "Starting the game\u2026 {pct}%",
+    "engine_failed": "The game could not start on this device. Reload the page to try again.",
     "conn_host_offline": "New players can\u2019t join right now",
     "conn_reconnecting": "Connection lost: reconnecting\u2026",
     "conn_host_gone": "The host is away: waiting for them to come back\u2026",
@@ -576,6 +578,8 @@ ES = {
     "lang_es": "Espa\u00f1ol",
     "lang_en": "English",
     "conn_connecting": "Conectando con la sala\u2026",
+    "engine_loading": "Preparando la partida\u2026 {pct}%",
+    "engine_failed": "La partida no pudo arrancar en este dispositivo. Recarga la página para intentarlo de nuevo.",
     "conn_host_offline": "Ahora no pueden entrar jugadores nuevos",
     "conn_reconnecting": "Se perdi\u00f3 la conexi\u00f3n: reconectando\u2026",
     "conn_host_gone": "El anfitri\u00f3n no est\u00e1: esperando a que vuelva\u2026",
