@@ -46,6 +46,8 @@ class Client:
                "turn"} (None: the peek, shown until this seat is ready; "turn": a Jack's or
                a Queen's reveal, shown until the next turn begins or `dismiss_reveals`)
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
+      name_error  "bad_name" | "name_taken" when the room refused this page's join for its
+               name (the join screen says so until the next join), else None
       status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified"
       n        the counter of the last view; latency: ms of the last ping round trip
       last_type  the `type` of the last message received from the room, read from the
@@ -96,6 +98,7 @@ class Client:
         self.reveal_until = {}
         self.error = None
         self.kicked = None
+        self.name_error = None
         self.status = "connecting"
         self.n = 0
         self.latency = None
@@ -140,6 +143,7 @@ class Client:
             self.log = []
             self._clear_reveals()
             self.error = None
+            self.name_error = None
             return True
         if kind == "sealed":
             # The room sealed for the players (docs/protocol.md "Host handover: the sealed
@@ -190,6 +194,8 @@ class Client:
                 # its way or here already, and shows what happened; nothing to tell.
                 return False
             self.error = {"code": msg.get("code"), "text": msg.get("text")}
+            if self.seat is None and msg.get("code") in ("bad_name", "name_taken"):
+                self.name_error = msg.get("code")
             return True
         if kind == "kicked":
             self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
@@ -450,6 +456,7 @@ class Client:
         never the token itself; `room` (the room id) and `peer` (this page's PeerJS id) are
         bound into the proofs. A rejoin needs `nonce` (the constructor's)."""
         self.name = name
+        self.name_error = None
         if token is None or self.is_host:
             self._send({"type": "join", "name": name})
             return

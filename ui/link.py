@@ -98,6 +98,11 @@ class Link:
             self.failures = 0             # back in: the next loss starts the backoff over
             self.impostor = False
 
+    def refused(self):
+        """The room answered the join with a refusal (the name): the connection is good, and
+        nothing is pending until the player joins again (no retry with the same name)."""
+        self.join_at = None
+
     def lost(self, now, missing=False):
         """The connection closed, an attempt failed, or (missing) the signaling server says
         no peer holds the room id (the host's page is closed or reloading)."""

@@ -282,9 +282,11 @@ class Landing:
 
     screen = "landing"
 
-    def __init__(self, saved=None, status=None, engine_wait=None):
+    def __init__(self, saved=None, status=None, engine_wait=None, refused=False, error=None):
         self.status = status
         self.engine_wait = engine_wait
+        self.refused = refused        # the saved room was refused (damaged or changed)
+        self.error = error            # {code, text}: e.g. a name the room refused
         self.resume = hostlife.summary(saved) if saved is not None else None
 
 
@@ -358,6 +360,8 @@ class HostPage(Page):
         self.wake = Timer(self.tick)
         self.tab = str(js.crisp.randomHex(8))
         self.offer = None             # the saved room the landing offers to resume
+        self.refused = False          # a saved room was refused: the landing says so
+        self.landing_error = None     # {code, text} of the last refused name
         self.pending = None           # a room to resume once its other tab lets it go
         self.waiting = False          # the player asked for something the engine must do
         self.restart = False          # solo: start the next game once back in the lobby
@@ -389,6 +393,7 @@ class HostPage(Page):
             self.resume_room(what)             # a reload: back to the same room at once
         elif todo == "offer":
             self.offer = what
+            self.engine.request({"op": "check", "saved": what})
         self.render()
 
     def model(self):
@@ -398,7 +403,8 @@ class HostPage(Page):
             client.engine_wait = wait
             return client
         # no room yet, or the engine has not answered for it (solo, a resumed room)
-        return Landing(self.offer, "connecting" if self.pending else None, wait)
+        return Landing(self.offer, "connecting" if self.pending else None, wait, self.refused,
+                       self.landing_error)
 
     def engine_wait(self):
         """The engine's progress (percent) when the player waits for it, else None."""
@@ -423,6 +429,7 @@ class HostPage(Page):
         return self.clock_.at(self.now())
 
     def other(self, name, payload):
+        self.landing_error = None
         if name == "create_room":
             self.create(payload["name"])
         elif name == "play_solo":
@@ -493,6 +500,7 @@ class HostPage(Page):
         if self.room_id is not None:
             return
         self.pending = None
+        self.refused = False
         if self.offer is not None:            # a new room replaces the saved one
             self.forget(self.offer.get("room_id"))
             self.offer = None
@@ -514,7 +522,28 @@ class HostPage(Page):
 
     # -- saved rooms: resume, abandon, the lease of the tab that runs one
     def saved(self, room_id):
-        return storage_json("crisp.room." + room_id)
+        """The saved room `room_id` if it is there and reads as JSON, else None. Whether it is
+        whole and consistent is the engine's to say (Room.from_dict, in the worker: the page
+        runs MicroPython): the landing asks it (`check`) before it offers the room, a resume
+        asks it by restoring; a refused save is dropped and the landing says so."""
+        text = storage_get("crisp.room." + room_id)
+        if text is None:
+            return None
+        try:
+            saved = json.loads(text)
+        except ValueError:
+            saved = None
+        if not isinstance(saved, dict):
+            self.refuse_save(room_id)
+            return None
+        return saved
+
+    def refuse_save(self, room_id):
+        """A saved room that would not load (unreadable here, or Room.from_dict's checks in
+        the engine): dropped, and the landing says so."""
+        log("saved room refused:", room_id)
+        self.forget(room_id)
+        self.refused = True
 
     def forget(self, room_id):
         if room_id:
@@ -601,6 +630,12 @@ class HostPage(Page):
 
     def reply(self, asked, msg):
         """One reply of the engine to the request `asked` (its op)."""
+        if asked == "check":
+            self.checked(msg)
+            return
+        if msg.get("op") == "refused" and asked == "create" and not msg.get("failed"):
+            self.name_refused(msg)
+            return
         if msg.get("op") == "refused":
             log("engine refused", asked, ":", msg.get("error"))
             # a save the engine cannot read is dropped; not one it never read (it failed to
@@ -609,7 +644,7 @@ class HostPage(Page):
                 log("saved room unreadable, dropped:", self.room_id)
                 room_id = self.room_id
                 self.forget_room()
-                self.forget(room_id)
+                self.refuse_save(room_id)
                 self.client = None
                 self.waiting = False
                 self.render()
@@ -643,6 +678,26 @@ class HostPage(Page):
         self.schedule(msg.get("wakeup"))
         if todo["local"] or todo["changed"]:
             self.render()
+
+    def checked(self, msg):
+        """The engine's answer on the saved room the landing offers: a refused one is dropped
+        (the landing says so instead of offering it)."""
+        offer = self.offer
+        if msg.get("op") != "refused" or msg.get("failed") or offer is None:
+            return
+        self.offer = None
+        self.refuse_save(offer.get("room_id"))
+        self.render()
+
+    def name_refused(self, msg):
+        """The room refused the host's name (taken by a bot's, nothing visible): back to the
+        landing, which says why; the room that was being made is forgotten."""
+        self.forget_room()
+        self.client = None
+        self.waiting = False
+        self.landing_error = {"code": msg.get("code") or "bad_name",
+                              "text": msg.get("error") or ""}
+        self.render()
 
     def schedule(self, at):
         if not isinstance(at, (int, float)):
@@ -841,6 +896,10 @@ class GuestPage(Page):
             self.go_home()                # the room heard our `leave`
             return
         self.link.heard(now, seated=client.last_type == "welcome")
+        if client.name_error and self.name is not None:
+            # the room refused the name: the join screen says why; no retry with it
+            self.name = None
+            self.link.refused()
         if client.screen != "gone":
             client.status = self.link.status()
         if client.token and storage_get(self.token_key) != client.token:

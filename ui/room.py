@@ -10,11 +10,14 @@ Contract: docs/protocol.md ("Room messages", "Room").
 
 import json
 import random
+import re
 import secrets
+import unicodedata
 
 from crisp_core import (Bot, Game, IllegalAction, events_for, is_card, normalize_options,
                         public_events, spectator_view, view_for)
 from crisp_core import shuffle
+from crisp_core.actions import POSITIONS
 from crisp_core.actions import ActionError, check_shape
 from ui import handover
 from ui import proof
@@ -26,6 +29,7 @@ VERSION = 1
 LOCAL = "local"
 MAX_TEXT = 16 * 1024          # bytes, both ways
 MAX_NAME = 20
+MAX_MARKS = 3              # combining marks on one character of a name (Vietnamese needs 2)
 MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
 MAX_SEATS = 8
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
@@ -122,18 +126,92 @@ def _fields(msg, required, optional=()):
             raise BadMessage("bad_message", "unknown field: " + str(key)[:40])
 
 
+# Code points that draw nothing but are not format characters (Cf): fillers and blanks that
+# would make a name invisible, and the combining grapheme joiner.
+INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180E,
+                       0x180F, 0x2800, 0x3164, 0xFFA0])
+ZWJ = "\u200d"
+
+
+def _is_emoji(ch):
+    """A pictograph an emoji sequence joins (category So: \U0001F469, \u2764, ...)."""
+    return unicodedata.category(ch) == "So"
+
+
+def _emoji_before(chars):
+    """True when `chars` ends with an emoji, maybe followed by its presentation selector
+    (U+FE0F) or a skin tone (U+1F3FB..U+1F3FF): where a joiner may continue the sequence."""
+    i = len(chars) - 1
+    while i >= 0 and (chars[i] == "\ufe0f" or 0x1F3FB <= ord(chars[i]) <= 0x1F3FF):
+        i -= 1
+    return i >= 0 and _is_emoji(chars[i])
+
+
 def clean_name(name):
-    """A player's name: a string, control characters dropped, trimmed, at most 20 characters."""
+    """A player's name as the room keeps and shows it (names are never trusted).
+
+    `name`: what a `join` (or the host page) says. Returns it in NFC with: control, format
+    (Cf), surrogate, private-use and unassigned characters dropped, but a zero-width joiner
+    between two emoji (an emoji sequence such as a family); invisible fillers dropped; every
+    run of whitespace one space, none at the ends; at most MAX_MARKS combining marks on one
+    character; at most MAX_NAME (20) characters. Raises BadMessage `bad_name` when it is not
+    text or nothing visible is left.
+    """
     if not isinstance(name, str):
         raise BadMessage("bad_name", "the name must be text")
-    name = "".join(ch for ch in name if ord(ch) >= 32 and ord(ch) != 127).strip()
-    name = name[:MAX_NAME]
-    # Cutting at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
-    while name.endswith("\u200d"):
-        name = name[:-1]
-    name = name.strip()
-    if not name:
-        raise BadMessage("bad_name", "the name is empty")
+    name = unicodedata.normalize("NFC", name[:MAX_NAME * 16])
+    out = []
+    marks = 0
+    for i, ch in enumerate(name):
+        kind = unicodedata.category(ch)
+        if ch.isspace() or kind[0] == "Z":
+            if out and out[-1] != " ":
+                out.append(" ")
+            marks = 0
+        elif kind in ("Cc", "Cs", "Co", "Cn") or ord(ch) in INVISIBLE:
+            continue
+        elif kind == "Cf":
+            if (ch == ZWJ and _emoji_before(out) and i + 1 < len(name)
+                    and _is_emoji(name[i + 1])):
+                out.append(ch)
+        elif kind[0] == "M":
+            # a mark on nothing (or on a space) is dropped; a tower of them is cut down
+            if out and out[-1] not in (" ", ZWJ) and marks < MAX_MARKS:
+                out.append(ch)
+                marks += 1
+        else:
+            out.append(ch)
+            marks = 0
+    name = unicodedata.normalize("NFC", "".join(out))[:MAX_NAME]
+    # A cut at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
+    name = name.strip(" " + ZWJ)
+    if not any(not unicodedata.category(ch).startswith("M") and ch not in (" ", ZWJ)
+               for ch in name):
+        raise BadMessage("bad_name", "the name has nothing visible")
+    return name
+
+
+def name_key(name):
+    """What two names are compared by: case-folded, NFKC (so "ANA", "ana" and "\uff21na"
+    are one name)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def bot_name(seat):
+    """A bot's name, by its seat: "Bot 2". People may not take names of this form."""
+    return "Bot " + str(seat)
+
+
+def is_bot_name(name):
+    key = name_key(name)
+    return key.startswith("bot") and key[3:].strip().isdigit()
+
+
+def check_name(name):
+    """`clean_name`, and no name a bot goes by (`Bot 3`): BadMessage `name_taken`."""
+    name = clean_name(name)
+    if is_bot_name(name):
+        raise BadMessage("name_taken", "that name is taken by the bots: pick another one")
     return name
 
 
@@ -225,7 +303,7 @@ class Room:
         self.make_token = make_token
         self.make_bot = make_bot
         self.options = dict(DEFAULT_OPTIONS)
-        self.seats = [Seat(clean_name(host_name), self._token())]
+        self.seats = [Seat(check_name(host_name), self._token())]
         self.host = 0             # the host's seat ("local"): 0, or its successor's after a
                                   # handover (`from_handover`)
         self.game = None
@@ -555,6 +633,7 @@ class Room:
         """Seat `conn`: at `seat` (the host's own, or a proven rejoin) or, for None, at a new
         seat (lobby only). Only a new seat's welcome carries its token."""
         out = []
+        name = self._name_for(seat, name)
         new = seat is None
         if new:
             if self.game is not None:
@@ -716,6 +795,24 @@ class Room:
         out = [(conn, self._kicked("left", "you left"))]
         return out + self._broadcast() + self._advance(now)
 
+    def _name_for(self, seat, name):
+        """The name `seat` (None: a new seat) gets from a `join` saying `name`. Once the game
+        has started a seat's name is frozen: a rejoin keeps it whatever `join` says. In the
+        lobby the name is cleaned (`clean_name`) and refused (`name_taken`) when it equals
+        another seat's (`name_key`: case-folded, NFKC) or a bot's (`Bot 3`)."""
+        if self.game is not None:
+            if seat is None:
+                return clean_name(name)           # (refused: the game has started)
+            if not isinstance(name, str):
+                raise BadMessage("bad_name", "the name must be text")
+            return self.seats[seat].name
+        name = check_name(name)
+        key = name_key(name)
+        for index, other in enumerate(self.seats):
+            if index != seat and name_key(other.name) == key:
+                raise BadMessage("name_taken", "that name is taken: pick another one")
+        return name
+
     def _action(self, conn, msg, now):
         action = msg["action"]
         seat = self.conns.get(conn)
@@ -822,7 +919,7 @@ class Room:
             raise BadMessage("no_bots", "bots are not available")
         if len(self.seats) >= MAX_SEATS:
             raise BadMessage("room_full", "the room is full")
-        seat = Seat("Bot " + str(len(self.seats)), None, bot=msg["level"])
+        seat = Seat(bot_name(len(self.seats)), None, bot=msg["level"])
         self.seats.append(seat)
         seat.agent = self.make_bot(seat.bot, len(self.seats) - 1)
         return self._broadcast()
@@ -853,7 +950,7 @@ class Room:
                 # Seats after the removed one move down: tell them their new seat.
                 out.append((seat.conn, self._msg("welcome", seat=i, room=self.room_id)))
             if seat.bot is not None:
-                seat.name = "Bot " + str(i)        # named by their seat: never two "Bot 2"
+                seat.name = bot_name(i)            # named by their seat: never two "Bot 2"
                 if seat.agent is not None:
                     seat.agent = self.make_bot(seat.bot, i)
         return out + self._broadcast()
@@ -1086,11 +1183,29 @@ class Room:
                 out.append((seat.conn, text))
                 out += [(seat.conn, proof) for proof in fair_after]
             if seat.agent is not None:
-                seat.plan = seat.agent.plan(view, mine, now)
+                seat.plan = self._plan(index, view, mine, now)
         if self.spectators:
             text = self._spectator_text(players, public_events(events))
             out += [(conn, text) for conn in self.spectators]
         return out
+
+    def _plan(self, index, view, events, now):
+        """Ask seat `index`'s bot for its next move. A bot that fails (its memory came from a
+        tampered save and does not fit the table) is replaced by a fresh one, which starts
+        from what the seat was shown this round: a bot never takes the room down."""
+        seat = self.seats[index]
+        try:
+            return seat.agent.plan(view, events, now)
+        except Exception:
+            seat.agent = None
+            level = seat.bot or seat.stand_in
+            if self.make_bot is None or level is None:
+                return None
+            seat.agent = self.make_bot(level, index)
+            try:
+                return seat.agent.plan(view, events_for(self.log, index), now)
+            except Exception:
+                return None
 
     def _spectator_text(self, players, events):
         """A view message for spectators: the spectator projection (public information only,
@@ -1223,25 +1338,46 @@ class Room:
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
-        """The room saved by `to_dict`. Its bots come back with their memory (`load_bot`, a
-        saved bot's `to_dict` -> bot); `make_bot` makes the bots added from now on (and one
-        for a seat saved without its bot's state)."""
-        room = cls(d["room_id"], d["seats"][0]["name"], seed=d["seed"], deck=d["deck"],
-                   make_token=make_token, make_bot=make_bot)
+        """The room saved by `to_dict` (the host's localStorage: maybe truncated or tampered
+        with). Raises ValueError with a short English reason unless it is whole and
+        consistent: `check_saved` (room), `Game.from_dict` (the game). Names are cleaned as a
+        `join`'s are. Its bots come back with their memory (`load_bot`, a saved bot's
+        `to_dict` -> bot; a bot state that does not load, or is another seat's, gives a fresh
+        bot); `make_bot` makes the bots added from now on (and one for a seat saved without
+        its bot's state)."""
+        check_saved(d)
+        try:
+            game = Game.from_dict(d["game"]) if d["game"] is not None else None
+            names = [clean_name(s["name"]) for s in d["seats"]]
+        except BadMessage as e:
+            raise ValueError("saved room: a seat's name: " + e.text)
+        if game is not None:
+            if game.players != len(d["seats"]):
+                raise ValueError("saved room: the game has %d seats, the room %d"
+                                 % (game.players, len(d["seats"])))
+            if any(game.options[key] != d["options"][key] for key in DEFAULT_OPTIONS):
+                raise ValueError("saved room: the game's options are not the room's")
+        try:
+            room = cls(d["room_id"], names[0], seed=d["seed"], deck=d["deck"],
+                       make_token=make_token, make_bot=make_bot)
+        except BadMessage as e:
+            raise ValueError("saved room: the host's name: " + e.text)
         room.options = dict(d["options"])
         room.seats = []
         for i, s in enumerate(d["seats"]):
-            seat = Seat(s["name"], s["token"], bot=s["bot"])
+            seat = Seat(names[i], s["token"], bot=s["bot"])
             seat.n = s["n"]
-            seat.stand_in = s.get("stand_in")
+            seat.stand_in = s["stand_in"] if game is not None else None
             wins = s.get("wins", 0)
             seat.wins = wins if _is_int(wins) and wins >= 0 else 0
             level = seat.bot or seat.stand_in
-            if s.get("agent") is not None:
+            if s["agent"] is not None and level is not None:
                 try:
-                    seat.agent = load_bot(s["agent"])
-                    seat.plan = s.get("plan")
-                except ValueError:
+                    agent = load_bot(s["agent"])
+                    if getattr(agent, "seat", i) == i:
+                        seat.agent = agent
+                        seat.plan = s["plan"]
+                except (ValueError, TypeError, KeyError, AttributeError, IndexError):
                     seat.agent = None
             if seat.agent is None and level is not None and make_bot is not None:
                 seat.agent = make_bot(level, i)
@@ -1251,17 +1387,17 @@ class Room:
                 seat.away_since = d["now"]    # away until it rejoins
             room.seats.append(seat)
         room.host = d.get("host", 0)
-        room.game = Game.from_dict(d["game"]) if d["game"] is not None else None
-        room.log = list(d["log"])
-        room.peeks = {int(k): v for k, v in d["peeks"].items()}
-        room.now = d["now"]
+        room.game = game
+        room.log = list(d["log"]) if game is not None else []
+        room.peeks = {int(k): v for k, v in d["peeks"].items()} if game is not None else {}
+        room.now = max(d["now"], game.clock if game is not None else 0)
         history = d.get("history")
         if isinstance(history, list) and all(
                 isinstance(r, list) and all(_is_int(p) for p in r) for r in history):
             room.history = [list(r) for r in history]
         games = d.get("games", 0)
         room.games = games if _is_int(games) and games >= 0 else 0
-        room.fair = fair_from_dict(d.get("fair"))
+        room.fair = fair_from_dict(d.get("fair"))    # checked there: None when malformed
         return room
 
     # ---- the host handover (docs/protocol.md "Host handover: the sealed room") ------------
@@ -1358,3 +1494,145 @@ class Room:
         room._record(room.game.deal_events())
         return room
 
+
+# A PeerJS id (its own check: letters and digits, single - or _ between), at most 64 long.
+ROOM_ID = re.compile(r"(?=.{1,64}\Z)[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*\Z")
+SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
+SAVED_OPTIONAL = ("fair", "history", "games", "host")   # checked where they are loaded
+SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
+
+
+def check_saved(d):
+    """Raise ValueError (a short English reason) unless `d` has the shape of a saved room
+    (`Room.to_dict`): its fields and no other; a room id PeerJS takes; an integer seed; a
+    stacked deck of distinct cards or none; the lobby options; 1 to 8 seats, seat 0 and every
+    other person with a distinct token (text), bots without one and of a known level, a
+    stand-in only on a person's seat, bot plans with a time; the round's log and peeks as
+    events; a clock. The game itself is checked by `Game.from_dict`."""
+    def bad(what):
+        raise ValueError("saved room: " + what)
+
+    if not isinstance(d, dict):
+        bad("not an object")
+    for key in SAVED_FIELDS:
+        if key not in d:
+            bad("missing " + key)
+    for key in d:
+        if key not in SAVED_FIELDS and key not in SAVED_OPTIONAL:
+            bad("unknown field " + str(key)[:40])
+    if not isinstance(d["room_id"], str) or not ROOM_ID.match(d["room_id"]):
+        bad("room id")
+    if not _is_int(d["seed"]):
+        bad("seed")
+    deck = d["deck"]
+    if deck is not None and (not isinstance(deck, list) or len(deck) > 52
+                             or not all(is_card(c) for c in deck)
+                             or len(set(deck)) != len(deck)):
+        bad("stacked deck")
+    options = d["options"]
+    if not isinstance(options, dict) or set(options) != set(DEFAULT_OPTIONS):
+        bad("options")
+    try:
+        normalize_options(dict(options, players=2))
+    except ValueError as e:
+        bad("options: " + str(e))
+    seats = d["seats"]
+    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+        bad("1 to 8 seats")
+    tokens = set()
+    for i, s in enumerate(seats):
+        if not isinstance(s, dict) or not set(SEAT_FIELDS) <= set(s) <= set(SEAT_FIELDS) | {"wins"}:
+            bad("seat %d" % i)
+        if s["bot"] is None:
+            token = s["token"]
+            if not isinstance(token, str) or not 0 < len(token) <= 128 or token in tokens:
+                bad("seat %d: token" % i)
+            tokens.add(token)
+            if s["stand_in"] is not None and (i == 0 or s["stand_in"] not in BOT_LEVELS):
+                bad("seat %d: stand-in" % i)
+        elif i == 0 or s["bot"] not in BOT_LEVELS or s["token"] is not None \
+                or s["stand_in"] is not None:
+            bad("seat %d: bot" % i)
+        if not _is_int(s["n"]) or s["n"] < 0:
+            bad("seat %d: view count" % i)
+        if s["agent"] is not None and not isinstance(s["agent"], dict):
+            bad("seat %d: bot state" % i)
+        plan = s["plan"]
+        if plan is not None and (not isinstance(plan, dict) or set(plan) != {"at", "action"}
+                                 or not _is_int(plan["at"])
+                                 or not isinstance(plan["action"], dict)):
+            bad("seat %d: bot plan" % i)
+    host = d.get("host", 0)
+    if not _is_int(host) or not 0 <= host < len(seats) or seats[host]["bot"] is not None:
+        bad("host")                       # (after a handover: the seat that hosts)
+    log = d["log"]
+    if not isinstance(log, list) or len(log) > LOG_KEEP or not all(
+            is_event(e, len(seats)) for e in log):
+        bad("log")
+    peeks = d["peeks"]
+    if not isinstance(peeks, dict):
+        bad("peeks")
+    for key, event in peeks.items():
+        if (not key.isdigit() or not 0 <= int(key) < len(seats)
+                or not is_event(event, len(seats))
+                or event["type"] != "reveal" or event["to"] != int(key)):
+            bad("peeks")
+    if not _is_int(d["now"]) or d["now"] < 0:
+        bad("clock")
+
+
+# Each event type and the fields it always has (docs/protocol.md "Events").
+EVENT_TYPES = {
+    "deal": ("round", "dealer"), "reveal": ("to", "reason", "cards"), "ready": ("seat", "auto"),
+    "play": ("turn",), "draw": ("seat", "from"), "recycle": ("count",),
+    "swap": ("seat", "pos", "card"), "discard": ("seat", "card"), "jack": ("seat", "card"),
+    "queen": ("seat", "card", "pos", "target", "target_pos"), "king": ("seat", "card", "pending"),
+    "timeout": ("seat", "card", "forced", "lost"), "turn": ("seat",), "crisp": ("seat",),
+    "round_over": ("hands", "round_points", "scores"), "game_over": ("winners",),
+}
+
+
+def is_event(e, players):
+    """True when `e` has the shape of an engine event (docs/protocol.md "Events") at a table
+    of `players` seats: a known type, and every field of its kind with a fitting value."""
+    def seat(v):
+        return _is_int(v) and 0 <= v < players
+
+    def card(v):
+        return v is None or is_card(v)
+
+    def count(v):
+        return _is_int(v) and 0 <= v <= 1000
+
+    def ints(v):
+        return isinstance(v, list) and len(v) == players and all(_is_int(x) for x in v)
+
+    def shown(v):
+        return isinstance(v, list) and len(v) <= 3 and all(
+            isinstance(c, dict) and set(c) == {"seat", "pos", "card"} and seat(c["seat"])
+            and c["pos"] in POSITIONS + ("held",) and is_card(c["card"]) for c in v)
+
+    fields = {
+        "seat": seat, "to": seat, "turn": seat, "dealer": seat, "target": seat,
+        "pos": lambda v: v in POSITIONS, "target_pos": lambda v: v in POSITIONS,
+        "card": card, "taken": is_card, "cards": shown,
+        "from": lambda v: v in ("deck", "discard"),
+        "reason": lambda v: v in ("peek", "draw", "jack", "queen"),
+        "auto": lambda v: isinstance(v, bool), "forced": lambda v: isinstance(v, bool),
+        "away": lambda v: isinstance(v, bool),
+        "round": count, "count": count, "pending": count, "lost": count,
+        "hands": lambda v: isinstance(v, list) and len(v) == players and all(
+            isinstance(h, list) and len(h) == 3 and all(is_card(c) for c in h) for h in v),
+        "round_points": ints, "scores": ints,
+        "winners": lambda v: isinstance(v, list) and len(v) <= players and all(
+            seat(x) for x in v),
+    }
+    if not isinstance(e, dict) or not isinstance(e.get("type"), str) \
+            or e["type"] not in EVENT_TYPES:
+        return False
+    if any(key not in e for key in EVENT_TYPES[e["type"]]):
+        return False
+    for key, value in e.items():
+        if key != "type" and (key not in fields or not fields[key](value)):
+            return False
+    return True

@@ -11,7 +11,7 @@ from ui import i18n
 from ui import qr
 from ui import roomcode
 from ui.table import table_tree, tally
-from ui.vdom import h, keyed
+from ui.vdom import h, isolate, keyed
 from ui.viewmodel import MAX_PLAYERS, NAME_MAX, player_list, read, seat_name
 from ui.widgets import button, decor, rules_text, select, topbar
 
@@ -71,8 +71,8 @@ def connection_banner(model, ctx, ui=None):
 
 def error_toast(model, ctx):
     err = read(model, "error")
-    if not err:
-        return None
+    if not err or (read(model, "screen") == "join" and read(model, "name_error")):
+        return None             # (a refused name is said on the join screen itself)
     code = err.get("code") if isinstance(err, dict) else None
     msg = ctx.t("err_" + code) if (code and i18n.has(ctx.lang, "err_" + code)) else None
     if msg is None:
@@ -136,7 +136,7 @@ def resume_box(model, ctx):
     saved = read(model, "resume")
     if not isinstance(saved, dict):
         return None
-    names = ", ".join([str(n) for n in saved.get("names") or [] if n])
+    names = ", ".join([isolate(n) for n in saved.get("names") or [] if n])
     return h("section", {"class": "card-box resume", "data-testid": "resume"},
              h("h2", None, ctx.t("resume_title")),
              h("p", {"class": "hint"}, ctx.t("resume_hint", names=names)),
@@ -158,6 +158,7 @@ def landing_tree(model, ui, ctx):
                        decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
                      h("p", {"class": "tagline"}, ctx.t("tagline"))), "hero"),
              keyed(resume_box(model, ctx), "resume"),
+             keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
              keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("with_friends")),
@@ -223,8 +224,26 @@ def join_tree(model, ui, ctx):
                h("h2", None, ctx.t("invited")),
                h("p", {"class": "tagline"}, ctx.t("tagline"))),
              name_input(ui, ctx),
+             name_refusal(model, ctx),
              button(ctx, "join-room", ctx.t("busy_joining") if busy else ctx.t("join_room"),
                     ("local", "submit", "join") if ok else None, "btn primary big"))
+
+
+def name_refusal(model, ctx):
+    """Why the room refused the name (taken, or nothing visible), until the next join."""
+    code = read(model, "name_error")
+    if code not in ("bad_name", "name_taken"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "name-error", "role": "alert"},
+             ctx.t("err_" + code))
+
+
+def save_refused(model, ctx):
+    """The landing's note that the saved room was refused (damaged or changed) and dropped."""
+    if not read(model, "refused"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "save-refused", "role": "alert"},
+             ctx.t("save_refused"))
 
 
 def lobby_tree(model, ui, ctx):

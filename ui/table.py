@@ -23,6 +23,12 @@ def icon_badge(cls, icon, label):
 
 def seat_badges(row, info, ctx):
     out = []
+    if row.get("host"):
+        # the real host, marked by the room's word: a guest named "Hana (host)" gets no badge
+        # (a crown, named for screen readers: the seat's head has room for a few badges only)
+        out.append(h("span", {"class": "badge host", "data-testid": "host-badge",
+                              "title": ctx.t("badge_host"), "role": "img",
+                              "aria-label": ctx.t("badge_host")}, ctx.t("host_short")))
     if row["dealer"]:
         out.append(icon_badge("dealer", "\U0001f0a0", ctx.t("dealer")))
     if row["bot"]:

@@ -11,6 +11,7 @@ from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
 from ui import cards
 from ui import i18n
 from ui.client import left_ms
+from ui.vdom import isolate
 
 MAX_PLAYERS = 8
 NAME_MAX = 20
@@ -78,7 +79,7 @@ def seat_name(players, seat, ctx):
     name = p.get("name") if p else None
     if not name:
         return ctx.t("seat_n", n=seat + 1)
-    return str(name)
+    return isolate(name)            # shown in its own <bdi> (ui/vdom.py)
 
 
 def allowed_map(view):
@@ -173,13 +174,14 @@ def table_info(model, ui, ctx):
     qa = allowed.get("queen")
 
     moved = recent_moves(log)
+    host = (read(model, "lobby", {}) or {}).get("host", 0)     # the room: always seat 0
 
     seats = []
     for s in range(n):
         hand = hands[s] if s < len(hands) else [None, None, None]
         p = players.get(s) or {}
         row = {
-            "seat": s, "name": seat_name(players, s, ctx), "me": s == me,
+            "seat": s, "name": seat_name(players, s, ctx), "me": s == me, "host": s == host,
             "turn": phase in PLAY_PHASES and turn == s,
             "dealer": view.get("dealer") == s, "caller": view.get("caller") == s,
             "ready": bool(ready[s]) if s < len(ready) else True,
