@@ -1,6 +1,7 @@
 """The page's Content-Security-Policy (tools/build.py `content_security_policy`) holds for a
 whole round: a host (Pyodide) and a guest (MicroPython) load, create and join a room over
-PeerJS, show the QR code, the draw timer, the results, and no `securitypolicyviolation`
+PeerJS, show the QR code, the draw timer, cards flying (the guest's page), the results, and
+no `securitypolicyviolation`
 fires on either page (nor a CSP message in their consoles).
 """
 
@@ -24,8 +25,8 @@ LISTEN = """
 """
 
 
-def phone(new_phone):
-    p = new_phone(reduced_motion="reduce")
+def phone(new_phone, motion="reduce"):
+    p = new_phone(reduced_motion=motion)
     p.context.add_init_script(LISTEN)
     return p
 
@@ -52,7 +53,7 @@ def test_a_round_under_the_content_security_policy(new_phone, site):
     link = hp.inner_text(sel("room-link")).strip()
     hp.select_option(sel("opt-draw-seconds"), "30")               # the timer's style
 
-    guest = phone(new_phone)
+    guest = phone(new_phone, "no-preference")         # cards fly on this one (their style)
     ap = guest.page
     ap.goto(link)
     assert wait_ready(ap) == "micropython"

@@ -214,7 +214,8 @@ class Screen:
                                              "data-to": f["to"], "aria-hidden": "true"},
                                  "md", "flight")
                 el = self.patcher.create(node)
-                el.setAttribute("style", _flight_style(a, b, f["delay"]))
+                # through the CSSOM, as vdom does: the page's CSP allows no style attribute
+                el.style.cssText = _flight_style(a, b, f["delay"])
                 doc.body.appendChild(el)
                 hide = f["to"] not in ("deck", "discard")
                 if hide:
