@@ -9,6 +9,9 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
   got no `welcome` within ATTEMPT_MS;
 - retries back off along RETRY_MS, then every RETRY_MS[-1] forever;
 - a page shown again or a network back (`woke`) checks at once instead of waiting;
+- a page whose Peer lost the signaling server (`doubt`: often a phone changing networks,
+  whose data channels die silently too) pings at once and, if nothing at all is heard
+  within DOUBT_MS, counts the connection as dead without waiting HOST_SILENT_MS;
 - a peer at the room id that cannot prove it is the host (`unverified`: the seat proof,
   docs/protocol.md) is dropped at once and the page keeps trying for the real one, saying
   "host_unverified" until the room seats it again;
@@ -20,6 +23,7 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
 PING_MS = 3000
 HOST_SILENT_MS = 9000         # 3 pongs missed
 ATTEMPT_MS = 8000
+DOUBT_MS = 3500               # a doubted connection must be heard from within this
 RETRY_MS = (250, 500, 1000, 2000, 3000)
 GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
 
@@ -59,6 +63,7 @@ class Link:
         self.online = True        # this page reaches the signaling server (the page says)
         self.impostor = False     # the last peer at the room id failed the seat proof
         self.idle_closed = False  # the host closed our unjoined connection: reopening quietly
+        self.doubt_at = None      # when the page doubted the open connection (`doubt`)
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -75,6 +80,7 @@ class Link:
         self.last_heard = now
         self.last_ping = None
         self.join_at = None
+        self.doubt_at = None
 
     def joining(self, now):
         """The page sent `join` on the open connection."""
@@ -83,6 +89,7 @@ class Link:
     def heard(self, now, seated=False):
         """A message from the host (seated: it was the welcome that answers a join)."""
         self.last_heard = now
+        self.doubt_at = None
         if seated:
             self.seated = True
             self.join_at = None
@@ -94,6 +101,7 @@ class Link:
         no peer holds the room id (the host's page is closed or reloading)."""
         idle = self.open and self.join_at is None and not self.seated and not missing
         self.open = False
+        self.doubt_at = None
         self.attempt_at = None
         self.join_at = None
         self.missing = missing
@@ -123,12 +131,23 @@ class Link:
         elif self.attempt_at is None:
             self.retry_at = now
 
+    def doubt(self, now):
+        """This page's Peer lost the signaling server: its network may have changed, and
+        its data connection died without a word. Ping now; heard nothing within DOUBT_MS,
+        the connection is dead (`step` drops it). Nothing to doubt while not open."""
+        if self.open and self.doubt_at is None:
+            self.doubt_at = now
+            self.last_ping = None
+
     # ---- what to do -----------------------------------------------------------------------
 
     def step(self, now):
         todo = []
         if self.open and self.last_heard is not None and now - self.last_heard >= HOST_SILENT_MS:
             self.lost(now)
+            todo.append("drop")
+        if self.open and self.doubt_at is not None and now - self.doubt_at >= DOUBT_MS:
+            self.lost(now)                    # doubted, and not a word since
             todo.append("drop")
         if self.attempt_at is not None and now - self.attempt_at >= ATTEMPT_MS:
             self.lost(now)

@@ -668,6 +668,10 @@ class GuestPage(Page):
 
     def net_error(self, kind):
         log("peer error:", kind)
+        if kind in ("disconnected", "network"):
+            # the signaling server is lost: a new network? check the connection now
+            self.link.doubt(self.now())
+            self.step()
 
 
 def main():
