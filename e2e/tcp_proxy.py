@@ -5,17 +5,53 @@ socket the proxy holds (what a phone leaving a Wi-Fi sees: its sockets die) whil
 server-side ones stay open and silent (the server hears nothing, as when a phone walks away).
 For `stall_s` seconds after that, new connections are accepted and then hang for ever, never
 answered nor closed (a socket opened while the phone is between networks); later ones go
-through as before (the new network). Runs its own asyncio loop in a daemon
-thread; `close()` stops it. Only 127.0.0.1, both ends.
+through as before (the new network). Only 127.0.0.1, both ends.
+
+`TcpProxy(port)` runs the proxy in a child process (a Python thread next to Playwright's sync
+API moved a 10 MB file at under 1 MB/s), speaks to it over its stdin/stdout, and `close()`
+stops it by its PID. `python3 e2e/tcp_proxy.py <port>` is that child: it prints its port, then
+takes one command a line ("abort <stall seconds>") and answers "ok".
 """
 
 import asyncio
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 
 
 class TcpProxy:
+    """The proxy in a child process (see the module doc): .port, abort(stall_s), close()."""
+
+    def __init__(self, target_port):
+        self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), str(target_port)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if not line.strip().isdigit():
+            self.close()
+            raise RuntimeError("the proxy did not start: %r" % line)
+        self.port = int(line)
+
+    def abort(self, stall_s=0.0):
+        self.proc.stdin.write("abort %s\n" % float(stall_s))
+        self.proc.stdin.flush()
+        assert self.proc.stdout.readline().strip() == "ok"
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()          # by its PID (Popen), never by name
+            self.proc.wait()
+
+
+class _Proxy:
     def __init__(self, target_port, host="127.0.0.1"):
         self.target = (host, target_port)
         self.host = host
@@ -110,3 +146,18 @@ class TcpProxy:
 
         self.loop.call_soon_threadsafe(lambda: self.loop.create_task(stop()))
         self.thread.join(5)
+
+
+def _main():
+    proxy = _Proxy(int(sys.argv[1]))
+    print(proxy.port, flush=True)
+    for line in sys.stdin:
+        words = line.split()
+        if words and words[0] == "abort":
+            proxy.abort(float(words[1]) if len(words) > 1 else 0.0)
+            print("ok", flush=True)
+    proxy.close()
+
+
+if __name__ == "__main__":
+    _main()
