@@ -13,7 +13,12 @@ from ui import proof
 
 VERSION = 1
 REVEAL_MS = 3000      # how long a Jack, Queen or draw reveal stays face up (R9.2)
+SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
 LOG_MAX = 200         # public events of the round kept for the event log
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def left_ms(value, elapsed):
@@ -77,6 +82,8 @@ class Client:
         self.n = 0
         self.latency = None
         self.last_heard = None
+        self.fresh = True         # the next view starts over (after a welcome): no gap to see
+        self.synced_at = None     # when this page last asked for `sync`
         self._batch = 0
         self._reveal_batch = {}
 
@@ -105,6 +112,7 @@ class Client:
                 self.token = msg.get("token")    # the first welcome only; never replaced
             self.room = msg.get("room")
             # A (re)seat: the views that follow start over (the room replays the round's log).
+            self.fresh = True
             self.log = []
             self._clear_reveals()
             self.error = None
@@ -140,6 +148,10 @@ class Client:
             t = msg.get("t")
             if isinstance(t, (int, float)):
                 self.latency = now - t
+            n = msg.get("n")
+            if _is_int(n) and n > self.n:
+                self._resync(now)     # the host sent a view we never got (ordered channel:
+                                      # a view sent before this pong would be here already)
             return False
         return False
 
@@ -168,12 +180,17 @@ class Client:
     def _view(self, msg, now):
         view = msg.get("view") or {}
         old = self.view
-        if old is None or old.get("round") != view.get("round"):
-            self.log = []
-            self._clear_reveals()
+        if old is None or old.get("round") != view.get("round") or msg.get("replay") is True:
+            self.log = []             # a new round, or the round's replay: start over
+            if msg.get("replay") is not True:
+                self._clear_reveals()
+        n = msg.get("n")
+        gap = _is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
         self.view = view
         self.view_at = now
-        self.n = msg.get("n", self.n)
+        if _is_int(n):
+            self.n = n
+            self.fresh = False
         self.players = msg.get("players") or self.players
         if self.screen != "gone":
             self.screen = "table"
@@ -206,6 +223,8 @@ class Client:
             for key in list(self.reveals):
                 if key[1] == "held":
                     self._drop(key)
+        if gap:
+            self._resync(now)         # views went missing: this one is current, the log is not
 
     def _reveal(self, event, now):
         if event.get("type") != "reveal" or event.get("to") != self.seat:
@@ -247,6 +266,14 @@ class Client:
         """When `tick` has something to do (ms), or None."""
         times = [t for t in self.reveal_until.values() if t is not None]
         return min(times) if times else None
+
+    def _resync(self, now):
+        """Ask the room for the table as it is (a message went missing), at most once every
+        SYNC_RETRY_MS. Guests only: the host's own screen cannot miss anything."""
+        if self.is_host or (self.synced_at is not None and now - self.synced_at < SYNC_RETRY_MS):
+            return
+        self.synced_at = now
+        self._send({"type": "sync"})
 
     # ---- to the room --------------------------------------------------------------------
 
