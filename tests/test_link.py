@@ -1,8 +1,8 @@
 """A guest's reconnection policy (ui/link.py): when to drop, connect and ping, what the
 player is told, and that it never gives up."""
 
-from ui.link import (ATTEMPT_MS, DOUBT_MS, GONE_AFTER, HOST_SILENT_MS, PING_MS, RETRY_MS, Link,
-                     backoff)
+from ui.link import (ATTEMPT_MS, DOUBT_MS, GONE_AFTER, HOST_SILENT_MS, PING_MS, QUIET_MS,
+                     RETRY_MS, Link, backoff)
 
 
 def opened_link(now=0):
@@ -258,3 +258,30 @@ def test_nothing_to_doubt_while_not_connected():
     assert link.step(0) == ["connect"]
     link.opened(100)
     assert link.step(100 + DOUBT_MS) == ["ping"]        # the old doubt is not carried over
+
+
+def test_a_silent_host_shows_the_game_paused_until_heard_or_dead():
+    # issue 14: a host whose page cannot run (busy, suspended) is silent; its guests show
+    # the game paused, and go back to "ok" the moment it is heard again
+    link = opened_link()
+    link.heard(1000)
+    link.step(1000)
+    assert link.status() == "ok" and not link.quiet
+    link.step(1000 + QUIET_MS - 1)
+    assert link.status() == "ok"
+    link.step(1000 + QUIET_MS)
+    assert link.quiet and link.status() == "host_paused"
+    link.heard(1000 + QUIET_MS + 500)
+    link.step(1000 + QUIET_MS + 500)
+    assert link.status() == "ok"
+    link.step(1000 + QUIET_MS + 500 + HOST_SILENT_MS)         # silent too long: dead
+    assert not link.quiet and link.status() == "reconnecting"
+
+
+def test_a_page_not_seated_yet_never_says_paused():
+    link = Link(0)
+    link.step(0)
+    link.opened(100)
+    link.joining(150)
+    link.step(100 + QUIET_MS)
+    assert link.status() == "connecting"

@@ -946,7 +946,7 @@ def test_a_peer_that_is_not_the_host_is_named_over_the_last_real_table():
 
 
 def test_every_connection_state_shows_in_the_banner():
-    for status in ("connecting", "reconnecting", "host_gone"):
+    for status in ("connecting", "reconnecting", "host_gone", "host_paused"):
         m = table_model(3, seat=1)
         m.status = status
         tree, ctx = show(m)
@@ -955,6 +955,8 @@ def test_every_connection_state_shows_in_the_banner():
     tree, ctx = show(m)
     assert find(tree, "connection") is None
     assert "waiting" in i18n.t("en", "conn_host_gone")
+    assert "paused" in i18n.t("en", "conn_host_paused")
+    assert "pausa" in i18n.t("es", "conn_host_paused")
     # the host's page never says "Connecting to the room": it is the room
     for status in ("connecting", "reconnecting"):
         m = table_model(3, seat=0)

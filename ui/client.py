@@ -45,7 +45,10 @@ class Client:
       reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None}
                (None: the peek, shown until this seat is ready)
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
-      status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified"
+      status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified" |
+               "host_paused" (the page sets it from ui/link.py)
+      quiet_since  None, or the `now` the host was last heard while it is silent (the page
+               sets it): the screens stop the view's countdowns there (game paused)
       n        the counter of the last view; latency: ms of the last ping round trip
       trusted  the peer on this connection is the room: the host's own screen, a guest's
                first join (trust on first use), or a host that proved it knows this seat's
@@ -82,6 +85,7 @@ class Client:
         self.n = 0
         self.latency = None
         self.last_heard = None
+        self.quiet_since = None   # the page says the host is silent (ms: heard last), or None
         self.fresh = True         # the next view starts over (after a welcome): no gap to see
         self.synced_at = None     # when this page last asked for `sync`
         self._batch = 0
@@ -103,6 +107,12 @@ class Client:
             return self._unproven(kind, msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
+        if self.quiet_since is not None:
+            # The host was silent (its page may not have run): the countdowns we show were
+            # stopped; ask for the table as it is now, with fresh remaining times.
+            self.quiet_since = None
+            if self.view is not None and kind != "view":
+                self._resync(now)
         if kind == "welcome":
             seat = msg.get("seat")
             if not isinstance(seat, int) or isinstance(seat, bool):

@@ -24,6 +24,9 @@ PING_MS = 3000
 HOST_SILENT_MS = 9000         # 3 pongs missed
 ATTEMPT_MS = 8000
 DOUBT_MS = 3500               # a doubted connection must be heard from within this
+QUIET_MS = 4500               # a seated page that has not heard the host this long (a pong
+                              # missed) shows the game paused: the host's page may not be
+                              # running, and then no time counts against anyone
 RETRY_MS = (250, 500, 1000, 2000, 3000)
 GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
 
@@ -42,7 +45,9 @@ class Link:
       "drop"     close the current data connection (it is dead or never opened)
       "connect"  open a new one (make the Peer again first if it is gone)
       "ping"     send a ping
-    `status()` is what the player is told: "ok", "connecting" (never had a seat yet),
+    `status()` is what the player is told: "ok", "host_paused" (seated, and the host has
+    been silent for QUIET_MS: the game shows as paused, its countdowns stopped, until the
+    host is heard again or the connection counts as dead), "connecting" (never had a seat yet),
     "reconnecting" (lost it, trying again), "host_gone" (the host is not there: waiting
     for it to come back; only said while this page itself reaches the signaling server),
     "host_unverified" (the peer at the room id could not prove it is the host) or
@@ -64,6 +69,7 @@ class Link:
         self.impostor = False     # the last peer at the room id failed the seat proof
         self.idle_closed = False  # the host closed our unjoined connection: reopening quietly
         self.doubt_at = None      # when the page doubted the open connection (`doubt`)
+        self.quiet = False        # seated, open, and the host silent for QUIET_MS (`step`)
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -162,11 +168,15 @@ class Link:
         if self.open and (self.last_ping is None or now - self.last_ping >= PING_MS):
             self.last_ping = now
             todo.append("ping")
+        self.quiet = (self.open and self.seated and self.join_at is None
+                      and self.last_heard is not None and now - self.last_heard >= QUIET_MS)
         return todo
 
     def status(self):
         if self.impostor:
             return "host_unverified"
+        if self.quiet and self.open:
+            return "host_paused"
         if self.open and self.join_at is None:
             return "ok"
         if self.idle_closed:

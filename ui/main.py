@@ -612,6 +612,7 @@ class GuestPage(Page):
             elif todo == "ping":
                 client.ping(now)
         client.status = self.link.status()
+        client.quiet_since = self.link.last_heard if self.link.quiet else None
 
     def woke(self):
         try:

@@ -129,7 +129,12 @@ class Screen:
         if ek != self._err_key:
             self._err_key = ek
             self._err_at = now
-        ctx = Ctx(self.ui.get("lang", "en"), now, now - view_at, self.can_share, self.base)
+        # While the host is silent (its page may not run: then no time counts against anyone)
+        # the countdowns stop where the host was last heard.
+        quiet = read(model, "quiet_since")
+        until = quiet if isinstance(quiet, (int, float)) and quiet < now else now
+        ctx = Ctx(self.ui.get("lang", "en"), now, max(0, until - view_at), self.can_share,
+                  self.base)
         shown = model
         if err is not None and now - self._err_at > ERROR_MS and read(model, "screen") != "gone":
             shown = _NoError(model)

@@ -34,7 +34,7 @@ def connection_banner(model, ctx):
         # screen keeps what the real host last showed, under this warning.
         return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
                          "role": "alert"}, ctx.t("conn_host_unverified"))
-    if st in ("connecting", "reconnecting", "host_gone"):
+    if st in ("connecting", "reconnecting", "host_gone", "host_paused"):
         return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
                  ctx.t("conn_" + st))
     return None
