@@ -22,7 +22,7 @@
 //                seat proof's nonces on MicroPython, which has no `secrets`)
 //   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
 //   times        {boot, ready, done}: ms since navigation start, for measurements
-import { mode, signaling, testBuild } from "./config.js";
+import { loads, mode, signaling, testBuild } from "./config.js";
 
 const params = new URLSearchParams(location.search);
 const room = params.get("room") || null;
@@ -45,11 +45,42 @@ const loading = document.getElementById("loading");
 const byId = (id) => document.getElementById(id) || {};
 const bar = loading?.querySelector("progress") || {};
 const es = (navigator.language || "").toLowerCase().startsWith("es");
-byId("loading-text").textContent = es ? "Cargando…" : "Loading…";
-const say = (detail) => {  // PyScript's progress steps ("Loading interpreter", ...)
-  byId("loading-detail").textContent = detail || "";
-  bar.value += (95 - bar.value) * 0.25;
+// Real progress: the bytes of this page's big downloads (config.js `loads`, sizes from the
+// build) that have arrived (resource timing entries), and the part still coming, by name.
+const PARTS = {
+  python: ["the Python interpreter", "el intérprete de Python"],
+  stdlib: ["Python's standard library", "la biblioteca estándar de Python"],
+  micropython: ["MicroPython", "MicroPython"],
+  game: ["the game", "el juego"],
 };
+byId("loading-tagline").textContent = es ? "Un juego de cartas de memoria y farol"
+  : "A card game of memory and bluff";
+const plan = ((loads || {})[guest ? "guest" : "host"]) || [];
+const total = plan.reduce((sum, f) => sum + f[1], 0) || 1;
+const arrived = new Set();
+let got = 0;
+let starting = false;
+const mb = (n) => (n / 1e6).toFixed(1);
+const show = () => {
+  const next = plan.find((f) => !arrived.has(f[0]));
+  const part = next ? PARTS[next[2]][es ? 1 : 0] : null;
+  byId("loading-text").textContent = starting || !part
+    ? (es ? "Preparando la mesa…" : "Setting the table…")
+    : (es ? `Cargando ${part}…` : `Loading ${part}…`);
+  byId("loading-detail").textContent = `${mb(got)} / ${mb(total)} MB`;
+  bar.value = Math.max(bar.value || 0, Math.round(5 + 90 * got / total) + (starting ? 3 : 0));
+  if (loading) loading.dataset.progress = String(bar.value);
+};
+const say = () => show();   // PyScript's own steps move nothing: the bytes do
+if (typeof PerformanceObserver === "function") {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const path = new URL(e.name, location.href).pathname;
+      const f = plan.find((p) => path.endsWith("/" + p[0]) && !arrived.has(p[0]));
+      if (f) { arrived.add(f[0]); got += f[1]; show(); }
+    }
+  }).observe({type: "resource", buffered: true});
+}
 const randomHex = (n) =>
   Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, "0")).join("");
 const newPeer = (id, token) => {
@@ -78,7 +109,11 @@ window.crisp = {
 document.documentElement.dataset.interpreter = window.crisp.interpreter;
 
 addEventListener(`${type}:progress`, (e) => say(e.detail));
-document.addEventListener(`${type}:ready`, () => { window.crisp.times.ready = performance.now(); say(""); });
+document.addEventListener(`${type}:ready`, () => {
+  window.crisp.times.ready = performance.now();
+  starting = true;
+  show();
+});
 document.addEventListener(`${type}:done`, () => { window.crisp.times.done = performance.now(); loaded(); });
 addEventListener("error", (e) => { if (!window.crisp.times.done) failed(e.message); });
 addEventListener("unhandledrejection", (e) => {

@@ -4,8 +4,6 @@ Cards are poker-notation strings: a rank from ``A23456789TJQK`` and a suit from 
 (``"Ah"``, ``"Tc"``). A deck is a list of cards, top card first.
 """
 
-import random
-
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 SPECIAL_RANKS = "JQK"
@@ -59,13 +57,12 @@ def stacked_deck(top):
 def shuffled_deck(seed, round_number):
     """A shuffled deck for one round, the same for the same ``seed`` and ``round_number``.
 
-    Uses its own ``random.Random`` (never the global one), seeded from both values so that
-    every round of a game has a fresh, reproducible order (R2.2).
+    The portable shuffle of ``crisp_core.shuffle`` (SHA-256 counter mode and Fisher-Yates,
+    never ``random.Random``), seeded from both values so that every round of a game has a
+    fresh, reproducible order (R2.2), on CPython and MicroPython alike.
     """
-    rng = random.Random("crisp:%s:%d" % (seed, round_number))
-    deck = list(CANONICAL)
-    rng.shuffle(deck)
-    return deck
+    from .shuffle import seeded_deck  # (shuffle imports this module)
+    return seeded_deck(seed, round_number)
 
 
 def hand_points(hand):

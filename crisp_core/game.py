@@ -36,7 +36,7 @@ class IllegalAction(Exception):
     """
 
     def __init__(self, reason, events=None, code=ILLEGAL):
-        Exception.__init__(self, reason)
+        super().__init__(reason)        # (MicroPython has no Exception.__init__)
         self.reason = reason
         self.events = events or []
         self.code = code
@@ -115,16 +115,23 @@ class Game:
         self.scores = []
         self.winners = None
         self.clock = 0
+        self.journal = []
 
     @classmethod
-    def new(cls, options, seed=None, deck=None, dealer=0, scores=None, now=0):
+    def new(cls, options, seed=None, deck=None, dealer=0, scores=None, now=0, order=None,
+            round_number=1):
         """Start a game and deal its first round at ``now`` (ms); returns the Game.
 
         ``options``: see :func:`normalize_options`. ``seed``: any int or string; each round's
         deck is shuffled from it (R2.2). ``deck``: a list of cards stacked on top of every
         round's deck instead (rest canonical, docs/scenarios.md); with neither, every deck is in
-        canonical order. ``dealer``: the first dealer's seat (R2.1: the host, 0). ``scores``:
-        running totals carried in (default all 0). Raises ``ValueError`` for bad arguments.
+        canonical order (each round's deck comes from ``crisp_core.shuffle.seeded_deck``).
+        ``order``: the whole deck of this first round only (52 distinct cards, top first),
+        e.g. from a committed shuffle (``crisp_core.shuffle.deck_from_seed``); it wins over
+        ``seed`` and ``deck`` for this round. ``dealer``: the first dealer's seat (R2.1: the
+        host, 0). ``scores``: running totals carried in (default all 0). ``round_number``: the
+        number of the round dealt (1; a replay of a later round, ``crisp_core.verify``, deals
+        that one). Raises ``ValueError`` for bad arguments.
         """
         game = cls()
         game.options = normalize_options(options)
@@ -144,7 +151,12 @@ class Game:
         game.scores = list(scores)
         game.clock = now
         game._events = []
-        game._deal(now, None)
+        if order is not None and len(cards.stacked_deck(order)) != len(order):
+            raise ValueError("order must be the whole deck")
+        if not _is_int(round_number) or round_number < 1:
+            raise ValueError("round_number must be 1 or more")
+        game.round = round_number - 1
+        game._deal(now, order)
         game._events = []
         return game
 
@@ -170,6 +182,7 @@ class Game:
         """Deal a round (R2): three passes from the dealer's left, left/center/right."""
         n = self.players
         self.round += 1
+        self.journal = []
         self.deck = self._round_deck(deck)
         self.hands = [[None, None, None] for _ in range(n)]
         for pass_index in range(3):
@@ -231,9 +244,18 @@ class Game:
         the call window) and R10.2 (draw timer).
         """
         self._events = []
-        self._advance(now)
+        now = self._advance(now)
         events, self._events = self._events, []
+        self._note(events, [now, "advance"])
         return events
+
+    def _note(self, events, entry):
+        """Keep one input of this round in ``journal`` when it did something (its events):
+        ``[at, "act", seat, action]``, ``[at, "advance"]`` or ``[at, "forfeit", seat]``.
+        Replayed on a game dealt from the same deck, they give the same events
+        (``crisp_core.verify``, docs/protocol.md "Verifiable shuffle")."""
+        if events:
+            self.journal.append(entry)
 
     def _advance(self, now):
         now = max(now, self.clock)
@@ -392,6 +414,7 @@ class Game:
         events = self._events
         if self.phase != "round_over":
             self._events = []
+            self._note(events, [max(now, self.clock), "advance"])
             raise IllegalAction("the round is not over", events)
         if deck is not None:
             cards.stacked_deck(deck)
@@ -416,13 +439,16 @@ class Game:
             act = self._check(seat, action, now)
         except IllegalAction as exc:
             self._events = []
+            self._note(fired, [now, "advance"])
             raise IllegalAction(exc.reason, fired, exc.code)
         kind = act["do"]
         if kind == "next_round":
             self._events = []
+            self._note(fired, [now, "advance"])
             return fired + self.next_round(now)
         getattr(self, "_do_" + kind)(seat, act, now)
         events, self._events = self._events, []
+        self.journal.append([now, "act", seat, dict(act)])
         return events
 
     def _check(self, seat, action, now):
@@ -608,6 +634,7 @@ class Game:
         since = self.awaiting(now).get(seat) if _is_int(seat) else None
         if since is None or since > now:
             self._events = []
+            self._note(fired, [now, "advance"])
             raise IllegalAction("nothing to do for that seat now", fired)
         if self.phase == "peek":
             self.ready[seat] = True
@@ -617,6 +644,7 @@ class Game:
         else:
             self._draw_timeout(now, away=True)
         events, self._events = self._events, []
+        self._note(events, [now, "forfeit", seat])
         return events
 
     def awaiting(self, now):
@@ -691,6 +719,7 @@ class Game:
             elif isinstance(value, dict):
                 value = dict(value)
             out[name] = value
+        out["journal"] = [list(entry) for entry in self.journal]
         return out
 
     @classmethod
@@ -710,6 +739,8 @@ class Game:
         game.ready = list(game.ready)
         game.scores = list(game.scores)
         game.window = list(game.window) if game.window is not None else None
+        journal = data.get("journal") or []
+        game.journal = [list(entry) for entry in journal] if isinstance(journal, list) else []
         if game.phase not in PHASES or len(game.hands) != game.players:
             raise ValueError("saved game is inconsistent")
         game._events = []

@@ -8,6 +8,7 @@ the screens page (screens_harness.py), on MicroPython (the guests' interpreter) 
 """
 
 import json
+import os
 import random
 
 import pytest
@@ -189,3 +190,87 @@ def test_reduced_motion_stops_every_animation(new_phone, screens_pages, motion):
     page.keyboard.press("Tab")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"
+
+
+# For each seat's name: its width on screen and the width its first 8 characters need.
+NAME_WIDTHS = """() => [...document.querySelectorAll('#app .seat .pname')].map((e) => {
+  const probe = document.createElement('span');
+  probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;font:'
+    + getComputedStyle(e).font;
+  probe.textContent = e.textContent.slice(0, 8);
+  document.body.appendChild(probe);
+  const need = probe.getBoundingClientRect().width;
+  probe.remove();
+  return {name: e.textContent, shown: e.getBoundingClientRect().width, need: need,
+          title: e.getAttribute('title')};
+})"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (390, 844), (1280, 800)])
+def test_eight_characters_of_every_name_show_with_its_badges(new_phone, screens_pages, width,
+                                                            height):
+    """Issue 11.5: with the dealer, bot and crisp badges (icons now), at least 8 characters of
+    every name are on screen, for 2 to 8 players; the whole name is the seat's title."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for n in (2, 5, 8):
+        for seat in (0, n - 1):
+            bots = tuple(range(1, n))
+            model = M.table(n, seat, M.LONG, bots=bots, dealer=1, caller=n - 1,
+                            phase="last_turns", last_turns_left=1)
+            H.show(page, model)
+            rows = page.evaluate(NAME_WIDTHS)
+            assert len(rows) == n
+            for r in rows:
+                assert r["title"] == r["name"]
+                if r["shown"] + 0.5 < r["need"]:
+                    problems.append((width, n, seat, r))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+AXE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                   "node_modules", "axe-core", "axe.min.js")
+
+# axe-core's serious and critical violations on the page: [(rule, target, html)]. axe-core is
+# injected here only (npm devDependency): never shipped in dist/.
+AXE_RUN = """async () => {
+  const r = await axe.run(document, {resultTypes: ['violations']});
+  const out = [];
+  for (const v of r.violations) {
+    if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+    for (const n of v.nodes) out.push([v.id, n.target.join(' '), n.html.slice(0, 120)]);
+  }
+  return out;
+}"""
+
+
+def axe_violations(page):
+    if page.evaluate("typeof window.axe") == "undefined":
+        page.add_script_tag(path=AXE)
+    return page.evaluate(AXE_RUN)
+
+
+@pytest.mark.parametrize("width,height,n", [(360, 740, 8), (390, 844, 3), (1280, 800, 4)])
+def test_axe_finds_no_serious_or_critical_violation_on_any_screen(new_phone, screens_pages,
+                                                                  width, height, n):
+    """Issue 11.10: the landing, lobby, the table in each phase, results and game over,
+    checked by axe-core, in both languages, with the menu open too."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for lang in ("en", "es"):
+        for name, model in M.screens(n, n // 2, M.LONG):
+            for menu in ((False, True) if name in ("landing", "peek", "lobby-guest") else (False,)):
+                ui = dict(model.get("_ui") or {}, lang=lang, menu_open=menu)
+                H.show(page, dict(model, _ui=ui))
+                for v in axe_violations(page):
+                    problems.append((width, lang, name, menu) + tuple(v))
+    kinds = {}
+    for p in problems:
+        kinds.setdefault(p[4], []).append(p)
+    assert problems == [], {k: (len(v), v[:3]) for k, v in kinds.items()}
+    assert console_errors(phone) == [] and phone.errors == []

@@ -120,9 +120,12 @@ def test_zips_hold_the_right_python(site):
         files = json.load(f)["python_files"]
     assert "ui/main.py" in files["host"] and "ui/main.py" in files["guest"]
     assert any(p.startswith("crisp_core/") for p in files["host"])
-    # guests never get the engine: only the names its screens share (crisp_core/actions.py),
-    # without crisp_core/__init__.py
-    assert [p for p in files["guest"] if p.startswith("crisp_core/")] == ["crisp_core/actions.py"]
+    # guests get the engine without crisp_core/__init__.py (their screens load
+    # crisp_core/actions.py alone) and without the bots: they replay each round to check it
+    core = [p for p in files["guest"] if p.startswith("crisp_core/")]
+    assert {"crisp_core/actions.py", "crisp_core/game.py", "crisp_core/shuffle.py",
+            "crisp_core/verify.py"} <= set(core)
+    assert "crisp_core/__init__.py" not in core and "crisp_core/bots.py" not in core
 
 
 def test_c_peerjs_data_connection_through_local_server(new_phone, timings):

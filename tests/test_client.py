@@ -94,7 +94,9 @@ def test_peek_stays_until_this_seat_is_ready():
     assert client.reveals == {}
 
 
-def test_jack_queen_and_draw_reveals_turn_back_after_about_3_seconds():
+def test_a_jack_reveal_stays_until_the_next_turn_begins_not_3_seconds():
+    """Issue 11: a Jack's (or Queen's) reveal no longer flips back while the 3 s crisp prompt
+    flashes: it stays until the next turn begins, or until its player hides it."""
     client, _ = seated()
     client.receive(view_msg(1, [], phase="play", ready=[True, True]), 0)
     jack = {"type": "reveal", "to": 1, "reason": "jack",
@@ -102,6 +104,42 @@ def test_jack_queen_and_draw_reveals_turn_back_after_about_3_seconds():
     client.receive(view_msg(2, [{"type": "jack", "seat": 1, "card": "Jc"}, jack],
                             phase="play", ready=[True, True]), 1000)
     assert client.reveals == {(1, "center"): "Td"}
+    assert client.reveal_until == {(1, "center"): "turn"}
+    assert client.next_wakeup() is None
+    assert not client.tick(1000 + 60000)
+    assert client.reveals == {(1, "center"): "Td"}          # the crisp window's 3 s are over
+    client.receive(view_msg(3, [{"type": "turn", "seat": 0}], phase="play",
+                            ready=[True, True]), 62000)
+    assert client.reveals == {} and client.next_wakeup() is None
+
+
+def test_a_reveal_and_the_next_turn_in_one_message_stay_until_the_turn_after():
+    client, _ = seated()
+    queen = {"type": "reveal", "to": 1, "reason": "queen",
+             "cards": [{"seat": 1, "pos": "left", "card": "7h"}]}
+    client.receive(view_msg(1, [{"type": "queen", "seat": 1, "card": "Qs", "pos": "left",
+                                 "target": 0, "target_pos": "right"}, queen,
+                                {"type": "turn", "seat": 0}], phase="play"), 0)
+    assert client.reveals == {(1, "left"): "7h"}
+    client.receive(view_msg(2, [{"type": "turn", "seat": 1}], phase="play"), 9000)
+    assert client.reveals == {}
+
+
+def test_a_jack_reveal_can_be_hidden_by_its_player():
+    client, _ = seated()
+    jack = {"type": "reveal", "to": 1, "reason": "jack",
+            "cards": [{"seat": 1, "pos": "center", "card": "Td"}]}
+    client.receive(view_msg(1, [jack], phase="play"), 0)
+    assert client.dismiss_reveals()
+    assert client.reveals == {} and not client.dismiss_reveals()
+
+
+def test_a_drawn_card_reveal_still_turns_back_after_about_3_seconds():
+    client, _ = seated()
+    draw = {"type": "reveal", "to": 1, "reason": "draw",
+            "cards": [{"seat": 1, "pos": "held", "card": "6d"}]}
+    held = {"seat": 1, "from": "deck", "card": "6d"}
+    client.receive(view_msg(1, [draw], phase="play", held=held), 1000)
     assert client.next_wakeup() == 1000 + REVEAL_MS
     assert not client.tick(1000 + REVEAL_MS - 1)
     assert client.tick(1000 + REVEAL_MS)

@@ -239,6 +239,9 @@ class FakeJs:
         self.localStorage = types.SimpleNamespace(getItem=lambda k: store.get(k),
                                                   setItem=lambda k, v: store.__setitem__(k, v))
         self.location = types.SimpleNamespace(origin="http://x", pathname="/")
+        # reduced motion: no card flights (they need layout, which this DOM has not)
+        self.window = types.SimpleNamespace(
+            matchMedia=lambda query: types.SimpleNamespace(matches=True))
         self.errors = []
         self.console = types.SimpleNamespace(error=self.errors.append, warn=self.errors.append,
                                              log=lambda *a: None)
@@ -453,15 +456,16 @@ def test_a_new_event_is_one_new_line_in_the_log(fakejs):
     m = M.table_model(3, seat=1, log=EVENTS[:30])
     screen.update(m)
     log = by_testid(screen.root, "event-log")
-    assert log.attributes["role"] == "log" and log.attributes["aria-live"] == "polite"
+    region = log.parentNode
+    assert region.attributes["role"] == "log" and region.attributes["aria-live"] == "polite"
     before = list(log.childNodes)
     texts = [c.textContent for c in before]
-    assert texts[0] == "Bob's turn." and len(before) == 23   # newest first, public only
+    assert texts[0] == "Your turn." and len(before) == 23    # newest first, public only
     m.log = EVENTS[:31]
     screen.update(m)
     after = list(log.childNodes)
     assert after[1:] == before                 # the same nodes, untouched
-    assert after[0].textContent == "Bob drew from the deck."
+    assert after[0].textContent == "You drew from the deck."   # seat 1 is this page's
     assert "fresh" in after[0].attributes["class"] and "fresh" not in after[1].attributes["class"]
     assert [c.textContent for c in after[1:]] == texts
     m.log = EVENTS[:200]                       # past the 40 lines shown: the oldest go
@@ -471,7 +475,7 @@ def test_a_new_event_is_one_new_line_in_the_log(fakejs):
     m.log = EVENTS[:3]                         # a new round (or a rejoin): the log starts over
     screen.update(m)
     assert [c.textContent for c in log.childNodes] == ["Ana drew from the deck.",
-                                                       "Play starts with Bob.",
+                                                       "Play starts with you.",
                                                        "Round 1: Ana deals."]
     assert screen.root.canon() == fresh(fakejs, screen, m)
 

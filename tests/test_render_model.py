@@ -238,7 +238,8 @@ def test_host_may_let_a_bot_play_an_away_seat_until_it_is_back():
     assert find(tree, "stand-in-2") is None and find(tree, "stand-in-3") is None
     m.players = players(NAMES[:4], bots={1: "hard"}, away=(1,))
     tree, ctx = show(m, ui)
-    assert find(tree, "stand-in-1") is None and "bot" in text_of(find(tree, "seat-1"))
+    assert find(tree, "stand-in-1") is None
+    assert find_all(find(tree, "seat-1"), lambda nd: nd["attrs"].get("aria-label") == "bot")
     # a guest never sees it
     g = table_model(4, seat=2)
     g.players = players(NAMES[:4], away=(1,))
@@ -332,7 +333,7 @@ def test_held_card_swap_or_discard():
                              {"do": "discard"}])
     tree, ctx = show(m)
     assert faces(tree) == {"held-card": "7h"}
-    assert live(tree, "discard-held") and not live(tree, "use-special")
+    assert live(tree, "discard-held") and find(tree, "use-special") is None   # no special
     assert not live(tree, "deck")
     ui = new_ui()
     for p in POS:
@@ -467,6 +468,35 @@ def test_round_over_shows_every_hand_and_the_scores():
     assert tap(tree, ctx, "next-round", new_ui(), m) == [("next_round", {})]
 
 
+def test_the_round_check_shows_quietly_when_it_holds_and_loudly_when_not():
+    hands = [["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]]
+    m = table_model(3, seat=1, phase="round_over", turn=None, caller=1, hands=hands,
+                    round_points=[14, 6, 17], scores=[14, 6, 17], allowed=[])
+    tree, ctx = show(m)                     # a solo game, or no proof yet: nothing
+    assert find(tree, "round-verified") is None and find(tree, "round-mismatch") is None
+    assert find(tree, "save-record") is None
+    rnd = m.view["round"]
+    m.verdict = {"round": rnd, "ok": True, "skipped": [2]}
+    tree, ctx = show(m)
+    assert find(tree, "round-mismatch") is None
+    assert "Cleo" in text_of(find(tree, "round-verified"))         # named: not in time
+    assert tap(tree, ctx, "save-record", new_ui(), m) == [("save_record", {"round": rnd})]
+    m.verdict = {"round": rnd, "ok": False, "skipped": [], "what": "draw", "saw": ["7h"],
+                 "expected": ["3c"], "detail": "x"}
+    for lang, words in (("en", "drew"), ("es", "robaste")):
+        tree, ctx = show(m, lang=lang)
+        node = find(tree, "round-mismatch")
+        assert find(tree, "round-verified") is None and node["attrs"]["data-what"] == "draw"
+        assert node["attrs"]["role"] == "alert"
+        assert words in text_of(node) and "7h" in text_of(node) and "3c" in text_of(node)
+    m.verdict = dict(m.verdict, what="<script>", saw=[EVIL])       # the host's words: never markup
+    tree, ctx = show(m)
+    assert find(tree, "round-mismatch")["attrs"]["data-what"] == "event"
+    m.verdict = dict(m.verdict, round=rnd - 1)                     # another round's check
+    tree, ctx = show(m)
+    assert find(tree, "round-mismatch") is None
+
+
 def test_game_over_names_the_winners():
     m = table_model(3, seat=2, phase="game_over", turn=None, winners=[0, 2],
                     hands=[["Ah", "2c", "3d"], ["Kh", "Ks", "Kd"], ["Ac", "2d", "3s"]],
@@ -490,6 +520,49 @@ def test_game_over_names_the_winners():
     assert tap(tree, ctx, "leave", new_ui(), m) == [("leave", {})]
 
 
+def test_results_are_ranked_with_each_rounds_points_and_the_bonus_explained():
+    """Issue 11.4: standings lowest first (R8.2), progress toward the target, the caller's
+    +-5 with its reason (R7.2, R7.3), every round's points, and at game over a podium and
+    the room's tally of games won (kept across New game)."""
+    hands = [["5h", "Ah", "3s"], ["2c", "6d", "Ac"], ["3c", "Td", "4c"]]   # 9, 9, 17
+    m = table_model(3, seat=1, phase="round_over", turn=None, caller=1, hands=hands,
+                    round_points=[9, 14, 17], scores=[40, 14, 57], allowed=[])
+    m.history = [[31, 0, 40], [9, 14, 17]]
+    tree, ctx = show(m)
+    rows = find_all(find(tree, "standings"),
+                    lambda nd: nd["attrs"].get("data-testid", "").startswith("result-"))
+    assert [r["attrs"]["data-testid"] for r in rows] == ["result-1", "result-0", "result-2"]
+    assert [r["attrs"]["data-rank"] for r in rows] == ["1", "2", "3"]
+    assert text_of(find(tree, "bonus-why")) == "crisp! +5: tied for the lowest hand"
+    assert find(tree, "progress-2")["attrs"]["data-progress"] == "57"
+    assert text_of(find(tree, "progress-2")) == "43 to go"
+    hist = find(tree, "history")
+    assert [text_of(c) for c in find(hist, "history-0")["kids"]] == ["Ana", "31", "9", "40"]
+    assert "R2" in text_of(hist)
+    assert find(tree, "podium") is None and find(tree, "tally") is None
+    tree, ctx = show(m, lang="es")
+    assert "empate" in text_of(find(tree, "bonus-why"))
+    # strictly lowest: -5; higher than someone: +5, not the lowest
+    m.view["round_points"] = [9, -1, 17]
+    m.view["hands"] = [["5h", "Ah", "3s"], ["2c", "Ac", "Ad"], ["3c", "Td", "4c"]]
+    assert text_of(find(show(m)[0], "bonus-why")) == "crisp! \u22125: the lowest hand, strictly"
+    m.view["round_points"] = [9, 25, 17]
+    m.view["hands"] = [["5h", "Ah", "3s"], ["Kc", "Ac", "9d"], ["3c", "Td", "4c"]]
+    assert text_of(find(show(m)[0], "bonus-why")) == "crisp! +5: not the lowest hand"
+    # game over: the podium, ties sharing a step, and the room's tally
+    m.view.update(phase="game_over", winners=[0, 2], scores=[96, 120, 96])
+    m.players[0]["wins"], m.players[1]["wins"], m.players[2]["wins"] = 1, 2, 0
+    m.games = 3
+    tree, ctx = show(m)
+    steps = find(tree, "podium")["kids"]
+    assert [(st["attrs"]["data-testid"], st["attrs"]["data-rank"]) for st in steps] == [
+        ("podium-0", "1"), ("podium-2", "1"), ("podium-1", "3")]
+    assert [text_of(li) for li in find(tree, "tally")["kids"][1]["kids"]] == ["Bob2", "Ana1",
+                                                                            "Cleo0"]
+    assert "3 games played" in text_of(find(tree, "tally"))
+    assert text_of(find(tree, "progress-1")) == "reached 100"
+
+
 def test_event_log_in_plain_words_newest_first():
     log = [{"type": "deal", "round": 1, "dealer": 0},
            {"type": "play", "turn": 1},
@@ -509,11 +582,11 @@ def test_event_log_in_plain_words_newest_first():
     assert lines[0] == "Bob called crisp!"
     assert "Bob swapped their center card; 7\u2665 discarded." in lines
     assert "Cleo took 7\u2665 from the discard." in lines
-    assert "Ana used a Queen: their left card for Bob's right card." in lines
+    assert "You used a Queen: your left card for Bob's right card." in lines   # seat 0 is me
     assert "Cleo used a King: 2 extra draws to come." in lines
     assert "Dani ran out of time. 5\u2666 discarded. 1 extra draw lost." in lines
     assert "Cleo is away: turn skipped; 9\u2663 discarded." in lines
-    assert lines[-1] == "Round 1: Ana deals."
+    assert lines[-1] == "Round 1: you deal."
     tree, ctx = show(m, lang="es")
     lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
     assert "Bob cambia su carta del centro; descarta 7\u2665." in lines
@@ -526,6 +599,239 @@ def test_event_log_in_plain_words_newest_first():
     m.log = log[:8] + [{"type": "turn", "seat": 3}]
     info = table_info(m, new_ui(), Ctx())
     assert not info["seats"][0]["cards"][0]["moved"]
+
+
+def test_my_own_moves_are_told_as_you_and_the_last_move_is_above_the_fold():
+    """Issue 11.1: Hana reads "You called crisp!", not "Hana called crisp!" (es and en), and
+    the newest move is one line next to the status, whatever the log's length."""
+    log = [{"type": "deal", "round": 1, "dealer": 2},
+           {"type": "play", "turn": 1},
+           {"type": "draw", "seat": 1, "from": "deck"},
+           {"type": "swap", "seat": 1, "pos": "center", "card": "7h"},
+           {"type": "crisp", "seat": 1},
+           {"type": "turn", "seat": 2}]
+    m = table_model(4, seat=1, log=log, phase="last_turns", caller=1, turn=2,
+                    last_turns_left=3)
+    tree, ctx = show(m)
+    lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
+    assert lines[:4] == ["Cleo's turn.", "You called crisp!",
+                         "You swapped your center card; 7\u2665 discarded.",
+                         "You drew from the deck."]
+    assert "Play starts with you." in lines
+    assert text_of(find(tree, "last-move")) == "You called crisp!"
+    assert "You called crisp!" in text_of(tree)          # the status's second line too
+    tree, ctx = show(m, lang="es")
+    lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
+    assert "\u00a1Cantas crisp!" in lines and "Robas del mazo." in lines
+    assert "Cambias tu carta del centro; descartas 7\u2665." in lines
+    assert text_of(find(tree, "last-move")) == "\u00a1Cantas crisp!"
+    # another seat's page says their name
+    m.seat = 0
+    m.view["seat"] = 0
+    tree, ctx = show(m)
+    assert text_of(find(tree, "last-move")) == "Bob called crisp!"
+    # the deal is the first move of a round; nothing before it
+    tree, ctx = show(table_model(4, seat=1, log=[{"type": "deal", "round": 1, "dealer": 0}]))
+    assert text_of(find(tree, "last-move")) == "Round 1: Ana deals."
+    assert find(show(table_model(4, seat=1, log=[]))[0], "last-move") is None
+
+
+def test_the_player_whose_card_a_queen_took_is_told():
+    queen = {"type": "queen", "seat": 0, "pos": "left", "target": 1, "target_pos": "right"}
+    log = [{"type": "deal", "round": 1, "dealer": 0}, {"type": "play", "turn": 0},
+           {"type": "draw", "seat": 0, "from": "deck"}, queen]
+    m = table_model(3, seat=1, log=log, phase="play", turn=0)
+    tree, ctx = show(m)
+    notice = find(tree, "queen-notice")
+    assert text_of(notice) == "Ana took your right card with a Queen and gave you their left card."
+    assert "Ana used a Queen: their left card for your right card." in text_of(tree)
+    tree, ctx = show(m, lang="es")
+    assert "Reina" in text_of(find(tree, "queen-notice"))
+    # the others are not told (the log says it to them)
+    m2 = table_model(3, seat=2, log=log, phase="play", turn=0)
+    assert find(show(m2)[0], "queen-notice") is None
+    # it stays through the next turn, and goes after it
+    m.log = log + [{"type": "turn", "seat": 1}]
+    assert find(show(m)[0], "queen-notice") is not None
+    m.log = log + [{"type": "turn", "seat": 1}, {"type": "turn", "seat": 2}]
+    assert find(show(m)[0], "queen-notice") is None
+
+
+def test_a_jack_reveal_shows_a_note_with_a_way_to_hide_it_and_crisp_stays_live():
+    m = table_model(3, seat=1, phase="play", turn=1,
+                    reveals={(1, "center"): "Td"},
+                    allowed=[{"do": "crisp"}], crisp_window={"seat": 1, "left": 3000})
+    m.reveal_until = {(1, "center"): "turn"}
+    tree, ctx = show(m)
+    assert "10\u2666" in text_of(find(tree, "reveal-note"))
+    assert find(tree, "card-1-center")["attrs"].get("data-card") == "Td"
+    assert live(tree, "crisp")
+    assert tap(tree, ctx, "reveal-dismiss", new_ui(), m) == [("dismiss_reveal", {})]
+    # a peek (until ready) has no such note
+    m.reveal_until = {(1, "center"): None}
+    assert find(show(m)[0], "reveal-note") is None
+
+
+def test_every_card_movement_is_a_flight_from_its_place_to_its_place():
+    from ui import cues
+    swap = {"type": "swap", "seat": 2, "pos": "left", "card": "9c", "taken": "4h"}
+    assert cues.flights([swap]) == [
+        {"from": "held-card", "to": "card-2-left", "card": "4h", "delay": 0},
+        {"from": "card-2-left", "to": "discard", "card": "9c", "delay": 0}]
+    queen = {"type": "queen", "seat": 0, "card": "Qd", "pos": "center", "target": 3,
+             "target_pos": "right"}
+    got = cues.flights([{"type": "draw", "seat": 0, "from": "deck"}, queen,
+                        {"type": "turn", "seat": 1}])
+    assert [(f["from"], f["to"], f["card"], f["delay"]) for f in got] == [
+        ("deck", "held-card", None, 0),
+        ("held-card", "discard", "Qd", cues.FLIGHT_MS),
+        ("card-0-center", "card-3-right", None, 2 * cues.FLIGHT_MS),
+        ("card-3-right", "card-0-center", None, 2 * cues.FLIGHT_MS)]
+    assert cues.flights([{"type": "draw", "seat": 1, "from": "discard", "card": "5s"}]) == [
+        {"from": "discard", "to": "held-card", "card": "5s", "delay": 0}]
+    forced = {"type": "timeout", "seat": 1, "card": "5d", "forced": True, "lost": 0}
+    assert cues.flights([forced])[0]["from"] == "deck"
+    # private events never fly; a backlog plays its last steps only
+    assert cues.flights([{"type": "reveal", "to": 1, "cards": []}]) == []
+    many = [{"type": "discard", "seat": 1, "card": "2c"}] * 10
+    assert len(cues.flights(many)) == cues.MAX_STEPS
+    assert 300 <= cues.FLIGHT_MS <= 450
+
+
+def test_a_call_your_turn_and_the_end_are_cues_new_events_only():
+    from ui import cues
+    view = {"phase": "last_turns", "turn": 2, "last_turns_left": 2}
+    assert cues.cue([{"type": "crisp", "seat": 1}], 2, view) == {
+        "kind": "crisp", "seat": 1, "n": 2, "mine": True}
+    assert cues.cue([{"type": "crisp", "seat": 1}], 0, view)["mine"] is False
+    assert cues.cue([{"type": "turn", "seat": 2}], 2, view)["kind"] == "last_turn"
+    assert cues.cue([{"type": "turn", "seat": 2}], 2, {"phase": "play"})["kind"] == "your_turn"
+    assert cues.cue([{"type": "play", "turn": 2}], 2, {"phase": "play"})["kind"] == "your_turn"
+    assert cues.cue([{"type": "turn", "seat": 1}], 2, {"phase": "play"}) is None
+    assert cues.cue([{"type": "round_over"}, {"type": "game_over", "winners": [0]}], 2,
+                    {})["kind"] == "game_over"
+    for kind in ("your_turn", "last_turn", "crisp", "round_over", "game_over"):
+        assert cues.TONES[kind] and cues.VIBRATIONS[kind]
+    log = [{"type": "deal"}, {"type": "play", "turn": 0}, {"type": "draw", "seat": 0}]
+    assert cues.new_events(log, log[1]) == [log[2]]
+    assert cues.new_events(log, log[2]) == []
+    assert cues.new_events(log, None) == []                   # a first look plays nothing
+    assert cues.new_events(log, {"type": "deal"}) == []        # the log started over
+
+
+def test_the_announcement_shows_for_a_while_in_a_live_region():
+    m = table_model(3, seat=2, phase="last_turns", caller=1, turn=2, last_turns_left=2)
+    ui = new_ui()
+    ui["announce"] = {"kind": "crisp", "seat": 1, "n": 2, "mine": True, "at": 1000}
+    tree, ctx = show(m, ui, now=1500)
+    ann = find(tree, "announce")
+    assert text_of(ann) == "Bob called CRISP!Your last turn!"
+    assert ann["attrs"]["data-kind"] == "crisp"
+    slot = find_all(tree, lambda nd: "announce-slot" in nd["attrs"].get("class", ""))[0]
+    assert slot["attrs"]["aria-live"] == "assertive"
+    assert find(show(m, ui, now=1000 + 2400)[0], "announce") is None
+    ui["announce"] = {"kind": "your_turn", "seat": 2, "n": 0, "at": 0}
+    assert text_of(find(show(m, ui, lang="es")[0], "announce")) == "\u00a1Tu turno!"
+
+
+def test_a_menu_on_every_screen_with_the_rules_sound_language_and_leave():
+    for model in (None, lobby_model(3, seat=1), table_model(3, seat=1)):
+        ui = new_ui()
+        tree, ctx = show(model, ui)
+        assert find(tree, "menu-panel") is None
+        assert tap(tree, ctx, "menu", ui, model) == []
+        tree, ctx = show(model, ui)
+        panel = find(tree, "menu-panel")
+        rules = text_of(find(tree, "menu-rules"))
+        for k in ("rules_1", "rules_2", "rules_3", "rules_4"):
+            assert i18n.t("en", k) in rules
+        # sound: on by default; a tap turns it off (the page stores it)
+        assert find(tree, "sound-toggle")["attrs"]["aria-pressed"] == "true"
+        assert tap(tree, ctx, "sound-toggle", ui, model) == [("sound", False)]
+        tree, ctx = show(model, ui)
+        assert find(tree, "sound-toggle")["attrs"]["aria-pressed"] == "false"
+        assert tap(tree, ctx, "menu-lang", ui, model, "es") == [("lang", "es")]
+        tree, ctx = show(model, ui, lang="es")
+        assert "Men\u00fa" in text_of(find(tree, "menu"))
+        if model is None:
+            assert find(tree, "menu-leave") is None        # the landing is no room to leave
+        else:
+            assert tap(tree, ctx, "menu-leave", ui, model) == []   # asked first
+            tree, ctx = show(model, ui)
+            assert find(tree, "menu-leave-confirm") is not None
+            assert tap(tree, ctx, "menu-leave-confirm", ui, model) == [("leave", {})]
+        assert panel is not None
+        assert tap(tree, ctx, "menu-close", ui, model) == []
+        assert find(show(model, ui)[0], "menu-panel") is None
+
+
+def test_a_room_code_is_typed_forgivingly_and_opens_that_rooms_guest_page():
+    from ui import roomcode
+    code = "7KQ2M9XRTB"
+    for typed in ("7KQ2M-9XRTB", "7kq2m 9xrtb", " 7kq2m-9xrtb ", "7KQ2M9XRTB",
+                  "7kq2m-9xrtb".replace("0", "o"), "crisp-7KQ2M9XRTB",
+                  "http://192.168.1.20:8000/?room=crisp-7KQ2M9XRTB"):
+        assert roomcode.parse(typed) == code, typed
+    assert roomcode.parse("1O0IL") is None and roomcode.parse("") is None
+    assert roomcode.parse("7KQ2M-9XRT!") is None and roomcode.parse("7KQ2M-9XRTBB") is None
+    assert roomcode.parse("O1LIU-00000") == "0111V00000"           # look-alikes read as meant
+    assert roomcode.show(code) == "7KQ2M-9XRTB"
+    assert roomcode.code_of("crisp-" + code) == code
+    assert roomcode.code_of("crisp-" + "ab" * 16) is None           # an older, longer id
+    # the landing: a code field and a button live only for a code
+    ui = new_ui()
+    tree, ctx = show(None, ui)
+    assert not live(tree, "join-code")
+    assert tap(tree, ctx, "room-code", ui, None, "7kq2m 9xrt") == []
+    tree, ctx = show(None, ui)
+    assert not live(tree, "join-code")
+    assert "not a room code" in text_of(tree)
+    tap(tree, ctx, "room-code", ui, None, "7kq2m 9xrtb")
+    tree, ctx = show(None, ui)
+    assert tap(tree, ctx, "join-code", ui, None) == [("join_code", {"room": "crisp-" + code})]
+
+
+def test_the_lobby_shows_the_code_and_warns_when_the_link_is_this_computers_only():
+    from ui import roomcode
+    m = lobby_model(3, seat=0)
+    m.room = "crisp-7KQ2M9XRTB"
+    m.link = "http://127.0.0.1:8000/?room=crisp-7KQ2M9XRTB"
+    tree, ctx = show(m)
+    assert text_of(find(tree, "lobby-code")) == "7KQ2M-9XRTB"
+    assert "./serve.sh" in text_of(find(tree, "link-warning"))
+    for local in ("http://localhost:8000/?room=x", "http://127.0.0.1/?room=x",
+                  "http://[::1]:8000/?room=x", "https://app.localhost/?room=x"):
+        assert roomcode.is_local_link(local), local
+    for lan in ("http://192.168.1.20:8000/?room=x", "https://example.github.io/crisp/?room=x",
+                "http://localhost.example.com/?room=x"):
+        assert not roomcode.is_local_link(lan), lan
+    m.link = "http://192.168.1.20:8000/?room=crisp-7KQ2M9XRTB"
+    assert find(show(m)[0], "link-warning") is None
+    # a guest sees whom they wait for first, the invitation last
+    g = lobby_model(3, seat=1)
+    g.room = m.room
+    kids = find_all(show(g)[0], lambda nd: nd["tag"] == "main")[0]["kids"]
+    assert find(kids[0], "lobby-waiting") is not None and find(kids[-1], "lobby-code")
+
+
+def test_small_things_an_empty_discard_says_what_it_is_and_no_dead_buttons():
+    """Issue 11.9: the empty discard slot has its label; "Use special" only for a special;
+    the dealer badge is an icon with its word; one ellipsis while a guest waits; a link to
+    no room shows no join form."""
+    tree, ctx = show(table_model(3, seat=1, discard=[]))
+    assert text_of(find(tree, "discard")) == "Discard"
+    m = table_model(3, seat=1, held={"seat": 1, "from": "deck", "card": "5d"},
+                    allowed=[{"do": "swap", "pos": list(POS)}, {"do": "discard"}])
+    assert find(show(m)[0], "use-special") is None
+    dealer = find_all(show(m, lang="es")[0],
+                      lambda nd: "dealer" in nd["attrs"].get("class", "").split())
+    assert dealer and all(d["attrs"]["aria-label"] == "Reparte" for d in dealer)
+    waiting = text_of(find(show(lobby_model(3, seat=1))[0], "lobby-waiting"))
+    assert waiting == "Waiting for Ana to start the game"       # the page adds the dots
+    gone = FakeClient(screen="join", status="no_room", room="crisp-7KQ2M9XRTB")
+    tree, ctx = show(gone)
+    assert find(tree, "player-name") is None and find(tree, "join-room") is None
+    assert live(tree, "leave")                                  # the banner's way back
 
 
 def test_evil_name_at_the_table_is_plain_text():
@@ -543,7 +849,8 @@ def test_only_allowed_actions_are_live():
     tree, ctx = show(m)
     lived = sorted([nd["attrs"]["data-testid"] for nd in
                     find_all(tree, lambda nd: nd["attrs"].get("data-act")
-                             and nd["attrs"].get("data-testid", "").split("-")[0] != "lang")])
+                             and nd["attrs"].get("data-testid", "").split("-")[0]
+                             not in ("lang", "menu"))])
     assert lived == ["deck"]
 
 
@@ -706,12 +1013,18 @@ def check_screen(client, ui):
     return tree, ctx
 
 
+def accessible_name(node):
+    """A node's name as a screen reader gets it here: aria-label, else (the text being hidden)
+    its title (card faces)."""
+    return node["attrs"].get("aria-label") or node["attrs"].get("title")
+
+
 def check_card_names(tree):
     """Every game card has an accessible name; a card shows its name exactly when it shows
     its face (the name never tells what a face-down card is)."""
     for node in find_all(tree, lambda nd: "card" in str(nd["attrs"].get("class", "")).split()
                          and "aria-hidden" not in nd["attrs"]):
-        label = node["attrs"].get("aria-label")
+        label = accessible_name(node)
         assert label, node["attrs"]
         code = node["attrs"].get("data-card")
         named = [c for c in ALL_CODES if card_name(EN_CTX, c) in label]
@@ -747,6 +1060,8 @@ class Player:
                 msg = {"type": "options"}
                 msg.update(payload)
                 self.client.host(msg)
+            elif name == "dismiss_reveal":
+                self.client.dismiss_reveals()
             elif name in ("start", "next_round"):
                 self.client.host({"type": name})
             elif name == "add_bot":
@@ -792,6 +1107,9 @@ def test_a_whole_round_played_by_taps_shows_only_what_each_seat_may_see():
     assert faces(check_screen(b.client, b.ui)[0]) == {"card-2-center": "Td", "discard": "Jc"}
     net.later(3000)
     b.client.tick(net.clock)
+    # the next turn began with the Jack's message: the card stays up through it (issue 11.2)
+    assert faces(check_screen(b.client, b.ui)[0]) == {"card-2-center": "Td", "discard": "Jc"}
+    b.tap("reveal-dismiss")
     assert faces(check_screen(b.client, b.ui)[0]) == {"discard": "Jc"}
     h.tap("deck")
     h.tap("use-special")                      # Queen: own left with Ana's right
@@ -837,7 +1155,7 @@ def test_cards_and_piles_have_accessible_names_that_never_tell_a_hidden_card():
                     held={"seat": 1, "from": "deck", "card": "5d"},
                     allowed=[{"do": "swap", "pos": list(POS)}, {"do": "discard"}])
     tree, ctx = show(m)
-    label = lambda tid: find(tree, tid)["attrs"]["aria-label"]
+    label = lambda tid: accessible_name(find(tree, tid))
     assert label("card-1-left") == "your left card, Queen of hearts"
     assert label("card-1-center") == "your center card, face down"
     assert label("card-0-right") == "Ana's right card, face down"
@@ -846,7 +1164,7 @@ def test_cards_and_piles_have_accessible_names_that_never_tell_a_hidden_card():
     assert label("deck") == "Deck, 40 cards"
     check_card_names(tree)
     tree, ctx = show(m, lang="es")
-    label = lambda tid: find(tree, tid)["attrs"]["aria-label"]
+    label = lambda tid: accessible_name(find(tree, tid))
     assert label("card-1-center") == "tu carta del centro, boca abajo"
     assert label("card-2-left") == "la carta de la izquierda de Cleo, boca abajo"
     assert label("card-1-left") == "tu carta de la izquierda, Reina de corazones"
@@ -862,9 +1180,12 @@ def test_controls_have_names_and_the_log_is_a_polite_live_region():
                                           "draw_from_discard": False}))
     for node in find_all(tree, lambda nd: nd["tag"] == "button"):
         assert text_of(node).strip() or node["attrs"].get("aria-label"), node["attrs"]
-    assert find(tree, "lang-es")["attrs"]["aria-label"] == "Espa\u00f1ol"
-    log = find(tree, "event-log")
-    assert log["attrs"]["role"] == "log" and log["attrs"]["aria-live"] == "polite"
+    # the visible "ES" is part of the name (axe: label-content-name-mismatch)
+    assert find(tree, "lang-es")["attrs"]["aria-label"] == "ES, Espa\u00f1ol"
+    region = find_all(tree, lambda nd: nd["attrs"].get("role") == "log")
+    assert len(region) == 1 and region[0]["attrs"]["aria-live"] == "polite"
+    log = find(region[0], "event-log")
+    assert log["tag"] == "ol" and log["attrs"]["tabindex"] == "0"   # it scrolls: focusable
     assert [k.get("key") for k in log["kids"]] == [0]
     timer = find(tree, "turn-timer")
     assert timer["attrs"]["role"] == "timer" and timer["attrs"]["aria-label"] == "Time left to draw: 0:09"

@@ -88,10 +88,22 @@ def test_welcome_carries_a_128_bit_token_and_the_room_id():
     assert len(tokens) == 3
 
 
-def test_room_ids_are_random_and_long():
-    ids = {new_room_id() for _ in range(50)}
-    assert len(ids) == 50
-    assert all(len(i.split("-")[-1]) == 32 for i in ids)
+def test_room_ids_are_random_codes_of_50_bits_that_can_be_read_out():
+    """Issue 11.7: the id is "crisp-" + a code of 10 characters without look-alikes
+    (Crockford's base32: no I, L, O, U), 50 random bits; typed back in any case, with spaces
+    or dashes, it gives the same room."""
+    from ui import roomcode
+    ids = {new_room_id() for _ in range(200)}
+    assert len(ids) == 200
+    assert roomcode.BITS >= 40 and len(roomcode.ALPHABET) == 32
+    assert not set("ILOU") & set(roomcode.ALPHABET)
+    for room in ids:
+        code = roomcode.code_of(room)
+        assert code is not None and len(code) == 10 and room == "crisp-" + code
+        spoken = roomcode.show(code).lower().replace("-", " - ")
+        assert roomcode.parse(spoken) == code
+    # every character turns up (the bits are all used)
+    assert set("".join(roomcode.code_of(r) for r in ids)) == set(roomcode.ALPHABET)
 
 
 def test_ninth_player_is_told_the_room_is_full():
@@ -126,7 +138,8 @@ def test_a_guest_rejoining_with_its_token_gets_its_seat_back():
     back = net.guest("a2", "Ana again", token=token)
     assert back.seat == 1 and back.token == token
     assert net.last("b", "lobby")["players"][1] == {
-        "seat": 1, "name": "Ana again", "connected": True, "bot": None}
+        "seat": 1, "name": "Ana again", "connected": True, "bot": None,
+        "wins": 0}
     assert len(net.room.seats) == 3
 
 
@@ -563,7 +576,8 @@ def test_a_bot_seat_plays_through_the_hook():
     net.host.join("Host")
     net.host.host({"type": "add_bot", "level": "easy"})
     lobby = net.last(LOCAL, "lobby")
-    assert lobby["players"][1] == {"seat": 1, "name": "Bot 1", "connected": True, "bot": "easy"}
+    assert lobby["players"][1] == {"seat": 1, "name": "Bot 1", "connected": True, "bot": "easy",
+                                  "wins": 0}
     net.host.host({"type": "start"})
     assert net.room.next_wakeup() == net.clock + 1000
     net.later(1000)
@@ -788,3 +802,44 @@ def test_new_game_after_game_over_returns_everyone_to_the_lobby():
     assert net.clients["a"].screen == "table"
     play_to_game_over(net, (LOCAL, "a"))
     assert not net.leaks
+
+
+def test_the_room_keeps_each_rounds_points_and_the_games_won_across_new_game():
+    """Issue 11.4: every view carries the game's finished rounds (a rejoining guest gets
+    them too) and the players carry the games they won in this room, which New game keeps
+    and a reloaded host page brings back."""
+    bots = pytest.importorskip("crisp_core.bots")
+    import random
+
+    def make_bot(level, seat):
+        return bots.Bot(seat, level, random.Random(seat))
+    net = Net(make_bot=make_bot)
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.host.host({"type": "add_bot", "level": "easy"})
+    net.host.host({"type": "options", "target": 50})
+    net.host.host({"type": "start"})
+    play_to_game_over(net, (LOCAL, "a"))
+    game = net.room.game
+    history = net.last("a", "view")["history"]
+    assert len(history) == game.round and all(len(r) == 3 for r in history)
+    assert [sum(r[s] for r in history) for s in range(3)] == game.scores     # R7.4
+    assert net.clients["a"].history == history and net.clients["a"].games == 1
+    wins = [p["wins"] for p in net.last("a", "view")["players"]]
+    assert wins == [1 if s in game.winners else 0 for s in range(3)]
+    saved = Room.from_dict(json.loads(json.dumps(net.room.to_dict())), make_bot=make_bot)
+    assert saved.history == history and saved.games == 1
+    assert [s.wins for s in saved.seats] == wins
+    net.host.host({"type": "new_game"})
+    lobby = net.last("a", "lobby")
+    assert [p["wins"] for p in lobby["players"]] == wins and lobby["games"] == 1
+    assert net.clients["a"].history == []
+    net.host.host({"type": "start"})
+    assert net.last("a", "view")["history"] == [] and net.last("a", "view")["games"] == 1
+    # a hostile saved blob cannot plant a bad history or tally
+    d = net.room.to_dict()
+    d["history"] = [["x"]]
+    d["games"] = -4
+    d["seats"][1]["wins"] = "lots"
+    bad = Room.from_dict(d, make_bot=make_bot)
+    assert bad.history == [] and bad.games == 0 and bad.seats[1].wins == 0

@@ -202,7 +202,7 @@ def test_a_bot_plays_an_away_seat_until_its_player_is_back():
     seat = net.room.seats[1]
     assert seat.stand_in == "hard" and seat.agent.seat == 1
     assert net.last("b", "view")["players"][1] == {"seat": 1, "name": "Ana", "bot": "hard",
-                                                   "connected": False}
+                                                   "connected": False, "wins": 0}
     # it starts from what Ana was shown: her peek (R2.4)
     assert seat.agent.known_cards() == {(1, "left"): "2c", (1, "right"): "5h"}
     assert stand_in(net, 1) == []                               # already played by a bot
@@ -228,7 +228,7 @@ def test_a_bot_plays_an_away_seat_until_its_player_is_back():
     assert net.clients["a2"].seat == 1
     assert seat.stand_in is None and seat.agent is None and seat.plan is None
     assert net.last("b", "view")["players"][1] == {"seat": 1, "name": "Ana", "bot": None,
-                                                   "connected": True}
+                                                   "connected": True, "wins": 0}
     net.later(2000)                                             # (R10.1: Bea may start)
     net.act("b", {"do": "draw"})
     net.act("b", {"do": "discard"})

@@ -12,9 +12,12 @@ import json
 from ui import proof
 
 VERSION = 1
-REVEAL_MS = 3000      # how long a Jack, Queen or draw reveal stays face up (R9.2)
+REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
+UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
 SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
 LOG_MAX = 200         # public events of the round kept for the event log
+OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a few hundred)
+PROOF_PARTS_MAX = 200
 
 
 def _is_int(x):
@@ -40,10 +43,13 @@ class Client:
       lobby    the last lobby message (players, options, host, started) or None
       view     the last view (docs/protocol.md), or None; view_at: the `now` it arrived at
                (its remaining times, e.g. draw_left, count from then)
-      players  [{seat, name, connected, bot}]
+      players  [{seat, name, connected, bot, wins}] (wins: games won in this room)
+      history  each finished round's points of this game, per seat ([[int]]); games: the
+               games played to the end in this room
       log      the public events of this round, newest last
-      reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None}
-               (None: the peek, shown until this seat is ready)
+      reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None |
+               "turn"} (None: the peek, shown until this seat is ready; "turn": a Jack's or
+               a Queen's reveal, shown until the next turn begins or `dismiss_reveals`)
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
       status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified" |
                "host_paused" (the page sets it from ui/link.py)
@@ -56,17 +62,28 @@ class Client:
                message but a `challenge` is ignored.
       suspect  True once the peer on this connection failed to prove itself (the page drops
                the connection and says `host_unverified`); the page clears it
+      verdict  the check of the last round dealt from a committed shuffle, or None:
+               {"round": r, "ok": bool, "what", "detail", "saw", "expected"} (docs/protocol.md
+               "Verifiable shuffle"); record: that round's record (JSON-safe), to save
 
     `nonce()` returns 32 fresh random hex digits (a guest page: crypto.getRandomValues).
+    `entropy()` (default: `nonce`) gives this page's contribution to each committed shuffle,
+    also 32 random hex digits. The host's own screen contributes nothing but still checks the
+    rounds.
     """
 
-    def __init__(self, send, is_host=False, nonce=None):
+    def __init__(self, send, is_host=False, nonce=None, entropy=None):
         self.send = send
         self.nonce = nonce
         self.is_host = is_host
         self.trusted = True
         self.suspect = False
         self._ask = None          # the rejoin in progress: what the host's proof must match
+        self.entropy = entropy if entropy is not None else nonce
+        self.fair = {}          # round -> what this page saw of that round's commitment
+        self._segment = True    # the next view starts a new segment of observed events
+        self.verdict = None
+        self.record = None
         self.screen = "join"
         self.seat = None
         self.token = None
@@ -76,6 +93,8 @@ class Client:
         self.view = None
         self.view_at = 0
         self.players = []
+        self.history = []
+        self.games = 0
         self.log = []
         self.reveals = {}
         self.reveal_until = {}
@@ -123,6 +142,7 @@ class Client:
             self.room = msg.get("room")
             # A (re)seat: the views that follow start over (the room replays the round's log).
             self.fresh = True
+            self._segment = True
             self.log = []
             self._clear_reveals()
             self.error = None
@@ -130,16 +150,23 @@ class Client:
         if kind == "lobby":
             self.lobby = msg
             self.players = msg.get("players") or []
+            self.games = _count(msg.get("games"), self.games)
             if not msg.get("started") and self.screen != "gone":
                 self.screen = "lobby"
                 # back in the lobby (a new game after game over): the old game is gone
                 self.view = None
                 self.log = []
+                self.history = []
                 self._clear_reveals()
+                self.fair = {}
+                self.verdict = None
+                self.record = None
             return True
         if kind == "view":
             self._view(msg, now)
             return True
+        if kind in ("commit", "fair", "proof"):
+            return self._fair_message(kind, msg)
         if kind == "error":
             if msg.get("code") == "stale":
                 # A tap that crossed a new view (a double tap, a timer): the fresh view is on
@@ -194,6 +221,8 @@ class Client:
             self.log = []             # a new round, or the round's replay: start over
             if msg.get("replay") is not True:
                 self._clear_reveals()
+        if msg.get("replay") is True:
+            self._segment = True      # the replay: a new stretch of observed events
         n = msg.get("n")
         gap = _is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
         self.view = view
@@ -202,9 +231,14 @@ class Client:
             self.n = n
             self.fresh = False
         self.players = msg.get("players") or self.players
+        history = msg.get("history")
+        if isinstance(history, list):
+            self.history = [r for r in history if isinstance(r, list)]
+        self.games = _count(msg.get("games"), self.games)
         if self.screen != "gone":
             self.screen = "table"
         self._batch += 1
+        self._observe(view.get("round"), msg.get("events") or [])
         for event in msg.get("events") or []:
             if not isinstance(event, dict):
                 continue
@@ -218,6 +252,12 @@ class Client:
             elif kind == "queen":
                 self._forget(event.get("seat"), event.get("pos"))
                 self._forget(event.get("target"), event.get("target_pos"))
+            elif kind == "turn":
+                # the next turn begins: a Jack's or Queen's reveal from before turns back
+                for key in list(self.reveal_until):
+                    if (self.reveal_until[key] == UNTIL_TURN
+                            and self._reveal_batch.get(key) != self._batch):
+                        self._drop(key)
             elif kind == "round_over":
                 self._clear_reveals()
         if len(self.log) > LOG_MAX:
@@ -239,7 +279,13 @@ class Client:
     def _reveal(self, event, now):
         if event.get("type") != "reveal" or event.get("to") != self.seat:
             return
-        until = None if event.get("reason") == "peek" else now + REVEAL_MS
+        reason = event.get("reason")
+        if reason == "peek":
+            until = None
+        elif reason in ("jack", "queen"):
+            until = UNTIL_TURN
+        else:
+            until = now + REVEAL_MS
         for item in event.get("cards") or []:
             key = (item.get("seat"), item.get("pos"))
             self.reveals[key] = item.get("card")
@@ -267,14 +313,22 @@ class Client:
         changed = False
         for key in list(self.reveal_until):
             until = self.reveal_until[key]
-            if until is not None and until <= now:
+            if isinstance(until, (int, float)) and until <= now:
                 self._drop(key)
                 changed = True
         return changed
 
+    def dismiss_reveals(self):
+        """The player turned their Jack's or Queen's reveal back before the next turn.
+        Returns True when one was showing."""
+        keys = [k for k in self.reveal_until if self.reveal_until[k] == UNTIL_TURN]
+        for key in keys:
+            self._drop(key)
+        return bool(keys)
+
     def next_wakeup(self):
         """When `tick` has something to do (ms), or None."""
-        times = [t for t in self.reveal_until.values() if t is not None]
+        times = [t for t in self.reveal_until.values() if isinstance(t, (int, float))]
         return min(times) if times else None
 
     def _resync(self, now):
@@ -284,6 +338,101 @@ class Client:
             return
         self.synced_at = now
         self._send({"type": "sync"})
+
+    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle") ----------------------
+
+    def _fair_round(self, number):
+        """What this page keeps about round `number`'s commitment (this round and the last)."""
+        entry = self.fair.get(number)
+        if entry is None:
+            entry = {"commit": None, "sent": None, "info": None, "segments": [],
+                     "proof": {}, "done": False}
+            self.fair[number] = entry
+            for old in list(self.fair):
+                if old < number - 1:
+                    del self.fair[old]
+        return entry
+
+    def _observe(self, number, events):
+        """Keep every event this page receives, by round, for the check at the round's end:
+        one segment per (re)join (after a rejoin the room replays only the last events)."""
+        if not isinstance(number, int):
+            return
+        entry = self._fair_round(number)
+        if self._segment or not entry["segments"]:
+            entry["segments"].append([])
+            self._segment = False
+        kept = sum([len(seg) for seg in entry["segments"]])
+        for event in events:
+            if isinstance(event, dict) and kept < OBSERVED_MAX:
+                entry["segments"][-1].append(event)
+                kept += 1
+
+    def _fair_message(self, kind, msg):
+        number = msg.get("round")
+        if not isinstance(number, int) or isinstance(number, bool):
+            return False
+        entry = self._fair_round(number)
+        if kind == "commit":
+            # Before the deal: answer at once with this page's contribution (once for each
+            # commitment; a new game's round 1 has a new one).
+            commitment = msg.get("commitment")
+            if isinstance(commitment, str) and entry["commit"] != commitment:
+                entry.update({"commit": commitment, "sent": None, "info": None,
+                              "segments": [], "proof": {}, "done": False})
+                if self.entropy is not None and not self.is_host:
+                    entry["sent"] = self.entropy()
+                    self._send({"type": "contribute", "round": number, "value": entry["sent"]})
+            return False
+        if kind == "fair":
+            entry["info"] = msg
+            if entry["commit"] is None:
+                entry["commit"] = msg.get("commitment")   # joined after the commitment
+            return False
+        parts = msg.get("parts")
+        part = msg.get("part")
+        if (entry["done"] or not isinstance(parts, int) or not isinstance(part, int)
+                or not 0 <= part < parts <= PROOF_PARTS_MAX):
+            return False
+        entry["proof"][part] = msg
+        if len(entry["proof"]) < parts or entry["info"] is None:
+            return False
+        entry["done"] = True
+        try:
+            self._verify(number, entry, parts)
+        except Exception as e:        # a bug or a host's garbage: a loud mismatch, no crash
+            self.verdict = {"round": number, "ok": False, "skipped": [], "what": "record",
+                            "detail": "the check failed: " + type(e).__name__,
+                            "saw": [], "expected": []}
+        return True
+
+    def _verify(self, number, entry, parts):
+        """All of the proof is here: build the round's record and check it with the engine."""
+        import crisp_core.verify as verify    # the engine: guests have it in their zip too
+        info = entry["info"]
+        actions = []
+        for part in range(parts):
+            got = entry["proof"][part].get("actions")
+            actions += got if isinstance(got, list) else [None]
+        first = entry["proof"][0]
+        record = {"crisp_record": verify.RECORD_VERSION, "round": number,
+                  "dealer": info.get("dealer"), "options": info.get("options"),
+                  "scores": info.get("scores"), "start": info.get("start"),
+                  "players": info.get("players"),
+                  "commitment": entry["commit"], "contributions": info.get("contributions"),
+                  "skipped": info.get("skipped"), "secret": first.get("secret"),
+                  "actions": actions, "seat": self.seat, "sent": entry["sent"],
+                  "observed": entry["segments"]}
+        result = verify.check(record)
+        if result is None and entry["commit"] != info.get("commitment"):
+            result = {"what": "commitment", "detail": "the deal's commitment is not the one "
+                      "sent before the contributions", "saw": [], "expected": []}
+        verdict = {"round": number, "ok": result is None,
+                   "skipped": info.get("skipped") or []}
+        if result is not None:
+            verdict.update(result)
+        self.verdict = verdict
+        self.record = record
 
     # ---- to the room --------------------------------------------------------------------
 
@@ -353,3 +502,10 @@ class Client:
         if key == "crisp_window":
             value = value.get("left") if value else None
         return left_ms(value, now - self.view_at)
+
+
+def _count(value, default):
+    """A count from the room (a non-negative int), else `default`."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return default

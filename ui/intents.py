@@ -4,6 +4,7 @@ intents it sends (the Queen flow and the landing's pickers stay local until thei
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
+from ui import roomcode
 from ui.viewmodel import MAX_PLAYERS, NAME_MAX, read
 
 
@@ -49,6 +50,17 @@ def handle(ui, spec, value, model, now=0):
         elif op == "lang":
             ui["lang"] = arg
             return [("lang", arg)]
+        elif op == "join_code":
+            code = roomcode.parse(ui.get("code"))
+            return [("join_code", {"room": roomcode.room_id(code)})] if code else []
+        elif op == "menu":
+            ui["menu_open"] = bool(arg)
+            ui["leave_ask"] = False
+        elif op == "leave_ask":
+            ui["leave_ask"] = bool(arg)
+        elif op == "sound":
+            ui["sound"] = bool(arg)
+            return [("sound", bool(arg))]
         elif op == "copy":
             ui["copied_at"] = now
             return [("copy_link", {})]
@@ -59,9 +71,15 @@ def handle(ui, spec, value, model, now=0):
         op = spec[1]
         if op == "name":
             ui["name"] = str(value or "")[:NAME_MAX]
+        elif op == "code":
+            ui["code"] = str(value or "")[:40]
         elif op == "bots":
             n = int(value)
             ui["bots"] = 1 if n < 1 else (MAX_PLAYERS - 1 if n > MAX_PLAYERS - 1 else n)
+        elif op == "lang":
+            lang = "es" if value == "es" else "en"
+            ui["lang"] = lang
+            return [("lang", lang)]
         elif op in ("level", "bot_level"):
             ui[op] = "hard" if value == "hard" else "easy"
         elif op == "target":

@@ -7,9 +7,16 @@
 #   solo (the landing's "Play solo"): the same Room with bot seats and the host's Client only;
 #     no PeerJS Peer at all.
 # When the page is usable, body[data-ready] is set to the interpreter's name (e2e tests wait
-# for it). Host page parameters for tests: ?deck=Ah,5c,... (stacks every round) and ?seed=N,
-# honoured by a test build only (tools/build.py --test); ?botpace=F (bots' think times times F;
-# 1 = a person's pace, the default) on every build: it only changes when the host's bots act.
+# for it). Host page parameters for tests: ?deck=Ah,5c,... (stacks every round, with no
+# commitment), ?seed=N and ?cheat=hand|deck (a host that cheats after committing, to show that
+# guests notice), honoured by a test build only (tools/build.py --test); ?botpace=F (bots'
+# think times times F; 1 = a person's pace, the default) on every build: it only changes when
+# the host's bots act.
+#
+# Fair play (docs/protocol.md "Verifiable shuffle"): a guest's page answers each commitment
+# with 16 random bytes from crypto.getRandomValues (boot.js crisp.randomHex, the Client's
+# nonce); every page checks each round at its end
+# and offers its record as a JSON download (save-record).
 #
 # Persistence and reconnection (docs/design.md; docs/protocol.md "Reconnection"):
 #   host: the room is saved in localStorage after every change ("crisp.room.<id>") and the
@@ -69,6 +76,19 @@ def param(name):
         return _str(js.URLSearchParams.new(js.location.search).get(name))
     except Exception:
         return None
+
+
+def download(name, text, mime="application/json"):
+    """Offer `text` to the player as a file download named `name`."""
+    blob = js.Blob.new(js.JSON.parse(json.dumps([text])), js.JSON.parse(json.dumps({"type": mime})))
+    url = js.URL.createObjectURL(blob)
+    link = js.document.createElement("a")
+    link.href = url
+    link.download = name
+    js.document.body.appendChild(link)
+    link.click()
+    link.remove()
+    js.setTimeout(create_proxy(lambda *a: js.URL.revokeObjectURL(url)), 10000)
 
 
 def test_param(name):
@@ -152,6 +172,11 @@ class Page:
             client.act(payload)
         elif name in ("start", "next_round"):
             client.host({"type": name})
+        elif name == "join_code":
+            # a friend's room by its code: its guest page (boot.js: ?room= is a guest page)
+            js.location.assign(self.screen.base + "?room=" + str(payload.get("room")))
+        elif name == "dismiss_reveal":
+            client.dismiss_reveals()
         elif name == "new_game":
             self.new_game()
         elif name == "leave":
@@ -173,6 +198,8 @@ class Page:
             link = screens.room_link(client, self.screen.base)
             if link:
                 js.navigator.clipboard.writeText(link)
+        elif name == "save_record":
+            self.save_record()
         elif name == "share_link":
             link = screens.room_link(client, self.screen.base)
             if link:
@@ -182,6 +209,15 @@ class Page:
 
     def other(self, name, payload):
         log("intent not handled here:", name)
+
+    def save_record(self):
+        """The last round's record (commitment, contributions, secret, inputs, what this page
+        saw) as a JSON file: `python3 -m crisp_core.verify <file>` checks it again."""
+        record = getattr(self.client, "record", None)
+        if record is None:
+            return
+        room = str(self.client.room or "room")[-8:]
+        download("crisp-%s-round-%s.json" % (room, record.get("round")), json.dumps(record))
 
     def new_game(self):
         self.client.host({"type": "new_game"})
@@ -240,6 +276,7 @@ class HostPage(Page):
         self.seed = int(seed) if seed and seed.lstrip("-").isdigit() else None
         deck = test_param("deck")
         self.deck = [c.strip() for c in deck.split(",") if c.strip()] if deck else None
+        self.cheat = test_param("cheat")        # None on every build but a test build
         self.bot_pace = 1.0
         pace = param("botpace")
         try:
@@ -307,6 +344,7 @@ class HostPage(Page):
             log("bad ?deck= ignored:", e)
             room = Room(room_id, name, seed=self.seed)
         room.make_bot = bot_maker(room.seed, self.bot_pace)
+        room.cheat = self.cheat
         return room
 
     def solo(self, payload):
@@ -431,7 +469,9 @@ class HostPage(Page):
 
     def restore(self, saved):
         from ui.room import Room, bot_maker
-        return Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), self.bot_pace))
+        room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), self.bot_pace))
+        room.cheat = self.cheat
+        return room
 
     def ui_tick(self):
         if self.pending is not None:

@@ -7,11 +7,14 @@ for click/input/change on the root (one listener each, delegated through `data-a
 taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dicts only.
 """
 
+from ui import cues
 from ui import i18n
 from ui.intents import handle
 from ui.screens import build
+from ui.sound import Sounds
 from ui.storage import Storage
 from ui.vdom import Patcher
+from ui.widgets import card_node
 from ui.viewmodel import Ctx, new_ui, read
 
 ERROR_MS = 5000
@@ -49,6 +52,10 @@ class Screen:
             self.base = ""
         lang = i18n.pick(self._stored("crisp.lang") or self._navigator_lang())
         self.ui = new_ui(lang, self._stored("crisp.name") or "")
+        self.ui["sound"] = self._stored("crisp.sound") != "off"
+        self.sounds = Sounds(js)
+        self._last_event = None     # the newest event of the log already played
+        self._flying = []           # [(flight element, its destination, ms it is done)]
         self._set_doc_lang(lang)
         self._proxies = []
         for kind in ("click", "input", "change"):
@@ -138,8 +145,15 @@ class Screen:
         shown = model
         if err is not None and now - self._err_at > ERROR_MS and read(model, "screen") != "gone":
             shown = _NoError(model)
+        fresh = self._take_events(model, now)
         tree = build(shown, self.ui, ctx)
         self.acts = ctx.acts
+        self._draw(tree)
+        self._land(now)
+        if fresh:
+            self._fly(cues.flights(fresh), now)
+
+    def _draw(self, tree):
         if self.tree is not None:
             try:
                 self.patcher.patch(self.root, self.tree, tree)
@@ -153,6 +167,83 @@ class Screen:
         self.root.textContent = ""
         self.root.appendChild(self.patcher.create(tree))
         self.tree = tree
+
+    # -- cues: what new events play (ui/cues.py)
+    def _take_events(self, model, now):
+        """The table's events that are new since the last render (none on other screens, and
+        none when the log started over); their announcement goes into ui["announce"] and its
+        sound plays (unless the player turned sounds off)."""
+        if read(model, "screen") != "table":
+            self._last_event = None
+            return []
+        log = read(model, "log", []) or []
+        fresh = cues.new_events(log, self._last_event)
+        self._last_event = log[-1] if log else None
+        if not fresh:
+            return []
+        cue = cues.cue(fresh, read(model, "seat"), read(model, "view"))
+        if cue is not None:
+            cue["at"] = now
+            self.ui["announce"] = cue
+            if self.ui.get("sound", True):
+                self.sounds.play(cue["kind"])
+        return fresh
+
+    def _reduced_motion(self):
+        return self._truthy(lambda: self.js.window.matchMedia(
+            "(prefers-reduced-motion: reduce)").matches)
+
+    def _fly(self, flights, now):
+        """Each flight: a copy of the card, fixed over the page, animated (CSS `crisp-fly`)
+        from the place the card left to the place it went; its destination is hidden until
+        it lands. Nothing flies when the player asked for reduced motion."""
+        if not flights or self._reduced_motion():
+            return
+        doc = self.js.document
+        for f in flights:
+            try:
+                src = self.root.querySelector('[data-testid="' + f["from"] + '"]')
+                dst = self.root.querySelector('[data-testid="' + f["to"] + '"]')
+                if self._none(src) or self._none(dst):
+                    continue
+                # the places' own entrance animations (a card flipping over, the drawn card
+                # sliding in) end now: the flight is the movement, and a place measured
+                # mid-turn would be narrow or off
+                _settle(src)
+                _settle(dst)
+                a = src.getBoundingClientRect()
+                b = dst.getBoundingClientRect()
+                if float(a.width) <= 0 or float(b.width) <= 0:
+                    continue  # not on screen (e.g. under the results sheet)
+                node = card_node(f["card"], {"data-testid": "flight", "data-from": f["from"],
+                                             "data-to": f["to"], "aria-hidden": "true"},
+                                 "md", "flight")
+                el = self.patcher.create(node)
+                el.setAttribute("style", _flight_style(a, b, f["delay"]))
+                doc.body.appendChild(el)
+                hide = f["to"] not in ("deck", "discard")
+                if hide:
+                    dst.style.visibility = "hidden"
+                self._flying.append((el, dst if hide else None,
+                                     now + f["delay"] + cues.FLIGHT_MS + 60))
+            except Exception as e:
+                self._warn("flight failed: " + str(e))
+
+    def _land(self, now):
+        """Take away the flights that are over (checked on every render: at least every
+        250 ms) and show their destinations again."""
+        keep = []
+        for el, dst, done in self._flying:
+            if done > now:
+                keep.append((el, dst, done))
+                continue
+            try:
+                el.remove()
+                if dst is not None:
+                    dst.style.visibility = ""
+            except Exception:
+                pass
+        self._flying = keep
 
     def _warn(self, text):
         try:
@@ -197,16 +288,43 @@ class Screen:
             if kind != "click":
                 return
             value = None
+        if kind == "click":
+            self.sounds.unlock()
         intents = handle(self.ui, spec, value, self.model, self._now())
         for name, payload in intents:
-            if name == "lang":
+            if name == "sound":
+                self._store("crisp.sound", "on" if payload else "off")
+                if payload:
+                    self.sounds.play("your_turn")     # a sample of what it sounds like
+            elif name == "lang":
                 self._store("crisp.lang", payload)
                 self._set_doc_lang(payload)
             elif name in ("create_room", "join", "play_solo"):
                 self._store("crisp.name", payload["name"])
         self.render()
         for name, payload in intents:
-            self.on_intent(name, payload)
+            if name != "sound":
+                self.on_intent(name, payload)
+
+
+def _settle(el):
+    """Finish the animations running on `el` (best effort: not every browser has them)."""
+    try:
+        anims = el.getAnimations()
+        for i in range(int(anims.length)):
+            anims[i].finish()
+    except Exception:
+        pass
+
+
+def _flight_style(a, b, delay):
+    """The inline style of a flight from rect `a` to rect `b` (DOMRects, px): placed over `a`,
+    moved and scaled to `b` by the CSS animation through --dx, --dy, --sx, --sy."""
+    ax, ay, aw, ah = float(a.left), float(a.top), float(a.width), float(a.height)
+    bx, by, bw, bh = float(b.left), float(b.top), float(b.width), float(b.height)
+    return ("left:%.1fpx;top:%.1fpx;width:%.1fpx;height:%.1fpx;--dx:%.1fpx;--dy:%.1fpx;"
+            "--sx:%.3f;--sy:%.3f;animation-delay:%dms;animation-duration:%dms"
+            % (ax, ay, aw, ah, bx - ax, by - ay, bw / aw, bh / ah, delay, cues.FLIGHT_MS))
 
 
 class _NoError:

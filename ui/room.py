@@ -13,8 +13,10 @@ import random
 import secrets
 
 from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
+from crisp_core import shuffle
 from crisp_core.actions import ActionError, check_shape
 from ui import proof
+from ui import roomcode
 from ui.gate import Gate
 
 VERSION = 1
@@ -36,11 +38,43 @@ SYNC_MS = 1000                # a seat's `sync` is answered at most once in this
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game")
+CONTRIBUTE_MS = 3000          # how long the deal waits for guests' contributions at most
+PROOF_ACTIONS = 150           # a round's inputs per `proof` message (each one stays < 16 KB)
+CHEATS = ("hand", "deck")     # test builds only (?cheat=): what a cheating host changes
 
 
 def new_room_id():
-    """A fresh room id: 128 random bits, usable as a PeerJS id."""
-    return "crisp-" + secrets.token_hex(16)
+    """A fresh room id, usable as a PeerJS id: "crisp-" + a room code (ui/roomcode.py: 50
+    random bits in 10 characters that friends can read out and type)."""
+    return roomcode.room_id(roomcode.new_code(secrets.randbits))
+
+
+def _card_points(card):
+    return 1 if card[0] == "A" else 10 if card[0] in "TJQK" else int(card[0])
+
+
+def fair_from_dict(data):
+    """The saved state of a committed shuffle (`Room.to_dict()["fair"]`), checked; None when
+    absent or malformed (an old save, a broken one: the round goes on without a proof)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        ok = (shuffle.is_hex(data["secret"], shuffle.SECRET_BYTES)
+              and _is_int(data["round"]) and _is_number(data["deadline"])
+              and isinstance(data["asked"], list) and all(_is_int(i) for i in data["asked"])
+              and isinstance(data["contributions"], list)
+              and all(isinstance(c, list) and len(c) == 2 and _is_int(c[0])
+                      and shuffle.is_hex(c[1], shuffle.CONTRIBUTION_BYTES)
+                      for c in data["contributions"])
+              and isinstance(data["dealt"], bool)
+              and (data["info"] is None or isinstance(data["info"], dict)))
+    except (KeyError, TypeError):
+        return None
+    if not ok or (data["dealt"] and data["info"] is None):
+        return None
+    fair = dict(data)
+    fair["commitment"] = shuffle.commitment(fair["secret"])
+    return fair
 
 
 def bot_maker(seed, pace=1.0):
@@ -149,12 +183,13 @@ class Seat:
         self.seen = None          # when its connection was last heard from (ms)
         self.synced = None        # when its last `sync` was answered (ms)
         self.away_since = None    # when it went away (closed or silent), None while here
+        self.wins = 0             # games this seat won in this room (kept across new_game)
 
     def to_dict(self):
         save = getattr(self.agent, "to_dict", None)
         return {"name": self.name, "token": self.token, "bot": self.bot, "n": self.n,
                 "stand_in": self.stand_in, "agent": save() if save is not None else None,
-                "plan": self.plan}
+                "plan": self.plan, "wins": self.wins}
 
     def stop_stand_in(self):
         """The person is back: the bot standing in for them stops."""
@@ -187,6 +222,8 @@ class Room:
         self.seats = [Seat(clean_name(host_name), self._token())]
         self.game = None
         self.log = []             # engine events of the current round (for replays)
+        self.history = []         # each finished round's points of this game, per seat
+        self.games = 0            # games played to the end in this room
         self.peeks = {}           # seat -> its peek reveal of the current round
         self.conns = {}           # conn -> seat index
         self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
@@ -195,6 +232,8 @@ class Room:
         self.gate = Gate()        # connections not seated yet (ui/gate.py)
         self.dropped = []         # connections the page must close (`take_dropped`)
         self.now = 0
+        self.fair = None          # the committed shuffle of this round (or the next deal)
+        self.cheat = None         # test builds only: "hand" | "deck", a host that cheats
 
     # ---- entry points -------------------------------------------------------------------
 
@@ -276,6 +315,8 @@ class Room:
         for conn in self.gate.expired(now):
             self._drop(conn)
         changed = self._check_silence(now)
+        if self._fair_due(now):
+            return self._fair_deal(now) + self._run_bots(now)
         if self.game is None:
             return self._broadcast() if changed else []
         return self._advance(now, changed) + self._run_bots(now)
@@ -292,6 +333,8 @@ class Room:
     def next_wakeup(self):
         """When `tick` should run next (ms), or None."""
         times = []
+        if self.fair is not None and self.fair.get("dealt") is False:
+            times.append(self.fair["deadline"])
         door = self.gate.next_deadline()
         if door is not None:
             times.append(door)
@@ -418,6 +461,9 @@ class Room:
         if kind == "action":
             _fields(msg, ("action",), ("n",))
             return self._action(conn, msg, now)
+        if kind == "contribute":
+            _fields(msg, ("round", "value"))
+            return self._contribute(conn, msg, now)
         if kind in HOST_ONLY:
             if conn != LOCAL:
                 raise BadMessage("not_host", "only the host may do that")
@@ -542,6 +588,9 @@ class Room:
     def _apply(self, seat, action, now):
         """Fire what is due, then apply one checked action for `seat` through the engine."""
         out = self._advance(now)
+        if (action["do"] == "next_round" and self.game.phase == "round_over"
+                and self._fair_wanted()):
+            return out + self._fair_begin(now)     # commit first, deal once contributions are in
         try:
             events = self.game.apply(seat, action, now)
         except IllegalAction as e:
@@ -578,9 +627,12 @@ class Room:
         self._in_lobby()
         if not 2 <= len(self.seats) <= MAX_SEATS:
             raise BadMessage("not_enough_players", "a game needs 2 to 8 players")
+        if self._fair_wanted():
+            return self._fair_begin(now)           # commit first, deal once contributions are in
         options = dict(self.options)
         options["players"] = len(self.seats)
         self.game = Game.new(options, seed=self.seed, deck=self.deck, dealer=0, now=now)
+        self.history = []
         out = self._broadcast()
         return out + self._after_change(self.game.deal_events(), now)
 
@@ -599,6 +651,8 @@ class Room:
         self.game = None
         self.log = []
         self.peeks = {}
+        self.history = []
+        self.fair = None
         self.seed = (self.seed + 1) % (1 << 64)
         for index, seat in enumerate(self.seats):
             seat.stop_stand_in()
@@ -671,15 +725,162 @@ class Room:
         return self._broadcast()
 
     def _in_lobby(self):
-        if self.game is not None:
+        if self.game is not None or self.fair is not None:
             raise BadMessage("started", "the game has already started")
+
+    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle") ---------------------
+
+    def _fair_wanted(self):
+        """A round is dealt from a committed shuffle when someone can check it: a person in a
+        seat other than the host's. Solo games (bots only) and a stacked test deck (`deck`,
+        the test page's ?deck=, which is no shuffle at all) deal as before, with no commitment."""
+        return self.deck is None and any(
+            index != 0 and seat.bot is None for index, seat in enumerate(self.seats))
+
+    def _fair_waiting(self):
+        """The seats whose contribution the deal still waits for: those asked, not answered,
+        and still here (a guest that closed or went silent is skipped at once)."""
+        fair = self.fair
+        given = [item[0] for item in fair["contributions"]]
+        out = []
+        for index in fair["asked"]:
+            seat = self.seats[index] if index < len(self.seats) else None
+            if (index not in given and seat is not None and seat.conn is not None
+                    and seat.away_since is None and seat.stand_in is None):
+                out.append(index)
+        return out
+
+    def _fair_begin(self, now):
+        """Before a deal: draw a fresh secret (`secrets`, 256 bits), send every seat its
+        commitment, and ask each person seated (not the host, not bots) for a contribution.
+        The deal goes once all have answered or after CONTRIBUTE_MS (`_fair_due`)."""
+        if self.fair is not None and self.fair.get("dealt") is False:
+            return []                            # already waiting for contributions
+        secret = secrets.token_hex(shuffle.SECRET_BYTES)
+        number = 1 if self.game is None else self.game.round + 1
+        asked = [index for index, seat in enumerate(self.seats)
+                 if index != 0 and seat.bot is None and seat.stand_in is None
+                 and seat.conn is not None and seat.away_since is None]
+        self.fair = {"round": number, "secret": secret, "commitment": shuffle.commitment(secret),
+                     "asked": asked, "contributions": [], "deadline": now + CONTRIBUTE_MS,
+                     "dealt": False, "info": None}
+        text = self._msg("commit", round=number, commitment=self.fair["commitment"])
+        out = [(seat.conn, text) for seat in self.seats if seat.conn is not None]
+        if not self._fair_waiting():
+            out += self._fair_deal(now)
+        return out
+
+    def _contribute(self, conn, msg, now):
+        """A guest's contribution to the next deal: 16 random bytes in hex, once per deal. A
+        late one (the deal went without it) or one from a seat not asked changes nothing."""
+        seat = self.conns.get(conn)
+        if seat is None:
+            raise BadMessage("not_joined", "join the room first")
+        value = msg["value"]
+        if not _is_int(msg["round"]) or not shuffle.is_hex(value, shuffle.CONTRIBUTION_BYTES):
+            raise BadMessage("bad_message", "a contribution is 32 lowercase hex digits")
+        fair = self.fair
+        if (fair is None or fair.get("dealt") is not False or msg["round"] != fair["round"]
+                or seat not in fair["asked"]
+                or seat in [item[0] for item in fair["contributions"]]):
+            return []
+        fair["contributions"].append([seat, value])
+        fair["contributions"].sort()
+        if not self._fair_waiting():
+            return self._fair_deal(now)
+        return []
+
+    def _fair_due(self, now):
+        fair = self.fair
+        return (fair is not None and fair.get("dealt") is False
+                and (now >= fair["deadline"] or not self._fair_waiting()))
+
+    def _fair_deal(self, now):
+        """Deal the round from the committed shuffle: the seed is SHA-256 over the secret and
+        the contributions in seat order, the deck the portable shuffle of that seed
+        (crisp_core.shuffle). Every seat hears first (`fair`) who contributed and who was
+        skipped, and the round's start (all a page needs to replay it with the engine)."""
+        fair = self.fair
+        fair["dealt"] = True
+        values = [item[1] for item in fair["contributions"]]
+        order = shuffle.deck_from_seed(shuffle.derive_seed(fair["secret"], values))
+        if self.game is None:
+            options = dict(self.options)
+            options["players"] = len(self.seats)
+            self.game = Game.new(options, seed=self.seed, order=order, dealer=0, now=now)
+            events = self.game.deal_events()
+        else:
+            events = self.game.next_round(now, deck=order)
+        game = self.game
+        given = [item[0] for item in fair["contributions"]]
+        fair["info"] = {
+            "round": game.round, "commitment": fair["commitment"],
+            "contributions": [list(item) for item in fair["contributions"]],
+            "skipped": [index for index in fair["asked"] if index not in given],
+            "dealer": game.dealer, "options": dict(game.options),
+            "scores": list(game.scores), "start": game.clock,
+            "players": [seat.name for seat in self.seats]}
+        text = self._msg("fair", **fair["info"])
+        out = [(seat.conn, text) for seat in self.seats if seat.conn is not None]
+        out += self._broadcast() if game.round == 1 else []
+        return out + self._after_change(events, now)
+
+    def _fair_proof(self, events):
+        """At the end of a round dealt from a commitment: reveal the secret and the round's
+        inputs in order with their times (the engine's journal), to every seat."""
+        if self.fair is None or not self.fair.get("dealt") or self.game is None:
+            return []
+        if not any(event.get("type") == "round_over" for event in events):
+            return []
+        texts = self._proof_texts()
+        return [(seat.conn, text) for seat in self.seats if seat.conn is not None
+                for text in texts]
+
+    def _proof_texts(self):
+        fair = self.fair
+        actions = [list(entry) for entry in self.game.journal]
+        parts = max(1, (len(actions) + PROOF_ACTIONS - 1) // PROOF_ACTIONS)
+        return [self._msg("proof", round=fair["round"], secret=fair["secret"], part=i,
+                          parts=parts, actions=actions[i * PROOF_ACTIONS:(i + 1) * PROOF_ACTIONS])
+                for i in range(parts)]
+
+    def _fair_replay(self):
+        """What a (re)joining seat gets about the round's commitment: the `fair` message
+        before its view, and the proof after it once the round is over."""
+        fair = self.fair
+        if (fair is None or not fair.get("dealt") or self.game is None
+                or fair["round"] != self.game.round):
+            return [], []
+        before = [self._msg("fair", **fair["info"])]
+        after = []
+        if self.game.phase in ("round_over", "game_over"):
+            after = self._proof_texts()
+        return before, after
+
+    def _cheat(self):
+        """Test builds only (`?cheat=`): a host that cheats after committing, to show that
+        every guest notices. "hand": once play starts, the host's own center card is
+        exchanged for the best card left in the deck; "deck": the deck is reversed."""
+        fair = self.fair
+        game = self.game
+        if (self.cheat not in CHEATS or fair is None or not fair.get("dealt") or game is None
+                or game.phase != "play" or fair.get("cheated") == game.round or not game.deck):
+            return
+        fair["cheated"] = game.round
+        if self.cheat == "deck":
+            game.deck.reverse()
+            return
+        values = [_card_points(card) for card in game.deck]
+        best = values.index(min(values))
+        game.hands[0][1], game.deck[best] = game.deck[best], game.hands[0][1]
 
     # ---- views --------------------------------------------------------------------------
 
     def _after_change(self, events, now):
         """Record events, then send every seat its view with the events it may receive."""
         self._record(events)
-        return self._views(events, now)
+        self._cheat()
+        return self._views(events, now) + self._fair_proof(events)
 
     def _record(self, events):
         for event in events:
@@ -687,6 +888,13 @@ class Room:
                 self.log = []
                 self.peeks = {}
             self.log.append(event)
+            if event.get("type") == "round_over":
+                self.history.append(list(event.get("round_points") or []))
+            elif event.get("type") == "game_over":
+                self.games += 1
+                for w in event.get("winners") or []:
+                    if 0 <= w < len(self.seats):
+                        self.seats[w].wins += 1
             if event.get("type") == "reveal" and event.get("reason") == "peek":
                 self.peeks[event["to"]] = event
         if len(self.log) > LOG_KEEP:
@@ -704,6 +912,10 @@ class Room:
                 mine = events_for(events, index)
             if seat.conn is None and seat.agent is None:
                 continue
+            fair_before, fair_after = [], []
+            if index == replay_to and seat.conn is not None:
+                fair_before, fair_after = self._fair_replay()
+                out += [(seat.conn, text) for text in fair_before]
             view = view_for(self.game, index, now)
             if index != 0:
                 view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
@@ -715,6 +927,7 @@ class Room:
             text = self._view_text(seat.n, view, mine, players, replay=index == replay_to)
             if seat.conn is not None:
                 out.append((seat.conn, text))
+                out += [(seat.conn, proof) for proof in fair_after]
             if seat.agent is not None:
                 seat.plan = seat.agent.plan(view, mine, now)
         return out
@@ -736,7 +949,8 @@ class Room:
         client starts its log over."""
         extra = {"replay": True} if replay else {}
         while True:
-            text = self._msg("view", n=n, view=view, events=events, players=players, **extra)
+            text = self._msg("view", n=n, view=view, events=events, players=players,
+                             history=self.history, games=self.games, **extra)
             if len(text.encode("utf-8")) < MAX_TEXT or not events:
                 return text
             events = events[max(1, len(events) // 4):]
@@ -750,12 +964,13 @@ class Room:
 
     def _players(self):
         return [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
-                 "connected": s.bot is not None or (s.conn is not None and s.away_since is None)}
+                 "connected": s.bot is not None or (s.conn is not None and s.away_since is None),
+                 "wins": s.wins}
                 for i, s in enumerate(self.seats)]
 
     def _lobby_text(self):
         return self._msg("lobby", players=self._players(), options=dict(self.options), host=0,
-                         started=self.game is not None)
+                         started=self.game is not None, games=self.games)
 
     # ---- bots ---------------------------------------------------------------------------
 
@@ -821,7 +1036,8 @@ class Room:
                 "options": dict(self.options), "seats": [s.to_dict() for s in self.seats],
                 "game": self.game.to_dict() if self.game is not None else None,
                 "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
-                "now": self.now}
+                "now": self.now, "history": [list(r) for r in self.history],
+                "games": self.games, "fair": self.fair}
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -836,6 +1052,8 @@ class Room:
             seat = Seat(s["name"], s["token"], bot=s["bot"])
             seat.n = s["n"]
             seat.stand_in = s.get("stand_in")
+            wins = s.get("wins", 0)
+            seat.wins = wins if _is_int(wins) and wins >= 0 else 0
             level = seat.bot or seat.stand_in
             if s.get("agent") is not None:
                 try:
@@ -854,4 +1072,11 @@ class Room:
         room.log = list(d["log"])
         room.peeks = {int(k): v for k, v in d["peeks"].items()}
         room.now = d["now"]
+        history = d.get("history")
+        if isinstance(history, list) and all(
+                isinstance(r, list) and all(_is_int(p) for p in r) for r in history):
+            room.history = [list(r) for r in history]
+        games = d.get("games", 0)
+        room.games = games if _is_int(games) and games >= 0 else 0
+        room.fair = fair_from_dict(d.get("fair"))
         return room

@@ -9,10 +9,11 @@ CPython (tests).
 
 from ui import i18n
 from ui import qr
-from ui.table import table_tree
+from ui import roomcode
+from ui.table import table_tree, tally
 from ui.vdom import h, keyed
 from ui.viewmodel import MAX_PLAYERS, NAME_MAX, player_list, read, seat_name
-from ui.widgets import button, decor, select, topbar
+from ui.widgets import button, decor, rules_text, select, topbar
 
 COPIED_MS = 2000
 
@@ -71,11 +72,15 @@ def build(model, ui, ctx):
     else:
         screen = "landing"
         body = landing_tree(model, ui, ctx)
+    in_room = None
+    if screen in ("lobby", "table"):
+        in_room = "host" if read(model, "is_host", False) else "guest"
     # Keyed parts: the connection banner coming or going must not shift the screen's body
     # to another index (that redrew the join panel, and its name field lost focus and the
     # phone's keyboard as the player typed). A new screen is a new body.
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
-             keyed(topbar(ui, ctx, title), "top"), keyed(connection_banner(model, ctx), "conn"),
+             keyed(topbar(ui, ctx, title, in_room), "top"),
+             keyed(connection_banner(model, ctx), "conn"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -132,6 +137,7 @@ def landing_tree(model, ui, ctx):
                button(ctx, "create-room", ctx.t("create_room"),
                       ("local", "submit", "create_room") if ok else None, "btn primary big")),
                    "friends"),
+             keyed(code_box(ui, ctx), "code"),
              keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("solo")),
                h("div", {"class": "row pickers"},
@@ -145,9 +151,29 @@ def landing_tree(model, ui, ctx):
                button(ctx, "play-solo", ctx.t("play_solo"),
                       ("local", "submit", "play_solo") if ok else None, "btn big")), "solo"),
              keyed(h("details", {"class": "rules"},
-                     h("summary", None, ctx.t("how_to_play")),
-                     [h("p", None, ctx.t(k)) for k in ("rules_1", "rules_2", "rules_3", "rules_4")]),
+                     h("summary", None, ctx.t("how_to_play")), rules_text(ctx)),
                    "rules"))
+
+
+def code_box(ui, ctx):
+    """Join a friend's room by its code (read out, typed in any case, with spaces or dashes:
+    ui/roomcode.py). The button opens that room's guest page."""
+    code = roomcode.parse(ui.get("code"))
+    typed = bool((ui.get("code") or "").strip())
+    return h("section", {"class": "card-box join-code"},
+             h("h2", None, ctx.t("have_code")),
+             h("label", {"class": "field"}, h("span", None, ctx.t("room_code")),
+               h("input", {"type": "text", "data-testid": "room-code", "maxlength": "40",
+                           "autocomplete": "off", "autocapitalize": "characters",
+                           "spellcheck": "false", "enterkeyhint": "go",
+                           "placeholder": ctx.t("code_placeholder"),
+                           "value": ui.get("code", ""),
+                           "aria-describedby": "code-hint",
+                           "data-act": ctx.act("room-code", ("field", "code"))})),
+             h("small", {"class": "hint", "id": "code-hint"},
+               ctx.t("code_bad") if (typed and code is None) else ctx.t("code_hint")),
+             button(ctx, "join-code", ctx.t("join_code"),
+                    ("local", "join_code") if code else None, "btn big"))
 
 
 def join_tree(model, ui, ctx):
@@ -155,6 +181,13 @@ def join_tree(model, ui, ctx):
     status = read(model, "status", "")
     # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
     busy = status == "connecting" and bool(ui.get("joined") or read(model, "token"))
+    if status == "no_room":
+        # the banner above says there is no game here and offers the way back: no form
+        return h("main", {"class": "panel join"},
+                 h("div", {"class": "hero"},
+                   h("div", {"class": "fan"},
+                     decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
+                   h("h2", None, ctx.t("no_room_title"))))
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
@@ -206,9 +239,16 @@ def lobby_tree(model, ui, ctx):
     if link:
         copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
         qr_css = qr_style(link)
+        code = roomcode.code_of(read(model, "room"))
+        local = is_host and roomcode.is_local_link(link)
         link_box = h("section", {"class": "card-box share"},
                      h("h2", None, ctx.t("invite")),
                      h("p", {"class": "hint"}, ctx.t("invite_hint")),
+                     h("p", {"class": "room-code"}, h("span", None, ctx.t("room_code")), " ",
+                       h("strong", {"data-testid": "lobby-code", "translate": "no"},
+                         roomcode.show(code))) if code else None,
+                     h("p", {"class": "banner warn", "data-testid": "link-warning",
+                             "role": "note"}, ctx.t("link_local")) if local else None,
                      h("div", {"class": "share-body" + (" with-qr" if qr_css else "")},
                        h("div", {"class": "share-text"},
                          h("div", {"class": "link", "data-testid": "room-link"}, link),
@@ -264,13 +304,24 @@ def lobby_tree(model, ui, ctx):
         start = h("p", {"class": "waiting", "data-testid": "lobby-waiting"},
                   ctx.t("wait_host", name=seat_name(players, host, ctx)))
 
+    if not is_host:
+        # a guest: first who they wait for, then the players; the invitation comes last
+        return h("main", {"class": "panel lobby"},
+                 start,
+                 h("section", {"class": "card-box"},
+                   h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS)),
+                   h("ul", {"class": "players", "data-testid": "player-list"}, rows)),
+                 options_box,
+                 tally(model, ctx) if read(model, "games", 0) else None,
+                 link_box)
     return h("main", {"class": "panel lobby"},
              link_box,
              h("section", {"class": "card-box"},
                h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS)),
                h("ul", {"class": "players", "data-testid": "player-list"}, rows),
                bots),
-             options_box, start)
+             options_box,
+             tally(model, ctx) if read(model, "games", 0) else None, start)
 
 
 _QR_CACHE = {}

@@ -6,23 +6,38 @@ CPython (tests).
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES
 from ui import cards
-from ui.eventlog import log_entries
+from ui.cues import ANNOUNCE_MS
+from ui.eventlog import last_move, log_entries, queen_notice
 from ui.vdom import h
-from ui.viewmodel import clock, player_list, secs, table_info
+from ui.viewmodel import (card_text, clock, player_list, read, seat_name, secs, standings,
+                          table_info)
 from ui.widgets import button, card_button, card_name, card_node, place_label
+
+
+def icon_badge(cls, icon, label):
+    """A badge drawn as an icon (a name stays readable beside it, issue 11.5): its word is
+    its accessible name and its tooltip."""
+    return h("span", {"class": "badge icon " + cls, "title": label, "role": "img",
+                      "aria-label": label}, icon)
 
 
 def seat_badges(row, info, ctx):
     out = []
     if row["dealer"]:
-        out.append(h("span", {"class": "badge dealer", "title": ctx.t("dealer")}, ctx.t("dealer_short")))
+        out.append(icon_badge("dealer", "\U0001f0a0", ctx.t("dealer")))
     if row["bot"]:
-        out.append(h("span", {"class": "badge bot"}, ctx.t("badge_bot")))
+        out.append(icon_badge("bot", "\U0001f916", ctx.t("badge_bot")))
     if row["caller"]:
-        out.append(h("span", {"class": "badge caller"}, ctx.t("badge_crisp")))
+        out.append(icon_badge("caller", "\U0001f4e3", ctx.t("badge_crisp")))
     if info["phase"] == "peek" and row["ready"]:
-        out.append(h("span", {"class": "badge ready"}, "\u2713"))
+        out.append(icon_badge("ready", "\u2713", ctx.t("ready")))
     return out
+
+
+def name_node(name):
+    """A player's name in a seat: cut with an ellipsis when the seat is narrow, whole on a
+    long press (CSS :active) or a hover (its title)."""
+    return h("span", {"class": "pname", "title": name}, name)
 
 
 def seat_cards(ctx, row, size):
@@ -57,8 +72,8 @@ def opponent_node(ctx, row, info):
                      "aria-label": ctx.t("seat_label", name=row["name"], n=row["score"])},
              h("div", {"class": "seat-head"},
                h("span", {"class": "dot " + ("on" if row["connected"] else "off")}),
-               h("span", {"class": "pname"}, row["name"]),
-               seat_badges(row, info, ctx),
+               name_node(row["name"]),
+               h("span", {"class": "badges"}, seat_badges(row, info, ctx)),
                h("span", {"class": "score", "title": ctx.t("total")}, str(row["score"]))),
              h("div", {"class": "hand"}, seat_cards(ctx, row, "sm"),
                h("span", {"class": "holding", "title": ctx.t("holding"), "role": "img",
@@ -99,7 +114,8 @@ def table_tree(model, ui, ctx):
     else:
         a = {"type": "button", "class": "card md slot empty pile", "data-testid": "discard",
              "disabled": True, "aria-label": ctx.t("discard_empty")}
-        disc_node = h("button", a)
+        # the empty place says what it is for (its label below is hidden on a crowded table)
+        disc_node = h("button", a, h("span", {"class": "slot-label"}, ctx.t("discard_pile")))
     held = info["held"]
     if held:
         hcls = "held" + (" mine" if held["mine"] else "")
@@ -130,12 +146,20 @@ def table_tree(model, ui, ctx):
                                "role": "timer", "aria-label": ctx.t("time_left", t=clock(timer)),
                                "style": "--p:" + str(frac) + "%"},
                        h("span", None, clock(timer)))
+    players = player_list(model)
+    moved = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
+    notice = queen_notice(model, players, ctx) if info["phase"] in PLAY_PHASES else None
     status_node = h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
                                                     and info["phase"] in PLAY_PHASES else "")},
                     h("div", {"class": "status", "data-testid": "status", "role": "status",
                               "aria-live": "polite"}, info["status"]),
                     h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
-                    timer_node)
+                    timer_node,
+                    h("div", {"class": "last-move", "data-testid": "last-move",
+                              "title": ctx.t("last_move")}, moved) if moved else None,
+                    h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
+                              "role": "status"}, notice) if notice else None,
+                    reveal_note(model, info, ctx))
 
     # Actions
     sp = info["special"]
@@ -160,8 +184,9 @@ def table_tree(model, ui, ctx):
                              "btn special" + (" hot" if info["use_special"] else ""))
         holding = info["held"] is not None and info["held"]["mine"]
         # no card in my hand (e.g. a Jack used, the crisp window open): no leftover
-        # "Use special" / "Discard" buttons greyed out
-        actions = h("div", {"class": "actions"}, special if holding else None,
+        # "Use special" / "Discard" buttons greyed out; and "Use special" only for a special
+        has_special = info["queen"] is not None or info["use_special"] is not None
+        actions = h("div", {"class": "actions"}, special if (holding and has_special) else None,
                     button(ctx, "discard-held", ctx.t("discard_held"), info["discard_held"],
                            "btn" + (" hot" if info["discard_held"] else ""))
                     if holding else None,
@@ -175,36 +200,198 @@ def table_tree(model, ui, ctx):
         my_node = h("section", {"class": cls, "data-testid": "seat-" + str(mine["seat"])},
                     h("div", {"class": "hand"}, seat_cards(ctx, mine, "lg")),
                     h("div", {"class": "seat-head"},
-                      h("span", {"class": "pname"}, mine["name"]),
+                      name_node(mine["name"]),
                       h("span", {"class": "badge you"}, ctx.t("badge_you")),
-                      seat_badges(mine, info, ctx),
+                      h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
                       h("span", {"class": "score", "title": ctx.t("total")},
                         ctx.t("points_n", n=mine["score"]))))
 
     # Log
     lines = []
-    for line, kind, index in log_entries(model, player_list(model), ctx):
+    for line, kind, index in log_entries(model, players, ctx):
         li = h("li", {"class": "ev " + str(kind) + ("" if lines else " fresh")}, line)
         li["key"] = index
         lines.append(li)
-    log_node = h("section", {"class": "log", "aria-labelledby": "log-title"},
+    # the live region is the section (a list keeps its list semantics inside it); the list
+    # scrolls, so it takes keyboard focus
+    log_node = h("section", {"class": "log", "aria-labelledby": "log-title", "role": "log",
+                             "aria-live": "polite"},
                  h("h3", {"id": "log-title"}, ctx.t("log")),
-                 h("ol", {"data-testid": "event-log", "class": "events", "role": "log",
-                          "aria-live": "polite"}, lines))
+                 h("ol", {"data-testid": "event-log", "class": "events", "tabindex": "0",
+                          "aria-labelledby": "log-title"}, lines))
 
     # End of round / game
-    end = end_tree(info, ui, ctx) if info["results"] is not None else None
+    end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
+
+    # The announcement of a call, this seat's turn, the end of a round (ui/cues.py)
+    # (its live region is always there, so that it is heard and nothing after it moves)
+    ann = h("div", {"class": "announce-slot", "aria-live": "assertive"},
+            announce_node(ui, info, ctx))
 
     grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= 4 else "")
     return h("main", {"class": "table phase-" + str(info["phase"])
                       + (" crowded" if len(others) >= 4 else "")
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", {"class": grid_cls}, [opponent_node(ctx, r, info) for r in others]),
-             centre, status_node, my_node,
+             ann, centre, status_node, my_node,
              None if info["phase"] in END_PHASES else actions, end, log_node)
 
 
-def end_tree(info, ui, ctx):
+def announce_node(ui, info, ctx):
+    """The splash for the latest cue (ui["announce"], set by the page when the events
+    arrive): "Ana called CRISP!" with the last turns to come, "Your turn!", "Your last turn!",
+    "Round over". Shown for ANNOUNCE_MS, in an assertive live region, so it is heard too."""
+    ann = ui.get("announce")
+    if not ann or ctx.now - (ann.get("at") or 0) >= ANNOUNCE_MS:
+        return None
+    kind = ann.get("kind")
+    sub = None
+    if kind == "crisp":
+        seat = ann.get("seat")
+        if seat == info["me"]:
+            text = ctx.t("ann_crisp_you")
+        else:
+            name = info["seats"][seat]["name"] if (isinstance(seat, int)
+                                                    and 0 <= seat < info["n"]) else ""
+            text = ctx.t("ann_crisp", name=name)
+        if ann.get("mine"):
+            sub = ctx.t("ann_your_last_turn")
+        elif ann.get("n"):
+            sub = ctx.tn("ann_last_turns", ann["n"], n=ann["n"])
+    elif kind in ("your_turn", "last_turn", "round_over", "game_over"):
+        text = ctx.t("ann_" + ("your_last_turn" if kind == "last_turn" else kind))
+    else:
+        return None
+    return h("div", {"class": "announce " + kind, "data-testid": "announce",
+                     "data-kind": kind},
+             h("strong", None, text), h("small", None, sub) if sub else None)
+
+
+def reveal_note(model, info, ctx):
+    """My cards a Jack or a Queen shows until the next turn (Client.reveal_until "turn"): one
+    line saying which, and a button to turn them back now. It sits beside the status, never
+    over the actions, so the crisp button stays in reach (issue 11.2)."""
+    me = info["me"]
+    until = read(model, "reveal_until", {}) or {}
+    shown = []
+    for c in (info["seats"][me]["cards"] if me is not None and 0 <= me < info["n"] else []):
+        if until.get((me, c["pos"])) == "turn" and cards.is_card(c["card"]):
+            shown.append(ctx.t("reveal_note", pos=ctx.t("pos_" + c["pos"]),
+                               card=card_text(c["card"])))
+    if not shown:
+        return None
+    return h("div", {"class": "notice reveal-note", "data-testid": "reveal-note",
+                     "role": "status"},
+             h("span", None, " ".join(shown)),
+             button(ctx, "reveal-dismiss", ctx.t("reveal_dismiss"),
+                    ("intent", "dismiss_reveal", {}), "btn small",
+                    {"title": ctx.t("reveal_dismiss_label")}))
+
+
+def progress_bar(r, ctx):
+    """How far a total is toward the target that ends the game (R8.1)."""
+    if not r["target"]:
+        return None
+    text = (ctx.t("target_reached", n=r["target"]) if r["left"] == 0
+            else ctx.t("to_go", n=r["left"]))
+    return h("div", {"class": "goal-bar" + (" full" if r["left"] == 0 else ""),
+                     "data-testid": "progress-" + str(r["seat"]),
+                     "data-progress": str(r["progress"])},
+             h("span", {"class": "fill", "style": "width:" + str(r["progress"]) + "%",
+                        "aria-hidden": "true"}),
+             h("small", None, text))
+
+
+def history_table(model, ranked, ctx):
+    """Every finished round's points of this game, one row per player in standings order."""
+    history = read(model, "history", []) or []
+    if not history:
+        return None
+    heads = [h("th", {"scope": "col"}, ctx.t("round_short", n=k + 1)) for k in range(len(history))]
+    rows = []
+    for r in ranked:
+        s = r["seat"]
+        cells = []
+        for rnd in history:
+            p = rnd[s] if isinstance(rnd, list) and s < len(rnd) else None
+            cells.append(h("td", {"class": "num"}, "" if p is None else str(p)))
+        rows.append(h("tr", {"data-testid": "history-" + str(s)},
+                      h("th", {"scope": "row", "class": "pname"}, h("bdi", None, r["name"])),
+                      cells, h("td", {"class": "num total"}, str(r["score"]))))
+    return h("div", {"class": "history", "data-testid": "history"},
+             h("h3", {"id": "history-title"}, ctx.t("history")),
+             h("div", {"class": "scroll-x", "role": "region", "tabindex": "0",
+                       "aria-labelledby": "history-title"},
+               h("table", {"class": "results history-table"},
+                 h("thead", None, h("tr", None, h("th", {"scope": "col"}, ctx.t("player")),
+                                    heads, h("th", {"scope": "col"}, ctx.t("total")))),
+                 h("tbody", None, rows))))
+
+
+MEDALS = ("\U0001f947", "\U0001f948", "\U0001f949")
+
+
+def podium(ranked, ctx):
+    """Game over: the first three places (ties share a step), lowest total first (R8.2)."""
+    steps = [r for r in ranked if r["rank"] <= 3]
+    return h("ol", {"class": "podium", "data-testid": "podium", "aria-label": ctx.t("podium")},
+             [h("li", {"class": "step p" + str(r["rank"]),
+                       "data-testid": "podium-" + str(r["seat"]), "data-rank": str(r["rank"])},
+                h("span", {"class": "medal", "aria-hidden": "true"}, MEDALS[r["rank"] - 1]),
+                h("bdi", {"class": "who"}, r["name"]),
+                h("span", {"class": "score"}, str(r["score"])))
+              for r in steps])
+
+
+def tally(model, ctx):
+    """The room's games won per player, kept across New game (Room: seat wins)."""
+    players = player_list(model)
+    games = read(model, "games", 0) or 0
+    rows = [(p.get("wins") or 0, s, seat_name(players, s, ctx)) for s, p in players.items()
+            if isinstance(p.get("wins"), int)]
+    rows.sort(key=lambda x: (-x[0], x[1]))
+    return h("div", {"class": "tally", "data-testid": "tally"},
+             h("h3", None, ctx.t("tally"), " ",
+               h("small", None, ctx.tn("tally_games", games, n=games)) if games else None),
+             h("ul", None, [h("li", {"data-testid": "tally-" + str(s)},
+                                 h("bdi", None, name), h("b", None, str(w)))
+                            for w, s, name in rows]))
+
+
+FAIR_WHATS = ("record", "commitment", "contribution", "log", "deal", "peek", "draw", "jack",
+              "queen", "discard", "recycle", "hands", "event")
+
+
+def fair_tree(fair, info, ctx):
+    """`round-verified` (quiet) or `round-mismatch` (loud, naming what did not match), and
+    `save-record`: the round's record as a JSON download (docs/protocol.md "Verifiable
+    shuffle")."""
+    seats = info["seats"]
+    skipped = [seats[s]["name"] for s in fair.get("skipped") or []
+               if isinstance(s, int) and 0 <= s < len(seats)]
+    save = button(ctx, "save-record", ctx.t("save_record"),
+                  ("intent", "save_record", {"round": fair.get("round")}), "btn small")
+    if fair.get("ok"):
+        return h("div", {"class": "fair ok", "data-testid": "round-verified", "role": "status"},
+                 h("p", None, h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u2713"),
+                   " ", ctx.t("fair_ok")),
+                 h("p", {"class": "hint"}, ctx.t("fair_skipped", names=", ".join(skipped)))
+                 if skipped else None, save)
+    what = fair.get("what") if fair.get("what") in FAIR_WHATS else "event"
+    saw = " ".join([c for c in fair.get("saw") or [] if isinstance(c, str)]) or "\u2014"
+    expected = " ".join([c for c in fair.get("expected") or [] if isinstance(c, str)]) or "\u2014"
+    return h("div", {"class": "fair bad", "data-testid": "round-mismatch", "role": "alert",
+                     "data-what": what},
+             h("p", {"class": "fair-title"},
+               h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u26a0"), " ",
+               ctx.t("fair_bad", n=fair.get("round"))),
+             h("p", None, ctx.t("fair_what_" + what)),
+             h("p", {"class": "fair-cards"}, ctx.t("fair_saw", saw=saw, expected=expected))
+             if what not in ("record", "commitment", "log") else None,
+             save)
+
+
+def end_tree(model, info, ui, ctx):
     """The results sheet. It opens by itself for each new end of round; the player may put it
     down to a bar (its title, their points, the next-round button) to see the hands shown on
     the table, and bring it back. The test ids inside stay in the page either way."""
@@ -213,25 +400,36 @@ def end_tree(info, ui, ctx):
         ui["sheet_key"] = key
         ui["sheet_open"] = True
     is_open = bool(ui.get("sheet_open"))
+    ranked = standings(info["results"])
     rows = []
-    for r in info["results"]:
+    for r in ranked:
         pts = r["points"]
         note = None
         if r["caller"]:
-            note = h("span", {"class": "badge caller"},
-                     ctx.t("badge_crisp") + " " + ("\u22125" if r["bonus"] < 0 else "+5"))
+            note = h("span", {"class": "bonus-why", "data-testid": "bonus-why"},
+                     h("span", {"class": "badge caller"}, ctx.t("badge_crisp")), " ",
+                     ctx.t("bonus_" + r["reason"]) if r["reason"] else "")
         hand_cards = [card_node(c, {}, "xs", "", card_name(ctx, c)) if cards.is_card(c)
                       else card_node(None, {}, "xs", "", ctx.t("face_down")) for c in r["hand"]]
         rows.append(h("tr", {"class": "winner" if r["winner"] else "",
-                             "data-testid": "result-" + str(r["seat"])},
-                      h("td", {"class": "pname"}, r["name"], note),
+                             "data-testid": "result-" + str(r["seat"]),
+                             "data-rank": str(r["rank"])},
+                      h("td", {"class": "pname"},
+                        h("span", {"class": "rank", "aria-label": ctx.t("rank_label", n=r["rank"])},
+                          str(r["rank"])),
+                        h("bdi", {"class": "who"}, r["name"]), note),
                       h("td", {"class": "mini"}, hand_cards),
                       h("td", {"class": "num"}, "" if pts is None else str(pts)),
                       h("td", {"class": "num total", "data-testid": "score-" + str(r["seat"])},
-                        str(r["score"]))))
-    table = h("table", {"class": "results"},
-              h("thead", None, h("tr", None, h("th", None, ctx.t("player")), h("th", None, ctx.t("hand")),
-                                 h("th", None, ctx.t("round_points")), h("th", None, ctx.t("total")))),
+                        str(r["score"])),
+                      h("td", {"class": "goal"}, progress_bar(r, ctx))))
+    table = h("table", {"class": "results", "data-testid": "standings"},
+              h("thead", None, h("tr", None, h("th", None, ctx.t("player")),
+                                 h("th", None, ctx.t("hand")),
+                                 h("th", None, ctx.t("round_points")),
+                                 h("th", None, ctx.t("total")),
+                                 h("th", None, ctx.t("progress", n=ranked[0]["target"])
+                                   if ranked and ranked[0]["target"] else ""))),
               h("tbody", None, rows))
     parts = []
     mine = None
@@ -265,10 +463,16 @@ def end_tree(info, ui, ctx):
                        h("p", {"class": "winners", "data-testid": "winners",
                                "data-seats": ",".join([str(s) for s in winners])},
                          ctx.tn("winners", len(winners), names=names)),
-                       h("p", {"class": "cheer"}, ctx.t("you_won")) if me_won else None))
+                       h("p", {"class": "cheer"}, ctx.t("you_won")) if me_won else None,
+                       podium(ranked, ctx)))
     body.append(h("div", {"class": "round-results", "data-testid": "round-results"},
                   h("h3", None, ctx.t("round_results", n=info["round"]))
                   if info["phase"] == "game_over" else None, table))
+    if info.get("fair") is not None:
+        body.append(fair_tree(info["fair"], info, ctx))
+    body.append(history_table(model, ranked, ctx))
+    if info["phase"] == "game_over":
+        body.append(tally(model, ctx))
     parts.append(h("div", {"class": "sheet-body", "id": "sheet-body", "hidden": not is_open},
                    body))
     nr = info["next_round"]

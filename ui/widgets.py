@@ -49,13 +49,16 @@ def place_label(ctx, what, card):
 
 def card_node(card, attrs, size, cls="", label=None):
     """A card: its face (with data-card) only when `card` is a visible code, else its back.
-    `label`: its accessible name (a face's own name by default; a back has none by itself)."""
+    `label`: its accessible name (a face's own name by default; a back has none by itself).
+    A face's drawing ("7♣" in its corners) is hidden from screen readers and its name given
+    as its title, not aria-label: a name that does not contain the visible text is an axe
+    violation (label-content-name-mismatch), and the name says it better in words."""
     a = {}
     for k in attrs:
         a[k] = attrs[k]
     tag = a.pop("tag", "div")
     if label:
-        a["aria-label"] = label
+        a["title" if cards.is_card(card) else "aria-label"] = label
         if tag != "button":
             a["role"] = "img"
     if cards.is_card(card):
@@ -68,9 +71,13 @@ def card_node(card, attrs, size, cls="", label=None):
         center = rank if card[0] in "JQK" else suit
         if size == "xs":
             center = rank + suit
-        kids = [h("span", {"class": "corner"}, h("b", None, rank), h("i", None, suit)),
-                h("span", {"class": "pip" + (" court" if card[0] in "JQK" else "")}, center),
-                h("span", {"class": "corner flip"}, h("b", None, rank), h("i", None, suit))]
+        # the drawing is hidden from screen readers: the card's name says it in words
+        kids = [h("span", {"class": "corner", "aria-hidden": "true"},
+                  h("b", None, rank), h("i", None, suit)),
+                h("span", {"class": "pip" + (" court" if card[0] in "JQK" else ""),
+                           "aria-hidden": "true"}, center),
+                h("span", {"class": "corner flip", "aria-hidden": "true"},
+                  h("b", None, rank), h("i", None, suit))]
     else:
         a["class"] = "card " + size + " back " + cls
         kids = []
@@ -101,15 +108,69 @@ def lang_switch(ui, ctx):
         cur = ui.get("lang") == code
         out.append(h("button", {"type": "button", "class": "lang" + (" on" if cur else ""),
                                 "data-testid": "lang-" + code, "aria-pressed": "true" if cur else "false",
-                                "aria-label": ctx.t("lang_" + code), "lang": code,
+                                "aria-label": code.upper() + ", " + ctx.t("lang_" + code),
+                                "lang": code,
                                 "data-act": ctx.act("lang-" + code, ("local", "lang", code))},
                      code.upper()))
     return h("div", {"class": "langs"}, out)
 
 
-def topbar(ui, ctx, title=None):
+RULES = ("rules_1", "rules_2", "rules_3", "rules_4")
+
+
+def rules_text(ctx):
+    """The rules in short, as paragraphs (the landing's "How to play" and the menu's)."""
+    return [h("p", None, ctx.t(k)) for k in RULES]
+
+
+def topbar(ui, ctx, title=None, in_room=False):
+    """The bar on top of every screen: the game's name (or the round), the language buttons,
+    and the menu (`menu`): the rules, sound on or off, the language, and leaving the room
+    (`menu-leave`, asked twice) when `in_room` ("host" | "guest": the host's leaving closes
+    the room)."""
+    is_open = bool(ui.get("menu_open"))
     return h("header", {"class": "topbar"},
              h("div", {"class": "brand"}, h("span", {"class": "logo"}, "\u2660"),
                h("span", {"class": "title" + (" small" if title else "")},
                  title or ctx.t("app_name"))),
-             lang_switch(ui, ctx))
+             lang_switch(ui, ctx),
+             button(ctx, "menu", [h("span", {"aria-hidden": "true"}, "\u2630"), " ",
+                                  h("span", {"class": "menu-word"}, ctx.t("menu"))],
+                    ("local", "menu", not is_open), "btn menu-btn",
+                    {"aria-expanded": "true" if is_open else "false",
+                     "aria-controls": "menu-panel"}),
+             menu_panel(ui, ctx, in_room) if is_open else None)
+
+
+def menu_panel(ui, ctx, in_room):
+    sound = ui.get("sound", True) is not False
+    asking = bool(ui.get("leave_ask"))
+    leave = None
+    if in_room:
+        if asking:
+            ask = ctx.t("leave_ask_host" if in_room == "host" else "leave_ask")
+            leave = h("div", {"class": "leave-ask", "role": "group", "aria-label": ask},
+                      h("p", None, ask),
+                      h("div", {"class": "row"},
+                        button(ctx, "menu-leave-confirm", ctx.t("leave"),
+                               ("intent", "leave", {}), "btn danger"),
+                        button(ctx, "menu-leave-cancel", ctx.t("cancel"),
+                               ("local", "leave_ask", False), "btn")))
+        else:
+            leave = button(ctx, "menu-leave", ctx.t("leave_room"), ("local", "leave_ask", True),
+                           "btn")
+    return h("div", {"class": "menu-panel", "id": "menu-panel", "data-testid": "menu-panel",
+                     "role": "region", "aria-label": ctx.t("menu")},
+             h("div", {"class": "menu-row"},
+               button(ctx, "sound-toggle",
+                      [h("span", {"aria-hidden": "true"}, "\U0001f50a" if sound else "\U0001f507"),
+                       " ", ctx.t("sound_on") if sound else ctx.t("sound_off")],
+                      ("local", "sound", not sound), "btn sound",
+                      {"aria-pressed": "true" if sound else "false"}),
+               h("label", {"class": "field inline"}, h("span", None, ctx.t("language")),
+                 select(ctx, "menu-lang", [(c, ctx.t("lang_" + c)) for c in i18n.LANGS],
+                        ui.get("lang", "en"), ("field", "lang")))),
+             leave,
+             h("section", {"class": "menu-rules", "data-testid": "menu-rules"},
+               h("h2", None, ctx.t("how_to_play")), rules_text(ctx)),
+             button(ctx, "menu-close", ctx.t("close"), ("local", "menu", False), "btn"))

@@ -1,0 +1,73 @@
+"""Short sounds and vibrations for the table's cues (browser only).
+
+Tones are made with the Web Audio API (an oscillator per note: no audio file to download) and
+vibrations with `navigator.vibrate` where the phone has it; ui/cues.py says which. Browsers
+only let a page make sound after a tap, so the page calls `unlock()` from its click listener.
+Every call is best effort: a browser without Web Audio or vibration simply stays quiet, and
+nothing here ever raises. Runs on MicroPython and Pyodide.
+"""
+
+import json
+
+from ui import cues
+
+
+class Sounds:
+    """Plays the cues of ui/cues.py through `js` (the browser's global scope)."""
+
+    def __init__(self, js):
+        self.js = js
+        self.audio = None     # the AudioContext, made on the first tap
+
+    def unlock(self):
+        """Make (or wake) the AudioContext: called from a tap, the only time browsers allow it."""
+        try:
+            if self.audio is None:
+                for name in ("AudioContext", "webkitAudioContext"):
+                    if self.js.Reflect.has(self.js.window, name):
+                        self.audio = getattr(self.js.window, name).new()
+                        break
+                if self.audio is None:
+                    return
+            if str(self.audio.state) == "suspended":
+                self.audio.resume()
+        except Exception:
+            self.audio = None
+
+    def play(self, kind):
+        """The tones of cue `kind` (cues.TONES) and its vibration (cues.VIBRATIONS)."""
+        self._tones(cues.TONES.get(kind) or ())
+        self._vibrate(cues.VIBRATIONS.get(kind))
+
+    def _tones(self, notes):
+        audio = self.audio
+        if audio is None or not notes:
+            return
+        try:
+            t0 = float(audio.currentTime) + 0.02
+            for hz, start, length in notes:
+                osc = audio.createOscillator()
+                gain = audio.createGain()
+                osc.type = "sine"
+                osc.frequency.value = hz
+                at = t0 + start / 1000.0
+                end = at + length / 1000.0
+                gain.gain.setValueAtTime(0.0001, at)
+                gain.gain.exponentialRampToValueAtTime(0.2, at + 0.015)
+                gain.gain.exponentialRampToValueAtTime(0.0001, end)
+                osc.connect(gain)
+                gain.connect(audio.destination)
+                osc.start(at)
+                osc.stop(end + 0.02)
+        except Exception:
+            pass
+
+    def _vibrate(self, pattern):
+        if not pattern:
+            return
+        try:
+            nav = self.js.navigator
+            if self.js.Reflect.has(nav, "vibrate"):
+                nav.vibrate(self.js.JSON.parse(json.dumps(pattern)))
+        except Exception:
+            pass
