@@ -652,7 +652,10 @@ class GuestPage(Page):
             elif todo == "ping":
                 client.ping(now)
         client.status = self.link.status()
-        client.quiet_since = self.link.last_heard if self.link.quiet else None
+        # The countdowns stop while the host is not heard (paused, or reconnecting to it):
+        # when the host could not run, no time counted; the next view says how much is left.
+        silent = self.link.seated and client.status != "ok" and client.view is not None
+        client.quiet_since = self.link.last_heard if silent else None
 
     def woke(self):
         try:
