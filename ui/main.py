@@ -42,6 +42,8 @@ from ui.storage import Storage
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
+GAP_MS = 3000             # the host's room clock: no reading for longer = the page did not run
+TICK_MS = 1000            # ... and of such a gap this much counts (a background tab's tick)
 LEASE_MS = 5000           # a host tab's lease on its room is stale after this long
 
 
@@ -265,6 +267,7 @@ class HostPage(Page):
         self.room = None
         self.net = None
         self.epoch = 0
+        self.clock_seen = None    # wall time of the last reading of the room's clock
         self.wake = Timer(self.tick)
         self.tab = str(js.Math.random())[2:] + str(self.now())
         self.offer = None             # the saved room the landing offers to resume
@@ -302,8 +305,17 @@ class HostPage(Page):
 
     def clock(self):
         """The room's clock (docs/design.md "Time"): ms since the room was created, not counting
-        the time its host page was away (a resumed room goes on from its saved clock)."""
-        return self.now() - self.epoch
+        the time its host page was away (a resumed room goes on from its saved clock), nor the
+        time this page could not run: wall time with no reading for over GAP_MS (the page
+        reads it every UI tick) is skipped but for TICK_MS, so every deadline moves by it."""
+        now = self.now()
+        seen = self.clock_seen
+        if seen is not None and now - seen > GAP_MS:
+            self.epoch += now - seen - TICK_MS
+            log("the page did not run for", now - seen, "ms: the room's clock skipped it")
+        if seen is None or now > seen:
+            self.clock_seen = now
+        return now - self.epoch
 
     def other(self, name, payload):
         if name == "create_room":
@@ -338,6 +350,7 @@ class HostPage(Page):
         room_id = new_room_id()
         storage_remove("crisp.peer." + room_id)
         self.epoch = self.now()
+        self.clock_seen = None
         try:
             room = Room(room_id, name, seed=self.seed, deck=self.deck)
         except ValueError as e:
@@ -451,6 +464,7 @@ class HostPage(Page):
         if isinstance(lease_clock, (int, float)) and lease_clock > clock:
             clock = int(lease_clock)
         self.epoch = self.now() - clock           # the clock goes on from where it stopped
+        self.clock_seen = None
         room.resumed(self.clock())
         self.room = room
         self.offer = None
@@ -478,6 +492,7 @@ class HostPage(Page):
             self.resume_room(self.pending)
         if self.room is not None:
             now = self.now()
+            self.clock()                  # a reading each tick: a gap shows at once
             if now - self.lease_at >= 1000:
                 self.hold_lease()
             if self.net is not None and self.retry_at is not None and now >= self.retry_at:
