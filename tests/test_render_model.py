@@ -1286,3 +1286,23 @@ def test_every_connection_state_shows_in_the_banner():
         node = find(tree, "connection")
         assert text_of(node) == "New players can\u2019t join right now"
         assert "host-note" in node["attrs"]["class"]
+
+
+def test_a_room_link_in_its_hosts_own_browser_says_so_or_offers_to_resume():
+    class Own:
+        screen = "own_room"
+        status = "ok"
+        room = "crisp-" + "a" * 32
+
+        def __init__(self, own):
+            self.own = own
+
+    for lang in ("en", "es"):
+        tree, ctx = show(Own("elsewhere"), None, lang)
+        assert text_of(find(tree, "own-room")) == i18n.t(lang, "own_room_elsewhere")
+        assert find(tree, "join-room") is None and find(tree, "resume-hosting") is None
+        tree, ctx = show(Own("resume"), None, lang)
+        assert text_of(find(tree, "own-room")) == i18n.t(lang, "own_room_resume")
+        assert live(tree, "resume-hosting")
+        assert tap(tree, ctx, "resume-hosting", None, None) == [("resume_hosting", {})]
+        assert find(tree, "join-room") is None

@@ -308,6 +308,9 @@ EN = {
     "gone_host": "The host left: the room is closed.",
     "gone_generic": "You are no longer in the room.",
     "back_home": "Back to the start",
+    "own_room_elsewhere": "You host this room, and another tab of this browser has it open: go back to that tab.",
+    "own_room_resume": "You host this room. No tab has it open now: resume hosting it here?",
+    "resume_hosting": "Resume hosting",
 }
 
 ES = {
@@ -601,6 +604,9 @@ ES = {
     "gone_host": "El anfitri\u00f3n se fue: la sala est\u00e1 cerrada.",
     "gone_generic": "Ya no est\u00e1s en la sala.",
     "back_home": "Volver al inicio",
+    "own_room_elsewhere": "Eres el anfitri\u00f3n de esta sala y otra pesta\u00f1a de este navegador la tiene abierta: vuelve a esa pesta\u00f1a.",
+    "own_room_resume": "Eres el anfitri\u00f3n de esta sala. Ahora no la tiene abierta ninguna pesta\u00f1a: \u00bfseguir siendo su anfitri\u00f3n aqu\u00ed?",
+    "resume_hosting": "Seguir como anfitri\u00f3n",
 }
 
 CATALOG = {"en": EN, "es": ES}

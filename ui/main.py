@@ -36,7 +36,7 @@ from pyscript.ffi import create_proxy
 from ui import render
 from ui import screens
 from ui.client import Client
-from ui.link import Link, backoff
+from ui.link import Link, backoff, own_room
 from ui.net import GuestNet, HostNet
 from ui.storage import Storage
 
@@ -733,9 +733,63 @@ class GuestPage(Page):
             self.step()
 
 
+class OwnRoom:
+    """The model of a room link opened in the browser that hosts the room (ui/link.py
+    `own_room`): `own` "elsewhere" (a tab runs it now) or "resume" (none does)."""
+
+    screen = "own_room"
+
+    def __init__(self, room_id, own):
+        self.room = room_id
+        self.own = own
+        self.status = "ok"
+
+
+class OwnRoomPage(Page):
+    """This browser hosts the room of the link it opened: never a second seat. Says that a
+    tab runs the room, or offers to resume hosting it (the host page, ?host=<id>); checks
+    again every tick (the other tab may close)."""
+
+    def __init__(self, room_id, own):
+        Page.__init__(self)
+        self.own = OwnRoom(room_id, own)
+        self.render()
+
+    def model(self):
+        return self.own
+
+    def ui_tick(self):
+        own = own_status(self.own.room, wall_ms())
+        if own is not None:
+            self.own.own = own
+        self.render()
+
+    def other(self, name, payload):
+        if name == "resume_hosting":
+            js.location.assign(self.screen.base + "?host=" + self.own.room)
+        else:
+            log("intent not handled here:", name)
+
+
+def wall_ms():
+    """The wall clock in ms, whole, comparable with another tab's (a lease's `at`). Not
+    int(Date.now()): MicroPython's FFI wraps a JS whole number above 2**31 into a small int;
+    performance's numbers have fractions and come as floats."""
+    return int(float(js.performance.timeOrigin) + float(js.performance.now()))
+
+
+def own_status(room_id, now):
+    return own_room(room_id, storage_get("crisp.room." + room_id),
+                    storage_get("crisp.live." + room_id), now)
+
+
 def main():
     room_id = _str(js.crisp.room) if js.crisp.guest else None
-    page = GuestPage(room_id) if room_id else HostPage()
+    own = own_status(room_id, wall_ms()) if room_id else None
+    if own is not None:
+        page = OwnRoomPage(room_id, own)
+    else:
+        page = GuestPage(room_id) if room_id else HostPage()
     js.document.body.dataset.ready = INTERPRETER
     return page
 

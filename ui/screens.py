@@ -69,6 +69,8 @@ def build(model, ui, ctx):
             title += " \u00b7 " + ctx.t("to_target", n=target)
     elif screen == "gone":
         body = gone_tree(model, ui, ctx)
+    elif screen == "own_room":
+        body = own_room_tree(model, ui, ctx)
     else:
         screen = "landing"
         body = landing_tree(model, ui, ctx)
@@ -361,6 +363,21 @@ def room_link(model, base=""):
     if room and base:
         return base + "?room=" + str(room)
     return None
+
+
+def own_room_tree(model, ui, ctx):
+    """The room link opened in the browser that hosts the room: never a second seat. A tab
+    runs the room ("elsewhere"): say so; none does ("resume"): offer to resume hosting."""
+    own = read(model, "own")
+    if own == "resume":
+        return h("main", {"class": "panel own-room"},
+                 h("h2", {"data-testid": "own-room"}, ctx.t("own_room_resume")),
+                 h("p", None, button(ctx, "resume-hosting", ctx.t("resume_hosting"),
+                                     ("intent", "resume_hosting", {}), "btn primary big")),
+                 h("p", None, h("a", {"class": "btn", "href": "./", "data-testid": "back-home"},
+                                ctx.t("back_home"))))
+    return h("main", {"class": "panel own-room"},
+             h("h2", {"data-testid": "own-room"}, ctx.t("own_room_elsewhere")))
 
 
 def gone_tree(model, ui, ctx):
