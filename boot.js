@@ -1,15 +1,18 @@
-// Crisp bootstrap: choose the Python interpreter, then start PyScript.
+// Crisp bootstrap: start PyScript's MicroPython on every page, and the engine worker on a
+// host page.
 //
-// How the interpreter is chosen (one rule):
-//   URL has ?room=<id>  -> a guest page. <script type="mpy" config="./mpy.toml">: MicroPython,
-//                          fast to start; it only renders the views the host sends.
-//   otherwise           -> the host / landing / solo page. <script type="py" config="./pyscript.toml">:
-//                          Pyodide, which runs the rules engine (crisp_core).
-// Both run the same entry ui/main.py. PyScript reads the configs of the <script> tags present
-// when core.js is first imported, so the tag is added first and core.js imported after it.
+// One page for everyone: the landing, the lobby and the table run ui/main.py on MicroPython
+// (<script type="mpy" config="./mpy.toml">: small and fast to start). A guest page
+// (?room=<id>) only renders what the host sends. A host page (no ?room) also runs the room and
+// the rules engine, on Pyodide in a Web Worker (engine-worker.js), which ui/main.py starts once
+// the landing shows (crisp.engine.start()); the landing, Create room and the lobby work before
+// it is ready. A guest page never starts it, so it never downloads Pyodide.
+// PyScript reads the configs of the <script> tags present when core.js is first imported, so
+// the tag is added first and core.js imported after it.
 //
 // window.crisp (read from Python as `js.crisp`):
-//   interpreter  "pyodide" | "micropython";  guest: bool;  room: the ?room id or null
+//   interpreter  "micropython" (the page's; the engine worker runs Pyodide)
+//   guest: bool;  room: the ?room id or null
 //   mode         "local" | "hosted" (from the build, see config.js)
 //   test         true on a test build only (tools/build.py --test): the page then honours the
 //                test-only parameters ?deck= and ?seed=
@@ -18,16 +21,20 @@
 //                token: the Peer's PeerJS token (the host keeps one per room across reloads,
 //                so that the signaling server gives it its id back first), else a fresh one;
 //                both from crypto.getRandomValues, never PeerJS's Math.random token
-//   randomHex(n) n random bytes from crypto.getRandomValues as 2n lowercase hex digits (the
-//                seat proof's nonces on MicroPython, which has no `secrets`)
+//   randomHex(n) n random bytes from crypto.getRandomValues as 2n lowercase hex digits (room
+//                ids, the seat proof's nonces on MicroPython, which has no `secrets`)
+//   now()        Date.now() + 0.5: never a whole number, so MicroPython gets it as a float
+//                (its FFI wraps whole numbers above 2**31)
+//   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
+//                | "ready" | "failed" (also on body[data-engine])
 //   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
-//   times        {boot, ready, done}: ms since navigation start, for measurements
+//   times        {boot, ready, done, engine}: ms since navigation start, for measurements
 import { loads, mode, signaling, testBuild } from "./config.js";
 
 const params = new URLSearchParams(location.search);
 const room = params.get("room") || null;
 const guest = room !== null;
-const type = guest ? "mpy" : "py";
+const type = "mpy";
 
 const peerOptions = () => {
   const options = JSON.parse(JSON.stringify(signaling.peer));
@@ -98,11 +105,99 @@ const failed = (message) => {
   byId("loading-detail").textContent = message;
 };
 
+// The service worker (sw.js): registered once the page is usable (it never delays the
+// landing), then told what this page and its engine worker fetched, so that the next start
+// (and solo play offline) needs no network. body[data-offline] says how far that has come:
+// "page" (every page's files kept), "engine" (the host's engine too). Needs a secure context
+// (https, localhost): a phone on a LAN address simply goes without.
+const offline = {
+  ready: null,
+  start() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    this.ready = navigator.serviceWorker.register("./sw.js")
+      .then(() => navigator.serviceWorker.ready)
+      .catch((e) => { console.warn("crisp: no service worker:", e.message); return null; });
+    navigator.serviceWorker.addEventListener("message", (e) => {
+      const what = e.data && e.data.op === "kept" ? e.data.id : null;
+      if (what === "page" && document.body.dataset.offline !== "engine")
+        document.body.dataset.offline = "page";
+      else if (what === "engine") document.body.dataset.offline = "engine";
+    });
+    this.keep(performance.getEntriesByType("resource").map((e) => e.name), "page");
+  },
+  keep(urls, id) {
+    if (!this.ready) return;
+    if (id === "engine" && !this.pageKept) {    // the page's files first
+      this.later = urls;
+      return;
+    }
+    this.ready.then((registration) => {
+      if (registration && registration.active)
+        registration.active.postMessage({ op: "keep", urls, id });
+    });
+    if (id === "page") {
+      this.pageKept = true;
+      if (this.later) this.keep(this.later, "engine");
+    }
+  },
+};
+
+// The engine worker (engine-worker.js). Messages are JSON text both ways; the worker answers
+// requests in order. What arrives before ui/main.py listens is kept for it.
+const engine = {
+  state: "idle",
+  worker: null,
+  listener: null,
+  inbox: [],
+  setState(state) {
+    this.state = state;
+    if (document.body) document.body.dataset.engine = state;
+  },
+  start() {
+    if (this.worker) return;
+    this.setState("loading");
+    this.worker = new Worker(new URL("./engine-worker.js", location.href), { type: "module" });
+    // Status messages are objects ({op: "progress" | "ready" | "failed"}), replies are text.
+    this.worker.onmessage = (e) => {
+      if (typeof e.data === "string") return this.deliver(e.data);
+      const status = e.data || {};
+      if (status.op === "ready") {
+        window.crisp.times.engine = performance.now();
+        this.setState("ready");
+        // what the worker fetched, and the worker's own script (in the page's entries)
+        offline.keep((status.fetched || []).concat(
+          performance.getEntriesByType("resource").map((e) => e.name)), "engine");
+        delete status.fetched;
+      } else if (status.op === "failed") this.setState("failed");
+      this.deliver(JSON.stringify(status));
+    };
+    this.worker.onerror = (e) => {
+      e.preventDefault?.();
+      this.setState("failed");
+      this.deliver(JSON.stringify({ op: "failed", error: e.message || "worker error" }));
+    };
+  },
+  deliver(text) {
+    if (this.listener) this.listener(text);
+    else this.inbox.push(text);
+  },
+  post(text) {
+    if (!this.worker) this.start();
+    this.worker.postMessage(String(text));
+  },
+  listen(fn) {
+    this.listener = fn;
+    for (const text of this.inbox.splice(0)) fn(text);
+  },
+};
+
 window.crisp = {
   mode, room, guest, test: testBuild === true,
-  interpreter: guest ? "micropython" : "pyodide",
+  interpreter: "micropython",
   get peerOptions() { return peerOptions(); },
   newPeer, randomHex,
+  now: () => Date.now() + 0.5,
+  engine,
   loaded,
   times: { boot: performance.now() },
 };
@@ -114,16 +209,25 @@ document.addEventListener(`${type}:ready`, () => {
   starting = true;
   show();
 });
-document.addEventListener(`${type}:done`, () => { window.crisp.times.done = performance.now(); loaded(); });
+document.addEventListener(`${type}:done`, () => {
+  window.crisp.times.done = performance.now();
+  loaded();
+  offline.start();
+});
 addEventListener("error", (e) => { if (!window.crisp.times.done) failed(e.message); });
 addEventListener("unhandledrejection", (e) => {
   if (!window.crisp.times.done) failed(e.reason?.message || String(e.reason));
 });
 
+// A reloaded host tab (?host=<room>) resumes its room at once: its engine starts now, beside
+// MicroPython, not after it. (A plain landing starts it once it shows: its files then never
+// compete with the landing's.)
+if (!guest && params.get("host")) engine.start();
+
 const script = document.createElement("script");
 script.type = type;
 script.src = "./ui/main.py";
-script.setAttribute("config", guest ? "./mpy.toml" : "./pyscript.toml");
+script.setAttribute("config", "./mpy.toml");
 document.head.append(script);
 say("");
 import("./vendor/pyscript/core.js").catch((e) => failed(e.message));

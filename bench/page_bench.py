@@ -1,14 +1,30 @@
-"""How long each page takes to become usable, and how many bytes it downloads.
+"""How fast each page is usable, what it downloads, and what one action costs at 8 players.
 
-    python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3]
+    python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3] [--actions 60]
 
-Starts ``tools/serve.mjs`` (gzip on, as for LAN play) on a free port and opens the host page
-(Pyodide) and a guest page (``?room=...``, MicroPython) in fresh browser contexts of headless
-Debian Chromium, cold (nothing cached), ``--runs`` times each. Prints the median time from
-navigation start to ``body[data-ready]`` (ms) and the bytes received over the wire (encoded,
-as counted by the browser). Prints numbers; asserts nothing.
+Starts ``tools/serve.mjs`` (gzip on, as for LAN play) on a free port and opens pages in
+headless Debian Chromium, side by side in one run:
+
+  host landing   navigation start to body[data-ready] on a host page (the landing usable)
+  host engine    navigation start to the engine worker's Pyodide running the room
+  guest join     navigation start to body[data-ready] on a guest page (?room=...)
+
+each cold (a fresh browser context: nothing cached, no service worker) and warm (the same
+context reloaded once the service worker has kept the files), ``--runs`` times (medians).
+Bytes are the bytes received over the wire, headers included (Resource Timing's
+transferSize of the page's and the engine worker's responses; a response from the service
+worker or the browser's cache counts 0), total and before the landing was usable; requests
+are all responses, and those that went over the network. "long task" is the longest main
+thread task (PerformanceObserver "longtask") from navigation to the table of a solo game
+started on the landing as soon as it is usable (the engine still starting).
+
+Then one action at 8 players (the host and 7 guests), ``--actions`` times: the host's room
+applying it and building the 8 views (in the engine worker's Pyodide), and one guest's page
+parsing its view and rendering it (ui/client.py + ui/render.py on MicroPython). Median and
+p95, ms. Prints numbers; asserts nothing.
 """
 
+import json
 import os
 import statistics
 import sys
@@ -19,47 +35,267 @@ sys.path.insert(0, os.path.join(ROOT, "e2e"))
 from crisp_e2e import LAUNCH_ARGS, PHONE, READY_PROBE  # noqa: E402
 from pyodide_bench import local_site  # noqa: E402  (same folder)
 
+GUEST = "?room=crisp-" + "0" * 32
 
-def measure(browser, url):
-    """One cold load of ``url``: (ms to ready, bytes received, requests)."""
-    context = browser.new_context(**PHONE)
+LONGTASKS = """
+(() => {
+  window.__crispLong = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__crispLong.push(Math.round(e.duration));
+    }).observe({type: "longtask", buffered: true});
+  } catch (e) {}
+})();
+"""
+
+# This global scope's responses: [url, transferSize, responseEnd, from the network].
+RESOURCES = """() => performance.getEntriesByType('navigation')
+  .concat(performance.getEntriesByType('resource'))
+  .map((e) => [e.name, e.transferSize, e.responseEnd, e.transferSize > 0])"""
+
+# One action at 8 players in the room, in the engine worker's Pyodide: the room receives
+# it (applies it, builds every seat's view). Returns the times and seat 1's view texts.
+HOST_ACTIONS = r"""
+import json, time
+from ui.room import Room, bot_maker
+room = Room("crisp-bench", "Host", seed=11)
+room.make_bot = bot_maker(11, 1.0)
+conns = ["local"] + ["c%d" % i for i in range(1, 8)]
+latest = {}
+def feed(out):
+    for conn, text in out:
+        msg = json.loads(text)
+        if msg.get("type") == "view":
+            latest[conn] = msg
+feed(room.receive("local", json.dumps({"type": "join", "v": 1, "name": "Host"}), 0))
+for i, conn in enumerate(conns[1:]):
+    room.open(conn, 1)
+    feed(room.receive(conn, json.dumps({"type": "join", "v": 1, "name": "Guest %d" % (i + 1)}), 1))
+feed(room.receive("local", json.dumps({"type": "start", "v": 1}), 2))
+now, times, texts, refused = 10, [], [], 0
+PREFER = ("ready", "discard", "draw")
+while len(times) < ACTIONS and now < 10 ** 7:
+    now += 2500
+    feed(room.tick(now))
+    todo = None
+    for conn in conns:
+        msg = latest.get(conn)
+        if msg is None:
+            continue
+        allowed = [a.get("do") for a in msg["view"].get("allowed") or []]
+        for do in PREFER:
+            if do in allowed:
+                action = {"do": do}
+                if do == "draw":
+                    action["from"] = "deck"
+                todo = (conn, {"type": "action", "v": 1, "action": action, "n": msg["n"]})
+                break
+        if todo:
+            break
+    if todo is None:
+        if room.game is not None and room.game.phase in ("round_over",):
+            feed(room.receive("local", json.dumps({"type": "next_round", "v": 1}), now))
+        continue
+    text = json.dumps(todo[1])
+    t0 = time.perf_counter()
+    out = room.receive(todo[0], text, now)
+    spent = (time.perf_counter() - t0) * 1000
+    feed(out)
+    if sum(1 for c, t in out if json.loads(t).get("type") == "view") < 8:
+        refused += 1           # (refused: too early, say) not an action at 8 players
+        continue
+    times.append(spent)
+    texts += [t for c, t in out if c == "c1"]
+json.dumps({"times": times, "texts": texts, "refused": refused})
+"""
+
+# A guest's page: parse a view (Client.receive) and render it (Screen.update), on MicroPython.
+GUEST_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="./%(pyscript)s/core.css"><link rel="stylesheet" href="./ui/style.css">
+<script type="module" src="./%(pyscript)s/core.js"></script></head>
+<body><div id="app"></div>
+<script type="mpy" config="./mpy.toml">
+import json
+import js
+from pyscript.ffi import create_proxy
+from ui import render
+from ui.client import Client
+
+client = Client(lambda text: None)
+client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "t", "room": "r"}), 0)
+screen = render.Screen(js.document.getElementById("app"), lambda name, payload: None)
+
+def run(texts_json):
+    out = []
+    for text in json.loads(texts_json):
+        t0 = js.performance.now()
+        client.receive(text, int(js.Date.now()))
+        t1 = js.performance.now()
+        screen.update(client)
+        t2 = js.performance.now()
+        out.append([t1 - t0, t2 - t1])
+    return json.dumps(out)
+
+js.window.crispBench = create_proxy(run)
+js.document.body.dataset.ready = "micropython"
+</script></body></html>
+"""
+
+
+def p95(values):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
+
+
+def med(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def engine_worker(page):
+    for worker in page.workers:
+        if "engine-worker.js" in worker.url:
+            return worker
+    return None
+
+
+def load(context, url, engine):
+    """Open `url` in a new page of `context`; returns (page, numbers)."""
     page = context.new_page()
-    page.add_init_script(READY_PROBE)
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-    received = {"bytes": 0, "requests": 0}
-
-    def finished(params):
-        received["bytes"] += params.get("encodedDataLength", 0)
-        received["requests"] += 1
-
-    cdp.on("Network.loadingFinished", finished)
     page.goto(url)
-    page.wait_for_function("window.__crispReadyAt !== undefined", timeout=120_000)
+    page.wait_for_function("window.__crispReadyAt !== undefined", timeout=180_000)
     ready = page.evaluate("window.__crispReadyAt")
-    page.wait_for_timeout(300)  # let late responses be counted
+    numbers = {"ready": ready}
+    if engine:
+        # (a build from before the engine worker runs Pyodide on the page: ready is engine)
+        page.wait_for_function("['ready', 'failed'].includes(document.body.dataset.engine)"
+                               " || document.body.dataset.ready === 'pyodide'", timeout=300_000)
+        numbers["engine"] = page.evaluate("(window.crisp.times.engine || window.__crispReadyAt)")
+    else:
+        page.wait_for_timeout(1000)         # anything a guest page fetches late counts too
+    mine = page.evaluate(RESOURCES)
+    entries = list(mine)
+    worker = engine_worker(page) if engine else None
+    if worker is not None:
+        entries += worker.evaluate(RESOURCES)
+    numbers["bytes"] = sum(e[1] for e in entries)
+    numbers["bytes_before_ready"] = sum(e[1] for e in mine if e[2] <= ready)
+    numbers["requests"] = len(entries)
+    numbers["network"] = sum(1 for e in entries if e[3])
+    return page, numbers
+
+
+def cold_and_warm(browser, url, engine):
+    """One cold load, then a warm one (a reload in the same context once the service worker
+    kept the files)."""
+    context = browser.new_context(**PHONE)
+    context.add_init_script(READY_PROBE)
+    page, cold = load(context, url, engine)
+    wanted = "engine" if engine else "page"
+    if page.evaluate("'serviceWorker' in navigator && !!document.querySelector('link[rel=manifest]')"):
+        try:
+            page.wait_for_function("document.body.dataset.offline === %r" % wanted,
+                                   timeout=60_000)
+        except Exception:
+            print("  (the service worker did not report the files kept)")
+    page.close()
+    page, warm = load(context, url, engine)
     context.close()
-    return ready, received["bytes"], received["requests"]
+    return cold, warm
+
+
+def longest_task_to_table(browser, url):
+    """Longest main-thread task (ms) from navigation to a solo table, Play solo tapped as
+    soon as the landing is usable; and the count of tasks over 200 ms."""
+    context = browser.new_context(**PHONE)
+    context.add_init_script(READY_PROBE)
+    context.add_init_script(LONGTASKS)
+    page = context.new_page()
+    page.goto(url + "?botpace=0.1")
+    page.wait_for_function("window.__crispReadyAt !== undefined", timeout=180_000)
+    page.fill("[data-testid=player-name]", "Sol")
+    page.click("[data-testid=play-solo]")
+    page.wait_for_selector("[data-testid=card-1-left]", timeout=300_000)
+    page.wait_for_timeout(500)
+    tasks = page.evaluate("window.__crispLong")
+    context.close()
+    return (max(tasks) if tasks else 0), sum(1 for t in tasks if t > 200)
+
+
+def action_costs(browser, base, dist, actions):
+    context = browser.new_context(**PHONE)
+    context.add_init_script(READY_PROBE)
+    page = context.new_page()
+    page.goto(base)
+    page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=300_000)
+    worker = engine_worker(page)
+    code = HOST_ACTIONS.replace("ACTIONS", str(actions))
+    host = json.loads(worker.evaluate("(code) => self.crispPyodide.runPython(code)", code))
+    with open(os.path.join(dist, "build.json"), encoding="utf-8") as f:
+        pyscript = json.load(f)["vendor"]["pyscript"]
+    with open(os.path.join(dist, "bench-guest.html"), "w", encoding="utf-8") as f:
+        f.write(GUEST_PAGE % {"pyscript": pyscript})
+    guest = context.new_page()
+    guest.goto(base + "bench-guest.html")
+    guest.wait_for_function("document.body.dataset.ready === 'micropython'", timeout=120_000)
+    per_view = json.loads(guest.evaluate("(t) => window.crispBench(t)", json.dumps(host["texts"])))
+    context.close()
+    os.remove(os.path.join(dist, "bench-guest.html"))
+    view_bytes = [len(t.encode("utf-8")) for t in host["texts"]]
+    print("  (%d actions refused on the way, not counted)" % host["refused"])
+    return host["times"], [v[0] for v in per_view], [v[1] for v in per_view], view_bytes
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 3
+    actions = int(argv[argv.index("--actions") + 1]) if "--actions" in argv else 60
+    dist = os.path.join(ROOT, "dist")
     from playwright.sync_api import sync_playwright
 
     with local_site() as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
-        pages = (("host (Pyodide)", base),
-                 ("guest (MicroPython)", base + "?room=crisp-" + "0" * 32))
-        print("%-22s %12s %14s %9s" % ("page", "ready ms", "bytes (wire)", "requests"))
-        for name, url in pages:
-            samples = [measure(browser, url) for _ in range(runs)]
-            print("%-22s %12.0f %14d %9d" % (
-                name, statistics.median(s[0] for s in samples),
-                statistics.median(s[1] for s in samples),
-                statistics.median(s[2] for s in samples)))
+        rows = {}
+        for _ in range(runs):
+            for name, url, engine in (("host", base, True), ("guest", base + GUEST, False)):
+                cold, warm = cold_and_warm(browser, url, engine)
+                rows.setdefault(name + " cold", []).append(cold)
+                rows.setdefault(name + " warm", []).append(warm)
+
+        def m(row, key):
+            return med([s[key] for s in rows[row] if key in s])
+
+        print("%-12s %10s %10s %12s %12s %9s %8s" % (
+            "page", "usable ms", "engine ms", "bytes", "before usable", "requests", "network"))
+        for row in ("host cold", "guest cold", "host warm", "guest warm"):
+            engine = m(row, "engine") if row.startswith("host") else float("nan")
+            print("%-12s %10.0f %10.0f %12.0f %12.0f %9.0f %8.0f" % (
+                row, m(row, "ready"), engine, m(row, "bytes"), m(row, "bytes_before_ready"),
+                m(row, "requests"), m(row, "network")))
+        print("host landing cold / guest join cold: %.2f" % (m("host cold", "ready")
+                                                            / m("guest cold", "ready")))
+
+        longest = [longest_task_to_table(browser, base) for _ in range(runs)]
+        print("longest main-thread task, navigation to a solo table: median %.0f ms, max %.0f ms;"
+              " tasks over 200 ms: %s" % (med([x[0] for x in longest]),
+                                           max(x[0] for x in longest), [x[1] for x in longest]))
+
+        if not os.path.exists(os.path.join(dist, "engine-worker.js")):
+            print("one action at 8 players: needs the engine worker (not in this build)")
+            browser.close()
+            return
+        host, parse, render, sizes = action_costs(browser, base, dist, actions)
+        print("one action at 8 players (%d actions):" % len(host))
+        print("  %-40s median %6.2f ms  p95 %6.2f ms" % (
+            "host: apply + 8 views (Pyodide, worker)", med(host), p95(host)))
+        print("  %-40s median %6.2f ms  p95 %6.2f ms" % (
+            "guest: parse its view (MicroPython)", med(parse), p95(parse)))
+        print("  %-40s median %6.2f ms  p95 %6.2f ms" % (
+            "guest: render it (MicroPython)", med(render), p95(render)))
+        print("  one view: median %.0f bytes" % med(sizes))
         browser.close()
+
 
 if __name__ == "__main__":
     main()

@@ -24,10 +24,10 @@ sys.path.insert(0, ROOT)
 from bench import engine_bench  # noqa: E402
 
 PAGE_SCRIPT = """
-async ({files, seconds}) => {
+async ({files, seconds, dir}) => {
   const t0 = performance.now();
-  const { loadPyodide } = await import('./vendor/pyodide/pyodide.mjs');
-  const pyodide = await loadPyodide({ indexURL: new URL('./vendor/pyodide/', location.href).href });
+  const { loadPyodide } = await import('./' + dir + '/pyodide.mjs');
+  const pyodide = await loadPyodide({ indexURL: new URL('./' + dir + '/', location.href).href });
   const started = performance.now() - t0;
   pyodide.FS.mkdirTree('/bench/crisp_core');
   for (const [path, text] of Object.entries(files)) pyodide.FS.writeFile('/bench/' + path, text);
@@ -87,7 +87,9 @@ def run_in_pyodide(seconds):
             "--no-first-run", "--disable-sync"])
         page = browser.new_page()
         page.goto(base + "build.json")
-        result = page.evaluate(PAGE_SCRIPT, {"files": _files(), "seconds": seconds})
+        folder = json.loads(page.inner_text("body"))["vendor"]["pyodide"]
+        result = page.evaluate(PAGE_SCRIPT, {"files": _files(), "seconds": seconds,
+                                             "dir": folder})
         browser.close()
     return result
 

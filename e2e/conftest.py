@@ -16,11 +16,13 @@ Fixtures
 
 Helpers (in crisp_e2e.py, import them from there)
     wait_ready(page)  waits until ui/main.py set body[data-ready]; returns its value
-                      ("pyodide" | "micropython").
+                      ("micropython" on every page; a host page's engine worker sets
+                      body[data-engine], see test_smoke.wait_engine).
     ready_ms(page)    ms from navigation start to body[data-ready] (recorded by an init script).
     is_local(url)     True for loopback http(s)/ws(s) URLs and data:/blob:/about: ones.
 
-Pages: `/` is the host/landing page (Pyodide), `/?room=<id>` a guest page (MicroPython).
+Pages: `/` is the host/landing page (MicroPython, its engine on Pyodide in a worker),
+`/?room=<id>` a guest page (MicroPython).
 Test-only page parameters on the host page: `?deck=Ah,5c,...`, `?seed=N` (docs/design.md); only a
 test build honours them, which is why `site` is one.
 """

@@ -1,5 +1,6 @@
 """Helpers for Crisp's end-to-end tests (see conftest.py for the fixtures)."""
 
+import json
 import os
 from urllib.parse import urlsplit
 
@@ -56,6 +57,11 @@ class Site:
 
     def url(self, path="/"):
         return f"http://127.0.0.1:{self.port}{path}"
+
+    def vendor(self, name):
+        """The URL path of a vendored package's folder in this build ("/vendor/peerjs-1.5.5")."""
+        with open(os.path.join(self.dist, "build.json"), encoding="utf-8") as f:
+            return "/" + json.load(f)["vendor"][name]
 
     def lan_url(self, path="/"):
         """The same page under a non-secure origin, as a phone on the LAN sees it."""

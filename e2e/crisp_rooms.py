@@ -63,7 +63,7 @@ def open_room(new_phone, name, query="", init=None, site=None):
         host.context.add_init_script(init)
     page = host.page
     page.goto(host.site.url("/" + query))
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"
     page.fill(sel("player-name"), name)
     live(page, "create-room")
     page.wait_for_selector(sel("room-link"), timeout=T)

@@ -21,9 +21,9 @@ PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <title>Crisp screens</title>
-<link rel="stylesheet" href="./vendor/pyscript/core.css">
+<link rel="stylesheet" href="./%(pyscript)s/core.css">
 <link rel="stylesheet" href="./ui/style.css">
-<script type="module" src="./vendor/pyscript/core.js"></script>
+<script type="module" src="./%(pyscript)s/core.js"></script>
 </head>
 <body>
 <div id="app"></div>
@@ -100,11 +100,14 @@ js.document.body.dataset.ready = ("micropython" if sys.implementation.name == "m
 
 
 def install(dist, interpreter="micropython", name=None):
-    """Write the screens page into a built site; returns its path (relative URL)."""
-    mpy = interpreter == "micropython"
-    name = name or ("screens.html" if mpy else "screens-py.html")
-    html = PAGE % {"type": "mpy" if mpy else "py",
-                   "config": "mpy.toml" if mpy else "pyscript.toml", "code": CODE}
+    """Write the screens page into a built site; returns its path (relative URL). Pages
+    render on MicroPython only (the host's Pyodide runs the engine in a worker)."""
+    if interpreter != "micropython":
+        raise ValueError("the screens run on MicroPython only")
+    with open(os.path.join(dist, "build.json"), encoding="utf-8") as f:
+        pyscript = json.load(f)["vendor"]["pyscript"]
+    name = name or "screens.html"
+    html = PAGE % {"type": "mpy", "config": "mpy.toml", "code": CODE, "pyscript": pyscript}
     with open(os.path.join(dist, name), "w", encoding="utf-8") as f:
         f.write(html)
     return "/" + name

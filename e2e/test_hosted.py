@@ -121,7 +121,7 @@ def sel(testid, extra=""):
 
 def test_the_hosted_host_page_plays_solo_under_a_sub_path_with_no_network(sealed, pages):
     page, blocked, errors = sealed("?botpace=0.1")
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"
     # the cloud signaling of the hosted build: PeerJS defaults, no local /peerjs
     assert page.evaluate("window.crisp.mode") == "hosted"
     assert page.evaluate("window.crisp.peerOptions.path || '/'") != "/peerjs"

@@ -67,7 +67,7 @@ def test_idle_connections_are_closed_and_never_keep_a_guest_out(new_phone):
     mal = new_phone()
     mp = mal.page
     mp.goto(mal.site.url("/build.json"))
-    mp.add_script_tag(url=mal.site.url("/vendor/peerjs/peerjs.min.js"))
+    mp.add_script_tag(url=mal.site.url(mal.site.vendor("peerjs") + "/peerjs.min.js"))
     mp.evaluate(FLOOD, [room, 8, 100])
     mp.wait_for_function("__flood.opened >= 24", timeout=T)
 
@@ -105,7 +105,9 @@ def test_idle_connections_are_closed_and_never_keep_a_guest_out(new_phone):
     f = flood(mp)
     print("flood: %(tried)d connections asked, %(opened)d opened, at most %(maxLive)d open"
           " at once, %(closed)d closed by the host" % f)
-    assert f["opened"] > 16 and f["maxLive"] <= 16 + 2, f      # (+2: closes in flight)
+    # (+3: closes in flight; the room runs in the host's engine worker, so its decision to
+    # drop a connection reaches the page's PeerJS one postMessage round trip later)
+    assert f["opened"] > 16 and f["maxLive"] <= 16 + 3, f
     # every idle one goes within 10 s (+ slack for a loaded machine)
     mp.wait_for_function("__flood.live === 0", timeout=25_000)
     # one alone, timed: closed 10 s after it opened, not before

@@ -82,7 +82,7 @@ def impostor(new_phone, site):
     imp = new_phone(site=site)
     page = imp.page
     page.goto(site.url("/build.json"))
-    page.add_script_tag(url=site.url("/vendor/peerjs/peerjs.min.js"))
+    page.add_script_tag(url=site.url(site.vendor("peerjs") + "/peerjs.min.js"))
     page.evaluate(IMPOSTOR)
     return page
 
@@ -135,7 +135,7 @@ def test_an_impostor_at_the_room_id_gets_nothing_and_the_guest_waits_for_its_hos
             hp = host.context.new_page()
             hp.on("pageerror", lambda e: host.errors.append(str(e)))
             hp.goto(open_site.url("/?host=" + room))
-        assert wait_ready(hp) == "pyodide"
+        assert wait_ready(hp) == "micropython"
         # she keeps trying (each try reaches the impostor again) and keeps saying so
         imp.wait_for_function("(n) => __impJoins() >= n + 2", arg=joins_before, timeout=T)
         assert ap.locator(sel("host-unverified")).count() == 1
@@ -181,7 +181,7 @@ def test_our_signaling_server_keeps_the_room_id_for_its_host(new_phone, site):
     start_grab(imp, room, ms=8000)
     t0 = time.monotonic()
     hp.reload()
-    assert wait_ready(hp) == "pyodide"
+    assert wait_ready(hp) == "micropython"
     hp.wait_for_selector(sel("room-link"), timeout=T)
     hp.wait_for_selector(sel("connection"), state="detached", timeout=T)
     print("host reload: room id back after %.1f s" % (time.monotonic() - t0))
@@ -196,7 +196,7 @@ def test_our_signaling_server_keeps_the_room_id_for_its_host(new_phone, site):
     hp = host.context.new_page()
     hp.on("pageerror", lambda e: host.errors.append(str(e)))
     hp.goto(site.url("/?host=" + room))
-    assert wait_ready(hp) == "pyodide"
+    assert wait_ready(hp) == "micropython"
     hp.wait_for_selector(sel("connection"), state="detached", timeout=T)
     ana = join_room(new_phone, link, "Ana", 1, (hp,))
     assert host.errors == [] and ana.errors == []

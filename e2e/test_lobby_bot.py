@@ -44,7 +44,7 @@ def test_host_friend_and_bot_play_a_round_then_a_bot_stands_in(new_phone):
     host = phone_of(new_phone)
     hp = host.page
     hp.goto(host.site.url("/?seed=21&botpace=0.2"))
-    assert wait_ready(hp) == "pyodide"
+    assert wait_ready(hp) == "micropython"
     hp.fill(sel("player-name"), "Hana")
     live(hp, "create-room")
     hp.wait_for_selector(sel("room-link"), timeout=T)

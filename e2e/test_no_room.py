@@ -20,4 +20,4 @@ def test_a_link_to_no_room_says_so_and_leads_back_to_the_start(new_phone):
     live(page, "leave")
     page.wait_for_selector(sel("create-room"), timeout=T)   # the landing, on the host page
     assert "room=" not in page.url
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"

@@ -112,7 +112,7 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
         hp.reload()
         for p in (ap, bp):                           # the guests say the host is away
             p.wait_for_selector(sel("connection"), timeout=T)
-        assert wait_ready(hp) == "pyodide"
+        assert wait_ready(hp) == "micropython"
         for name, p in pages:                        # every screen exactly as before
             wait_signature(p, before[name])
         back_ms.append((time.monotonic() - t0) * 1000)
@@ -136,7 +136,7 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
     hp = host.context.new_page()
     hp.on("pageerror", lambda e: host.errors.append(str(e)))
     hp.goto(host.site.url("/"))
-    assert wait_ready(hp) == "pyodide"
+    assert wait_ready(hp) == "micropython"
     assert "Ana" in hp.inner_text(sel("resume"))
     live(hp, "resume-room")
     pages = (("Hana", hp), ("Ana", ap), ("Bea", bp))
@@ -161,7 +161,7 @@ def test_one_tab_at_a_time_runs_a_room_and_a_saved_game_can_be_abandoned(new_pho
     # a second tab of the same room waits while the first one runs it ...
     second = first.context.new_page()
     second.goto(first.site.url("/?host=" + room))
-    assert wait_ready(second) == "pyodide"
+    assert wait_ready(second) == "micropython"
     second.wait_for_selector(sel("connection"), timeout=T)
     time.sleep(3)
     assert second.locator(sel("room-link")).count() == 0
@@ -175,12 +175,12 @@ def test_one_tab_at_a_time_runs_a_room_and_a_saved_game_can_be_abandoned(new_pho
     # the landing offers the saved game; abandoning it forgets it for good
     third = first.context.new_page()
     third.goto(first.site.url("/"))
-    assert wait_ready(third) == "pyodide"
+    assert wait_ready(third) == "micropython"
     third.wait_for_selector(sel("resume"), timeout=T)
     live(third, "abandon-room")
     third.wait_for_selector(sel("resume"), state="detached", timeout=T)
     third.reload()
-    assert wait_ready(third) == "pyodide"
+    assert wait_ready(third) == "micropython"
     assert third.locator(sel("resume")).count() == 0
     third.fill(sel("player-name"), "Hana")
     live(third, "create-room")
@@ -272,14 +272,14 @@ def test_a_host_whose_room_id_is_still_taken_retries_until_it_is_free(new_phone,
     # the signaling server still holds the room id (here: another page took it meanwhile)
     holder = new_phone(site=open_site)
     holder.page.goto(holder.site.url("/build.json"))
-    holder.page.add_script_tag(url=holder.site.url("/vendor/peerjs/peerjs.min.js"))
+    holder.page.add_script_tag(url=holder.site.url(holder.site.vendor("peerjs") + "/peerjs.min.js"))
     holder.page.evaluate(HOLD_ID, room)
     hp = host.context.new_page()
     console = []
     hp.on("console", lambda m: console.append(m.text))
     hp.on("pageerror", lambda e: host.errors.append(str(e)))
     hp.goto(host.site.url("/?host=" + room))             # resumes at once ...
-    assert wait_ready(hp) == "pyodide"
+    assert wait_ready(hp) == "micropython"
     hp.wait_for_selector(sel("room-link"), timeout=T)
     hp.wait_for_selector(sel("connection"), timeout=T)   # ... but cannot take its id yet
     # Ana's tries reach the holder, which opens but never seats her (after 3 in a row she is

@@ -91,7 +91,7 @@ def test_a_round_with_friends_by_link(new_phone):
     host = phone_of(new_phone)
     hp = host.page
     hp.goto(host.site.url("/?deck=" + ",".join(DECK)))
-    assert wait_ready(hp) == "pyodide"
+    assert wait_ready(hp) == "micropython"
     hp.fill(sel("player-name"), "Hana")
     live(hp, "create-room")
     hp.wait_for_selector(sel("room-link"), timeout=T)
@@ -111,7 +111,9 @@ def test_a_round_with_friends_by_link(new_phone):
 
     # -- the host sets the options; the guests see them
     hp.select_option(sel("opt-target"), "150")
-    hp.check(sel("opt-draw-from-discard"))
+    # the box shows the room's options: checked once the room (the engine worker) answers
+    hp.click(sel("opt-draw-from-discard"))
+    hp.wait_for_selector(sel("opt-draw-from-discard", ":checked"), timeout=T)
     for page in (ap, bp):
         page.wait_for_function(
             "document.querySelector('[data-testid=\"opt-target\"]').value === '150'", timeout=T)

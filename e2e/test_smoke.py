@@ -25,34 +25,61 @@ def _cold_median(new_phone, timings, name, path, expected, runs=3):
     return phone
 
 
-def test_a_landing_page_runs_pyodide(new_phone, timings):
+PYODIDE_RUNTIME = ("pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide.asm.js", "python_stdlib.zip")
+
+# The URLs this global scope fetched (Resource Timing): the page's or the engine worker's own.
+FETCHED = "performance.getEntriesByType('resource').map((e) => e.name)"
+
+
+def wait_engine(page, timeout=120_000):
+    """Wait until the host page's engine worker runs (body[data-engine] = ready)."""
+    page.wait_for_function(
+        "['ready', 'failed'].includes(document.body.dataset.engine)", timeout=timeout)
+    assert page.evaluate("document.body.dataset.engine") == "ready"
+
+
+def test_a_landing_page_runs_micropython_and_its_engine_in_a_worker(new_phone, timings):
     phone = new_phone()
+    workers = []
+    phone.page.on("worker", lambda w: workers.append(w))
     phone.goto("/", wait_until="commit")
     # Never a blank page: the loading screen is there before Python starts.
     phone.page.wait_for_selector("#loading", state="visible", timeout=10_000)
-    assert wait_ready(phone.page) == "pyodide"
-    assert phone.page.evaluate("window.crisp.interpreter") == "pyodide"
-    assert phone.page.evaluate("document.documentElement.dataset.interpreter") == "pyodide"
-    # the host's Python (crisp_core/ and ui/) comes in one zip that PyScript unpacks
-    assert any("/py/host-" in u for u in phone.requests)
+    assert wait_ready(phone.page) == "micropython"
+    assert phone.page.evaluate("window.crisp.interpreter") == "micropython"
+    assert phone.page.evaluate("document.documentElement.dataset.interpreter") == "micropython"
+    # the page's Python (ui/ without the room) comes in one zip that PyScript unpacks
+    assert any("/py/page-" in u for u in phone.requests)
     # the loading screen goes away once ui/main.py has run
     phone.page.wait_for_selector("#loading", state="hidden", timeout=10_000)
-    assert any("/vendor/pyodide/pyodide.asm.wasm" in u for u in phone.requests)
-    assert not any("micropython" in u for u in phone.requests)
+    # the engine starts by itself in a worker once the landing shows
+    wait_engine(phone.page)
+    engines = [w for w in workers if w.url.endswith("/engine-worker.js")]
+    assert len(engines) == 1, [w.url for w in workers]
+    # Pyodide and the engine's zip (crisp_core/ and the room) are fetched by the worker,
+    # never by the page
+    in_page = phone.page.evaluate(FETCHED)
+    in_worker = engines[0].evaluate(FETCHED)
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "/py/host-"):
+        assert any(name in u for u in in_worker), (name, in_worker)
+        assert not any(name in u for u in in_page), (name, in_page)
     assert [u for u in phone.requests if not is_local(u)] == []
     assert phone.errors == []
-    _cold_median(new_phone, timings, "host page (Pyodide), cold", "/", "pyodide")
+    _cold_median(new_phone, timings, "host page (landing), cold", "/", "micropython")
 
 
-def test_b_room_page_runs_micropython(new_phone, timings):
+def test_b_room_page_runs_micropython_and_never_downloads_pyodide(new_phone, timings):
     phone = new_phone(GUEST)
     assert wait_ready(phone.page) == "micropython"
     assert phone.page.evaluate("window.crisp.room") == "smoke"
     assert phone.page.evaluate("window.crisp.guest") is True
-    # guests get ui/ only, no rules engine
-    assert any("/py/guest-" in u for u in phone.requests)
-    assert any("/vendor/micropython/micropython.wasm" in u for u in phone.requests)
-    assert not any("pyodide" in u for u in phone.requests)
+    # the same page zip as the host's landing: ui/ only, no rules engine
+    assert any("/py/page-" in u for u in phone.requests)
+    assert any(phone.site.vendor("micropython") + "/micropython.wasm" in u for u in phone.requests)
+    phone.page.wait_for_timeout(1500)          # nothing comes late either
+    assert phone.page.evaluate("document.body.dataset.engine") is None
+    for name in PYODIDE_RUNTIME + ("engine-worker.js", "/py/host-"):
+        assert not any(name in u for u in phone.requests), name
     assert [u for u in phone.requests if not is_local(u)] == []
     assert phone.errors == []
     _cold_median(new_phone, timings, "guest page (MicroPython), cold", GUEST, "micropython")
@@ -118,11 +145,17 @@ def _data_channel_roundtrip(host, guest):
 def test_zips_hold_the_right_python(site):
     with open(os.path.join(site.dist, "build.json"), encoding="utf-8") as f:
         files = json.load(f)["python_files"]
-    assert "ui/main.py" in files["host"] and "ui/main.py" in files["guest"]
+    # the page (every player, MicroPython): the screens, the client, the transport
+    assert "ui/main.py" in files["page"] and "ui/hostlife.py" in files["page"]
+    assert "ui/room.py" not in files["page"] and "ui/engine.py" not in files["page"]
+    # the engine worker (Pyodide): the room and the rules engine, nothing of the screens
     assert any(p.startswith("crisp_core/") for p in files["host"])
-    # guests get the engine without crisp_core/__init__.py (their screens load
-    # crisp_core/actions.py alone) and without the bots: they replay each round to check it
-    core = [p for p in files["guest"] if p.startswith("crisp_core/")]
+    assert {"ui/room.py", "ui/engine.py", "ui/hostlife.py", "ui/gate.py", "ui/proof.py",
+            "ui/roomcode.py"} <= set(files["host"])
+    assert "ui/main.py" not in files["host"] and "ui/render.py" not in files["host"]
+    # pages get the engine without crisp_core/__init__.py (their screens load
+    # crisp_core/actions.py alone) and without the bots: guests replay each round to check it
+    core = [p for p in files["page"] if p.startswith("crisp_core/")]
     assert {"crisp_core/actions.py", "crisp_core/game.py", "crisp_core/shuffle.py",
             "crisp_core/verify.py"} <= set(core)
     assert "crisp_core/__init__.py" not in core and "crisp_core/bots.py" not in core
@@ -144,8 +177,9 @@ def test_c_peerjs_data_connection_through_local_server(new_phone, timings):
 def test_d_no_request_leaves_localhost(new_phone):
     host = new_phone("/")
     guest = new_phone(GUEST)
-    assert wait_ready(host.page) == "pyodide"
+    assert wait_ready(host.page) == "micropython"
     assert wait_ready(guest.page) == "micropython"
+    wait_engine(host.page)
     _data_channel_roundtrip(guest, host)
     outside = sorted({u for u in ALL_REQUESTS if not is_local(u)})
     assert outside == [], f"requests left localhost: {outside}"
@@ -158,7 +192,8 @@ def test_e_lan_origin_is_not_secure_and_still_works(new_phone):
     host = new_phone("/", lan=True)
     guest = new_phone(GUEST, lan=True)
     assert host.page.evaluate("isSecureContext") is False
-    assert wait_ready(host.page) == "pyodide"
+    assert wait_ready(host.page) == "micropython"
+    wait_engine(host.page)           # a module worker needs no secure context
     assert wait_ready(guest.page) == "micropython"
     assert guest.page.evaluate("window.crisp.peerOptions.host") == "crisp-lan.test"
     _data_channel_roundtrip(host, guest)

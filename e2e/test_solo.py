@@ -116,7 +116,7 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     phone = new_phone(reduced_motion="reduce")
     page = phone.page
     page.goto(phone.site.url("/?seed=5&botpace=0.1"))
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"
     page.evaluate(COUNT_PEERS)
     started = time.monotonic()
 
@@ -186,7 +186,7 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     # -- one tab, no network: no Peer, nothing to the signaling server
     assert page.evaluate("window.__crispPeers") == 0
     assert not [u for u in phone.requests if u.startswith("ws")
-                or ("/peerjs" in u and "/vendor/peerjs/" not in u)]
+                or ("/peerjs" in u and "/vendor/peerjs-" not in u)]
     assert phone.errors == [], phone.errors
     # ... played out too; then Leave: this page forgets the room and shows the landing
     turns = {"offers": 0, "call": 2}
@@ -224,7 +224,7 @@ def test_a_reloaded_solo_game_comes_back_without_a_network(new_phone):
         clearInterval(watch);
       }, 1);""")
     page.goto(phone.site.url("/?seed=7&botpace=0.1"))
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"
     page.fill(sel("player-name"), "Sol")
     page.select_option(sel("solo-bots"), "1")
     page.click(sel("play-solo"))
@@ -234,7 +234,7 @@ def test_a_reloaded_solo_game_comes_back_without_a_network(new_phone):
     before = (page.inner_text(sel("deck")), page.inner_text(sel("discard")))
     assert "host=" in page.url
     page.reload()
-    assert wait_ready(page) == "pyodide"
+    assert wait_ready(page) == "micropython"
     page.wait_for_selector(sel("deck") + ":not([disabled])", timeout=T)
     assert (page.inner_text(sel("deck")), page.inner_text(sel("discard"))) == before
     assert page.query_selector(sel("play-solo")) is None

@@ -285,23 +285,3 @@ def test_a_page_not_seated_yet_never_says_paused():
     link.joining(150)
     link.step(100 + QUIET_MS)
     assert link.status() == "connecting"
-
-
-def test_a_room_link_opened_by_its_own_host_is_never_a_second_seat():
-    # issue 14: the browser that hosts a room opens that room's link
-    from ui.link import OWN_LEASE_MS, own_room
-    room = "crisp-" + "a" * 32
-    saved = '{"room_id": "%s", "seats": [{"name": "Hana"}], "game": null}' % room
-    held = '{"tab": "t1", "at": 50000, "clock": 1200}'
-    assert own_room(room, saved, held, 50000 + OWN_LEASE_MS) == "elsewhere"   # a tab runs it
-    assert own_room(room, saved, held, 50000 + OWN_LEASE_MS + 1) == "resume"  # stale: crashed
-    assert own_room(room, saved, '{"tab": "t1", "at": 0, "clock": 1200}', 50000) == "resume"
-    assert own_room(room, saved, None, 50000) == "resume"                     # never run
-    # anyone else's browser: a guest
-    assert own_room(room, None, held, 50000) is None
-    other = '{"room_id": "crisp-%s", "seats": []}' % ("b" * 32)
-    assert own_room(room, other, held, 50000) is None
-    for garbage in ("", "{", "[]", '"x"', '{"room_id": 5}', '{"room_id": "%s"}' % room):
-        assert own_room(room, garbage, held, 50000) is None, garbage
-    for lease in ("", "{", "[]", '{"at": "soon"}', '{"tab": "t", "at": true}'):
-        assert own_room(room, saved, lease, 50000) == "resume", lease

@@ -146,6 +146,18 @@ def test_landing_has_its_test_ids_and_needs_a_name():
         ("play_solo", {"name": "Ana", "bots": 5, "level": "hard", "target": 50})]
 
 
+def test_the_host_waiting_for_its_engine_sees_its_progress_or_its_failure():
+    # Play solo or Start before the engine worker runs: a banner says how far it has come
+    tree, _ = show(FakeClient(screen="landing", engine_wait=40), lang="en")
+    assert text_of(find(tree, "engine-progress")) == "Starting the game\u2026 40%"
+    tree, _ = show(lobby_model(engine_wait=0), lang="es")
+    assert "0%" in text_of(find(tree, "engine-progress"))
+    tree, _ = show(FakeClient(screen="landing", engine_wait=-1), lang="en")
+    assert "could not start" in text_of(find(tree, "engine-progress"))
+    tree, _ = show(FakeClient(screen="landing"), lang="en")
+    assert find(tree, "engine-progress") is None
+
+
 def test_join_screen_sends_the_typed_name():
     ui = new_ui("es", "Bea")
     model = FakeClient(screen="join", status="connecting")

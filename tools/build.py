@@ -9,19 +9,27 @@
 
 What dist/ holds (every URL in it is relative, so it works at / and under /<repo>/):
 
-    index.html, boot.js       the page shell and its interpreter bootstrap (copied)
-    config.js                 GENERATED: the one place the signaling server is configured, and
-                              what each page downloads (sizes: the loading screen's progress)
-    pyscript.toml, mpy.toml   GENERATED: PyScript configs for the host (Pyodide) and guests (MicroPython)
-    py/host-<hash>.zip        GENERATED: crisp_core/ + ui/ Python files, unpacked by PyScript ([files] "./*")
-    py/guest-<hash>.zip       GENERATED: ui/ Python files and the engine without crisp_core/__init__.py,
-                              its bots and tools (GUEST_CORE_EXCLUDED): the screens import
-                              crisp_core/actions.py at once, the round check the rest at a round's end
-    ui/, crisp_core/          copies of the sources (ui/main.py is the entry script of both interpreters)
-    vendor/pyscript/          @pyscript/core dist (core.js, core.css and its lazy chunks)
-    vendor/pyodide/           pyodide core: pyodide.mjs, pyodide.asm.mjs/.wasm, python_stdlib.zip, lock
-    vendor/micropython/       micropython.mjs + micropython.wasm
-    vendor/peerjs/            peerjs.min.js (browser bundle, defines window.peerjs and window.Peer)
+    index.html, boot.js       the page shell and its bootstrap (copied)
+    engine-worker.js          the host's engine worker: Pyodide + py/host-<hash>.zip (copied)
+    config.js                 GENERATED: the signaling server, the host zip's name, and what
+                              each page downloads (sizes: the loading screen's progress)
+    mpy.toml                  GENERATED: the PyScript config of the page (MicroPython, everyone)
+    py/page-<hash>.zip        GENERATED: ui/ Python the page runs on MicroPython, unpacked by
+                              PyScript ([files] "./*"), and the engine without
+                              crisp_core/__init__.py, its bots and tools (GUEST_CORE_EXCLUDED):
+                              the screens import crisp_core/actions.py at once, the round check
+                              the rest at a round's end; not the room (ui/room.py, ui/engine.py)
+    py/host-<hash>.zip        GENERATED: crisp_core/ + the room's ui/ modules (ENGINE_UI): what
+                              the engine worker runs on Pyodide
+    ui/, crisp_core/          copies of the sources (ui/main.py is the page's entry script)
+    vendor/<name>-<version>/  vendored packages, one folder per version (so cached for good):
+      pyscript-*/             @pyscript/core dist (core.js, core.css and its lazy chunks)
+      pyodide-*/              pyodide core: pyodide.mjs, pyodide.asm.mjs/.wasm, python_stdlib.zip, lock
+      micropython-*/          micropython.mjs + micropython.wasm
+      peerjs-*/               peerjs.min.js (browser bundle, defines window.peerjs and window.Peer)
+    manifest.webmanifest, icons/   GENERATED: the web app manifest (installable) and its icons
+    sw.js                     GENERATED: the service worker (sw.js after a line naming the
+                              build's files and id; cache-first, offline solo)
     build.json                what was built (mode, versions, sizes): for humans and tests
 
 The vendored files come from node_modules/ (run `npm ci` first); nothing is fetched from a CDN.
@@ -34,13 +42,15 @@ import json
 import os
 import shutil
 import sys
+import struct
 import zipfile
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
-SHELL_FILES = ["index.html", "boot.js"]
+SHELL_FILES = ["index.html", "boot.js", "engine-worker.js"]
 # Vendored npm files: package dir -> (dist subdir, files or None for "all but maps/types").
 PYODIDE_FILES = [
     "pyodide.mjs",
@@ -76,6 +86,21 @@ UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "
 
 # Python source files that go into the interpreters' file systems.
 PY_EXTENSIONS = (".py", ".json")
+# ui/ modules only the engine worker (Pyodide) runs: the page's zip leaves them out, the
+# worker's zip has them and nothing else of ui/.
+ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/hostlife.py", "ui/proof.py", "ui/room.py",
+             "ui/roomcode.py"]
+PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py"]
+
+
+VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
+                   "micropython": "@micropython/micropython-webassembly-pyscript",
+                   "peerjs": "peerjs"}
+
+
+def vendor_dirs():
+    """{name: "vendor/<name>-<version>"} for the vendored packages (versions from node_modules)."""
+    return {sub: f"vendor/{sub}-{package_version(pkg)}" for sub, pkg in VENDOR_PACKAGES.items()}
 
 # crisp_core files guests do without: __init__.py (MicroPython imports a package directory
 # without one, so a guest's screens load crisp_core/actions.py alone, never the engine at
@@ -156,6 +181,79 @@ def pyscript_config(interpreter_url, zip_url, label):
     )
 
 
+APP_NAME = "Crisp"
+APP_COLOR = (0x0F, 0x51, 0x32)       # the table's green (index.html theme-color)
+CARD_COLOR = (0xF4, 0xF1, 0xE8)
+
+
+def png_icon(size):
+    """A square PNG icon (stdlib only): a card, face down, on the table's green."""
+    w, h = int(size * 0.46), int(size * 0.64)
+    x0, y0 = (size - w) // 2, (size - h) // 2
+    r = max(2, size // 24)
+    rows = []
+    for y in range(size):
+        row = bytearray([0])                      # filter: none
+        for x in range(size):
+            inside = x0 <= x < x0 + w and y0 <= y < y0 + h
+            if inside:                            # rounded corners
+                cx = min(max(x, x0 + r), x0 + w - 1 - r)
+                cy = min(max(y, y0 + r), y0 + h - 1 - r)
+                inside = (x - cx) ** 2 + (y - cy) ** 2 <= r * r
+            border = inside and not (x0 + r // 2 <= x < x0 + w - r // 2
+                                     and y0 + r // 2 <= y < y0 + h - r // 2)
+            row += bytes(APP_COLOR if (border or not inside) else CARD_COLOR)
+        rows.append(bytes(row))
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    return (b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+def write_app_files(out, zips, dirs):
+    """manifest.webmanifest, icons/ and sw.js (the service worker, sw.js's source after a
+    generated first line naming this build's files; see sw.js)."""
+    for size in (192, 512):
+        write(os.path.join(out, "icons", f"icon-{size}.png"), png_icon(size))
+    manifest = {
+        "name": APP_NAME, "short_name": APP_NAME,
+        "description": "The card game of memory and bluff, with friends, peer to peer.",
+        "start_url": "./", "scope": "./", "display": "standalone",
+        "background_color": "#0f5132", "theme_color": "#0f5132",
+        "icons": [{"src": f"icons/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png",
+                   "purpose": "any"} for n in (192, 512)],
+    }
+    write(os.path.join(out, "manifest.webmanifest"), json.dumps(manifest, indent=2) + "\n")
+    files = []
+    for dirpath, dirnames, filenames in os.walk(out):
+        dirnames.sort()
+        for name in sorted(filenames):
+            rel = os.path.relpath(os.path.join(dirpath, name), out).replace(os.sep, "/")
+            if rel not in ("sw.js", "build.json"):
+                files.append(rel)
+    digest = hashlib.sha256()
+    for rel in files:
+        digest.update(rel.encode() + b"\0")
+        with open(os.path.join(out, rel), "rb") as f:
+            digest.update(hashlib.sha256(f.read()).digest())
+    micropython = [dirs["micropython"] + "/" + f for f in MICROPYTHON_FILES]
+    shell = (["./", "boot.js", "config.js", "mpy.toml", "ui/main.py", "ui/style.css",
+              zips["page"], dirs["pyscript"] + "/core.js",
+              dirs["pyscript"] + "/core.css", dirs["peerjs"] + "/peerjs.min.js",
+              "manifest.webmanifest", "icons/icon-192.png"] + micropython)
+    head = {"id": digest.hexdigest()[:12], "shell": shell, "files": ["./"] + files}
+    with open(os.path.join(ROOT, "sw.js"), encoding="utf-8") as f:
+        source = f.read()
+    write(os.path.join(out, "sw.js"),
+          "self.CRISP_BUILD = " + json.dumps(head, separators=(",", ":")) + ";  // GENERATED\n"
+          + source)
+    return head
+
+
 def build(out, mode, test=False):
     if not os.path.isdir(NODE_MODULES):
         fail("node_modules/ is missing: run `npm ci` first")
@@ -168,12 +266,21 @@ def build(out, mode, test=False):
     os.makedirs(out)
     sizes = {}
 
+    # Vendored packages go to folders named with their version (vendor/pyodide-314.0.7/): a
+    # path never changes content, so tools/serve.mjs and the service worker may cache them
+    # for good. The shell's sources say ./vendor/<name>/; the build writes the real folder.
+    dirs = vendor_dirs()
+
     # 1. the shell
     for name in SHELL_FILES:
         src = os.path.join(ROOT, name)
         if not os.path.isfile(src):
             fail(f"{name} is missing")
-        copy_file(src, os.path.join(out, name))
+        with open(src, encoding="utf-8") as f:
+            text = f.read()
+        for sub, folder in dirs.items():
+            text = text.replace(f"./vendor/{sub}/", f"./{folder}/")
+        write(os.path.join(out, name), text)
 
     # 2. sources, as files (ui/main.py is fetched as the entry script; the rest is browsable)
     for rel in walk_files(os.path.join(ROOT, "ui")):
@@ -188,8 +295,10 @@ def build(out, mode, test=False):
     ui_py = walk_files(os.path.join(ROOT, "ui"), PY_EXTENSIONS)
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
-    guest_py = [p for p in core_py if p not in GUEST_CORE_EXCLUDED] + ui_py
-    for kind, paths in (("host", core_py + ui_py), ("guest", guest_py)):
+    engine_py = core_py + [p for p in ui_py if p in ENGINE_UI]
+    page_py = ([p for p in core_py if p not in GUEST_CORE_EXCLUDED]
+               + [p for p in ui_py if p not in PAGE_ONLY_NOT])
+    for kind, paths in (("host", engine_py), ("page", page_py)):
         data = make_zip(paths)
         digest = hashlib.sha256(data).hexdigest()[:10]
         rel = f"py/{kind}-{digest}.zip"  # content-hashed: a new build is never served stale
@@ -198,11 +307,10 @@ def build(out, mode, test=False):
         sizes[rel] = len(data)
 
     # 4. vendored browser dependencies
-    vendor = os.path.join(out, "vendor")
     pyscript_dist = os.path.join(NODE_MODULES, "@pyscript", "core", "dist")
     for name in sorted(os.listdir(pyscript_dist)):
         if name.endswith((".js", ".css")):
-            copy_file(os.path.join(pyscript_dist, name), os.path.join(vendor, "pyscript", name))
+            copy_file(os.path.join(pyscript_dist, name), os.path.join(out, dirs["pyscript"], name))
     for pkg, sub, files in (
         ("pyodide", "pyodide", PYODIDE_FILES),
         ("@micropython/micropython-webassembly-pyscript", "micropython", MICROPYTHON_FILES),
@@ -212,48 +320,48 @@ def build(out, mode, test=False):
             src = os.path.join(NODE_MODULES, pkg, f)
             if not os.path.isfile(src):
                 fail(f"missing {src}: is node_modules up to date (npm ci)?")
-            copy_file(src, os.path.join(vendor, sub, os.path.basename(f)))
+            copy_file(src, os.path.join(out, dirs[sub], os.path.basename(f)))
 
     # 5. generated configs
-    write(os.path.join(out, "pyscript.toml"),
-          pyscript_config("./vendor/pyodide/pyodide.mjs", "./" + zips["host"], "host (Pyodide)"))
     write(os.path.join(out, "mpy.toml"),
-          pyscript_config("./vendor/micropython/micropython.mjs", "./" + zips["guest"],
-                          "guests (MicroPython)"))
+          pyscript_config(f"./{dirs['micropython']}/micropython.mjs", "./" + zips["page"],
+                          "page (MicroPython, every player)"))
     signaling = SIGNALING[mode]
     # What each page downloads before it can start, with sizes: the loading screen's real
     # progress (boot.js). [path, bytes, what] where what names the part for the player.
     def load(path, what):
         return [path, os.path.getsize(os.path.join(out, path)), what]
-    loads = {
-        "host": [load("vendor/pyodide/pyodide.asm.wasm", "python"),
-                 load("vendor/pyodide/pyodide.asm.mjs", "python"),
-                 load("vendor/pyodide/python_stdlib.zip", "stdlib"),
-                 load("vendor/pyodide/pyodide-lock.json", "python"),
-                 load(zips["host"], "game")],
-        "guest": [load("vendor/micropython/micropython.wasm", "micropython"),
-                  load("vendor/micropython/micropython.mjs", "micropython"),
-                  load(zips["guest"], "game")],
-    }
+    # Every page (host or guest) starts MicroPython; the host's engine loads in its worker
+    # after the page is usable (it shows its own progress, engine-progress).
+    page_loads = [load(dirs["micropython"] + "/micropython.wasm", "micropython"),
+                  load(dirs["micropython"] + "/micropython.mjs", "micropython"),
+                  load(zips["page"], "game")]
+    loads = {"host": page_loads, "guest": page_loads}
     write(os.path.join(out, "config.js"),
           f"// GENERATED by tools/build.py ({mode} build). The one place the signaling server is\n"
           "// configured; boot.js turns it into PeerJS options (window.crisp.peerOptions).\n"
           f"export const mode = {json.dumps(mode)};\n"
           "// A test build honours the test-only page parameters (?deck=, ?seed=); others ignore them.\n"
           f"export const testBuild = {json.dumps(bool(test))};\n"
+          "// The engine worker's Python (content-hashed): engine-worker.js imports it.\n"
+          f"export const hostZip = {json.dumps(zips['host'])};\n"
           f"export const signaling = {json.dumps(signaling, indent=2)};\n"
           "// What each page downloads before it starts ([path, bytes, part]): the loading\n"
           "// screen's progress.\n"
           f"export const loads = {json.dumps(loads)};\n")
 
+    # 6. installable and offline: the web app manifest, its icons, the service worker
+    write_app_files(out, zips, dirs)
+
     versions = {p: package_version(p) for p in (
         "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
     for sub in ("pyscript", "pyodide", "micropython", "peerjs"):
-        d = os.path.join(vendor, sub)
-        sizes[f"vendor/{sub}"] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+        d = os.path.join(out, dirs[sub])
+        sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
     write(os.path.join(out, "build.json"), json.dumps(
         {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
-         "python_files": {"host": core_py + ui_py, "guest": guest_py}}, indent=2) + "\n")
+         "vendor": dirs,
+         "python_files": {"host": engine_py, "page": page_py}}, indent=2) + "\n")
     return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes}
 
 
@@ -271,7 +379,7 @@ def main(argv=None):
     kind = info["mode"] + (" test" if info["test"] else "")
     print(f"build: {kind} build in {os.path.relpath(os.path.abspath(args.out), os.getcwd())}/ "
           f"({total / 1e6:.1f} MB; host zip {info['sizes'][info['zips']['host']]} B, "
-          f"guest zip {info['sizes'][info['zips']['guest']]} B)")
+          f"page zip {info['sizes'][info['zips']['page']]} B)")
 
 
 if __name__ == "__main__":

@@ -60,7 +60,12 @@ const TYPES = {
   ".json": "application/json; charset=utf-8",
   ".py": "text/x-python; charset=utf-8",
   ".svg": "image/svg+xml",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".png": "image/png",
 };
+
+// Paths (relative to the served folder) whose content never changes: see tools/build.py.
+const VERSIONED = /^(py\/[a-z]+-[0-9a-f]{8,}\.zip|vendor\/[a-z]+-\d+\.\d+\.\d+[^/]*\/.+)$/;
 
 function lanAddresses() {
   const out = [];
@@ -109,15 +114,20 @@ function main() {
   // downloads the host page in about a third of the bytes. Websockets are not affected.
   app.use(compression());
 
-  // Static files. no-cache = always revalidate (ETag / Last-Modified), so a rebuild is seen at
-  // once and an unchanged file costs a 304; the Python zips are content-hashed anyway.
+  // Static files. Versioned files (a path that names its content: the content-hashed Python
+  // zips py/<kind>-<hash>.zip, the vendored packages under vendor/<name>-<version>/) never
+  // change, so they are cached for good (immutable: not even revalidated on reload). The
+  // rest (index.html, boot.js, config.js, sw.js, ...) is no-cache: always revalidated
+  // (ETag / Last-Modified), so a rebuild is seen at once and an unchanged file costs a 304.
   app.use(express.static(args.dir, {
     index: ["index.html"],
     dotfiles: "ignore",
     setHeaders(res, file) {
       const type = TYPES[path.extname(file).toLowerCase()];
       if (type) res.setHeader("Content-Type", type);
-      res.setHeader("Cache-Control", "no-cache");
+      const rel = path.relative(args.dir, file).split(path.sep).join("/");
+      res.setHeader("Cache-Control", VERSIONED.test(rel)
+        ? "public, max-age=31536000, immutable" : "no-cache");
       res.setHeader("X-Content-Type-Options", "nosniff");
     },
   }));

@@ -56,6 +56,8 @@ class Client:
       quiet_since  None, or the `now` the host was last heard while it is silent (the page
                sets it): the screens stop the view's countdowns there (game paused)
       n        the counter of the last view; latency: ms of the last ping round trip
+      last_type  the `type` of the last message received from the room, read from the
+               parsed message (None when it was malformed or not from a trusted peer)
       trusted  the peer on this connection is the room: the host's own screen, a guest's
                first join (trust on first use), or a host that proved it knows this seat's
                token (docs/protocol.md "Rejoining: the seat proof"). Until then every
@@ -107,6 +109,7 @@ class Client:
         self.quiet_since = None   # the page says the host is silent (ms: heard last), or None
         self.fresh = True         # the next view starts over (after a welcome): no gap to see
         self.synced_at = None     # when this page last asked for `sync`
+        self.last_type = None
         self._batch = 0
         self._reveal_batch = {}
 
@@ -115,6 +118,7 @@ class Client:
     def receive(self, text, now):
         """One message from the room. Returns True when the model changed (re-render).
         A malformed message is ignored (returns False): the room is trusted, the wire is not."""
+        self.last_type = None
         try:
             msg = json.loads(text)
         except ValueError:
@@ -132,6 +136,7 @@ class Client:
             self.quiet_since = None
             if self.view is not None and kind != "view":
                 self._resync(now)
+        self.last_type = kind if isinstance(kind, str) else None
         if kind == "welcome":
             seat = msg.get("seat")
             if not isinstance(seat, int) or isinstance(seat, bool):

@@ -20,8 +20,6 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
   again at once and the player is told nothing.
 """
 
-import json
-
 PING_MS = 3000
 HOST_SILENT_MS = 9000         # 3 pongs missed
 ATTEMPT_MS = 8000
@@ -31,38 +29,6 @@ QUIET_MS = 4500               # a seated page that has not heard the host this l
                               # running, and then no time counts against anyone
 RETRY_MS = (250, 500, 1000, 2000, 3000)
 GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
-
-
-OWN_LEASE_MS = 5000           # a host tab's lease not refreshed this long is stale (ui/main.py)
-
-
-def own_room(room_id, saved_text, lease_text, now):
-    """A room link (`?room=<room_id>`) opened in the browser that hosts that room: its saved
-    room (`crisp.room.<id>`, JSON text or None) is here. Returns None when it is not (a
-    guest's page: join as usual); "elsewhere" when a tab of this browser runs the room now
-    (its lease, `crisp.live.<id>`, was refreshed within OWN_LEASE_MS); "resume" when no tab
-    does (the page offers to resume hosting it). Never seated twice: the host's own seat is
-    seat 0 of its room, never a second seat through its own link. Garbage counts as none."""
-    saved = _parsed(saved_text)
-    if not isinstance(saved, dict) or saved.get("room_id") != room_id \
-            or not isinstance(saved.get("seats"), list):
-        return None
-    lease = _parsed(lease_text)
-    if isinstance(lease, dict):
-        at = lease.get("at")
-        if isinstance(at, (int, float)) and not isinstance(at, bool) and at > 0 \
-                and abs(now - at) <= OWN_LEASE_MS and lease.get("tab") is not None:
-            return "elsewhere"
-    return "resume"
-
-
-def _parsed(text):
-    if not isinstance(text, str):
-        return None
-    try:
-        return json.loads(text)
-    except (ValueError, TypeError):
-        return None
 
 
 def backoff(failures):

@@ -1,13 +1,20 @@
-# The entry script of the page, on both interpreters (boot.js picks one):
-#   host page (no ?room=): Pyodide. Landing -> create a room -> lobby with the room link ->
-#     table. Runs the Room (ui/room.py) and the rules engine; its own screen is a Client whose
-#     messages go straight to the room as the connection "local".
-#   guest page (?room=<id>): MicroPython. Join -> lobby -> table. A Client fed by the data
-#     connection to the host.
+# The entry script of every page, on MicroPython (boot.js):
+#   host page (no ?room=): landing -> create a room -> lobby with the room link -> table. The
+#     Room (ui/room.py) and the rules engine run on Pyodide in the engine worker
+#     (engine-worker.js, ui/engine.py), started as soon as the landing shows; the page talks
+#     to it by messages (EngineLink) and owns PeerJS, the timers, localStorage, the lease and
+#     the host's own screen: a Client whose messages go to the room as the connection
+#     "local", exactly as a guest's do over the network. The landing, Create room and the
+#     lobby work before the engine is ready; Start and Play solo show its progress if it is
+#     not ready yet. The page's side of the room's life (lease, resume, clock, what the
+#     room's outputs ask for) is pure: ui/hostlife.py.
+#   guest page (?room=<id>): join -> lobby -> table. A Client fed by the data connection to
+#     the host. It never starts the engine worker.
 #   solo (the landing's "Play solo"): the same Room with bot seats and the host's Client only;
 #     no PeerJS Peer at all.
-# When the page is usable, body[data-ready] is set to the interpreter's name (e2e tests wait
-# for it). Host page parameters for tests: ?deck=Ah,5c,... (stacks every round, with no
+# When the page is usable, body[data-ready] is set to "micropython" (e2e tests wait for it);
+# on a host page body[data-engine] follows the engine worker: loading | ready | failed. Host
+# page parameters for tests: ?deck=Ah,5c,... (stacks every round, with no
 # commitment), ?seed=N and ?cheat=hand|deck (a host that cheats after committing, to show that
 # guests notice), honoured by a test build only (tools/build.py --test); ?botpace=F (bots'
 # think times times F; 1 = a person's pace, the default) on every build: it only changes when
@@ -19,7 +26,8 @@
 # and offers its record as a JSON download (save-record).
 #
 # Persistence and reconnection (docs/design.md; docs/protocol.md "Reconnection"):
-#   host: the room is saved in localStorage after every change ("crisp.room.<id>") and the
+#   host: the room is saved in localStorage after every change ("crisp.room.<id>", the save
+#     the engine worker returns with each change: workers have no localStorage) and the
 #     page's URL becomes ?host=<id>: a reloaded host page resumes that room at once (the
 #     landing at / offers to resume the last one, or to abandon it). The room's clock goes on
 #     from where it stopped, so deadlines pause while the host is away. A lease
@@ -33,18 +41,15 @@ import sys
 import js
 from pyscript.ffi import create_proxy
 
-from ui import render
+from ui import hostlife, render
 from ui import screens
 from ui.client import Client
-from ui.link import Link, backoff, own_room
+from ui.link import Link, backoff
 from ui.net import GuestNet, HostNet
 from ui.storage import Storage
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
-GAP_MS = 3000             # the host's room clock: no reading for longer = the page did not run
-TICK_MS = 1000            # ... and of such a gap this much counts (a background tab's tick)
-LEASE_MS = 5000           # a host tab's lease on its room is stale after this long
 
 
 def _str(value):
@@ -142,7 +147,10 @@ class Page:
         self._tick_proxy = every(UI_TICK_MS, self.ui_tick)
 
     def now(self):
-        return int(js.Date.now())
+        """The wall clock, ms (Date.now()). Read through crisp.now(), which is never a whole
+        number: MicroPython's FFI turns a JS whole number above 2**31 into a wrapped small
+        int (Date.now() would run backwards every 24.8 days), a fraction into a float."""
+        return int(js.crisp.now())
 
     def model(self):
         return self.client
@@ -234,44 +242,109 @@ class Page:
 
 
 class Landing:
-    """The host page's model before it has a room: the landing, offering to resume the last
-    saved room (`resume`: a summary for the screen) when there is one."""
+    """The host page's model before it has a room (or while its room waits for the engine):
+    the landing, offering to resume the last saved room (`resume`: hostlife.summary) when
+    there is one. `engine_wait`: the engine's start in percent while the player waits for
+    it (Play solo, a resumed room), else None."""
 
     screen = "landing"
 
-    def __init__(self, saved=None, status=None):
+    def __init__(self, saved=None, status=None, engine_wait=None):
         self.status = status
-        self.resume = None
-        if saved is not None:
-            game = saved.get("game") or {}
-            self.resume = {"room": saved.get("room_id"),
-                           "names": [s.get("name") for s in saved.get("seats") or []],
-                           "started": bool(saved.get("game")), "round": game.get("round")}
+        self.engine_wait = engine_wait
+        self.resume = hostlife.summary(saved) if saved is not None else None
 
 
-def resumable(saved):
-    """A saved room worth offering again: well formed, and its game not over."""
-    try:
-        game = saved.get("game")
-        return (isinstance(saved.get("room_id"), str) and isinstance(saved.get("seats"), list)
-                and (game is None or game.get("phase") != "game_over"))
-    except Exception:
-        return False
+class EngineLink:
+    """The engine worker (engine-worker.js: ui/engine.py's Room on Pyodide), from the page.
+
+    `request(msg)` posts one request (a dict, ui/engine.py); the worker answers in order, and
+    `on_reply(request_op, reply)` gets each reply with the op it answers. `state`: "idle" |
+    "loading" | "ready" | "failed"; `pct`: how far its start has come (0-100); `on_status()`
+    is called when either changes."""
+
+    def __init__(self, on_reply, on_status):
+        self.on_reply, self.on_status = on_reply, on_status
+        state = _str(js.crisp.engine.state)     # boot.js may have started it already
+        self.state = state if state in ("idle", "loading") else "loading"
+        self.pct = 0
+        self.progress_at = None       # wall ms of the start or of its last progress
+        self.sent = []                # ops of the requests not answered yet, oldest first
+        self.proxy = create_proxy(self._message)
+
+    def listen(self):
+        """Take the worker's messages from now on (and those that came before: boot.js
+        kept them)."""
+        js.crisp.engine.listen(self.proxy)
+
+    def start(self):
+        if self.state == "idle":
+            self.state = "loading"
+        if self.progress_at is None:
+            self.progress_at = int(js.crisp.now())
+        js.crisp.engine.start()         # (once: boot.js ignores a second start)
+
+    def watch(self, now):
+        """Called every UI tick: a start with no progress for hostlife.ENGINE_STALL_MS has
+        failed (a wasm request aborted or stalled never settles Pyodide's promise)."""
+        if hostlife.engine_stalled(self.state, self.progress_at, now):
+            self.state = "failed"
+            log("engine start: no progress for", hostlife.ENGINE_STALL_MS, "ms at", self.pct,
+                "%: given up")
+            self.on_status()
+
+    def request(self, msg):
+        self.start()
+        self.sent.append(msg.get("op"))
+        js.crisp.engine.post(json.dumps(msg))
+
+    def _message(self, text):
+        try:
+            msg = json.loads(_str(text) or "")
+        except ValueError:
+            return
+        if not isinstance(msg, dict):
+            return
+        op = msg.get("op")
+        if op in ("out", "refused"):
+            asked = self.sent.pop(0) if self.sent else None
+            self.on_reply(asked, msg)
+            return
+        if op == "progress":
+            pct = msg.get("pct")
+            pct = pct if isinstance(pct, int) else 0
+            if pct > self.pct:
+                self.progress_at = int(js.crisp.now())
+            self.pct = max(self.pct, pct)
+        elif op == "ready":
+            self.state, self.pct = "ready", 100
+            log("engine ready in", msg.get("ms"), "ms")
+        elif op == "failed":
+            if self.state == "failed":
+                return
+            self.state = "failed"
+            log("engine failed:", msg.get("error"))     # the raw reason: the log only
+        self.on_status()
 
 
 class HostPage(Page):
-    """The host: the room, its transport, its timers, and the host's own screen."""
+    """The host: its room (in the engine worker), the room's transport, timers, storage and
+    the host's own screen. The page's side of the room's life (lease, resume, clock, what
+    the room's outputs ask for) is ui/hostlife.py."""
 
     def __init__(self):
         Page.__init__(self)
-        self.room = None
+        self.room_id = None           # the room this page runs, once created or resumed
+        self.solo_room = False
+        self.started = False          # the room's game has started (from the engine's replies)
         self.net = None
-        self.epoch = 0
-        self.clock_seen = None    # wall time of the last reading of the room's clock
+        self.clock_ = hostlife.Clock(self.now())
         self.wake = Timer(self.tick)
-        self.tab = str(js.Math.random())[2:] + str(self.now())
+        self.tab = str(js.crisp.randomHex(8))
         self.offer = None             # the saved room the landing offers to resume
         self.pending = None           # a room to resume once its other tab lets it go
+        self.waiting = False          # the player asked for something the engine must do
+        self.restart = False          # solo: start the next game once back in the lobby
         self.failures = 0             # failed tries to register the room id in a row
         self.retry_at = None
         self.lease_at = 0
@@ -287,37 +360,56 @@ class HostPage(Page):
                 self.bot_pace = min(1.0, max(0.0, float(pace)))
         except ValueError:
             pass
+        self.engine = EngineLink(self.reply, self.engine_status)
+        self.engine.listen()
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
                               on_page(js.window, "pageshow", self.shown)]
         wanted = param("host")
         last = wanted or storage_get("crisp.host.room")
-        saved = self.saved(last) if last else None
-        if saved is not None and wanted == saved.get("room_id") and resumable(saved):
-            self.resume_room(wanted)             # a reload: back to the same room at once
-        elif saved is not None and resumable(saved):
-            self.offer = saved
+        held = wanted is not None and not hostlife.lease_free(self.lease(wanted), self.tab,
+                                                               self.now())
+        todo, what = hostlife.choose(wanted, self.saved(last) if last else None, held)
+        if todo == "resume":
+            self.resume_room(what)             # a reload: back to the same room at once
+        elif todo == "offer":
+            self.offer = what
         self.render()
 
     def model(self):
-        if self.client is not None:
-            return self.client
-        return Landing(self.offer, "connecting" if self.pending else None)
+        wait = self.engine_wait()
+        client = self.client
+        if client is not None and client.screen != "join":
+            client.engine_wait = wait
+            return client
+        # no room yet, or the engine has not answered for it (solo, a resumed room)
+        return Landing(self.offer, "connecting" if self.pending else None, wait)
+
+    def engine_wait(self):
+        """The engine's progress (percent) when the player waits for it, else None."""
+        if self.engine.state == "ready" or not self.waiting:
+            return None
+        return -1 if self.engine.state == "failed" else self.engine.pct
+
+    def engine_status(self):
+        js.document.body.dataset.engine = self.engine.state
+        if self.engine.state == "ready":
+            self.clock_.go(self.now())     # the room runs from now on: its clock too
+        self.render()
+
+    def room_clock(self, start=0):
+        """The clock of a room created or resumed now (`start`: its reading, ms); held until
+        the engine runs the room (hostlife.Clock)."""
+        return hostlife.Clock(self.now(), start, running=self.engine.state == "ready")
 
     def clock(self):
         """The room's clock (docs/design.md "Time"): ms since the room was created, not counting
-        the time its host page was away (a resumed room goes on from its saved clock), nor the
-        time this page could not run: wall time with no reading for over GAP_MS (the page
-        reads it every UI tick) is skipped but for TICK_MS, so every deadline moves by it."""
-        now = self.now()
-        seen = self.clock_seen
-        if seen is not None and now - seen > GAP_MS:
-            self.epoch += now - seen - TICK_MS
-            log("the page did not run for", now - seen, "ms: the room's clock skipped it")
-        if seen is None or now > seen:
-            self.clock_seen = now
-        return now - self.epoch
+        the time its host page was away (a resumed room goes on from its saved clock)."""
+        return self.clock_.at(self.now())
 
     def other(self, name, payload):
+        if name == "retry_engine":
+            js.location.reload()               # the room is saved: a reload resumes it
+            return
         if name == "create_room":
             self.create(payload["name"])
         elif name == "play_solo":
@@ -330,43 +422,46 @@ class HostPage(Page):
         else:
             log("intent not handled here:", name)
 
+    def handle(self, name, payload):
+        if name in ("start", "new_game") and self.engine.state != "ready":
+            self.waiting = True                 # show the engine's progress meanwhile
+        Page.handle(self, name, payload)
+
     def new_game(self):
         self.client.host({"type": "new_game"})
-        if self.net is None and self.room is not None and self.room.game is None:
-            self.client.host({"type": "start"})      # solo: straight into the next game
+        self.restart = self.net is None         # solo: straight into the next game
 
     def forget_room(self):
-        if self.room is not None:
-            room_id = self.room.room_id
+        if self.room_id is not None:
+            room_id = self.room_id
             if self.net is not None:
                 self.net.shutdown()
             self.wake.cancel()
-            self.room = None            # pagehide saves nothing now
+            self.engine.request({"op": "drop"})
+            self.room_id = None         # pagehide saves nothing now
             self.forget(room_id)
 
     def new_room(self, name):
-        """A fresh Room whose bots are seeded from its seed and their seat."""
-        from ui.room import Room, bot_maker, new_room_id
-        room_id = new_room_id()
-        storage_remove("crisp.peer." + room_id)
-        self.epoch = self.now()
-        self.clock_seen = None
-        try:
-            room = Room(room_id, name, seed=self.seed, deck=self.deck)
-        except ValueError as e:
-            log("bad ?deck= ignored:", e)
-            room = Room(room_id, name, seed=self.seed)
-        room.make_bot = bot_maker(room.seed, self.bot_pace)
-        room.cheat = self.cheat
-        return room
+        """Ask the engine for a fresh room (its bots seeded from its seed and their seat);
+        the host's own screen joins it. Returns the room id."""
+        self.room_id = hostlife.new_room_id(str(js.crisp.randomHex(8)))
+        storage_remove("crisp.peer." + self.room_id)
+        self.clock_ = self.room_clock()
+        self.started = False
+        self.engine.request({"op": "create", "room_id": self.room_id, "name": name,
+                             "seed": self.seed, "deck": self.deck, "pace": self.bot_pace,
+                             "cheat": self.cheat, "now": self.clock()})
+        self.client = Client(self.local_send, is_host=True)
+        return self.room_id
 
     def solo(self, payload):
         """Play at once against bots, in this tab only: no signaling, no Peer."""
-        if self.room is not None:
+        if self.room_id is not None:
             return
         name = payload["name"]
-        self.room = self.new_room(name)
-        self.client = Client(self.local_send, is_host=True)
+        room_id = self.new_room(name)
+        self.solo_room = True
+        self.waiting = True
         self.client.status = "ok"
         self.client.join(name, None)
         bots = payload.get("bots", 3)
@@ -375,22 +470,29 @@ class HostPage(Page):
             self.client.host({"type": "add_bot", "level": payload.get("level", "easy")})
         if payload.get("target") in (50, 100, 150):
             self.client.host({"type": "options", "target": payload["target"]})
-        storage_set("crisp.solo." + self.room.room_id, "1")   # resumed without a network
-        storage_set("crisp.host.room", self.room.room_id)
-        self.name_room_in_url(self.room.room_id)
+        storage_set("crisp.solo." + room_id, "1")   # resumed without a network
+        storage_set("crisp.host.room", room_id)
+        self.hold_lease()
+        self.name_room_in_url(room_id)
         self.client.host({"type": "start"})
 
     def create(self, name):
-        if self.room is not None:
+        if self.room_id is not None:
             return
         self.pending = None
         if self.offer is not None:            # a new room replaces the saved one
             self.forget(self.offer.get("room_id"))
             self.offer = None
-        self.room = self.new_room(name)
-        room_id = self.room.room_id
+        room_id = self.new_room(name)
         self.hold_lease()
-        self.client = Client(self.local_send, is_host=True)
+        # saved at once: a reload before the engine saves the room makes the same room again
+        storage_set("crisp.room." + room_id, json.dumps(
+            hostlife.draft(room_id, name, self.seed, self.deck)))
+        if self.engine.state != "ready":
+            # The lobby and its link work at once; the room's own lobby replaces this one
+            # when the engine runs (guests who join meanwhile wait for it).
+            for text in hostlife.provisional(room_id, name):
+                self.client.receive(text, self.now())
         self.client.join(name, None)
         self.client.status = "connecting"
         self.start_net()
@@ -409,69 +511,55 @@ class HostPage(Page):
             storage_remove("crisp.host.room")
 
     def lease(self, room_id):
-        return storage_json("crisp.live." + room_id) or {}
-
-    def lease_free(self, room_id):
-        lease = self.lease(room_id)
-        at = lease.get("at")
-        return (lease.get("tab") in (None, self.tab) or not isinstance(at, (int, float))
-                or abs(self.now() - at) > LEASE_MS)
+        return storage_json("crisp.live." + room_id)
 
     def hold_lease(self, at=None):
         """Mark the room as run by this tab (every second); `at=0` lets it go. The lease
         also carries the room's clock, so a resumed room goes on from the last second."""
         self.lease_at = self.now()
-        storage_set("crisp.live." + self.room.room_id, json.dumps(
-            {"tab": self.tab, "at": self.lease_at if at is None else at, "clock": self.clock()}))
+        storage_set("crisp.live." + self.room_id, json.dumps(hostlife.lease_record(
+            self.tab, self.lease_at if at is None else at, self.clock())))
 
     def hidden(self):
-        """pagehide (a reload, a closed tab, the page put in the back/forward cache): save,
-        let the lease go and the room id too (guests hear at once that the host is away), so
-        that a reloaded page resumes at once."""
-        if self.room is not None:
-            self.save()
+        """pagehide (a reload, a closed tab, the page put in the back/forward cache): the
+        room is saved after every change already; let the lease go and the room id too
+        (guests hear at once that the host is away), so that a reloaded page resumes at once."""
+        if self.room_id is not None:
             self.hold_lease(0)
             if self.net is not None:
                 self.net.shutdown()
 
     def shown(self):
         """pageshow: back from the back/forward cache, the page takes its room up again."""
-        if self.room is not None and self.net is not None and not self.net.open:
+        if self.room_id is not None and self.net is not None and not self.net.open:
             self.hold_lease()
             self.net.ensure()
 
     def resume_room(self, room_id):
         """Resume the saved room `room_id`, or wait (`pending`) while another tab runs it."""
-        if self.room is not None or not room_id:
+        if self.room_id is not None or not room_id:
             return
-        if not self.lease_free(room_id):
+        if not hostlife.lease_free(self.lease(room_id), self.tab, self.now()):
             self.pending = room_id              # ui_tick tries again
             return
         self.pending = None
         saved = self.saved(room_id)
-        if saved is None or not resumable(saved):
+        if not hostlife.resumable(saved):
             self.offer = None
             return
-        try:
-            room = self.restore(saved)
-        except Exception as e:
-            log("saved room unreadable, dropped:", e)
-            self.forget(room_id)
-            self.offer = None
-            return
-        clock = saved.get("now") or 0
-        lease_clock = self.lease(room_id).get("clock")
-        if isinstance(lease_clock, (int, float)) and lease_clock > clock:
-            clock = int(lease_clock)
-        self.epoch = self.now() - clock           # the clock goes on from where it stopped
-        self.clock_seen = None
-        room.resumed(self.clock())
-        self.room = room
+        clock = hostlife.resume_clock(saved, self.lease(room_id))
+        self.clock_ = self.room_clock(clock)   # the clock goes on from there
+        self.room_id = room_id
         self.offer = None
+        self.waiting = True
+        self.solo_room = bool(storage_get("crisp.solo." + room_id))
+        self.started = bool(saved.get("game"))
+        self.engine.request({"op": "restore", "saved": saved, "pace": self.bot_pace,
+                             "cheat": self.cheat, "now": self.clock()})
         self.hold_lease()
         self.client = Client(self.local_send, is_host=True)
-        self.client.join(room.seats[0].name, None)
-        if storage_get("crisp.solo." + room_id):
+        self.client.join(saved["seats"][0].get("name") or "?", None)
+        if self.solo_room:
             self.client.status = "ok"              # solo: bots only, no network to open
             self.name_room_in_url(room_id)
         else:
@@ -481,71 +569,87 @@ class HostPage(Page):
         log("room resumed:", room_id, "at", clock)
         self.render()
 
-    def restore(self, saved):
-        from ui.room import Room, bot_maker
-        room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), self.bot_pace))
-        room.cheat = self.cheat
-        return room
-
     def ui_tick(self):
+        self.engine.watch(self.now())
         if self.pending is not None:
             self.resume_room(self.pending)
-        if self.room is not None:
+        if self.room_id is not None:
             now = self.now()
-            self.clock()                  # a reading each tick: a gap shows at once
-            if now - self.lease_at >= 1000:
+            skipped = self.clock_.skipped
+            self.clock()                       # a reading each tick: a gap shows at once
+            if self.clock_.skipped != skipped:
+                log("the page did not run for a while: the room's clock skipped",
+                    self.clock_.skipped - skipped, "ms")
+            if hostlife.lease_due(self.lease_at, now):
                 self.hold_lease()
             if self.net is not None and self.retry_at is not None and now >= self.retry_at:
                 self.retry_at = None
                 self.net.ensure()
         Page.ui_tick(self)
 
-    # -- the room's outputs
+    # -- the room (in the engine worker) and its outputs
     def local_send(self, text):
-        self.deliver(self.room.receive("local", text, self.clock()))
+        self.engine.request({"op": "receive", "conn": "local", "text": text,
+                             "now": self.clock()})
 
-    def deliver(self, out):
-        local = changed = False
-        for conn, text in out:
-            if conn == "local":
-                self.client.receive(text, self.now())
-                local = True
-            else:
+    def reply(self, asked, msg):
+        """One reply of the engine to the request `asked` (its op)."""
+        if msg.get("op") == "refused":
+            log("engine refused", asked, ":", msg.get("error"))
+            # a save the engine cannot read is dropped; not one it never read (it failed to
+            # start: the banner says so, and the save waits for a reload)
+            if asked == "restore" and self.room_id is not None and not msg.get("failed"):
+                log("saved room unreadable, dropped:", self.room_id)
+                room_id = self.room_id
+                self.forget_room()
+                self.forget(room_id)
+                self.client = None
+                self.waiting = False
+                self.render()
+            return
+        if self.room_id is None or msg.get("room") != self.room_id:
+            return                       # a reply about a room this page has left
+        self.started = bool(msg.get("started"))
+        out = msg.get("out")
+        todo = hostlife.sort_out(out if isinstance(out, list) else [], "local")
+        now = self.now()
+        for text in todo["local"]:
+            self.client.receive(text, now)
+        if self.net is not None:
+            for conn, text in todo["remote"]:
                 self.net.send(conn, text)
-                if text.startswith('{"type":"kicked"'):
-                    self.net.close(conn)
-            # pongs and errors change nothing worth saving (nor a flood's worth of saves)
-            if not text.startswith(('{"type":"pong"', '{"type":"error"',
-                                    '{"type":"challenge"')):
-                changed = True
-        for conn in self.room.take_dropped():
-            # not seated within 10 s, or pushed out by newer ones (ui/gate.py)
-            if self.net is not None:
+            for conn in todo["close"]:
                 self.net.close(conn)
-        if self.net is not None and not self.net.open:
-            self.client.status = "connecting"
-        if changed:
-            self.save()
-        self.schedule()
-        if local or changed:
+            for conn in msg.get("dropped") or []:
+                # not seated within 10 s, or pushed out by newer ones (ui/gate.py)
+                self.net.close(conn)
+            if not self.net.open:
+                self.client.status = "connecting"
+        save = msg.get("save")
+        if isinstance(save, str):
+            storage_set("crisp.room." + self.room_id, save)
+        if todo["local"] and self.client.screen != "join":
+            self.waiting = False
+        if self.restart and not self.started and todo["local"]:
+            self.restart = False
+            self.client.host({"type": "start"})
+        self.schedule(msg.get("wakeup"))
+        if todo["local"] or todo["changed"]:
             self.render()
 
-    def save(self):
-        storage_set("crisp.room." + self.room.room_id, json.dumps(self.room.to_dict()))
-
-    def schedule(self):
-        at = self.room.next_wakeup()
-        if at is None:
+    def schedule(self, at):
+        if not isinstance(at, (int, float)):
             self.wake.cancel()
         else:
             self.wake.at(at - self.clock())
 
     def tick(self):
-        self.deliver(self.room.tick(self.clock()))
+        if self.room_id is not None:
+            self.engine.request({"op": "tick", "now": self.clock()})
 
     # -- the transport
     def start_net(self):
-        room_id = self.room.room_id
+        room_id = self.room_id
         # The room's PeerJS token, kept across reloads: the LAN signaling server keeps the
         # room id reserved for it, so that a reloaded host page gets its id back first.
         token = storage_get("crisp.peer." + room_id)
@@ -566,7 +670,7 @@ class HostPage(Page):
             log("could not set the URL:", e)
 
     def net_open(self):
-        log("room open:", self.room.room_id)
+        log("room open:", self.room_id)
         self.failures = 0
         self.retry_at = None
         self.client.status = "ok"
@@ -584,13 +688,13 @@ class HostPage(Page):
         self.render()
 
     def conn_open(self, cid, peer):
-        self.deliver(self.room.open(cid, self.clock(), peer=peer))
+        self.engine.request({"op": "open", "conn": cid, "peer": peer, "now": self.clock()})
 
     def conn_text(self, cid, text):
-        self.deliver(self.room.receive(cid, text, self.clock()))
+        self.engine.request({"op": "receive", "conn": cid, "text": text, "now": self.clock()})
 
     def conn_close(self, cid):
-        self.deliver(self.room.close(cid, self.clock()))
+        self.engine.request({"op": "close", "conn": cid, "now": self.clock()})
 
 
 class GuestPage(Page):
@@ -708,7 +812,7 @@ class GuestPage(Page):
             return
         if not client.trusted:
             return                        # waiting for the host's proof
-        self.link.heard(now, seated=text.startswith('{"type":"welcome"'))
+        self.link.heard(now, seated=client.last_type == "welcome")
         if client.screen != "gone":
             client.status = self.link.status()
         if client.token and storage_get(self.token_key) != client.token:
@@ -759,7 +863,7 @@ class OwnRoomPage(Page):
         return self.own
 
     def ui_tick(self):
-        own = own_status(self.own.room, wall_ms())
+        own = own_status(self.own.room, self.now())
         if own is not None:
             self.own.own = own
         self.render()
@@ -771,26 +875,22 @@ class OwnRoomPage(Page):
             log("intent not handled here:", name)
 
 
-def wall_ms():
-    """The wall clock in ms, whole, comparable with another tab's (a lease's `at`). Not
-    int(Date.now()): MicroPython's FFI wraps a JS whole number above 2**31 into a small int;
-    performance's numbers have fractions and come as floats."""
-    return int(float(js.performance.timeOrigin) + float(js.performance.now()))
-
-
 def own_status(room_id, now):
-    return own_room(room_id, storage_get("crisp.room." + room_id),
-                    storage_get("crisp.live." + room_id), now)
+    """hostlife.own_room for the room of this page's link, from this browser's storage."""
+    return hostlife.own_room(room_id, storage_json("crisp.room." + room_id),
+                             storage_json("crisp.live." + room_id), now)
 
 
 def main():
     room_id = _str(js.crisp.room) if js.crisp.guest else None
-    own = own_status(room_id, wall_ms()) if room_id else None
+    own = own_status(room_id, int(js.crisp.now())) if room_id else None
     if own is not None:
         page = OwnRoomPage(room_id, own)
     else:
         page = GuestPage(room_id) if room_id else HostPage()
     js.document.body.dataset.ready = INTERPRETER
+    if room_id is None:
+        page.engine.start()     # the landing shows: Pyodide starts in its worker meanwhile
     return page
 
 

@@ -19,6 +19,17 @@ COPIED_MS = 2000
 
 
 def connection_banner(model, ctx):
+    wait = read(model, "engine_wait")
+    if wait is not None:
+        # The host asked for something the engine does (Start, Play solo, a resumed room)
+        # while it still starts in its worker: show how far it has come.
+        if wait < 0:
+            return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
+                             "role": "alert"}, ctx.t("engine_failed"), " ",
+                     button(ctx, "engine-retry", ctx.t("retry"),
+                            ("intent", "retry_engine", {}), "btn"))
+        return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
+                         "role": "status"}, ctx.t("engine_loading", pct=wait))
     st = read(model, "status", "ok")
     if read(model, "is_host", False) and st in ("connecting", "reconnecting"):
         # The host is the room: play goes on over the open data channels while only its

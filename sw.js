@@ -1,0 +1,76 @@
+// Crisp's service worker: a warm start fetches nothing over the network, and solo play works
+// offline after the first visit. tools/build.py writes dist/sw.js: this file after a
+// generated first line, `self.CRISP_BUILD = {id, shell, files}`:
+//   id     the build's id (a hash of every file below): the cache's name, so that a new build
+//          is a new service worker (the browser's update check) with a fresh cache
+//   shell  what every page needs (the page shell, MicroPython, PyScript's core, the page's
+//          zip, PeerJS): cached when this worker installs
+//   files  every file of the build (relative URLs) this worker may cache: what a page or the
+//          engine worker fetched (Pyodide and the engine's zip only on a host page: a guest
+//          never downloads them) is kept when the page says so ({op: "keep", urls})
+// Every URL is relative to the worker's scope (its folder), so the build works under a
+// sub-path too. Requests for anything else (the PeerJS signaling server) are not touched.
+const BUILD = self.CRISP_BUILD;
+const CACHE = "crisp-" + BUILD.id;
+const SCOPE = self.registration.scope;
+const known = new Set(BUILD.files.map((f) => new URL(f, SCOPE).href));
+// The cache key of a request: the page itself (any ?room= or ?host=) is the scope's URL;
+// another file of the build is its URL (with no query); anything else is not ours (null).
+function key(url) {
+  const u = new URL(url);
+  if (u.origin !== self.location.origin) return null;
+  const bare = u.origin + u.pathname;
+  if (bare === SCOPE || bare === SCOPE + "index.html") return SCOPE;
+  return u.search === "" && known.has(bare) ? bare : null;
+}
+
+async function keep(urls) {
+  const cache = await caches.open(CACHE);
+  await Promise.all(urls.map(async (url) => {
+    const k = key(url);
+    if (k === null || (await cache.match(k))) return;
+    try {
+      const response = await fetch(k);      // from the browser's HTTP cache when it can
+      if (response.ok) await cache.put(k, response);
+    } catch (e) { /* offline: kept on the next visit */ }
+  }));
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(keep(BUILD.shell.map((f) => new URL(f, SCOPE).href)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("crisp-") && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  const msg = event.data || {};
+  if (msg.op !== "keep" || !Array.isArray(msg.urls)) return;
+  const done = keep(msg.urls.filter((u) => typeof u === "string"));
+  event.waitUntil(done);
+  done.then(() => event.source && event.source.postMessage({ op: "kept", id: msg.id }));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const k = key(request.url);
+  if (k === null) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    const hit = await cache.match(k);
+    if (hit) return hit;
+    const response = await fetch(request);
+    if (response.ok && response.type === "basic") {
+      const copy = response.clone();
+      event.waitUntil(cache.put(k, copy));
+    }
+    return response;
+  })());
+});

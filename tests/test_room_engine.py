@@ -1,0 +1,151 @@
+"""The room behind the engine worker's port (ui/engine.py): requests in, one reply each, with
+every output's kind, the room's save after each change and its next wakeup. The worker is a
+thin shell around it (engine-worker.js); the host page talks to the room only this way."""
+
+import json
+
+from ui import hostlife
+from ui.engine import Engine
+
+ROOM = "crisp-" + "b" * 32
+
+
+def ask(engine, **request):
+    return json.loads(engine.handle(json.dumps(request)))
+
+
+def msg(kind, **fields):
+    d = {"type": kind, "v": 1}
+    d.update(fields)
+    return json.dumps(d)
+
+
+def created(name="Ana", seed=7, **extra):
+    engine = Engine()
+    reply = ask(engine, op="create", room_id=ROOM, name=name, seed=seed, deck=None, pace=0.1,
+                now=0, **extra)
+    assert reply["op"] == "out" and reply["room"] == ROOM and reply["out"] == []
+    assert json.loads(reply["save"])["room_id"] == ROOM
+    return engine
+
+
+def test_the_host_joins_and_gets_welcome_and_lobby_with_their_kinds():
+    engine = created()
+    reply = ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)
+    assert [(c, k) for c, _, k in reply["out"]] == [("local", "welcome"), ("local", "lobby")]
+    assert reply["started"] is False and isinstance(reply["save"], str)
+
+
+def test_the_provisional_lobby_matches_the_rooms_own():
+    engine = created()
+    reply = ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)
+    real = [json.loads(t) for _, t, _ in reply["out"]]
+    mine = [json.loads(t) for t in hostlife.provisional(ROOM, "Ana")]
+    assert mine[1] == real[1]
+    assert {k: v for k, v in mine[0].items() if k != "token"} == {
+        k: v for k, v in real[0].items() if k != "token"}
+
+
+def test_a_pong_is_not_saved_and_a_guest_is_seen():
+    engine = created()
+    ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)
+    ask(engine, op="open", conn="c1", now=20)
+    reply = ask(engine, op="receive", conn="c1", text=msg("ping", t=5), now=30)
+    assert [(c, k) for c, _, k in reply["out"]] == [("c1", "pong")]
+    assert reply["save"] is None
+    reply = ask(engine, op="receive", conn="c1", text=msg("join", name="Bea"), now=40)
+    assert ("c1", "welcome") in [(c, k) for c, _, k in reply["out"]]
+    assert len(json.loads(reply["save"])["seats"]) == 2
+
+
+def test_a_binary_payload_from_a_guest_gets_an_error_not_a_crash():
+    engine = created()
+    ask(engine, op="open", conn="c1", now=20)
+    reply = ask(engine, op="receive", conn="c1", text=None, now=30)
+    assert [(c, k) for c, _, k in reply["out"]] == [("c1", "error")]
+
+
+def test_solo_start_runs_bots_and_reports_the_next_wakeup():
+    engine = created()
+    ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)
+    ask(engine, op="receive", conn="local", text=msg("add_bot", level="easy"), now=11)
+    reply = ask(engine, op="receive", conn="local", text=msg("start"), now=12)
+    assert reply["started"] is True
+    assert ("local", "view") in [(c, k) for c, _, k in reply["out"]]
+    assert isinstance(reply["wakeup"], int) and reply["wakeup"] > 12
+    reply = ask(engine, op="tick", now=reply["wakeup"])
+    assert reply["op"] == "out"
+
+
+def test_a_saved_room_is_restored_and_its_clock_goes_on():
+    engine = created()
+    ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)
+    ask(engine, op="receive", conn="local", text=msg("add_bot", level="easy"), now=11)
+    save = ask(engine, op="receive", conn="local", text=msg("start"), now=12)["save"]
+    again = Engine()
+    reply = ask(again, op="restore", saved=json.loads(save), pace=0.1, now=5000)
+    assert reply["op"] == "out" and reply["room"] == ROOM and reply["started"] is True
+    assert json.loads(reply["save"])["now"] == 5000
+    reply = ask(again, op="receive", conn="local", text=msg("join", name="Ana"), now=5001)
+    assert ("local", "view") in [(c, k) for c, _, k in reply["out"]]
+
+
+def test_a_broken_or_hostile_save_is_refused_and_the_engine_goes_on():
+    engine = Engine()
+    for bad in (None, [], {"room_id": ROOM}, {"room_id": ROOM, "seats": [{"name": "A"}]},
+                {"room_id": ROOM, "seats": [1], "game": None}):
+        reply = ask(engine, op="restore", saved=bad, pace=1, now=0)
+        assert reply["op"] == "refused", bad
+    assert engine.room is None
+    created()          # and a fresh room still works
+
+
+def test_requests_that_make_no_sense_are_refused_never_raised():
+    engine = Engine()
+    assert json.loads(engine.handle("not json"))["op"] == "refused"
+    assert json.loads(engine.handle("[1]"))["op"] == "refused"
+    assert ask(engine, op="eval", code="1")["op"] == "refused"
+    assert ask(engine, op="tick", now=5)["op"] == "refused"                 # no room yet
+    engine = created()
+    assert ask(engine, op="tick", now="soon")["op"] == "refused"
+    assert ask(engine, op="create", room_id=5, name="Ana", now=0)["op"] == "refused"
+    assert ask(engine, op="receive", conn="local", now=1)["op"] == "refused"  # no text
+    assert engine.room.room_id == ROOM                                        # unchanged
+
+
+def test_a_bad_test_deck_is_ignored_and_the_pace_is_clamped():
+    engine = Engine()
+    reply = ask(engine, op="create", room_id=ROOM, name="Ana", seed=1, deck=["Ah", "Ah"],
+                pace=99, now=0)
+    assert reply["op"] == "out" and engine.room.deck is None
+
+
+def test_drop_forgets_the_room():
+    engine = created()
+    reply = ask(engine, op="drop")
+    assert reply["room"] is None and engine.room is None
+    assert ask(engine, op="tick", now=1)["op"] == "refused"
+
+
+def test_a_draft_saved_before_the_engine_ran_makes_the_same_room_again():
+    engine = Engine()
+    reply = ask(engine, op="restore", saved=hostlife.draft(ROOM, "Ana", 9, None), pace=0.1,
+                now=300)
+    assert reply["op"] == "out" and reply["room"] == ROOM and reply["started"] is False
+    assert engine.room.seed == 9 and engine.room.seats[0].name == "Ana"
+    reply = ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=301)
+    assert [(c, k) for c, _, k in reply["out"]] == [("local", "welcome"), ("local", "lobby")]
+    # a hostile draft is refused like any bad save
+    bad = hostlife.draft(ROOM, 5, None, None)
+    assert ask(Engine(), op="restore", saved=bad, pace=1, now=0)["op"] == "refused"
+
+
+def test_connections_the_room_drops_come_back_for_the_page_to_close():
+    # ui/gate.py: a connection not seated within 10 s is dropped; the page must close it
+    engine = created()
+    reply = ask(engine, op="open", conn="c1", peer="peer-1", now=0)
+    assert reply["dropped"] == []
+    assert engine.room.peers["c1"] == "peer-1"
+    reply = ask(engine, op="tick", now=60_000)
+    assert reply["dropped"] == ["c1"]
+    assert ask(engine, op="tick", now=60_001)["dropped"] == []

@@ -1,0 +1,144 @@
+"""The host's room behind a message port: what the engine worker (engine-worker.js, Pyodide in
+a Web Worker) runs. The host page's main thread (MicroPython) owns the transport, the timers
+and the storage; it sends this one request at a time and gets one reply per request.
+
+Pure Python like ui/room.py (no `js`, no clock, no I/O): CPython tests drive it directly.
+
+Requests (JSON objects; `now`: the room's clock in ms, from the page):
+  {"op": "create", "room_id", "name", "seed": int|null, "deck": [card]|null, "pace", "now"}
+  {"op": "restore", "saved": <Room.to_dict()>, "pace", "now"}     a reloaded host's room
+                                              (or a hostlife.draft: the room made afresh)
+  {"op": "receive", "conn", "text", "now"}    a message from `conn` ("local": the host's screen)
+  {"op": "open", "conn", "peer", "now"}       a data connection from PeerJS id `peer`
+  {"op": "close", "conn", "now"}              a data connection closed
+  {"op": "tick", "now"}                       fire what is due
+  {"op": "drop"}                              forget the room (the host left it)
+Reply (one per request):
+  {"op": "out", "out": [[conn, text, kind]], "save": <JSON text of Room.to_dict()> | null,
+   "wakeup": ms | null, "started": bool, "room": room id | null,
+   "dropped": [conn]}  the connections the room closed (ui/gate.py): the page closes them
+  {"op": "refused", "error": text}   a request that makes no sense (no room yet, bad field)
+  (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
+`kind` is each output's message type, read from the message itself (ui/hostlife.kind_of);
+`save` is there whenever the room changed (anything but pongs and errors went out).
+"""
+
+import json
+
+from ui import hostlife
+from ui.room import Room, bot_maker
+
+OPS = ("create", "restore", "receive", "open", "close", "tick", "drop")
+
+
+class Engine:
+    """At most one Room, driven by requests (see the module doc)."""
+
+    def __init__(self):
+        self.room = None
+
+    def handle(self, request_text):
+        """One request (JSON text) -> one reply (JSON text). Never raises."""
+        try:
+            request = json.loads(request_text)
+        except (ValueError, TypeError):
+            return _refused("not JSON")
+        if not isinstance(request, dict) or request.get("op") not in OPS:
+            return _refused("unknown op")
+        try:
+            return json.dumps(getattr(self, "_" + request["op"])(request))
+        except Exception as e:    # a bad request or a hostile save: refused, the room goes on
+            return _refused("%s: %s" % (type(e).__name__, e))
+
+    def _now(self, request):
+        now = request.get("now")
+        if not isinstance(now, (int, float)) or isinstance(now, bool):
+            raise ValueError("now must be a number")
+        return int(now)
+
+    def _create(self, request):
+        now = self._now(request)
+        seed = request.get("seed")
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        room_id, name = request["room_id"], request["name"]
+        if not isinstance(room_id, str) or not isinstance(name, str):
+            raise TypeError("room_id and name must be text")
+        try:
+            room = Room(room_id, name, seed=seed, deck=request.get("deck") or None)
+        except ValueError:
+            room = Room(room_id, name, seed=seed)       # a bad test deck is ignored
+        room.make_bot = bot_maker(room.seed, _pace(request))
+        room.cheat = _cheat(request)
+        room.now = now
+        self.room = room
+        return self._reply([], True)
+
+    def _restore(self, request):
+        saved = request["saved"]
+        if not hostlife.resumable(saved):
+            raise ValueError("not a resumable room")
+        if saved.get("draft") is True:
+            # created while the engine started, never saved by the room: make it again
+            return self._create({"room_id": saved["room_id"], "name": saved["seats"][0]["name"],
+                                 "seed": saved.get("seed"), "deck": saved.get("deck"),
+                                 "pace": request.get("pace"), "cheat": request.get("cheat"),
+                                 "now": request.get("now")})
+        room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
+        room.cheat = _cheat(request)
+        out = room.resumed(self._now(request))
+        self.room = room
+        return self._reply(out, True)
+
+    def _receive(self, request):
+        text = request["text"]          # not text (a binary payload): the room says so
+        return self._out(self._room().receive(request["conn"], text, self._now(request)))
+
+    def _open(self, request):
+        peer = request.get("peer")
+        return self._out(self._room().open(request["conn"], self._now(request),
+                                           peer=peer if isinstance(peer, str) else None))
+
+    def _close(self, request):
+        return self._out(self._room().close(request["conn"], self._now(request)))
+
+    def _tick(self, request):
+        return self._out(self._room().tick(self._now(request)))
+
+    def _drop(self, request):
+        self.room = None
+        return {"op": "out", "out": [], "save": None, "wakeup": None, "started": False,
+                "room": None, "dropped": []}
+
+    def _room(self):
+        if self.room is None:
+            raise ValueError("no room")
+        return self.room
+
+    def _out(self, out):
+        tagged = [[conn, text, hostlife.kind_of(text)] for conn, text in out]
+        changed = hostlife.sort_out(tagged, "local")["changed"]
+        return self._reply(tagged, changed)
+
+    def _reply(self, out, changed):
+        room = self.room
+        return {"op": "out", "out": out,
+                "save": json.dumps(room.to_dict()) if changed else None,
+                "wakeup": room.next_wakeup(), "started": room.game is not None,
+                "room": room.room_id, "dropped": list(room.take_dropped())}
+
+
+def _pace(request):
+    pace = request.get("pace", 1.0)
+    if not isinstance(pace, (int, float)) or isinstance(pace, bool):
+        return 1.0
+    return min(1.0, max(0.0, float(pace)))
+
+
+def _cheat(request):
+    """The test-only cheating host (?cheat=, honoured by a test build's page only)."""
+    cheat = request.get("cheat")
+    return cheat if isinstance(cheat, str) else None
+
+
+def _refused(error):
+    return json.dumps({"op": "refused", "error": error})
