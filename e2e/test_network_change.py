@@ -60,7 +60,7 @@ def test_a_guest_whose_network_changed_is_back_at_its_seat_by_itself(new_phone, 
         host_phone = phone(new_phone, tap=False)
         hp = host_phone.page
         hp.goto(site.url("/" + QUERY))
-        assert wait_ready(hp) == "pyodide"
+        assert wait_ready(hp) == "micropython"
         hp.fill(sel("player-name"), "Hana")
         live(hp, "create-room")
         hp.wait_for_selector(sel("room-link"), timeout=T)
@@ -139,7 +139,7 @@ def test_a_host_whose_network_changed_takes_new_players_again(new_phone, site, t
     signaling = SignalingCut(host.context)
     hp = host.page
     hp.goto(site.url("/" + QUERY))
-    assert wait_ready(hp) == "pyodide"
+    assert wait_ready(hp) == "micropython"
     hp.fill(sel("player-name"), "Hana")
     live(hp, "create-room")
     hp.wait_for_selector(sel("room-link"), timeout=T)
