@@ -147,7 +147,8 @@ def net():
     js.clearTimeout = clock.clear_timeout
     js.JSON = types.SimpleNamespace(stringify=lambda x: "null" if x is None else "{}",
                                     parse=lambda text: text)
-    js.crisp = types.SimpleNamespace(newPeer=lambda pid, token=None: StubPeer(server, pid))
+    js.crisp = types.SimpleNamespace(newPeer=lambda pid, token=None: StubPeer(server, pid),
+                                     now=lambda: clock.t + 0.5)
     pyscript = types.ModuleType("pyscript")
     ffi = types.ModuleType("pyscript.ffi")
     ffi.create_proxy = lambda fn: fn

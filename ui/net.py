@@ -56,7 +56,9 @@ RETRY_MS = (1000, 2000, 4000, 8000)
 
 
 def _now():
-    return float(js.Date.now())
+    """The wall clock, ms. boot.js's crisp.now() (never a whole number): MicroPython's FFI
+    wraps a JS whole number above 2**31, so Date.now() itself would jump every 24.8 days."""
+    return float(js.crisp.now())
 
 
 def _is_open(peer):

@@ -91,7 +91,12 @@ class Screen:
             pass
 
     def _now(self):
-        return int(self.js.Date.now())
+        # boot.js's crisp.now() (never a whole number): MicroPython's FFI wraps a JS whole
+        # number above 2**31, and the page's clock (quiet_since) is read the same way
+        try:
+            return int(self.js.crisp.now())
+        except Exception:
+            return int(self.js.Date.now())
 
     # -- rendering
     def update(self, model=None):
