@@ -8,7 +8,7 @@ import time
 import pytest
 
 from crisp_e2e import wait_ready
-from crisp_rooms import open_room, phone, report
+from crisp_rooms import no_errors, open_room, phone, report
 from test_round import T, live, sel
 
 
@@ -46,7 +46,7 @@ def test_an_engine_that_cannot_start_says_so_with_retry_and_joining_still_works(
         assert raw not in text
     assert page.get_attribute("body", "data-engine") == "failed"
 
-    # the way to a friend's room still works: by its code, on this very page
+    # the way to a friend's room still works: by its code, from the landing
     page.goto(me.site.url("/"))
     assert wait_ready(page) == "micropython"
     code = link.split("?room=")[1].split("-", 1)[1]
@@ -58,11 +58,17 @@ def test_an_engine_that_cannot_start_says_so_with_retry_and_joining_still_works(
     page.fill(sel("player-name"), "Ana")
     live(page, "join-room")
     fp.wait_for_selector(sel("player-1"), timeout=T)
+    no_errors(friend)
 
-    # Retry: with the network back, the engine starts
-    page.context.unroute("**/pyodide.asm.wasm")
-    for route in me.held:
-        try:
-            route.abort()
-        except Exception:
-            pass
+
+def test_retry_starts_the_engine_once_it_can_load(new_phone):
+    me = blocked(new_phone, "abort")
+    page = me.page
+    page.goto(me.site.url("/"))
+    assert wait_ready(page) == "micropython"
+    page.fill(sel("player-name"), "Ana")
+    live(page, "play-solo")
+    page.wait_for_selector(sel("engine-retry"), timeout=40_000)
+    page.context.unroute("**/pyodide.asm.wasm")         # the network is back
+    live(page, "engine-retry")
+    page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=120_000)
