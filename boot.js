@@ -27,9 +27,12 @@
 //                (its FFI wraps whole numbers above 2**31)
 //   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
 //                | "ready" | "failed" (also on body[data-engine])
+//   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/main.py: while a round is
+//                played), asked again when the page is shown; silently absent where unsupported
 //   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
 import { loads, mode, signaling, testBuild } from "./config.js";
+import { keepAwake } from "./awake.js";
 
 const params = new URLSearchParams(location.search);
 const room = params.get("room") || null;
@@ -195,7 +198,7 @@ window.crisp = {
   mode, room, guest, test: testBuild === true,
   interpreter: "micropython",
   get peerOptions() { return peerOptions(); },
-  newPeer, randomHex,
+  newPeer, randomHex, keepAwake,
   now: () => Date.now() + 0.5,
   engine,
   loaded,

@@ -13,7 +13,7 @@ from . import shuffle
 from .actions import END_PHASES, PHASES, PLAY_PHASES, POSITIONS, ActionError, check_shape
 from .cards import CANONICAL, hand_points, is_card, value
 from .game import Game, IllegalAction, normalize_options
-from .views import allowed_for, events_for, shown_by, view_for
+from .views import allowed_for, events_for, public_events, shown_by, spectator_view, view_for
 
 _BOT_NAMES = ("Bot", "LEVELS", "think_ms")
 
@@ -21,7 +21,8 @@ __all__ = [
     "Bot", "LEVELS", "think_ms", "shuffle",
     "ActionError", "END_PHASES", "PHASES", "PLAY_PHASES", "POSITIONS", "check_shape",
     "CANONICAL", "Game", "IllegalAction", "allowed_for", "events_for",
-    "hand_points", "is_card", "normalize_options", "shown_by", "value", "view_for",
+    "hand_points", "is_card", "normalize_options", "public_events", "shown_by",
+    "spectator_view", "value", "view_for",
 ]
 
 

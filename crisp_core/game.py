@@ -724,25 +724,43 @@ class Game:
 
     @classmethod
     def from_dict(cls, data):
-        """Rebuild a Game from :meth:`to_dict` output. Raises ``ValueError`` if malformed."""
+        """Rebuild a Game from :meth:`to_dict` output (a saved game, maybe tampered with).
+
+        Raises ``ValueError`` with a short English reason unless ``data`` is a whole,
+        consistent state: every field of the right type; the 52 cards each exactly once across
+        deck, discard pile, hands and the held card (R1.2); seats, dealer, turn, caller, ready
+        flags, scores, round points and winners that fit the phase (R2-R8); deadlines that
+        fit the phase and the clock.
+        """
         if not isinstance(data, dict) or data.get("version") != 1:
             raise ValueError("not a saved Crisp game")
+        missing = [name for name in cls._FIELDS if name not in data]
+        if missing:
+            raise ValueError("saved game lacks %s" % missing[0])
+        extra = set(data) - set(cls._FIELDS) - {"version", "journal"}
+        if extra:
+            raise ValueError("saved game has an unknown field: %s" % sorted(extra)[0])
         game = cls()
+        for name in cls._FIELDS:
+            setattr(game, name, data[name])
         try:
-            for name in cls._FIELDS:
-                setattr(game, name, data[name])
             game.options = normalize_options(game.options)
-        except KeyError as exc:
-            raise ValueError("saved game lacks %s" % exc)
+        except ValueError as exc:
+            raise ValueError("saved game options: %s" % exc)
+        _check_state(game)
         game.hands = [list(hand) for hand in game.hands]
         game.deck, game.discard = list(game.deck), list(game.discard)
         game.ready = list(game.ready)
         game.scores = list(game.scores)
+        game.stack = list(game.stack) if game.stack is not None else None
+        game.round_points = list(game.round_points) if game.round_points is not None else None
+        game.winners = list(game.winners) if game.winners is not None else None
         game.window = list(game.window) if game.window is not None else None
         journal = data.get("journal") or []
-        game.journal = [list(entry) for entry in journal] if isinstance(journal, list) else []
-        if game.phase not in PHASES or len(game.hands) != game.players:
-            raise ValueError("saved game is inconsistent")
+        if not isinstance(journal, list) or not all(_is_journal_entry(e, game.players)
+                                                    for e in journal):
+            raise ValueError("saved game is inconsistent: journal")
+        game.journal = [list(entry) for entry in journal]
         game._events = []
         return game
 
@@ -754,3 +772,131 @@ class Game:
 
     def __repr__(self):
         return "<Game round %d %s turn=%r>" % (self.round, self.phase, self.turn)
+
+
+def _check_state(game):
+    """Raise ``ValueError`` unless ``game`` (fields set from a saved dict, options already
+    normalized) is a state the engine can reach: see :meth:`Game.from_dict`."""
+    def bad(what):
+        raise ValueError("saved game is inconsistent: " + what)
+
+    def is_seat(value):
+        return _is_int(value) and 0 <= value < n
+
+    def is_time(value):
+        return _is_int(value) and value >= 0
+
+    def int_list(value):
+        return (isinstance(value, list) and len(value) == n
+                and all(_is_int(item) for item in value))
+
+    n = game.players
+    phase = game.phase
+    playing = phase in ("play", "last_turns")
+    if not isinstance(phase, str) or phase not in PHASES:
+        bad("unknown phase")
+    if game.seed is not None and not isinstance(game.seed, str) and not _is_int(game.seed):
+        bad("seed")
+    if game.stack is not None:
+        if not isinstance(game.stack, list):
+            bad("stacked deck")
+        try:
+            cards.stacked_deck(game.stack)
+        except (TypeError, ValueError):
+            bad("stacked deck")
+    if not _is_int(game.round) or game.round < 1:
+        bad("round")
+    if not is_seat(game.dealer):
+        bad("dealer")
+    if not is_time(game.clock):
+        bad("clock")
+    # R1.2: the 52 cards, each once, across hands, deck, discard pile and the held card
+    hands = game.hands
+    if (not isinstance(hands, list) or len(hands) != n
+            or not all(isinstance(hand, list) and len(hand) == 3 for hand in hands)):
+        bad("hands must be three cards for each of the %d seats" % n)
+    if not isinstance(game.deck, list) or not isinstance(game.discard, list):
+        bad("deck and discard pile must be lists")
+    held = [] if game.held is None else [game.held]
+    every = [card for hand in hands for card in hand] + game.deck + game.discard + held
+    if not all(cards.is_card(card) for card in every):
+        bad("something that is not a card")
+    if len(every) != 52 or len(set(every)) != 52:
+        bad("the 52 cards must each be there exactly once")
+    # the turn and the card in hand
+    if game.held is None:
+        if game.held_from is not None:
+            bad("held_from without a held card")
+    elif not playing or game.held_from not in ("deck", "discard") or game.drew is not True:
+        bad("a held card outside a turn")
+    if not isinstance(game.drew, bool) or (game.drew and not playing):
+        bad("drew")
+    if not _is_int(game.pending_draws) or not 0 <= game.pending_draws <= 8 \
+            or (game.pending_draws and not playing):
+        bad("pending draws")
+    if playing:
+        if not is_seat(game.turn):
+            bad("turn")
+        if not is_time(game.start_at):
+            bad("start time")
+    elif game.turn is not None or (game.start_at is not None
+                                   and (phase != "peek" or not is_time(game.start_at))):
+        bad("a turn outside play")
+    if (game.caller is not None or phase in ("last_turns", "round_over", "game_over")) \
+            and not is_seat(game.caller):
+        bad("caller")
+    if phase in ("peek", "play") and game.caller is not None:
+        bad("a caller before the call")
+    if phase == "last_turns" and game.turn == game.caller:
+        bad("the caller has no last turn")
+    # timers
+    if game.peek_deadline is not None and (phase != "peek" or not is_time(game.peek_deadline)):
+        bad("peek timer")
+    if game.draw_deadline is not None and (not playing or not is_time(game.draw_deadline)):
+        bad("draw timer")
+    if (game.options["draw_seconds"] is None) != (game.draw_deadline is None) and playing:
+        bad("draw timer and options disagree")
+    window = game.window
+    if window is not None and (not isinstance(window, list) or len(window) != 2
+                               or not is_seat(window[0]) or not is_time(window[1])
+                               or phase != "play"):
+        bad("call window")
+    # the peek (R2.4), scores (R7) and the end of the game (R8)
+    ready = game.ready
+    if not isinstance(ready, list) or len(ready) != n \
+            or not all(isinstance(flag, bool) for flag in ready):
+        bad("ready flags")
+    if phase != "peek" and not all(ready):
+        bad("a seat not ready after the peek")
+    if phase == "peek" and all(ready):
+        bad("the peek is over but play has not started")
+    if not int_list(game.scores):
+        bad("scores must be one integer per seat")
+    ended = phase in ("round_over", "game_over")
+    if ended != (game.round_points is not None) or (ended and not int_list(game.round_points)):
+        bad("round points")
+    target = game.options["target"]
+    if phase == "game_over":
+        if max(game.scores) < target:
+            bad("game over below the target")
+        best = min(game.scores)
+        if game.winners != [seat for seat in range(n) if game.scores[seat] == best]:
+            bad("winners")
+    else:
+        if max(game.scores) >= target:
+            bad("a score at the target but the game goes on")
+        if game.winners is not None:
+            bad("winners before the end")
+
+
+def _is_journal_entry(entry, players):
+    """``[at, "act", seat, action]``, ``[at, "advance"]`` or ``[at, "forfeit", seat]``."""
+    if not isinstance(entry, list) or len(entry) < 2 or not _is_int(entry[0]) or entry[0] < 0:
+        return False
+    kind = entry[1]
+    if kind == "advance":
+        return len(entry) == 2
+    if kind == "forfeit":
+        return len(entry) == 3 and _is_int(entry[2]) and 0 <= entry[2] < players
+    return (kind == "act" and len(entry) == 4 and _is_int(entry[2]) and 0 <= entry[2] < players
+            and isinstance(entry[3], dict) and isinstance(entry[3].get("do"), str))

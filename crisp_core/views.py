@@ -20,6 +20,22 @@ def view_for(game, seat, now):
     n = game.players
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
         raise ValueError("no such seat")
+    return _project(game, seat, now)
+
+
+def spectator_view(game, now):
+    """The view of ``game`` for a spectator at ``now`` (ms): public information only (R9).
+
+    The same shape as :func:`view_for` with ``seat`` None: every face-down card is ``None``
+    (all hands are public once the round is over, R6.2), the held card is shown only when it
+    came from the discard pile, and ``allowed`` is empty (a spectator does nothing).
+    """
+    return _project(game, None, now)
+
+
+def _project(game, seat, now):
+    """The view for ``seat`` (an index, or None for a spectator)."""
+    n = game.players
     over = game.phase in END_PHASES
     if over:
         hands = [list(hand) for hand in game.hands]
@@ -65,7 +81,7 @@ def view_for(game, seat, now):
         "round_points": list(game.round_points) if game.round_points is not None else None,
         "scores": list(game.scores),
         "winners": list(game.winners) if game.winners is not None else None,
-        "allowed": allowed_for(game, seat, now),
+        "allowed": allowed_for(game, seat, now) if seat is not None else [],
     }
 
 
@@ -108,6 +124,11 @@ def events_for(events, seat):
     ``events``: a list of event dicts from the engine. Returns a new list, order kept.
     """
     return [event for event in events if event.get("to", seat) == seat]
+
+
+def public_events(events):
+    """The events a spectator may receive: the public ones (no ``to``), order kept."""
+    return [event for event in events if "to" not in event]
 
 
 def shown_by(events):

@@ -15,6 +15,12 @@ Fixtures
     timings      session: dict name -> list of ms; printed (median) in the terminal summary.
 
 Helpers (in crisp_e2e.py, import them from there)
+    served_build(folder, *build_args)  a context manager: builds the site with tools/build.py
+                      and those arguments into folder/dist, serves it (`serve`) and yields its
+                      Site (what `site` does with "--test"); for tests of other builds
+                      (e2e/test_build_params.py).
+    serve(dist, *serve_args)  a context manager: serves a built `dist` with tools/serve.mjs
+                      (and those arguments) on a free port; yields its Site.
     wait_ready(page)  waits until ui/main.py set body[data-ready]; returns its value
                       ("micropython" on every page; a host page's engine worker sets
                       body[data-engine], see test_smoke.wait_engine).
@@ -28,73 +34,25 @@ test build honours them, which is why `site` is one.
 """
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from crisp_e2e import (CHROMIUM, LAUNCH_ARGS, PHONE, READY_PROBE, ROOT, ALL_REQUESTS, Phone, Site)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from crisp_e2e import (CHROMIUM, LAUNCH_ARGS, PHONE, READY_PROBE, ALL_REQUESTS, Phone, serve,
+                       served_build)
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     # Build into a private folder: tests never disturb the dist/ someone is serving.
-    dist = str(tmp_path_factory.mktemp("crisp") / "dist")
-    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), "--test",
-                    "--out", dist], check=True, cwd=ROOT)
-    yield from serve(dist)
+    with served_build(str(tmp_path_factory.mktemp("crisp")), "--test") as s:
+        yield s
 
 
 @pytest.fixture(scope="session")
 def open_site(site):
-    yield from serve(site.dist, "--reserve-ms", "0")
-
-
-def serve(dist, *args):
-    """Serve `dist` with tools/serve.mjs on a free port until the session ends."""
-    port = free_port()
-    log_path = os.path.join(os.path.dirname(dist), "serve-%d.log" % port)
-    log = open(log_path, "w")
-    proc = subprocess.Popen(
-        ["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port", str(port),
-         "--host", "127.0.0.1", "--dir", dist] + list(args),
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    s = Site(port, dist, log_path)
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"serve.mjs exited with {proc.returncode}: {open(log_path).read()}")
-        try:
-            with urllib.request.urlopen(s.url("/"), timeout=2) as r:
-                if r.status == 200:
-                    break
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("serve.mjs did not answer within 30 s")
-        time.sleep(0.1)
-    try:
+    with serve(site.dist, "--reserve-ms", "0") as s:
         yield s
-    finally:
-        proc.terminate()  # by its PID (Popen), never by name
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 @pytest.fixture(scope="session")

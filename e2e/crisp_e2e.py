@@ -1,7 +1,14 @@
 """Helpers for Crisp's end-to-end tests (see conftest.py for the fixtures)."""
 
+import contextlib
 import json
 import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from urllib.parse import urlsplit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -122,3 +129,62 @@ def _page_state(page):
 
 def ready_ms(page):
     return page.evaluate("window.__crispReadyAt")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served_build(folder, *build_args):
+    """Build the site (`tools/build.py *build_args`) into `folder`/dist and serve it (`serve`);
+    yields its Site."""
+    dist = os.path.join(folder, "dist")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), *build_args,
+                    "--out", dist], check=True, cwd=ROOT)
+    with serve(dist) as s:
+        yield s
+
+
+@contextlib.contextmanager
+def serve(dist, *serve_args):
+    """Serve the built `dist` with `node tools/serve.mjs *serve_args` (static files + PeerJS
+    signaling at /peerjs) on a free port; yields its Site. The server is stopped by its PID
+    at the end."""
+    port = free_port()
+    log_path = os.path.join(os.path.dirname(dist), "serve-%d.log" % port)
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        ["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port", str(port),
+         "--host", "127.0.0.1", "--dir", dist, *serve_args],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    s = Site(port, dist, log_path)
+    with open(os.path.join(dist, "build.json"), "rb") as f:
+        built = f.read()
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"serve.mjs exited with {proc.returncode}: "
+                                   f"{open(log_path).read()}")
+            try:
+                # our server, not another one that took the port meanwhile: the same build
+                with urllib.request.urlopen(s.url("/build.json"), timeout=2) as r:
+                    if r.status == 200 and r.read() == built:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("serve.mjs did not answer within 30 s")
+            time.sleep(0.1)
+        yield s
+    finally:
+        proc.terminate()  # by its PID (Popen), never by name
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()

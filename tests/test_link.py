@@ -285,3 +285,65 @@ def test_a_page_not_seated_yet_never_says_paused():
     link.joining(150)
     link.step(100 + QUIET_MS)
     assert link.status() == "connecting"
+
+
+# ---- the host's absence shown truthfully (issue 10, item 2) --------------------------------
+
+from ui.link import HOST_GONE_MS, QUIET_MS  # noqa: E402
+
+
+def seated_link(now=0, gone_ms=HOST_GONE_MS):
+    link = Link(now, gone_ms=gone_ms)
+    link.step(now)
+    link.opened(now)
+    link.joining(now)
+    link.heard(now, seated=True)
+    return link
+
+
+def test_a_host_heard_recently_is_neither_quiet_nor_lost():
+    link = seated_link()
+    assert not link.host_quiet(QUIET_MS - 1) and not link.host_lost(QUIET_MS - 1)
+    link.heard(3000)
+    assert not link.host_quiet(3000 + QUIET_MS - 1)
+
+
+def test_a_silent_host_is_quiet_then_lost_after_gone_ms_of_silence():
+    link = seated_link()
+    assert link.host_quiet(QUIET_MS) and not link.host_lost(QUIET_MS)
+    link.lost(5000, missing=True)                  # its tab closed: nobody holds the id
+    assert link.host_quiet(5001) and not link.host_lost(HOST_GONE_MS - 1)
+    assert link.host_lost(HOST_GONE_MS)
+    assert link.status() == "host_gone"            # the banner: waiting for the host
+
+
+def test_reconnecting_does_not_reset_the_hosts_last_sign_of_life():
+    link = seated_link()
+    link.lost(1000)
+    link.connecting(2000)
+    link.opened(2500)                              # a connection opened, no welcome yet
+    link.joining(2500)
+    assert link.host_quiet(2600)
+    assert link.host_lost(HOST_GONE_MS)            # opening is not a word from the host
+
+
+def test_the_host_back_ends_the_absence():
+    link = seated_link()
+    link.lost(1000, missing=True)
+    assert link.host_lost(HOST_GONE_MS + 10)
+    link.connecting(HOST_GONE_MS + 20)
+    link.opened(HOST_GONE_MS + 30)
+    link.joining(HOST_GONE_MS + 30)
+    link.heard(HOST_GONE_MS + 40, seated=True)
+    assert not link.host_quiet(HOST_GONE_MS + 50) and not link.host_lost(HOST_GONE_MS + 50)
+
+
+def test_a_test_build_may_shorten_the_time_before_the_host_counts_as_gone():
+    link = seated_link(gone_ms=5000)
+    link.lost(100, missing=True)
+    assert not link.host_lost(4999) and link.host_lost(5000)
+
+
+def test_a_page_never_seated_never_says_the_host_is_gone():
+    link = Link(0)
+    assert not link.host_quiet(10 ** 6) and not link.host_lost(10 ** 6)

@@ -4,7 +4,8 @@ Each example plays a random game under random options, mixing the engine's own l
 with illegal and malformed ones and with clock jumps across every deadline, and checks after
 every step:
 - R1.2: the 52 cards are exactly in hands + deck + discard + held;
-- R9: no view or event for seat s names a card s may not know at that moment;
+- R9: no view or event for seat s names a card s may not know at that moment, and a
+  spectator's view and events name only public cards;
 - an illegal action changes nothing (beyond the deadlines that fired before it);
 - the whole state survives ``to_dict`` -> JSON -> ``from_dict``.
 """
@@ -15,7 +16,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crisp_core import CANONICAL, Game, IllegalAction, events_for, view_for
+from crisp_core import (CANONICAL, Game, IllegalAction, events_for, public_events,
+                        spectator_view, view_for)
 from crisp_core.actions import POSITIONS
 
 OPTIONS = st.fixed_dictionaries({
@@ -88,6 +90,19 @@ def check_secrecy(before, game, events, now):
         assert not leaked, (seat, leaked)
         if not over:
             assert view["hands"] == [[None] * 3] * game.players
+    # A spectator (a late friend watching, docs/protocol.md "Spectators") gets public
+    # information only: no private event, and a view naming only public cards.
+    for event in public_events(events):
+        assert "to" not in event
+        if event["type"] != "round_over":
+            leaked = set(named_cards(event)) - public
+            assert not leaked, ("spectator", event, leaked)
+    watched = spectator_view(game, now)
+    leaked = set(named_cards(watched)) - public
+    assert not leaked, ("spectator", leaked)
+    assert watched["seat"] is None and watched["allowed"] == []
+    if not over:
+        assert watched["hands"] == [[None] * 3] * game.players
 
 
 def check_reveal(game, reason, seat, item):

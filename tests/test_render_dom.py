@@ -119,7 +119,30 @@ class Text(Node):
         self.data = data
 
 
+class Style:
+    """element.style: its cssText is the element's style attribute, as in a browser (the
+    screens set styles through it: the page's CSP allows no style attribute)."""
+
+    def __init__(self, el):
+        self._el = el
+
+    @property
+    def cssText(self):
+        return self._el.attributes.get("style", "")
+
+    @cssText.setter
+    def cssText(self, value):
+        if value:
+            self._el.attributes["style"] = str(value)
+        else:
+            self._el.attributes.pop("style", None)
+
+
 class Element(Node):
+    @property
+    def style(self):
+        return Style(self)
+
     def __init__(self, doc, tag):
         Node.__init__(self, doc)
         self.tagName = tag.upper()

@@ -229,11 +229,13 @@ def test_lobby_start_needs_two_players():
     assert live(tree, "start-game") and not live(tree, "add-bot")
 
 
-def test_lobby_host_can_remove_a_bot_but_not_a_person():
+def test_lobby_host_can_remove_a_bot_or_a_person_but_not_itself():
     m = lobby_model(3, seat=0)                     # seat 2 is an easy bot
     tree, ctx = show(m)
-    assert find(tree, "remove-1") is None and find(tree, "remove-0") is None
+    assert find(tree, "remove-0") is None
     assert tap(tree, ctx, "remove-2", new_ui(), m) == [("remove", {"seat": 2})]
+    assert tap(tree, ctx, "remove-1", new_ui(), m) == [("remove", {"seat": 1})]
+    assert text_of(find(tree, "remove-1")) == i18n.t("en", "remove_player")
     tree, ctx = show(lobby_model(3, seat=1))       # a guest: no remove
     assert find(tree, "remove-2") is None
 
@@ -1318,3 +1320,89 @@ def test_a_room_link_in_its_hosts_own_browser_says_so_or_offers_to_resume():
         assert live(tree, "resume-hosting")
         assert tap(tree, ctx, "resume-hosting", None, None) == [("resume_hosting", {})]
         assert find(tree, "join-room") is None
+
+
+# ---- the host's absence, spectators, leaving (issue 10) ------------------------------------
+
+def test_a_silent_host_shows_away_and_the_timers_paused():
+    m = table_model(3, seat=1, turn=0, draw_left=30000,
+                    options={"players": 3, "target": 100, "draw_seconds": 30,
+                             "draw_from_discard": False})
+    m.view_at = 1000
+    m.last_heard = 5000                       # heard 4 s after the view came, then silence
+    tree, ctx = show(m, elapsed=20000)
+    assert text_of(find(tree, "turn-timer")) == "0:10"      # the host is here: it runs
+    m.host_quiet = True
+    tree, ctx = show(m, elapsed=20000)
+    timer = find(tree, "turn-timer")
+    assert timer["attrs"]["data-paused"] == "true" and timer["attrs"]["data-ms"] == "26000"
+    assert text_of(timer) == i18n.t("en", "paused")
+    assert "away" in find(tree, "seat-0")["attrs"]["class"]
+    assert "away" not in find(tree, "seat-2")["attrs"]["class"]
+
+
+def test_a_host_counted_as_gone_offers_keep_waiting_or_leave():
+    m = table_model(3, seat=1)
+    m.status, m.host_quiet, m.host_lost = "host_gone", True, True
+    ui = new_ui()
+    tree, ctx = show(m, ui, lang="es")
+    panel = find(tree, "host-gone")
+    assert i18n.t("es", "host_gone_title") in text_of(panel)
+    assert tap(tree, ctx, "leave", ui, m) == [("leave", {})]
+    assert tap(tree, ctx, "keep-waiting", ui, m) == []
+    tree, ctx = show(m, ui)
+    assert find(tree, "host-gone") is None and find(tree, "keep-waiting") is None
+    assert text_of(find(tree, "connection")).startswith(i18n.t("en", "conn_host_gone"))
+    assert live(tree, "leave")                        # never without a way out
+    m.host_lost = False                               # not yet gone: the usual banner
+    tree, ctx = show(m, new_ui())
+    assert find(tree, "host-gone") is None
+    m.is_host = True                                  # the host's own page never says it
+    m.host_lost = True
+    tree, ctx = show(m, new_ui())
+    assert find(tree, "host-gone") is None
+
+
+def test_a_spectator_watches_and_asks_for_an_away_or_bot_seat_with_a_name():
+    m = FakeClient(screen="table", seat=None, spectator=True,
+                   players=players(NAMES[:4], bots={3: "easy"}, away=(2,)),
+                   view=make_view(4, None, turn=1))
+    ui = new_ui()
+    tree, ctx = show(m, ui)
+    assert find(tree, "spectator") is not None and find(tree, "ready") is None
+    assert find(tree, "take-seat-2") is None                  # no name yet
+    ui["name"] = "Gus"
+    tree, ctx = show(m, ui)
+    assert find(tree, "take-seat-1") is None and find(tree, "take-seat-0") is None
+    assert tap(tree, ctx, "take-seat-2", ui, m) == [("sit", {"name": "Gus", "seat": 2})]
+    assert tap(tree, ctx, "take-seat-3", ui, m) == [("sit", {"name": "Gus", "seat": 3})]
+    assert tap(tree, ctx, "sit-next-game", ui, m) == [("sit", {"name": "Gus", "seat": None})]
+    m.ask = {"seat": 2, "name": "Gus"}
+    tree, ctx = show(m, ui)
+    assert text_of(find(tree, "seat-asked")) == i18n.t("en", "asked_seat")
+    assert live(tree, "leave")
+
+
+def test_the_host_approves_a_spectators_request():
+    m = table_model(4, seat=0)
+    m.players = players(NAMES[:4], away=(2,))
+    m.players[2]["asks"] = EVIL
+    tree, ctx = show(m)
+    assert tap(tree, ctx, "approve-2", new_ui(), m) == [("approve", {"seat": 2})]
+    assert EVIL in text_of(find(tree, "approve-2"))           # as text, never markup
+    guest = table_model(4, seat=1)
+    guest.players = m.players
+    tree, ctx = show(guest)
+    assert find(tree, "approve-2") is None
+
+
+def test_the_wake_lock_is_wanted_while_a_round_is_played():
+    from ui.viewmodel import awake_wanted
+    for phase, want in (("peek", True), ("play", True), ("last_turns", True),
+                        ("round_over", False), ("game_over", False)):
+        assert awake_wanted(table_model(3, seat=1, phase=phase)) is want, phase
+    assert not awake_wanted(lobby_model(3))
+    assert not awake_wanted(None)
+    gone = table_model(3, seat=1)
+    gone.screen = "gone"
+    assert not awake_wanted(gone)

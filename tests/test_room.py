@@ -61,14 +61,14 @@ def test_host_is_seat_zero_and_guests_sit_in_join_order():
     assert net.last("a", "lobby") == lobby == net.last(LOCAL, "lobby")
 
 
-def test_names_are_trimmed_and_cut_to_20_characters():
+def test_names_are_trimmed_collapsed_and_cut_to_20_characters():
     net = Net()
     net.host.join("Host")
     net.guest("a", "   Ana   ")
     net.guest("b", "B" * 50)
     net.guest("c", "Tab\tand\nnewline<b>")
     names = [p["name"] for p in net.last("a", "lobby")["players"]]
-    assert names == ["Host", "Ana", "B" * 20, "Tabandnewline<b>"]
+    assert names == ["Host", "Ana", "B" * 20, "Tab and newline<b>"]
 
 
 def test_empty_name_is_refused():

@@ -205,7 +205,8 @@ def test_a_reloaded_host_and_its_guests_see_exactly_what_they_saw_before():
         client = net.clients[conn if conn == LOCAL else conn + "2"]
         view, players = before[conn]
         assert client.view == view, conn               # draw_left included: the clock paused
-        assert [p["name"] for p in client.players] == ["Host", "x", "x"]
+        # names are frozen once the game has started: "x" renames nobody
+        assert [p["name"] for p in client.players] == ["Host", "Ana", "Bea"]
         assert all(p["connected"] for p in client.players)
     assert net.clients["a2"].view["held"] == {"seat": 1, "from": "deck", "card": "6d"}
     net.act("a2", {"do": "discard"})

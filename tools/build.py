@@ -9,7 +9,9 @@
 
 What dist/ holds (every URL in it is relative, so it works at / and under /<repo>/):
 
-    index.html, boot.js       the page shell and its bootstrap (copied)
+    index.html, boot.js       the page shell and its bootstrap (copied; index.html gets its
+                              Content-Security-Policy <meta>: content_security_policy())
+    awake.js                  the Screen Wake Lock, held while a round is played (copied)
     engine-worker.js          the host's engine worker: Pyodide + py/host-<hash>.zip (copied)
     config.js                 GENERATED: the signaling server, the host zip's name, and what
                               each page downloads (sizes: the loading screen's progress)
@@ -36,10 +38,12 @@ The vendored files come from node_modules/ (run `npm ci` first); nothing is fetc
 """
 
 import argparse
+import base64
 import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import struct
@@ -50,7 +54,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
-SHELL_FILES = ["index.html", "boot.js", "engine-worker.js"]
+SHELL_FILES = ["index.html", "boot.js", "engine-worker.js", "awake.js"]
 # Vendored npm files: package dir -> (dist subdir, files or None for "all but maps/types").
 PYODIDE_FILES = [
     "pyodide.mjs",
@@ -81,6 +85,56 @@ SIGNALING = {
     },
 }
 
+# The signaling hosts a hosted page talks to (PeerJS cloud: HTTPS for ids, a WebSocket).
+CLOUD_SIGNALING = ["https://0.peerjs.com", "wss://0.peerjs.com"]
+CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(">)')
+INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def content_security_policy(mode, html):
+    """The page's Content-Security-Policy, as tight as PyScript, Pyodide and MicroPython allow
+    (checked by e2e/test_csp.py, which plays a round listening for violations):
+    - scripts from this origin only; WebAssembly may compile ('wasm-unsafe-eval'); Pyodide's
+      and PyScript's glue still need 'unsafe-eval'. No inline script.
+    - styles from this origin and the shell's own inline <style> (by its hash); the screens
+      set style properties through the CSSOM, never a style attribute.
+    - images from this origin and data: URLs (the shell's icon, the room link's QR code).
+    - connections to this origin only (its files and, local builds, the signaling server at
+      /peerjs, ws: included); hosted builds also to the PeerJS cloud (CLOUD_SIGNALING).
+      WebRTC's own traffic (STUN/TURN, data channels) is not governed by CSP.
+    - workers from this origin or blob: URLs (PyScript makes its workers from blobs).
+    - no plugins, no <base>, no form posts. (frame-ancestors cannot be set by a <meta>.)
+    """
+    styles = ["'self'"] + ["'sha256-%s'" % base64.b64encode(
+        hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
+        for css in INLINE_STYLE.findall(HTML_COMMENT.sub("", html))]
+    connect = ["'self'"] + (CLOUD_SIGNALING if mode == "hosted" else [])
+    return "; ".join([
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
+        "style-src " + " ".join(styles),
+        "img-src 'self' data:",
+        "connect-src " + " ".join(connect),
+        "worker-src 'self' blob:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+    ])
+
+
+def shell_html(mode, html=None):
+    """index.html's text `html` (default: the repository's index.html) with its
+    Content-Security-Policy written in."""
+    if html is None:
+        with open(os.path.join(ROOT, "index.html"), encoding="utf-8") as f:
+            html = f.read()
+    if not CSP_META.search(html):
+        fail('index.html has no <meta http-equiv="Content-Security-Policy" content="...">')
+    policy = content_security_policy(mode, html)
+    return CSP_META.sub(lambda m: m.group(1) + policy + m.group(2), html, count=1)
+
+
 # PyScript plugins switched off in both configs ("!name"); "error" is kept.
 UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal"]
 
@@ -88,8 +142,8 @@ UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "
 PY_EXTENSIONS = (".py", ".json")
 # ui/ modules only the engine worker (Pyodide) runs: the page's zip leaves them out, the
 # worker's zip has them and nothing else of ui/.
-ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/hostlife.py", "ui/proof.py", "ui/room.py",
-             "ui/roomcode.py"]
+ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/handover.py", "ui/hostlife.py", "ui/proof.py",
+             "ui/room.py", "ui/roomcode.py", "ui/seal.py"]
 PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py"]
 
 
@@ -280,6 +334,8 @@ def build(out, mode, test=False):
             text = f.read()
         for sub, folder in dirs.items():
             text = text.replace(f"./vendor/{sub}/", f"./{folder}/")
+        if name == "index.html":
+            text = shell_html(mode, text)
         write(os.path.join(out, name), text)
 
     # 2. sources, as files (ui/main.py is fetched as the entry script; the rest is browsable)

@@ -51,6 +51,8 @@ class Client:
                "turn"} (None: the peek, shown until this seat is ready; "turn": a Jack's or
                a Queen's reveal, shown until the next turn begins or `dismiss_reveals`)
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
+      name_error  "bad_name" | "name_taken" when the room refused this page's join for its
+               name (the join screen says so until the next join), else None
       status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified" |
                "host_paused" (the page sets it from ui/link.py)
       quiet_since  None, or the `now` the host was last heard while it is silent (the page
@@ -64,6 +66,8 @@ class Client:
                message but a `challenge` is ignored.
       suspect  True once the peer on this connection failed to prove itself (the page drops
                the connection and says `host_unverified`); the page clears it
+      spectator True while this page watches without a seat (a late friend, docs/protocol.md
+               "Spectators"); ask: its request for a seat, {seat (None: the next game), name}
       verdict  the check of the last round dealt from a committed shuffle, or None:
                {"round": r, "ok": bool, "what", "detail", "saw", "expected"} (docs/protocol.md
                "Verifiable shuffle"); record: that round's record (JSON-safe), to save
@@ -102,6 +106,7 @@ class Client:
         self.reveal_until = {}
         self.error = None
         self.kicked = None
+        self.name_error = None
         self.status = "connecting"
         self.n = 0
         self.latency = None
@@ -110,6 +115,9 @@ class Client:
         self.fresh = True         # the next view starts over (after a welcome): no gap to see
         self.synced_at = None     # when this page last asked for `sync`
         self.last_type = None
+        self.spectator = False
+        self.ask = None
+        self.sealed = None        # the newest sealed room and this seat's share (host handover)
         self._batch = 0
         self._reveal_batch = {}
 
@@ -145,17 +153,43 @@ class Client:
             if self.token is None and proof.is_hex(msg.get("token"), 32):
                 self.token = msg.get("token")    # the first welcome only; never replaced
             self.room = msg.get("room")
+            self.spectator = False
+            self.ask = None
             # A (re)seat: the views that follow start over (the room replays the round's log).
             self.fresh = True
             self._segment = True
             self.log = []
             self._clear_reveals()
             self.error = None
+            self.name_error = None
+            return True
+        if kind == "sealed":
+            # The room sealed for the players (docs/protocol.md "Host handover: the sealed
+            # room"): ciphertext and this seat's one share; kept, never shown.
+            box = msg.get("box")
+            if (isinstance(box, dict) and isinstance(box.get("n"), int)
+                    and isinstance(msg.get("share"), str)
+                    and (self.sealed is None or box["n"] > self.sealed["box"]["n"])):
+                keys = msg.get("keys")
+                self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host"),
+                               "keys": keys if isinstance(keys, dict) else {}}
+            return False
+        if kind == "watching":
+            self.spectator = True
+            ask = msg.get("ask")
+            self.ask = ask if isinstance(ask, dict) else None
+            self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room
             return True
         if kind == "lobby":
             self.lobby = msg
             self.players = msg.get("players") or []
             self.games = _count(msg.get("games"), self.games)
+            if self.spectator and self.seat is None:
+                # watching a lobby: the player may still type a name and join it
+                if not msg.get("started") and self.screen == "table":
+                    self.screen = "join"
+                    self.view = None
+                return True
             if not msg.get("started") and self.screen != "gone":
                 self.screen = "lobby"
                 # back in the lobby (a new game after game over): the old game is gone
@@ -178,12 +212,14 @@ class Client:
                 # its way or here already, and shows what happened; nothing to tell.
                 return False
             self.error = {"code": msg.get("code"), "text": msg.get("text")}
+            if self.seat is None and msg.get("code") in ("bad_name", "name_taken"):
+                self.name_error = msg.get("code")
             return True
         if kind == "kicked":
             self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
             self.error = self.kicked
             self.screen = "gone"
-            if msg.get("code") == "removed":
+            if msg.get("code") in ("removed", "replaced", "left"):
                 self.token = None     # the seat is gone: a later visit joins afresh
             return True
         if kind == "pong":
@@ -459,6 +495,7 @@ class Client:
         never the token itself; `room` (the room id) and `peer` (this page's PeerJS id) are
         bound into the proofs. A rejoin needs `nonce` (the constructor's)."""
         self.name = name
+        self.name_error = None
         if token is None or self.is_host:
             self._send({"type": "join", "name": name})
             return
@@ -469,6 +506,23 @@ class Client:
                      "seat_id": proof.seat_id(token), "nonce": self.nonce()}
         self._send({"type": "join", "name": name, "seat_id": self._ask["seat_id"],
                     "nonce": self._ask["nonce"]})
+
+    def watch(self):
+        """Watch the room without a seat (public information only)."""
+        self._send({"type": "watch"})
+
+    def sit(self, name, seat=None):
+        """A spectator asks for `seat` (away or played by a bot; the host approves), or with
+        None for a seat in the next game."""
+        self.error = None
+        msg = {"type": "sit", "name": name}
+        if seat is not None:
+            msg["seat"] = seat
+        self._send(msg)
+
+    def leave(self):
+        """Tell the room this player leaves (lobby: the seat frees up; table: a bot takes it)."""
+        self._send({"type": "leave"})
 
     def act(self, action):
         """Send an engine action, e.g. {"do": "draw", "from": "deck"}, with the number of the

@@ -13,11 +13,16 @@ Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "close", "conn", "now"}              a data connection closed
   {"op": "tick", "now"}                       fire what is due
   {"op": "drop"}                              forget the room (the host left it)
+  {"op": "check", "saved": <Room.to_dict()>}  would this saved room load? (the landing asks
+                                              before it offers one: Room.from_dict's checks)
 Reply (one per request):
   {"op": "out", "out": [[conn, text, kind]], "save": <JSON text of Room.to_dict()> | null,
    "wakeup": ms | null, "started": bool, "room": room id | null,
    "dropped": [conn]}  the connections the room closed (ui/gate.py): the page closes them
-  {"op": "refused", "error": text}   a request that makes no sense (no room yet, bad field)
+  {"op": "refused", "error": text, "code": str|null}   a request that makes no sense (no
+                                     room yet, bad field, a refused save); `code`: the room's
+                                     error code when it refused a name (e.g. "name_taken")
+  {"op": "out", "checked": room id}  (to "check") the saved room would load
   (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
 `kind` is each output's message type, read from the message itself (ui/hostlife.kind_of);
 `save` is there whenever the room changed (anything but pongs and errors went out).
@@ -26,9 +31,9 @@ Reply (one per request):
 import json
 
 from ui import hostlife
-from ui.room import Room, bot_maker
+from ui.room import BadMessage, Room, bot_maker
 
-OPS = ("create", "restore", "receive", "open", "close", "tick", "drop")
+OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check")
 
 
 class Engine:
@@ -47,6 +52,8 @@ class Engine:
             return _refused("unknown op")
         try:
             return json.dumps(getattr(self, "_" + request["op"])(request))
+        except BadMessage as e:   # e.g. a host's name the room refuses
+            return _refused(e.text, e.code)
         except Exception as e:    # a bad request or a hostile save: refused, the room goes on
             return _refused("%s: %s" % (type(e).__name__, e))
 
@@ -104,6 +111,13 @@ class Engine:
     def _tick(self, request):
         return self._out(self._room().tick(self._now(request)))
 
+    def _check(self, request):
+        """Whether a saved room would load (Room.from_dict's checks: ValueError or TypeError
+        when it would not), without running it or touching the room in play."""
+        saved = request["saved"]
+        Room.from_dict(saved)
+        return {"op": "out", "checked": saved.get("room_id")}
+
     def _drop(self, request):
         self.room = None
         return {"op": "out", "out": [], "save": None, "wakeup": None, "started": False,
@@ -140,5 +154,5 @@ def _cheat(request):
     return cheat if isinstance(cheat, str) else None
 
 
-def _refused(error):
-    return json.dumps({"op": "refused", "error": error})
+def _refused(error, code=None):
+    return json.dumps({"op": "refused", "error": error, "code": code})

@@ -39,6 +39,15 @@ def handle(ui, spec, value, model, now=0):
                 ui["joined"] = True
                 return [("join", {"name": name})]
             return [("create_room", {"name": name})]
+        if op == "keep_waiting":
+            ui["keep_waiting"] = True
+            return []
+        if op == "sit":
+            # a spectator asks for seat `arg` (None: a seat in the next game), by its name
+            name = (ui.get("name") or "").strip()[:NAME_MAX]
+            if not name:
+                return []
+            return [("sit", {"name": name, "seat": arg})]
         if op == "queen_start":
             ui["queen"] = {"pos": None}
         elif op == "queen_pos":

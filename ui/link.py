@@ -17,7 +17,11 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
   "host_unverified" until the room seats it again;
 - the host closes a connection that has not joined within 10 s (ui/gate.py): while this page
   has sent no join (a player still typing a name) that close is expected, the page connects
-  again at once and the player is told nothing.
+  again at once and the player is told nothing;
+- the host's absence is shown truthfully: once nothing has come from the host for QUIET_MS
+  (`host_quiet`) its seat shows away and the timers paused; once it has been silent for
+  `gone_ms` (HOST_GONE_MS, 30 s, by default) it counts as gone (`host_lost`) and the page
+  offers the player `keep-waiting` or `leave`.
 """
 
 PING_MS = 3000
@@ -29,6 +33,8 @@ QUIET_MS = 4500               # a seated page that has not heard the host this l
                               # running, and then no time counts against anyone
 RETRY_MS = (250, 500, 1000, 2000, 3000)
 GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
+QUIET_MS = 4500               # no word from the host this long (1.5 pings): its seat shows away
+HOST_GONE_MS = 30000          # no word from the host this long: it counts as gone
 
 
 def backoff(failures):
@@ -55,7 +61,9 @@ class Link:
     the page still retries, in case the host is only starting).
     """
 
-    def __init__(self, now, seated=False):
+    def __init__(self, now, seated=False, gone_ms=HOST_GONE_MS):
+        self.gone_ms = gone_ms
+        self.host_heard = now     # the host's last sign of life (a reloaded page: its load)
         self.open = False
         self.seated = seated      # had (or, with a saved token, has) a seat in this room
         self.attempt_at = None    # when the current attempt began
@@ -96,11 +104,17 @@ class Link:
         """A message from the host (seated: it was the welcome that answers a join)."""
         self.last_heard = now
         self.doubt_at = None
+        self.host_heard = now
         if seated:
             self.seated = True
             self.join_at = None
             self.failures = 0             # back in: the next loss starts the backoff over
             self.impostor = False
+
+    def refused(self):
+        """The room answered the join with a refusal (the name): the connection is good, and
+        nothing is pending until the player joins again (no retry with the same name)."""
+        self.join_at = None
 
     def lost(self, now, missing=False):
         """The connection closed, an attempt failed, or (missing) the signaling server says
@@ -171,6 +185,20 @@ class Link:
         self.quiet = (self.open and self.seated and self.join_at is None
                       and self.last_heard is not None and now - self.last_heard >= QUIET_MS)
         return todo
+
+    def host_quiet(self, now):
+        """True when this seated page has heard nothing from its host for QUIET_MS, or has no
+        working connection to it: the host's seat shows away and the timers paused."""
+        if not self.seated:
+            return False
+        if not self.open or self.join_at is not None or self.impostor:
+            return True
+        return now - self.host_heard >= QUIET_MS
+
+    def host_lost(self, now):
+        """True once the host counts as gone: this seated page has had no word from it for
+        `gone_ms` (its last sign of life: the last message it sent us)."""
+        return self.host_quiet(now) and now - self.host_heard >= self.gone_ms
 
     def status(self):
         if self.impostor:

@@ -44,12 +44,14 @@ from pyscript.ffi import create_proxy
 from ui import hostlife, render
 from ui import screens
 from ui.client import Client
-from ui.link import Link, backoff
+from ui.link import HOST_GONE_MS, Link, backoff
 from ui.net import GuestNet, HostNet
 from ui.storage import Storage
+from ui.viewmodel import awake_wanted
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
+LEAVE_MS = 600            # a leaving guest waits this long at most for the room to hear it
 
 
 def _str(value):
@@ -144,6 +146,8 @@ class Page:
     def __init__(self):
         self.client = None
         self.screen = render.Screen(js.document.getElementById("app"), self.intent)
+        self.awake = False            # the Screen Wake Lock is wanted (awake.js holds it)
+        self.leaving = Timer(self.go_home)
         self._tick_proxy = every(UI_TICK_MS, self.ui_tick)
 
     def now(self):
@@ -163,6 +167,18 @@ class Page:
             self.screen.update(self.model())
         except Exception as e:
             js.console.error("crisp: render failed: " + str(e))
+        self.keep_awake()
+
+    def keep_awake(self):
+        """Hold the Screen Wake Lock while a round is played on this page, let it go
+        otherwise (awake.js asks again when the page is shown; absent where unsupported)."""
+        want = awake_wanted(self.model())
+        if want != self.awake:
+            self.awake = want
+            try:
+                js.crisp.keepAwake(want)
+            except Exception as e:
+                log("wake lock:", e)
 
     def ui_tick(self):
         if self.client is not None:
@@ -201,6 +217,11 @@ class Page:
             client.host({"type": "add_bot", "level": payload.get("level", "easy")})
         elif name == "remove":
             client.host({"type": "remove", "seat": payload.get("seat")})
+        elif name == "approve":
+            client.host({"type": "approve", "seat": payload.get("seat")})
+        elif name == "sit":
+            self.name = payload.get("name")       # its name when the seat is given
+            client.sit(payload.get("name"), payload.get("seat"))
         elif name == "stand_in":
             client.host({"type": "stand_in", "seat": payload.get("seat"),
                          "level": payload.get("level", "easy")})
@@ -233,7 +254,19 @@ class Page:
         self.client.host({"type": "new_game"})
 
     def leave(self):
-        """Game over: this page forgets the room, then goes to the landing (no ?room)."""
+        """`leave`: the room hears it first (a guest's seat frees up in the lobby, a bot takes
+        it at the table), then this page forgets the room and opens the landing (no ?room)."""
+        if self.tell_leave():
+            self.leaving.at(LEAVE_MS)     # or at once when the room's `kicked` `left` comes
+        else:
+            self.go_home()
+
+    def tell_leave(self):
+        """Send `leave` to the room when there is one to tell; True when it was sent."""
+        return False
+
+    def go_home(self):
+        self.leaving.cancel()
         self.forget_room()
         js.location.href = self.screen.base or "./"
 
@@ -249,9 +282,11 @@ class Landing:
 
     screen = "landing"
 
-    def __init__(self, saved=None, status=None, engine_wait=None):
+    def __init__(self, saved=None, status=None, engine_wait=None, refused=False, error=None):
         self.status = status
         self.engine_wait = engine_wait
+        self.refused = refused        # the saved room was refused (damaged or changed)
+        self.error = error            # {code, text}: e.g. a name the room refused
         self.resume = hostlife.summary(saved) if saved is not None else None
 
 
@@ -342,6 +377,8 @@ class HostPage(Page):
         self.wake = Timer(self.tick)
         self.tab = str(js.crisp.randomHex(8))
         self.offer = None             # the saved room the landing offers to resume
+        self.refused = False          # a saved room was refused: the landing says so
+        self.landing_error = None     # {code, text} of the last refused name
         self.pending = None           # a room to resume once its other tab lets it go
         self.waiting = False          # the player asked for something the engine must do
         self.restart = False          # solo: start the next game once back in the lobby
@@ -373,6 +410,7 @@ class HostPage(Page):
             self.resume_room(what)             # a reload: back to the same room at once
         elif todo == "offer":
             self.offer = what
+            self.engine.request({"op": "check", "saved": what})
         self.render()
 
     def model(self):
@@ -382,7 +420,8 @@ class HostPage(Page):
             client.engine_wait = wait
             return client
         # no room yet, or the engine has not answered for it (solo, a resumed room)
-        return Landing(self.offer, "connecting" if self.pending else None, wait)
+        return Landing(self.offer, "connecting" if self.pending else None, wait, self.refused,
+                       self.landing_error)
 
     def engine_wait(self):
         """The engine's progress (percent) when the player waits for it, else None."""
@@ -410,6 +449,7 @@ class HostPage(Page):
         if name == "retry_engine":
             js.location.reload()               # the room is saved: a reload resumes it
             return
+        self.landing_error = None
         if name == "create_room":
             self.create(payload["name"])
         elif name == "play_solo":
@@ -480,6 +520,7 @@ class HostPage(Page):
         if self.room_id is not None:
             return
         self.pending = None
+        self.refused = False
         if self.offer is not None:            # a new room replaces the saved one
             self.forget(self.offer.get("room_id"))
             self.offer = None
@@ -501,7 +542,28 @@ class HostPage(Page):
 
     # -- saved rooms: resume, abandon, the lease of the tab that runs one
     def saved(self, room_id):
-        return storage_json("crisp.room." + room_id)
+        """The saved room `room_id` if it is there and reads as JSON, else None. Whether it is
+        whole and consistent is the engine's to say (Room.from_dict, in the worker: the page
+        runs MicroPython): the landing asks it (`check`) before it offers the room, a resume
+        asks it by restoring; a refused save is dropped and the landing says so."""
+        text = storage_get("crisp.room." + room_id)
+        if text is None:
+            return None
+        try:
+            saved = json.loads(text)
+        except ValueError:
+            saved = None
+        if not isinstance(saved, dict):
+            self.refuse_save(room_id)
+            return None
+        return saved
+
+    def refuse_save(self, room_id):
+        """A saved room that would not load (unreadable here, or Room.from_dict's checks in
+        the engine): dropped, and the landing says so."""
+        log("saved room refused:", room_id)
+        self.forget(room_id)
+        self.refused = True
 
     def forget(self, room_id):
         if room_id:
@@ -594,6 +656,12 @@ class HostPage(Page):
 
     def reply(self, asked, msg):
         """One reply of the engine to the request `asked` (its op)."""
+        if asked == "check":
+            self.checked(msg)
+            return
+        if msg.get("op") == "refused" and asked == "create" and not msg.get("failed"):
+            self.name_refused(msg)
+            return
         if msg.get("op") == "refused":
             log("engine refused", asked, ":", msg.get("error"))
             # a save the engine cannot read is dropped; not one it never read (it failed to
@@ -602,7 +670,7 @@ class HostPage(Page):
                 log("saved room unreadable, dropped:", self.room_id)
                 room_id = self.room_id
                 self.forget_room()
-                self.forget(room_id)
+                self.refuse_save(room_id)
                 self.client = None
                 self.waiting = False
                 self.render()
@@ -636,6 +704,26 @@ class HostPage(Page):
         self.schedule(msg.get("wakeup"))
         if todo["local"] or todo["changed"]:
             self.render()
+
+    def checked(self, msg):
+        """The engine's answer on the saved room the landing offers: a refused one is dropped
+        (the landing says so instead of offering it)."""
+        offer = self.offer
+        if msg.get("op") != "refused" or msg.get("failed") or offer is None:
+            return
+        self.offer = None
+        self.refuse_save(offer.get("room_id"))
+        self.render()
+
+    def name_refused(self, msg):
+        """The room refused the host's name (taken by a bot's, nothing visible): back to the
+        landing, which says why; the room that was being made is forgotten."""
+        self.forget_room()
+        self.client = None
+        self.waiting = False
+        self.landing_error = {"code": msg.get("code") or "bad_name",
+                              "text": msg.get("error") or ""}
+        self.render()
 
     def schedule(self, at):
         if not isinstance(at, (int, float)):
@@ -710,7 +798,11 @@ class GuestPage(Page):
         if self.client.token:
             # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = storage_get("crisp.name") or "?"
-        self.link = Link(self.now(), seated=bool(self.client.token))
+        gone_ms = HOST_GONE_MS
+        shorter = test_param("hostgone")        # a test build may shorten the 30 s
+        if shorter and shorter.isdigit():
+            gone_ms = int(shorter)
+        self.link = Link(self.now(), seated=bool(self.client.token), gone_ms=gone_ms)
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
                             self.net_error)
         # A page shown again, a network back: check the connection at once.
@@ -735,6 +827,15 @@ class GuestPage(Page):
     def forget_room(self):
         self.net.shutdown()
         storage_remove(self.token_key)
+
+    def tell_leave(self):
+        client = self.client
+        if not self.net.open or not client.trusted or client.screen == "gone":
+            return False
+        if client.seat is None and not client.spectator:
+            return False
+        client.leave()
+        return True
 
     def other(self, name, payload):
         if name == "join":
@@ -775,6 +876,12 @@ class GuestPage(Page):
         # when the host could not run, no time counted; the next view says how much is left.
         silent = self.link.seated and client.status != "ok" and client.view is not None
         client.quiet_since = self.link.last_heard if silent else None
+        # The host's absence shown truthfully (ui/link.py): its seat away, timers paused,
+        # and once it counts as gone the choice between keep-waiting and leave.
+        client.host_quiet = self.link.host_quiet(now)
+        client.host_lost = self.link.host_lost(now)
+        if not client.host_lost:
+            self.screen.ui.pop("keep_waiting", None)
 
     def woke(self):
         try:
@@ -790,8 +897,11 @@ class GuestPage(Page):
         self.link.opened(self.now())
         self.client.connected()           # nothing from this peer counts until it proves itself
         self.client.last_heard = self.now()
-        if self.name is not None and self.client.screen != "gone":
+        joins = self.client.token or (self.name is not None and not self.client.spectator)
+        if joins and self.client.screen != "gone":
             self.join()
+        elif self.client.seat is None and self.client.screen != "gone":
+            self.client.watch()           # no name needed to watch (docs/protocol.md "Spectators")
         self.render()
 
     def net_text(self, text):
@@ -812,7 +922,14 @@ class GuestPage(Page):
             return
         if not client.trusted:
             return                        # waiting for the host's proof
+        if client.kicked is not None and client.kicked.get("code") == "left":
+            self.go_home()                # the room heard our `leave`
+            return
         self.link.heard(now, seated=client.last_type == "welcome")
+        if client.name_error and self.name is not None:
+            # the room refused the name: the join screen says why; no retry with it
+            self.name = None
+            self.link.refused()
         if client.screen != "gone":
             client.status = self.link.status()
         if client.token and storage_get(self.token_key) != client.token:

@@ -304,7 +304,7 @@ class Screen:
             elif name == "lang":
                 self._store("crisp.lang", payload)
                 self._set_doc_lang(payload)
-            elif name in ("create_room", "join", "play_solo"):
+            elif name in ("create_room", "join", "play_solo", "sit"):
                 self._store("crisp.name", payload["name"])
         self.render()
         for name, payload in intents:

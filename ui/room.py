@@ -10,12 +10,18 @@ Contract: docs/protocol.md ("Room messages", "Room").
 
 import json
 import random
+import re
 import secrets
+import unicodedata
 
-from crisp_core import Bot, Game, IllegalAction, events_for, is_card, normalize_options, view_for
+from crisp_core import (Bot, Game, IllegalAction, events_for, is_card, normalize_options,
+                        public_events, spectator_view, view_for)
 from crisp_core import shuffle
+from crisp_core.actions import POSITIONS
 from crisp_core.actions import ActionError, check_shape
+from ui import handover
 from ui import proof
+from ui import seal
 from ui import roomcode
 from ui.gate import Gate
 
@@ -23,6 +29,7 @@ VERSION = 1
 LOCAL = "local"
 MAX_TEXT = 16 * 1024          # bytes, both ways
 MAX_NAME = 20
+MAX_MARKS = 3              # combining marks on one character of a name (Vietnamese needs 2)
 MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
 MAX_SEATS = 8
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
@@ -37,7 +44,12 @@ RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a f
 SYNC_MS = 1000                # a seat's `sync` is answered at most once in this long
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
-HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game")
+HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game",
+             "approve")
+MAX_SPECTATORS = 8            # connections watching without a seat (docs/protocol.md "Spectators")
+SPECTATOR_SILENT_MS = 30000   # a spectator not heard from this long (10 pings) is closed
+LEFT_BOT = "easy"             # the bot that takes a seat left at the table
+SEAL_MS = 1000                # the room is sealed for the players at most once a second
 CONTRIBUTE_MS = 3000          # how long the deal waits for guests' contributions at most
 PROOF_ACTIONS = 150           # a round's inputs per `proof` message (each one stays < 16 KB)
 CHEATS = ("hand", "deck")     # test builds only (?cheat=): what a cheating host changes
@@ -115,18 +127,92 @@ def _fields(msg, required, optional=()):
             raise BadMessage("bad_message", "unknown field: " + str(key)[:40])
 
 
+# Code points that draw nothing but are not format characters (Cf): fillers and blanks that
+# would make a name invisible, and the combining grapheme joiner.
+INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180E,
+                       0x180F, 0x2800, 0x3164, 0xFFA0])
+ZWJ = "\u200d"
+
+
+def _is_emoji(ch):
+    """A pictograph an emoji sequence joins (category So: \U0001F469, \u2764, ...)."""
+    return unicodedata.category(ch) == "So"
+
+
+def _emoji_before(chars):
+    """True when `chars` ends with an emoji, maybe followed by its presentation selector
+    (U+FE0F) or a skin tone (U+1F3FB..U+1F3FF): where a joiner may continue the sequence."""
+    i = len(chars) - 1
+    while i >= 0 and (chars[i] == "\ufe0f" or 0x1F3FB <= ord(chars[i]) <= 0x1F3FF):
+        i -= 1
+    return i >= 0 and _is_emoji(chars[i])
+
+
 def clean_name(name):
-    """A player's name: a string, control characters dropped, trimmed, at most 20 characters."""
+    """A player's name as the room keeps and shows it (names are never trusted).
+
+    `name`: what a `join` (or the host page) says. Returns it in NFC with: control, format
+    (Cf), surrogate, private-use and unassigned characters dropped, but a zero-width joiner
+    between two emoji (an emoji sequence such as a family); invisible fillers dropped; every
+    run of whitespace one space, none at the ends; at most MAX_MARKS combining marks on one
+    character; at most MAX_NAME (20) characters. Raises BadMessage `bad_name` when it is not
+    text or nothing visible is left.
+    """
     if not isinstance(name, str):
         raise BadMessage("bad_name", "the name must be text")
-    name = "".join(ch for ch in name if ord(ch) >= 32 and ord(ch) != 127).strip()
-    name = name[:MAX_NAME]
-    # Cutting at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
-    while name.endswith("\u200d"):
-        name = name[:-1]
-    name = name.strip()
-    if not name:
-        raise BadMessage("bad_name", "the name is empty")
+    name = unicodedata.normalize("NFC", name[:MAX_NAME * 16])
+    out = []
+    marks = 0
+    for i, ch in enumerate(name):
+        kind = unicodedata.category(ch)
+        if ch.isspace() or kind[0] == "Z":
+            if out and out[-1] != " ":
+                out.append(" ")
+            marks = 0
+        elif kind in ("Cc", "Cs", "Co", "Cn") or ord(ch) in INVISIBLE:
+            continue
+        elif kind == "Cf":
+            if (ch == ZWJ and _emoji_before(out) and i + 1 < len(name)
+                    and _is_emoji(name[i + 1])):
+                out.append(ch)
+        elif kind[0] == "M":
+            # a mark on nothing (or on a space) is dropped; a tower of them is cut down
+            if out and out[-1] not in (" ", ZWJ) and marks < MAX_MARKS:
+                out.append(ch)
+                marks += 1
+        else:
+            out.append(ch)
+            marks = 0
+    name = unicodedata.normalize("NFC", "".join(out))[:MAX_NAME]
+    # A cut at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
+    name = name.strip(" " + ZWJ)
+    if not any(not unicodedata.category(ch).startswith("M") and ch not in (" ", ZWJ)
+               for ch in name):
+        raise BadMessage("bad_name", "the name has nothing visible")
+    return name
+
+
+def name_key(name):
+    """What two names are compared by: case-folded, NFKC (so "ANA", "ana" and "\uff21na"
+    are one name)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def bot_name(seat):
+    """A bot's name, by its seat: "Bot 2". People may not take names of this form."""
+    return "Bot " + str(seat)
+
+
+def is_bot_name(name):
+    key = name_key(name)
+    return key.startswith("bot") and key[3:].strip().isdigit()
+
+
+def check_name(name):
+    """`clean_name`, and no name a bot goes by (`Bot 3`): BadMessage `name_taken`."""
+    name = clean_name(name)
+    if is_bot_name(name):
+        raise BadMessage("name_taken", "that name is taken by the bots: pick another one")
     return name
 
 
@@ -219,7 +305,9 @@ class Room:
         self.make_token = make_token
         self.make_bot = make_bot
         self.options = dict(DEFAULT_OPTIONS)
-        self.seats = [Seat(clean_name(host_name), self._token())]
+        self.seats = [Seat(check_name(host_name), self._token())]
+        self.host = 0             # the host's seat ("local"): 0, or its successor's after a
+                                  # handover (`from_handover`)
         self.game = None
         self.log = []             # engine events of the current round (for replays)
         self.history = []         # each finished round's points of this game, per seat
@@ -231,6 +319,9 @@ class Room:
         self.proving = {}         # conn -> a rejoin waiting for its seat proof (`_join`)
         self.gate = Gate()        # connections not seated yet (ui/gate.py)
         self.dropped = []         # connections the page must close (`take_dropped`)
+        self.spectators = {}      # conn -> {"seen": ms, "ask": None | {"seat", "name"}}
+        self.seal_n = 0           # seals sent (`seal_out`): the newest box wins
+        self.sealed_at = None     # when the last one went
         self.now = 0
         self.fair = None          # the committed shuffle of this round (or the next deal)
         self.cheat = None         # test builds only: "hand" | "deck", a host that cheats
@@ -258,6 +349,7 @@ class Room:
         self.dropped.append(conn)
 
     def _forget(self, conn):
+        self.spectators.pop(conn, None)
         self.buckets.pop(conn, None)
         self.peers.pop(conn, None)
         self.proving.pop(conn, None)
@@ -266,9 +358,12 @@ class Room:
     def close(self, conn, now):
         """A data connection closed: its seat stays, marked not connected."""
         now = self._clock(now)
+        watcher = self.spectators.get(conn)
         self._forget(conn)
         seat = self.conns.pop(conn, None)
         if seat is None:
+            if watcher is not None and watcher["ask"] is not None:
+                return self._broadcast()      # its request for a seat goes with it
             return []
         self.seats[seat].conn = None
         if self.seats[seat].away_since is None:
@@ -300,11 +395,12 @@ class Room:
         self.buckets = {}
         self.peers = {}
         self.proving = {}
+        self.spectators = {}
         self.gate.clear()
         for index, seat in enumerate(self.seats):
             seat.conn = None
             seat.seen = None
-            if index != 0 and seat.bot is None:
+            if index != self.host and seat.bot is None:
                 seat.away_since = now
         return []
 
@@ -314,6 +410,9 @@ class Room:
         now = self._clock(now)
         for conn in self.gate.expired(now):
             self._drop(conn)
+        for conn in list(self.spectators):
+            if now - self.spectators[conn]["seen"] >= SPECTATOR_SILENT_MS:
+                self._drop(conn)              # a watching tab that died without a word
         changed = self._check_silence(now)
         if self._fair_due(now):
             return self._fair_deal(now) + self._run_bots(now)
@@ -338,6 +437,8 @@ class Room:
         door = self.gate.next_deadline()
         if door is not None:
             times.append(door)
+        for watcher in self.spectators.values():
+            times.append(watcher["seen"] + SPECTATOR_SILENT_MS)
         if self.game is not None:
             deadline = self.game.next_deadline()
             if deadline is not None:
@@ -345,7 +446,7 @@ class Room:
         for index, seat in enumerate(self.seats):
             if seat.plan is not None:
                 times.append(seat.plan["at"])
-            if index == 0 or seat.bot is not None:
+            if index == self.host or seat.bot is not None:
                 continue
             if seat.away_since is None:
                 if seat.conn is not None and seat.seen is not None:
@@ -362,6 +463,9 @@ class Room:
         """A message from `conn`: its seat is here (again)."""
         index = self.conns.get(conn)
         if index is None:
+            watcher = self.spectators.get(conn)
+            if watcher is not None:
+                watcher["seen"] = now
             return []
         seat = self.seats[index]
         seat.seen = now
@@ -376,7 +480,7 @@ class Room:
         never fires on a phone that went to sleep)."""
         changed = False
         for index, seat in enumerate(self.seats):
-            if (index != 0 and seat.conn is not None and seat.away_since is None
+            if (index != self.host and seat.conn is not None and seat.away_since is None
                     and seat.seen is not None and now - seat.seen >= SILENT_MS):
                 seat.away_since = seat.seen + SILENT_MS
                 changed = True
@@ -399,7 +503,9 @@ class Room:
         events = []
         for _ in range(len(self.seats) + 1):
             acted = False
-            for index in range(1, len(self.seats)):
+            for index in range(len(self.seats)):
+                if index == self.host:
+                    continue
                 due = self._forfeit_at(index)
                 if due is not None and due <= now:
                     try:
@@ -464,6 +570,15 @@ class Room:
         if kind == "contribute":
             _fields(msg, ("round", "value"))
             return self._contribute(conn, msg, now)
+        if kind == "watch":
+            _fields(msg, ())
+            return self._watch(conn, now)
+        if kind == "sit":
+            _fields(msg, ("name",), ("seat",))
+            return self._sit(conn, msg, now)
+        if kind == "leave":
+            _fields(msg, ())
+            return self._leave(conn, now)
         if kind in HOST_ONLY:
             if conn != LOCAL:
                 raise BadMessage("not_host", "only the host may do that")
@@ -484,7 +599,7 @@ class Room:
             if bound is not None:
                 raise BadMessage("already_joined", "this connection already has a seat")
             return self._challenge(conn, name, msg["seat_id"], msg["nonce"])
-        seat = 0 if conn == LOCAL else None
+        seat = self.host if conn == LOCAL else None
         if bound is not None and bound != seat:
             raise BadMessage("already_joined", "this connection already has a seat")
         if conn != LOCAL and conn in self.proving:
@@ -527,6 +642,7 @@ class Room:
         """Seat `conn`: at `seat` (the host's own, or a proven rejoin) or, for None, at a new
         seat (lobby only). Only a new seat's welcome carries its token."""
         out = []
+        name = self._name_for(seat, name)
         new = seat is None
         if new:
             if self.game is not None:
@@ -546,6 +662,7 @@ class Room:
         self.seats[seat].away_since = None
         self.seats[seat].stop_stand_in()
         self.conns[conn] = seat
+        self.spectators.pop(conn, None)
         self.gate.joined(conn)
         if new:                   # trust on first use: the only time a token is sent
             out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
@@ -570,6 +687,156 @@ class Room:
         if self.game is None:
             return [(conn, self._lobby_text())]
         return self._views([], now, replay_to=index, only=index)
+
+    # ---- spectators, leaving (docs/protocol.md "Spectators", "Leaving") -------------------
+
+    def _watch(self, conn, now):
+        """A connection with no seat watches: it gets public information only (the lobby, or
+        the spectator view and public events) and is not closed for being unseated; at most
+        MAX_SPECTATORS at a time (rate-limited like every connection)."""
+        if conn == LOCAL or conn in self.conns or conn in self.proving:
+            raise BadMessage("already_joined", "this connection already has a seat")
+        if conn not in self.spectators:
+            if len(self.spectators) >= MAX_SPECTATORS:
+                self._drop(conn)
+                return [(conn, self._error("too_many_watchers", "too many people are watching"))]
+            self.spectators[conn] = {"seen": now, "ask": None}
+            self.gate.joined(conn)
+        return [(conn, self._watching_text(conn))] + self._watcher_update(conn, replay=True)
+
+    def _watching_text(self, conn):
+        return self._msg("watching", room=self.room_id, ask=self.spectators[conn]["ask"])
+
+    def _watcher_update(self, conn, replay=False):
+        """The lobby, or the spectator view (with the round's public events on `replay`)."""
+        if self.game is None:
+            return [(conn, self._lobby_text())]
+        events = public_events(self.log)[-LOG_REPLAY:] if replay else []
+        return [(conn, self._spectator_text(self._players(), events))]
+
+    def _sit(self, conn, msg, now):
+        """A spectator asks for a seat: `seat` (an away person's, or one a bot plays) for the
+        host to `approve`, or none: seated when the next game starts (`new_game`). In the
+        lobby a spectator just joins."""
+        watcher = self.spectators.get(conn)
+        if watcher is None:
+            raise BadMessage("not_watching", "watch the game first")
+        if self.game is None:
+            raise BadMessage("not_started", "the game has not started: join it")
+        name = clean_name(msg["name"])
+        index = msg.get("seat")
+        if index is not None:
+            if not _is_int(index) or not self._guest_seat(index):
+                raise BadMessage("bad_message", "seat must be a guest's seat")
+            if not self._open_seat(index):
+                raise BadMessage("seat_taken", "that seat is played by someone who is here")
+        watcher["ask"] = {"seat": index, "name": name}
+        return [(conn, self._watching_text(conn))] + self._broadcast()
+
+    def _open_seat(self, index):
+        """A seat a spectator may take: not the host's, played by a bot, or its person away."""
+        seat = self.seats[index]
+        return index != self.host and (seat.bot is not None or seat.stand_in is not None
+                               or seat.away_since is not None)
+
+    def _host_approve(self, msg, now):
+        """The host gives seat `seat` to the spectator asking for it: a new token (the seat's
+        old one opens nothing any more), the seat's name, the current view and the round's
+        log; a bot playing it stops."""
+        _fields(msg, ("seat",))
+        if self.game is None:
+            raise BadMessage("not_started", "the game has not started")
+        index = msg["seat"]
+        if not _is_int(index) or not self._guest_seat(index):
+            raise BadMessage("bad_message", "seat must be a guest's seat")
+        conn = self._asker(index)
+        if conn is None:
+            raise BadMessage("no_request", "nobody asks for that seat")
+        if not self._open_seat(index):
+            raise BadMessage("seat_taken", "that seat is played by someone who is here")
+        name = self.spectators[conn]["ask"]["name"]
+        out = []
+        seat = self.seats[index]
+        if seat.conn is not None:
+            self.conns.pop(seat.conn, None)
+            out.append((seat.conn, self._kicked("replaced", "the host gave your seat away")))
+        seat.conn = None
+        seat.bot = None
+        seat.stop_stand_in()
+        seat.agent = None
+        seat.plan = None
+        seat.token = self._token()
+        for other in self.spectators.values():
+            if other["ask"] is not None and other["ask"]["seat"] == index:
+                other["ask"] = None
+        return out + self._seat_new(conn, index, name, now)
+
+    def _asker(self, index):
+        """The spectator asking for seat `index` (the first to ask), or None."""
+        for conn, watcher in self.spectators.items():
+            if watcher["ask"] is not None and watcher["ask"]["seat"] == index:
+                return conn
+        return None
+
+    def _seat_new(self, conn, index, name, now):
+        """Seat spectator `conn` at seat `index` (its token already fresh): the welcome
+        carries the token, as any new seat's."""
+        seat = self.seats[index]
+        seat.name = name
+        seat.conn = conn
+        seat.seen = now
+        seat.away_since = None
+        self.conns[conn] = index
+        self.spectators.pop(conn, None)
+        out = [(conn, self._msg("welcome", seat=index, token=seat.token, room=self.room_id))]
+        return out + self._broadcast(replay_to=index)
+
+    def _leave(self, conn, now):
+        """A guest leaves: in the lobby its seat frees up; at the table a bot takes it for
+        good (its token opens nothing any more). The leaving page hears `kicked` `left`."""
+        if conn == LOCAL:
+            raise BadMessage("not_allowed", "the host's page closes the room itself")
+        if conn in self.spectators:
+            self._forget(conn)
+            return [(conn, self._kicked("left", "you left"))] + self._broadcast()
+        index = self.conns.get(conn)
+        if index is None:
+            raise BadMessage("not_joined", "join the room first")
+        if self.game is None:
+            return self._remove_seat(index, "left", "you left")
+        seat = self.seats[index]
+        self.conns.pop(conn, None)
+        self._forget(conn)
+        seat.conn = None
+        seat.token = None
+        seat.stop_stand_in()
+        seat.away_since = now
+        if self.make_bot is not None:
+            seat.bot = LEFT_BOT
+            seat.away_since = None
+            seat.agent = self.make_bot(LEFT_BOT, index)
+            seat.plan = seat.agent.plan(view_for(self.game, index, now),
+                                        events_for(self.log, index), now)
+        out = [(conn, self._kicked("left", "you left"))]
+        return out + self._broadcast() + self._advance(now)
+
+    def _name_for(self, seat, name):
+        """The name `seat` (None: a new seat) gets from a `join` saying `name`. Once the game
+        has started a seat's name is frozen: a rejoin keeps it whatever `join` says. In the
+        lobby the name is cleaned (`clean_name`) and refused (`name_taken`) when it equals
+        another seat's (`name_key`: case-folded, NFKC) or a bot's (`Bot 3`)."""
+        if self.game is not None:
+            if seat is None:
+                return clean_name(name)           # (refused: the game has started)
+            if not isinstance(name, str):
+                raise BadMessage("bad_name", "the name must be text")
+            return self.seats[seat].name
+        name = check_name(name)
+        key = name_key(name)
+        for index, other in enumerate(self.seats):
+            if index != seat and name_key(other.name) == key:
+                raise BadMessage("name_taken", "that name is taken: pick another one")
+        return name
 
     def _action(self, conn, msg, now):
         action = msg["action"]
@@ -640,7 +907,7 @@ class Room:
         _fields(msg, ())
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
-        return self._apply(0, {"do": "next_round"}, now)
+        return self._apply(self.host, {"do": "next_round"}, now)
 
     def _host_new_game(self, msg, now):
         """After game over: everyone back to the lobby, same seats, bots and options,
@@ -659,7 +926,14 @@ class Room:
             seat.plan = None
             if seat.bot is not None and self.make_bot is not None:
                 seat.agent = self.make_bot(seat.bot, index)      # a fresh memory
-        return self._broadcast()
+        out = []
+        for conn in list(self.spectators):
+            # Spectators who asked for a seat are seated in the new game, while there is room.
+            ask = self.spectators[conn]["ask"]
+            if ask is not None and len(self.seats) < MAX_SEATS:
+                self.seats.append(Seat(ask["name"], self._token()))
+                out += self._seat_new(conn, len(self.seats) - 1, ask["name"], now)
+        return out + self._broadcast()
 
     def _host_add_bot(self, msg, now):
         _fields(msg, ("level",))
@@ -670,21 +944,28 @@ class Room:
             raise BadMessage("no_bots", "bots are not available")
         if len(self.seats) >= MAX_SEATS:
             raise BadMessage("room_full", "the room is full")
-        seat = Seat("Bot " + str(len(self.seats)), None, bot=msg["level"])
+        seat = Seat(bot_name(len(self.seats)), None, bot=msg["level"])
         self.seats.append(seat)
         seat.agent = self.make_bot(seat.bot, len(self.seats) - 1)
         return self._broadcast()
 
     def _host_remove(self, msg, now):
+        """The host removes a bot or a person from the lobby (its page hears `removed`)."""
         _fields(msg, ("seat",))
         self._in_lobby()
         index = msg["seat"]
-        if not _is_int(index) or not 1 <= index < len(self.seats):
+        if not _is_int(index) or not self._guest_seat(index):
             raise BadMessage("bad_message", "seat must be a guest's seat")
+        return self._remove_seat(index, "removed", "the host removed you")
+
+    def _remove_seat(self, index, code, text):
+        """Take seat `index` out of the lobby; the seats after it move down."""
         out = []
         gone = self.seats.pop(index)
+        if index < self.host:
+            self.host -= 1            # (after a handover the host may sit after it)
         if gone.conn is not None:
-            out.append((gone.conn, self._kicked("removed", "the host removed you")))
+            out.append((gone.conn, self._kicked(code, text)))
         self.conns = {}
         for i, seat in enumerate(self.seats):
             if seat.conn is not None:
@@ -694,7 +975,7 @@ class Room:
                 # Seats after the removed one move down: tell them their new seat.
                 out.append((seat.conn, self._msg("welcome", seat=i, room=self.room_id)))
             if seat.bot is not None:
-                seat.name = "Bot " + str(i)        # named by their seat: never two "Bot 2"
+                seat.name = bot_name(i)            # named by their seat: never two "Bot 2"
                 if seat.agent is not None:
                     seat.agent = self.make_bot(seat.bot, i)
         return out + self._broadcast()
@@ -706,7 +987,7 @@ class Room:
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
         index = msg["seat"]
-        if not _is_int(index) or not 1 <= index < len(self.seats) \
+        if not _is_int(index) or not self._guest_seat(index) \
                 or self.seats[index].bot is not None:
             raise BadMessage("bad_message", "seat must be a guest's seat")
         if msg["level"] not in BOT_LEVELS:
@@ -735,7 +1016,7 @@ class Room:
         seat other than the host's. Solo games (bots only) and a stacked test deck (`deck`,
         the test page's ?deck=, which is no shuffle at all) deal as before, with no commitment."""
         return self.deck is None and any(
-            index != 0 and seat.bot is None for index, seat in enumerate(self.seats))
+            index != self.host and seat.bot is None for index, seat in enumerate(self.seats))
 
     def _fair_waiting(self):
         """The seats whose contribution the deal still waits for: those asked, not answered,
@@ -759,7 +1040,7 @@ class Room:
         secret = secrets.token_hex(shuffle.SECRET_BYTES)
         number = 1 if self.game is None else self.game.round + 1
         asked = [index for index, seat in enumerate(self.seats)
-                 if index != 0 and seat.bot is None and seat.stand_in is None
+                 if index != self.host and seat.bot is None and seat.stand_in is None
                  and seat.conn is not None and seat.away_since is None]
         self.fair = {"round": number, "secret": secret, "commitment": shuffle.commitment(secret),
                      "asked": asked, "contributions": [], "deadline": now + CONTRIBUTE_MS,
@@ -872,7 +1153,7 @@ class Room:
             return
         values = [_card_points(card) for card in game.deck]
         best = values.index(min(values))
-        game.hands[0][1], game.deck[best] = game.deck[best], game.hands[0][1]
+        game.hands[self.host][1], game.deck[best] = game.deck[best], game.hands[self.host][1]
 
     # ---- views --------------------------------------------------------------------------
 
@@ -917,7 +1198,7 @@ class Room:
                 fair_before, fair_after = self._fair_replay()
                 out += [(seat.conn, text) for text in fair_before]
             view = view_for(self.game, index, now)
-            if index != 0:
+            if index != self.host:
                 view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
             seat.n += 1
             allowed = json.dumps(view["allowed"], sort_keys=True)
@@ -929,8 +1210,39 @@ class Room:
                 out.append((seat.conn, text))
                 out += [(seat.conn, proof) for proof in fair_after]
             if seat.agent is not None:
-                seat.plan = seat.agent.plan(view, mine, now)
+                seat.plan = self._plan(index, view, mine, now)
+        if self.spectators:
+            text = self._spectator_text(players, public_events(events))
+            out += [(conn, text) for conn in self.spectators]
         return out
+
+    def _plan(self, index, view, events, now):
+        """Ask seat `index`'s bot for its next move. A bot that fails (its memory came from a
+        tampered save and does not fit the table) is replaced by a fresh one, which starts
+        from what the seat was shown this round: a bot never takes the room down."""
+        seat = self.seats[index]
+        try:
+            return seat.agent.plan(view, events, now)
+        except Exception:
+            seat.agent = None
+            level = seat.bot or seat.stand_in
+            if self.make_bot is None or level is None:
+                return None
+            seat.agent = self.make_bot(level, index)
+            try:
+                return seat.agent.plan(view, events_for(self.log, index), now)
+            except Exception:
+                return None
+
+    def _spectator_text(self, players, events):
+        """A view message for spectators: the spectator projection (public information only,
+        crisp_core.spectator_view) and public events."""
+        view = spectator_view(self.game, self.now)
+        while True:
+            text = self._msg("view", n=0, view=view, events=events, players=players)
+            if len(text.encode("utf-8")) < MAX_TEXT or not events:
+                return text
+            events = events[max(1, len(events) // 4):]
 
     def _replay(self, index, now):
         """What a (re)joining seat gets: the round's last public events, and its peek again
@@ -960,17 +1272,27 @@ class Room:
         if self.game is not None:
             return self._views([], self.now, replay_to=replay_to)
         text = self._lobby_text()
-        return [(seat.conn, text) for seat in self.seats if seat.conn is not None]
+        return ([(seat.conn, text) for seat in self.seats if seat.conn is not None]
+                + [(conn, text) for conn in self.spectators])
 
     def _players(self):
-        return [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
-                 "connected": s.bot is not None or (s.conn is not None and s.away_since is None),
-                 "wins": s.wins}
-                for i, s in enumerate(self.seats)]
+        """Each seat's name, bot level, presence and games won; `asks`: the name of a
+        spectator asking for that seat (docs/protocol.md "Spectators"), when one does."""
+        players = [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
+                    "connected": s.bot is not None or (s.conn is not None
+                                                       and s.away_since is None),
+                    "wins": s.wins}
+                   for i, s in enumerate(self.seats)]
+        for watcher in self.spectators.values():
+            ask = watcher["ask"]
+            if ask is not None and ask["seat"] is not None and ask["seat"] < len(players) \
+                    and "asks" not in players[ask["seat"]]:
+                players[ask["seat"]]["asks"] = ask["name"]
+        return players
 
     def _lobby_text(self):
-        return self._msg("lobby", players=self._players(), options=dict(self.options), host=0,
-                         started=self.game is not None, games=self.games)
+        return self._msg("lobby", players=self._players(), options=dict(self.options),
+                         host=self.host, started=self.game is not None, games=self.games)
 
     # ---- bots ---------------------------------------------------------------------------
 
@@ -995,13 +1317,17 @@ class Room:
             self.now = now
         return self.now
 
+    def _guest_seat(self, index):
+        """True for a seat of this room that is not the host's."""
+        return _is_int(index) and 0 <= index < len(self.seats) and index != self.host
+
     def _token(self):
         return self.make_token(16)
 
     def _seat_of_id(self, seat_id):
-        """The guest seat whose token's public id is `seat_id`, or None (never seat 0)."""
+        """The guest seat whose token's public id is `seat_id`, or None (never the host's)."""
         for index, seat in enumerate(self.seats):
-            if index != 0 and seat.token is not None and secrets.compare_digest(
+            if index != self.host and seat.token is not None and secrets.compare_digest(
                     proof.seat_id(seat.token), seat_id):
                 return index
         return None
@@ -1010,7 +1336,8 @@ class Room:
         if not token:
             return None
         for index, seat in enumerate(self.seats):
-            if index != 0 and seat.token is not None and secrets.compare_digest(seat.token, token):
+            if index != self.host and seat.token is not None \
+                    and secrets.compare_digest(seat.token, token):
                 return index
         return None
 
@@ -1032,7 +1359,7 @@ class Room:
 
     def to_dict(self):
         """The whole room, JSON-safe (connections are not saved: everyone rejoins)."""
-        return {"room_id": self.room_id, "seed": self.seed, "deck": self.deck,
+        return {"room_id": self.room_id, "host": self.host, "seed": self.seed, "deck": self.deck,
                 "options": dict(self.options), "seats": [s.to_dict() for s in self.seats],
                 "game": self.game.to_dict() if self.game is not None else None,
                 "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
@@ -1041,42 +1368,301 @@ class Room:
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
-        """The room saved by `to_dict`. Its bots come back with their memory (`load_bot`, a
-        saved bot's `to_dict` -> bot); `make_bot` makes the bots added from now on (and one
-        for a seat saved without its bot's state)."""
-        room = cls(d["room_id"], d["seats"][0]["name"], seed=d["seed"], deck=d["deck"],
-                   make_token=make_token, make_bot=make_bot)
+        """The room saved by `to_dict` (the host's localStorage: maybe truncated or tampered
+        with). Raises ValueError with a short English reason unless it is whole and
+        consistent: `check_saved` (room), `Game.from_dict` (the game). Names are cleaned as a
+        `join`'s are. Its bots come back with their memory (`load_bot`, a saved bot's
+        `to_dict` -> bot; a bot state that does not load, or is another seat's, gives a fresh
+        bot); `make_bot` makes the bots added from now on (and one for a seat saved without
+        its bot's state)."""
+        check_saved(d)
+        try:
+            game = Game.from_dict(d["game"]) if d["game"] is not None else None
+            names = [clean_name(s["name"]) for s in d["seats"]]
+        except BadMessage as e:
+            raise ValueError("saved room: a seat's name: " + e.text)
+        if game is not None:
+            if game.players != len(d["seats"]):
+                raise ValueError("saved room: the game has %d seats, the room %d"
+                                 % (game.players, len(d["seats"])))
+            if any(game.options[key] != d["options"][key] for key in DEFAULT_OPTIONS):
+                raise ValueError("saved room: the game's options are not the room's")
+        try:
+            room = cls(d["room_id"], names[0], seed=d["seed"], deck=d["deck"],
+                       make_token=make_token, make_bot=make_bot)
+        except BadMessage as e:
+            raise ValueError("saved room: the host's name: " + e.text)
         room.options = dict(d["options"])
         room.seats = []
         for i, s in enumerate(d["seats"]):
-            seat = Seat(s["name"], s["token"], bot=s["bot"])
+            seat = Seat(names[i], s["token"], bot=s["bot"])
             seat.n = s["n"]
-            seat.stand_in = s.get("stand_in")
+            seat.stand_in = s["stand_in"] if game is not None else None
             wins = s.get("wins", 0)
             seat.wins = wins if _is_int(wins) and wins >= 0 else 0
             level = seat.bot or seat.stand_in
-            if s.get("agent") is not None:
+            if s["agent"] is not None and level is not None:
                 try:
-                    seat.agent = load_bot(s["agent"])
-                    seat.plan = s.get("plan")
-                except ValueError:
+                    agent = load_bot(s["agent"])
+                    if getattr(agent, "seat", i) == i:
+                        seat.agent = agent
+                        seat.plan = s["plan"]
+                except (ValueError, TypeError, KeyError, AttributeError, IndexError):
                     seat.agent = None
             if seat.agent is None and level is not None and make_bot is not None:
                 seat.agent = make_bot(level, i)
             if seat.agent is None:
                 seat.stand_in = None
-            if i != 0 and seat.bot is None:
+            if i != d.get("host", 0) and seat.bot is None:
                 seat.away_since = d["now"]    # away until it rejoins
             room.seats.append(seat)
-        room.game = Game.from_dict(d["game"]) if d["game"] is not None else None
-        room.log = list(d["log"])
-        room.peeks = {int(k): v for k, v in d["peeks"].items()}
-        room.now = d["now"]
+        room.host = d.get("host", 0)
+        room.game = game
+        room.log = list(d["log"]) if game is not None else []
+        room.peeks = {int(k): v for k, v in d["peeks"].items()} if game is not None else {}
+        room.now = max(d["now"], game.clock if game is not None else 0)
         history = d.get("history")
         if isinstance(history, list) and all(
                 isinstance(r, list) and all(_is_int(p) for p in r) for r in history):
             room.history = [list(r) for r in history]
         games = d.get("games", 0)
         room.games = games if _is_int(games) and games >= 0 else 0
-        room.fair = fair_from_dict(d.get("fair"))
+        room.fair = fair_from_dict(d.get("fair"))    # checked there: None when malformed
         return room
+
+    # ---- the host handover (docs/protocol.md "Host handover: the sealed room") ------------
+
+    def seal_holders(self):
+        """The seats that hold a share of the sealed room: people other than the host, here
+        now (not bots, not away, not spectators)."""
+        return [i for i, s in enumerate(self.seats)
+                if i != self.host and s.bot is None and s.conn is not None
+                and s.away_since is None]
+
+    def seal_due(self, now):
+        """True when a game is on, two or more people could hold shares, and the last seal
+        is SEAL_MS old: the page then calls `seal_out`."""
+        return (self.game is not None and len(self.seal_holders()) >= seal.THRESHOLD
+                and (self.sealed_at is None or now - self.sealed_at >= SEAL_MS))
+
+    def seal_out(self, now, randbytes=secrets.token_bytes):
+        """The room sealed for the players (ui/seal.py): one `sealed` message to each holder
+        with the box (the same for all), that seat's own share, never another's, and the keys
+        with which every other holder's page, as successor, proves itself to this one
+        (ui/handover.py `successor_key`); nothing to spectators, bots or the host's own
+        screen. [] when fewer than two could hold it."""
+        holders = self.seal_holders()
+        if self.game is None or len(holders) < seal.THRESHOLD:
+            return []
+        self.seal_n += 1
+        self.sealed_at = now
+        box, shares = seal.seal_room(self.to_dict(), self.room_id, self.seal_n, holders,
+                                     randbytes)
+        return [(self.seats[i].conn, self._msg(
+            "sealed", box=box, share=shares[i], host=self.host,
+            keys={str(j): handover.successor_key(self.seats[j].token, self.room_id, i)
+                  for j in holders if j != i}))
+            for i in holders]
+
+    @classmethod
+    def from_handover(cls, d, seat, now, make_token=secrets.token_hex, make_bot=None,
+                      load_bot=Bot.from_dict):
+        """The room `d` (its old host's `to_dict`, opened from the sealed box, ui/seal.py)
+        hosted from now on by the page of `seat` (ui/handover.successor): every seat, name,
+        token, bot, option and score, the dealer rotation and the round in play exactly where
+        it stopped. The old host's seat becomes a guest's seat: its person rejoins it with its
+        token (the old host's page has it in its saved room). Every other person is away
+        from `now` until it rejoins through the seat proof; the clock goes on from the saved
+        one (the page sets its epoch so), so no deadline ran out while nobody hosted.
+        Raises ValueError when `seat` is not a person's seat other than the old host's."""
+        room = cls.from_dict(d, make_token=make_token, make_bot=make_bot, load_bot=load_bot)
+        old = room.host
+        if not _is_int(seat) or not 0 <= seat < len(room.seats) or seat == old \
+                or room.seats[seat].bot is not None:
+            raise ValueError("the new host must be a person's seat other than the old host's")
+        room.host = seat
+        room.seats[seat].stop_stand_in()
+        room.seats[seat].away_since = None
+        room.resumed(now)
+        return room
+
+    @classmethod
+    def from_public(cls, room_id, seat, players, options, scores, dealer, round_no, now,
+                    seed=None, make_token=secrets.token_hex, make_bot=None):
+        """A room rebuilt by seat `seat` from what every page knows (the last view and
+        players list) when the sealed room cannot be opened (fewer than two players left to
+        open it): the same seats and names, every other seat played by a bot (its person may
+        not be proven any more: its token is unknown here), the options, the scores of the
+        finished rounds, and the interrupted round dealt again (same number and dealer, a new
+        seed). `players`: [{seat, name, bot}]. Raises ValueError for bad input."""
+        if not isinstance(players, list) or not 2 <= len(players) <= MAX_SEATS:
+            raise ValueError("players: 2 to 8 seats")
+        if not _is_int(seat) or not 0 <= seat < len(players):
+            raise ValueError("seat must be one of the players'")
+        room = cls(room_id, players[seat].get("name") or "?", seed=seed, make_token=make_token,
+                   make_bot=make_bot)
+        room.seats = []
+        for index, p in enumerate(players):
+            name = clean_name(p.get("name") or "Bot " + str(index))
+            if index == seat:
+                room.seats.append(Seat(name, room._token()))
+                continue
+            level = p.get("bot") if p.get("bot") in BOT_LEVELS else LEFT_BOT
+            bot = Seat(name, None, bot=level)
+            if make_bot is not None:
+                bot.agent = make_bot(level, index)
+            room.seats.append(bot)
+        room.host = seat
+        room.options = dict(DEFAULT_OPTIONS)
+        for key in DEFAULT_OPTIONS:
+            if key in (options or {}):
+                room.options[key] = options[key]
+        game_options = dict(room.options, players=len(players))
+        room.game = Game.new(game_options, seed=room.seed, deck=room.deck, dealer=dealer,
+                             scores=list(scores), now=now, round_number=round_no)
+        room.now = now
+        room._record(room.game.deal_events())
+        return room
+
+
+# A PeerJS id (its own check: letters and digits, single - or _ between), at most 64 long.
+ROOM_ID = re.compile(r"(?=.{1,64}\Z)[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*\Z")
+SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
+SAVED_OPTIONAL = ("fair", "history", "games", "host")   # checked where they are loaded
+SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
+
+
+def check_saved(d):
+    """Raise ValueError (a short English reason) unless `d` has the shape of a saved room
+    (`Room.to_dict`): its fields and no other; a room id PeerJS takes; an integer seed; a
+    stacked deck of distinct cards or none; the lobby options; 1 to 8 seats, seat 0 and every
+    other person with a distinct token (text), bots without one and of a known level, a
+    stand-in only on a person's seat, bot plans with a time; the round's log and peeks as
+    events; a clock. The game itself is checked by `Game.from_dict`."""
+    def bad(what):
+        raise ValueError("saved room: " + what)
+
+    if not isinstance(d, dict):
+        bad("not an object")
+    for key in SAVED_FIELDS:
+        if key not in d:
+            bad("missing " + key)
+    for key in d:
+        if key not in SAVED_FIELDS and key not in SAVED_OPTIONAL:
+            bad("unknown field " + str(key)[:40])
+    if not isinstance(d["room_id"], str) or not ROOM_ID.match(d["room_id"]):
+        bad("room id")
+    if not _is_int(d["seed"]):
+        bad("seed")
+    deck = d["deck"]
+    if deck is not None and (not isinstance(deck, list) or len(deck) > 52
+                             or not all(is_card(c) for c in deck)
+                             or len(set(deck)) != len(deck)):
+        bad("stacked deck")
+    options = d["options"]
+    if not isinstance(options, dict) or set(options) != set(DEFAULT_OPTIONS):
+        bad("options")
+    try:
+        normalize_options(dict(options, players=2))
+    except ValueError as e:
+        bad("options: " + str(e))
+    seats = d["seats"]
+    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+        bad("1 to 8 seats")
+    tokens = set()
+    for i, s in enumerate(seats):
+        if not isinstance(s, dict) or not set(SEAT_FIELDS) <= set(s) <= set(SEAT_FIELDS) | {"wins"}:
+            bad("seat %d" % i)
+        if s["bot"] is None:
+            token = s["token"]
+            if not isinstance(token, str) or not 0 < len(token) <= 128 or token in tokens:
+                bad("seat %d: token" % i)
+            tokens.add(token)
+            if s["stand_in"] is not None and (i == 0 or s["stand_in"] not in BOT_LEVELS):
+                bad("seat %d: stand-in" % i)
+        elif i == 0 or s["bot"] not in BOT_LEVELS or s["token"] is not None \
+                or s["stand_in"] is not None:
+            bad("seat %d: bot" % i)
+        if not _is_int(s["n"]) or s["n"] < 0:
+            bad("seat %d: view count" % i)
+        if s["agent"] is not None and not isinstance(s["agent"], dict):
+            bad("seat %d: bot state" % i)
+        plan = s["plan"]
+        if plan is not None and (not isinstance(plan, dict) or set(plan) != {"at", "action"}
+                                 or not _is_int(plan["at"])
+                                 or not isinstance(plan["action"], dict)):
+            bad("seat %d: bot plan" % i)
+    host = d.get("host", 0)
+    if not _is_int(host) or not 0 <= host < len(seats) or seats[host]["bot"] is not None:
+        bad("host")                       # (after a handover: the seat that hosts)
+    log = d["log"]
+    if not isinstance(log, list) or len(log) > LOG_KEEP or not all(
+            is_event(e, len(seats)) for e in log):
+        bad("log")
+    peeks = d["peeks"]
+    if not isinstance(peeks, dict):
+        bad("peeks")
+    for key, event in peeks.items():
+        if (not key.isdigit() or not 0 <= int(key) < len(seats)
+                or not is_event(event, len(seats))
+                or event["type"] != "reveal" or event["to"] != int(key)):
+            bad("peeks")
+    if not _is_int(d["now"]) or d["now"] < 0:
+        bad("clock")
+
+
+# Each event type and the fields it always has (docs/protocol.md "Events").
+EVENT_TYPES = {
+    "deal": ("round", "dealer"), "reveal": ("to", "reason", "cards"), "ready": ("seat", "auto"),
+    "play": ("turn",), "draw": ("seat", "from"), "recycle": ("count",),
+    "swap": ("seat", "pos", "card"), "discard": ("seat", "card"), "jack": ("seat", "card"),
+    "queen": ("seat", "card", "pos", "target", "target_pos"), "king": ("seat", "card", "pending"),
+    "timeout": ("seat", "card", "forced", "lost"), "turn": ("seat",), "crisp": ("seat",),
+    "round_over": ("hands", "round_points", "scores"), "game_over": ("winners",),
+}
+
+
+def is_event(e, players):
+    """True when `e` has the shape of an engine event (docs/protocol.md "Events") at a table
+    of `players` seats: a known type, and every field of its kind with a fitting value."""
+    def seat(v):
+        return _is_int(v) and 0 <= v < players
+
+    def card(v):
+        return v is None or is_card(v)
+
+    def count(v):
+        return _is_int(v) and 0 <= v <= 1000
+
+    def ints(v):
+        return isinstance(v, list) and len(v) == players and all(_is_int(x) for x in v)
+
+    def shown(v):
+        return isinstance(v, list) and len(v) <= 3 and all(
+            isinstance(c, dict) and set(c) == {"seat", "pos", "card"} and seat(c["seat"])
+            and c["pos"] in POSITIONS + ("held",) and is_card(c["card"]) for c in v)
+
+    fields = {
+        "seat": seat, "to": seat, "turn": seat, "dealer": seat, "target": seat,
+        "pos": lambda v: v in POSITIONS, "target_pos": lambda v: v in POSITIONS,
+        "card": card, "taken": is_card, "cards": shown,
+        "from": lambda v: v in ("deck", "discard"),
+        "reason": lambda v: v in ("peek", "draw", "jack", "queen"),
+        "auto": lambda v: isinstance(v, bool), "forced": lambda v: isinstance(v, bool),
+        "away": lambda v: isinstance(v, bool),
+        "round": count, "count": count, "pending": count, "lost": count,
+        "hands": lambda v: isinstance(v, list) and len(v) == players and all(
+            isinstance(h, list) and len(h) == 3 and all(is_card(c) for c in h) for h in v),
+        "round_points": ints, "scores": ints,
+        "winners": lambda v: isinstance(v, list) and len(v) <= players and all(
+            seat(x) for x in v),
+    }
+    if not isinstance(e, dict) or not isinstance(e.get("type"), str) \
+            or e["type"] not in EVENT_TYPES:
+        return False
+    if any(key not in e for key in EVENT_TYPES[e["type"]]):
+        return False
+    for key, value in e.items():
+        if key != "type" and (key not in fields or not fields[key](value)):
+            return False
+    return True

@@ -11,14 +11,30 @@ from ui import i18n
 from ui import qr
 from ui import roomcode
 from ui.table import table_tree, tally
-from ui.vdom import h, keyed
+from ui.vdom import h, isolate, keyed
 from ui.viewmodel import MAX_PLAYERS, NAME_MAX, player_list, read, seat_name
 from ui.widgets import button, decor, rules_text, select, topbar
 
 COPIED_MS = 2000
 
 
-def connection_banner(model, ctx):
+def host_gone_panel(model, ui, ctx):
+    """The host counts as gone (ui/link.py `host_lost`): the player chooses to keep waiting
+    or to leave; after `keep-waiting` the banner stays, with `leave` still at hand."""
+    if ui.get("keep_waiting"):
+        return h("div", {"class": "banner host_gone", "data-testid": "connection",
+                         "role": "status"}, ctx.t("conn_host_gone"), " ",
+                 button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn small"))
+    return h("div", {"class": "banner host_gone host-gone", "data-testid": "host-gone",
+                     "role": "alertdialog"},
+             h("p", None, ctx.t("host_gone_title")),
+             h("div", {"class": "row"},
+               button(ctx, "keep-waiting", ctx.t("keep_waiting"),
+                      ("local", "keep_waiting"), "btn primary"),
+               button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn")))
+
+
+def connection_banner(model, ctx, ui=None):
     wait = read(model, "engine_wait")
     if wait is not None:
         # The host asked for something the engine does (Start, Play solo, a resumed room)
@@ -31,6 +47,9 @@ def connection_banner(model, ctx):
         return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
                          "role": "status"}, ctx.t("engine_loading", pct=wait))
     st = read(model, "status", "ok")
+    if read(model, "host_lost", False) and not read(model, "is_host", False) \
+            and st != "host_unverified":
+        return host_gone_panel(model, ui if ui is not None else {}, ctx)
     if read(model, "is_host", False) and st in ("connecting", "reconnecting"):
         # The host is the room: play goes on over the open data channels while only its
         # signaling server is out of reach. Say what that means, discreetly.
@@ -54,8 +73,8 @@ def connection_banner(model, ctx):
 
 def error_toast(model, ctx):
     err = read(model, "error")
-    if not err:
-        return None
+    if not err or (read(model, "screen") == "join" and read(model, "name_error")):
+        return None             # (a refused name is said on the join screen itself)
     code = err.get("code") if isinstance(err, dict) else None
     msg = ctx.t("err_" + code) if (code and i18n.has(ctx.lang, "err_" + code)) else None
     if msg is None:
@@ -93,7 +112,7 @@ def build(model, ui, ctx):
     # phone's keyboard as the player typed). A new screen is a new body.
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
              keyed(topbar(ui, ctx, title, in_room), "top"),
-             keyed(connection_banner(model, ctx), "conn"),
+             keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -121,7 +140,7 @@ def resume_box(model, ctx):
     saved = read(model, "resume")
     if not isinstance(saved, dict):
         return None
-    names = ", ".join([str(n) for n in saved.get("names") or [] if n])
+    names = ", ".join([isolate(n) for n in saved.get("names") or [] if n])
     return h("section", {"class": "card-box resume", "data-testid": "resume"},
              h("h2", None, ctx.t("resume_title")),
              h("p", {"class": "hint"}, ctx.t("resume_hint", names=names)),
@@ -143,6 +162,7 @@ def landing_tree(model, ui, ctx):
                        decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
                      h("p", {"class": "tagline"}, ctx.t("tagline"))), "hero"),
              keyed(resume_box(model, ctx), "resume"),
+             keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
              keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("with_friends")),
@@ -208,8 +228,26 @@ def join_tree(model, ui, ctx):
                h("h2", None, ctx.t("invited")),
                h("p", {"class": "tagline"}, ctx.t("tagline"))),
              name_input(ui, ctx),
+             name_refusal(model, ctx),
              button(ctx, "join-room", ctx.t("busy_joining") if busy else ctx.t("join_room"),
                     ("local", "submit", "join") if ok else None, "btn primary big"))
+
+
+def name_refusal(model, ctx):
+    """Why the room refused the name (taken, or nothing visible), until the next join."""
+    code = read(model, "name_error")
+    if code not in ("bad_name", "name_taken"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "name-error", "role": "alert"},
+             ctx.t("err_" + code))
+
+
+def save_refused(model, ctx):
+    """The landing's note that the saved room was refused (damaged or changed) and dropped."""
+    if not read(model, "refused"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "save-refused", "role": "alert"},
+             ctx.t("save_refused"))
 
 
 def lobby_tree(model, ui, ctx):
@@ -238,8 +276,9 @@ def lobby_tree(model, ui, ctx):
             badges.append(h("span", {"class": "badge you"}, ctx.t("badge_you")))
         on = p.get("connected", True) is not False
         remove = None
-        if is_host and p.get("bot") and s != host:
-            remove = button(ctx, "remove-" + str(s), ctx.t("remove_bot"),
+        if is_host and s != host:         # a bot, or a person (its page hears `removed`)
+            remove = button(ctx, "remove-" + str(s),
+                            ctx.t("remove_bot") if p.get("bot") else ctx.t("remove_player"),
                             ("intent", "remove", {"seat": s}), "btn small remove")
         rows.append(h("li", {"class": "player" + ("" if on else " away"),
                              "data-testid": "player-" + str(s)},
@@ -335,6 +374,13 @@ def lobby_tree(model, ui, ctx):
                bots),
              options_box,
              tally(model, ctx) if read(model, "games", 0) else None, start)
+
+
+def leave_button(ctx):
+    """`leave` where the menu's is not enough (a spectator's bar, the host-gone panel): the
+    room hears it first when there is one, then the page forgets the room and opens the
+    landing (ui/main.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
+    return button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn leave")
 
 
 _QR_CACHE = {}

@@ -23,6 +23,12 @@ def icon_badge(cls, icon, label):
 
 def seat_badges(row, info, ctx):
     out = []
+    if row.get("host"):
+        # the real host, marked by the room's word: a guest named "Hana (host)" gets no badge
+        # (a crown, named for screen readers: the seat's head has room for a few badges only)
+        out.append(h("span", {"class": "badge host", "data-testid": "host-badge",
+                              "title": ctx.t("badge_host"), "role": "img",
+                              "aria-label": ctx.t("badge_host")}, ctx.t("host_short")))
     if row["dealer"]:
         out.append(icon_badge("dealer", "\U0001f0a0", ctx.t("dealer")))
     if row["bot"]:
@@ -79,7 +85,35 @@ def opponent_node(ctx, row, info):
                h("span", {"class": "holding", "title": ctx.t("holding"), "role": "img",
                           "aria-label": ctx.t("holding")}) if holding else None),
              button(ctx, "stand-in-" + str(row["seat"]), ctx.t("stand_in"), row["stand_in"],
-                    "btn small stand-in") if row.get("stand_in") else None)
+                    "btn small stand-in") if row.get("stand_in") else None,
+             h("small", {"class": "asks"}, ctx.t("asks_seat", name=row["asks"]))
+             if row.get("asks") and not row.get("approve") else None,
+             button(ctx, "approve-" + str(row["seat"]), ctx.t("approve_seat", name=row["asks"]),
+                    row["approve"], "btn small approve") if row.get("approve") else None,
+             button(ctx, "take-seat-" + str(row["seat"]), ctx.t("take_seat"), row["take"],
+                    "btn small take-seat") if row.get("take") else None)
+
+
+def spectator_bar(model, info, ui, ctx):
+    """A spectator's bar: it watches (public information only); with a name it may ask for a
+    seat that is away or played by a bot (`take-seat-<seat>` on that seat) or for a seat in
+    the next game; `leave` is always there."""
+    from ui.screens import leave_button, name_input    # (screens imports this module)
+    ask = info["ask"]
+    if ask is not None:
+        note = h("p", {"class": "hint", "data-testid": "seat-asked"},
+                 ctx.t("asked_seat") if ask.get("seat") is not None else ctx.t("asked_next_game"))
+        return h("section", {"class": "card-box spectator", "data-testid": "spectator"},
+                 h("p", None, ctx.t("spectating")), note, leave_button(ctx))
+    named = bool((ui.get("name") or "").strip())
+    return h("section", {"class": "card-box spectator", "data-testid": "spectator"},
+             h("p", None, ctx.t("spectating")),
+             h("p", {"class": "hint"}, ctx.t("spectator_name_hint")),
+             name_input(ui, ctx),
+             h("div", {"class": "row"},
+               button(ctx, "sit-next-game", ctx.t("sit_next_game"),
+                      ("local", "sit", None) if named else None, "btn"),
+               leave_button(ctx)))
 
 
 def table_tree(model, ui, ctx):
@@ -140,12 +174,16 @@ def table_tree(model, ui, ctx):
     if timer is not None:
         total = info["timer_total"] or 1
         frac = timer * 100 // total if total else 0
-        timer_node = h("div", {"class": "timer" + (" urgent" if timer < 10000 else "")
-                               + (" mine" if info["timer_mine"] else ""),
+        paused = info.get("paused")
+        timer_node = h("div", {"class": "timer" + (" urgent" if timer < 10000 and not paused
+                                                   else "")
+                               + (" mine" if info["timer_mine"] else "")
+                               + (" paused" if paused else ""),
                                "data-testid": "turn-timer", "data-ms": str(timer),
+                               "data-paused": "true" if paused else None,
                                "role": "timer", "aria-label": ctx.t("time_left", t=clock(timer)),
                                "style": "--p:" + str(frac) + "%"},
-                       h("span", None, clock(timer)))
+                       h("span", None, ctx.t("paused") if paused else clock(timer)))
     players = player_list(model)
     moved = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
     notice = queen_notice(model, players, ctx) if info["phase"] in PLAY_PHASES else None
@@ -233,8 +271,10 @@ def table_tree(model, ui, ctx):
                       + (" crowded" if len(others) >= 4 else "")
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", {"class": grid_cls}, [opponent_node(ctx, r, info) for r in others]),
-             ann, centre, status_node, my_node,
-             None if info["phase"] in END_PHASES else actions, end, log_node)
+             ann, spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
+             centre, status_node, my_node,
+             None if info["phase"] in END_PHASES or info["spectator"] else actions, end,
+             log_node)
 
 
 def announce_node(ui, info, ctx):

@@ -4,7 +4,27 @@ A node is {"tag", "attrs", "kids"} (text is {"tag": "#text", "text": s}); a node
 "key" (`keyed`), and the patcher notes its DOM element in "el". `h` and the finders are pure
 (tests use them like page locators); `Patcher` needs a document (the browser's, or a fake one
 in tests). Text always goes into text nodes, never innerHTML. Runs on MicroPython and Pyodide.
+
+Names are shown isolated from the text around them (`<bdi>`), so a right-to-left name never
+reorders a sentence: `isolate` wraps a name in FSI/PDI marks (U+2068/U+2069; the view-model's
+`seat_name` does it for every name), which a text child turns into a `<bdi>` element and an
+attribute (an aria-label: spoken, not laid out) drops.
 """
+
+FSI = "\u2068"      # first strong isolate ... (isolate wraps every name in these two)
+PDI = "\u2069"      # ... pop directional isolate
+BIDI_CONTROLS = ("\u200e", "\u200f", "\u061c", "\u202a", "\u202b", "\u202c", "\u202d",
+                 "\u202e", "\u2066", "\u2067", "\u2068", "\u2069")
+
+
+def isolate(name):
+    """A name to show inside other text: no bidi controls of its own, wrapped in FSI/PDI
+    (shown as a <bdi> element)."""
+    name = str(name)
+    for ch in BIDI_CONTROLS:
+        if ch in name:
+            name = name.replace(ch, "")
+    return FSI + name + PDI
 
 
 def h(tag, attrs=None, *children):
@@ -12,6 +32,12 @@ def h(tag, attrs=None, *children):
     kids = []
     for c in children:
         _flatten(c, kids)
+    if attrs:
+        for k in attrs:
+            v = attrs[k]
+            if isinstance(v, str) and FSI in v:
+                # an attribute is spoken (aria-label), not laid out: no isolate marks
+                attrs[k] = v.replace(FSI, "").replace(PDI, "")
     return {"tag": tag, "attrs": attrs or {}, "kids": kids}
 
 
@@ -24,7 +50,26 @@ def _flatten(c, out):
     elif isinstance(c, dict):
         out.append(c)
     else:
-        out.append({"tag": "#text", "text": str(c)})
+        text = str(c)
+        if FSI in text:
+            _isolates(text, out)
+        else:
+            out.append({"tag": "#text", "text": text})
+
+
+def _isolates(text, out):
+    """A text holding names (FSI name PDI): the names become <bdi> elements."""
+    while text:
+        start = text.find(FSI)
+        end = text.find(PDI, start + 1) if start >= 0 else -1
+        if start < 0 or end < 0:
+            out.append({"tag": "#text", "text": text})
+            return
+        if start:
+            out.append({"tag": "#text", "text": text[:start]})
+        out.append({"tag": "bdi", "attrs": {},
+                    "kids": [{"tag": "#text", "text": text[start + 1:end]}]})
+        text = text[end + 1:]
 
 
 def text_of(node):
@@ -100,6 +145,10 @@ class Patcher:
             el.removeAttribute(k)
         elif val is True:
             el.setAttribute(k, "")
+        elif k == "style":
+            # through the CSSOM: the page's Content-Security-Policy allows no inline style
+            # attributes (style-src has no 'unsafe-inline')
+            el.style.cssText = str(val)
         else:
             el.setAttribute(k, str(val))
 

@@ -11,6 +11,7 @@ from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
 from ui import cards
 from ui import i18n
 from ui.client import left_ms
+from ui.vdom import isolate
 
 MAX_PLAYERS = 8
 NAME_MAX = 20
@@ -78,7 +79,7 @@ def seat_name(players, seat, ctx):
     name = p.get("name") if p else None
     if not name:
         return ctx.t("seat_n", n=seat + 1)
-    return str(name)
+    return isolate(name)            # shown in its own <bdi> (ui/vdom.py)
 
 
 def allowed_map(view):
@@ -124,6 +125,15 @@ def card_text(code):
     return cards.label(code) if code else "?"
 
 
+def awake_wanted(model):
+    """True while a round is being played on this page's table (phases peek, play,
+    last_turns): the page then holds the Screen Wake Lock (awake.js), else lets it go."""
+    if read(model, "screen") != "table":
+        return False
+    view = read(model, "view", {}) or {}
+    return view.get("phase") == "peek" or view.get("phase") in PLAY_PHASES
+
+
 # ---------------------------------------------------------------------------------------------
 # The table: what to show and what is live (pure)
 
@@ -143,6 +153,17 @@ def table_info(model, ui, ctx):
     ready = view.get("ready") or [True] * n
     public = phase in END_PHASES
     log = read(model, "log", []) or []
+    # The host silent (ui/link.py `host_quiet`): its seat shows away and the timers stop at
+    # what they showed when it was last heard (nothing runs out while the room is away).
+    quiet = bool(read(model, "host_quiet", False)) and not read(model, "is_host", False)
+    elapsed = ctx.elapsed
+    if quiet:
+        heard = read(model, "last_heard")
+        view_at = read(model, "view_at", 0)
+        if heard is not None and heard - view_at < elapsed:
+            elapsed = max(0, heard - view_at)
+    spectator = bool(read(model, "spectator", False)) and read(model, "seat") is None
+    asking = read(model, "ask")
 
     # The Queen flow is local until its last tap; it only lives while a Queen is offered.
     queen = ui.get("queen") if "queen" in allowed else None
@@ -153,17 +174,19 @@ def table_info(model, ui, ctx):
     qa = allowed.get("queen")
 
     moved = recent_moves(log)
+    host = (read(model, "lobby", {}) or {}).get("host", 0)     # the room: always seat 0
 
     seats = []
     for s in range(n):
         hand = hands[s] if s < len(hands) else [None, None, None]
         p = players.get(s) or {}
         row = {
-            "seat": s, "name": seat_name(players, s, ctx), "me": s == me,
+            "seat": s, "name": seat_name(players, s, ctx), "me": s == me, "host": s == host,
             "turn": phase in PLAY_PHASES and turn == s,
             "dealer": view.get("dealer") == s, "caller": view.get("caller") == s,
             "ready": bool(ready[s]) if s < len(ready) else True,
-            "connected": p.get("connected", True) is not False, "bot": p.get("bot"),
+            "connected": p.get("connected", True) is not False and not (quiet and s == 0),
+            "bot": p.get("bot"),
             "score": scores[s] if s < len(scores) else 0, "cards": [],
         }
         # The host may let a bot play an away person's seat until they are back.
@@ -172,6 +195,16 @@ def table_info(model, ui, ctx):
                 and not row["bot"] and phase != "game_over"):
             row["stand_in"] = ("intent", "stand_in",
                                {"seat": s, "level": ui.get("bot_level", "easy")})
+        # A spectator asking for this seat: the host may give it (docs/protocol.md "Spectators").
+        row["asks"] = p.get("asks") if isinstance(p.get("asks"), str) else None
+        row["approve"] = None
+        if read(model, "is_host", False) and row["asks"] and phase != "game_over":
+            row["approve"] = ("intent", "approve", {"seat": s})
+        # A spectator may ask for a seat played by a bot or whose person is away.
+        row["take"] = None
+        if (spectator and s != 0 and (row["bot"] or not row["connected"])
+                and phase != "game_over" and (ui.get("name") or "").strip()):
+            row["take"] = ("local", "sit", s)
         for i in range(3):
             posn = POSITIONS[i]
             face = hand[i] if (i < len(hand) and cards.is_card(hand[i])) else None
@@ -234,18 +267,21 @@ def table_info(model, ui, ctx):
     info["discard_held"] = ("intent", "action", {"do": "discard"}) if "discard" in allowed else None
     cw = view.get("crisp_window")
     info["crisp"] = {"spec": ("intent", "action", {"do": "crisp"}) if "crisp" in allowed else None,
-                     "left": left_ms(cw.get("left"), ctx.elapsed)
+                     "left": left_ms(cw.get("left"), elapsed)
                      if (cw and "crisp" in allowed) else None,
                      "window": 3000}
     info["timer_total"] = ((view.get("options") or {}).get("draw_seconds") or 0) * 1000
-    info["timer"] = left_ms(view.get("draw_left"), ctx.elapsed) if phase in PLAY_PHASES else None
+    info["timer"] = left_ms(view.get("draw_left"), elapsed) if phase in PLAY_PHASES else None
+    info["paused"] = quiet
+    info["spectator"] = spectator
+    info["ask"] = asking if spectator and isinstance(asking, dict) else None
     if info["timer"] is not None and info["timer_total"]:
         # during the start delay draw_left counts the delay too (R10.2's timer starts when
         # the player may start): never show more than the limit
         info["timer"] = min(info["timer"], info["timer_total"])
     info["timer_mine"] = turn == me
-    info["start_in"] = left_ms(view.get("start_in") or 0, ctx.elapsed)
-    info["peek_left"] = left_ms(view.get("peek_left"), ctx.elapsed) if phase == "peek" else None
+    info["start_in"] = left_ms(view.get("start_in") or 0, elapsed)
+    info["peek_left"] = left_ms(view.get("peek_left"), elapsed) if phase == "peek" else None
     info["last_turns_left"] = view.get("last_turns_left", 0)
     info["caller"] = view.get("caller")
     info["allowed"] = allowed

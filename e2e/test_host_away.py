@@ -1,0 +1,121 @@
+"""Issue 10, items 1 and 2 through the real pages: the Screen Wake Lock held while a round is
+played (navigator.wakeLock stubbed and recorded by an init script), and a host whose tab
+closes: its seat away and the timers paused on the guests' screens at once, then, once it
+counts as gone (a test build's `?hostgone=` shortens the 30 s), `host-gone` with
+`keep-waiting` and `leave`."""
+
+import time
+
+from crisp_e2e import wait_ready
+from crisp_rooms import join_room, no_errors, open_room
+from test_round import T, live, sel
+
+# navigator.wakeLock stubbed: records each request and release; `__wake.drop()` does what the
+# browser does when the page is hidden (it lets the lock go).
+WAKE_STUB = """
+(() => {
+  const wake = window.__wake = {requests: 0, releases: 0, held: null};
+  wake.drop = () => {
+    const s = wake.held;
+    if (!s) return;
+    s.released = true;
+    wake.held = null;
+    for (const f of s.listeners) f(new Event("release"));
+  };
+  const api = {
+    request(type) {
+      wake.requests++;
+      const s = {type, released: false, listeners: [],
+                 addEventListener(t, f) { if (t === "release") this.listeners.push(f); },
+                 release() { if (!this.released) { this.released = true; wake.releases++;
+                                                   if (wake.held === this) wake.held = null; }
+                             return Promise.resolve(); }};
+      wake.held = s;
+      return Promise.resolve(s);
+    },
+  };
+  Object.defineProperty(Navigator.prototype, "wakeLock",
+                        {get() { return api; }, configurable: true});
+})();
+"""
+
+
+def wake(page):
+    return page.evaluate("({requests: __wake.requests, releases: __wake.releases,"
+                         " held: !!__wake.held})")
+
+
+def test_every_page_holds_the_wake_lock_while_a_round_is_played(new_phone):
+    host, link = open_room(new_phone, "Hana", init=WAKE_STUB)
+    hp = host.page
+    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    ap = ana.page
+    ana.context.add_init_script(WAKE_STUB)
+    ap.reload()                                       # the stub in place from the start
+    ap.wait_for_selector(sel("player-1", ":not(.away)"), timeout=T)
+    ap.wait_for_selector(sel("lobby-waiting"), timeout=T)
+    for p in (hp, ap):                                # the lobby: no lock asked for
+        assert wake(p) == {"requests": 0, "releases": 0, "held": False}
+    live(hp, "start-game")
+    for p in (hp, ap):
+        p.wait_for_function("__wake.requests === 1 && !!__wake.held", timeout=T)
+    # the page is hidden (the browser lets the lock go), then shown again: asked again
+    for p in (hp, ap):
+        p.evaluate("() => { __wake.drop(); document.dispatchEvent(new Event('visibilitychange')); }")
+        p.wait_for_function("__wake.requests === 2 && !!__wake.held", timeout=T)
+    # a page without navigator.wakeLock plays on, and says nothing
+    no_errors(host, ana)
+
+
+def test_a_closed_host_tab_shows_away_paused_then_host_gone_with_a_way_out(new_phone, timings):
+    host, link = open_room(new_phone, "Hana")
+    hp = host.page
+    link += "&hostgone=6000"                         # a test build: gone after 6 s of silence
+    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    bea = join_room(new_phone, link, "Bea", 2, (hp,))
+    ap, bp = ana.page, bea.page
+    hp.select_option(sel("opt-draw-seconds"), "60")
+    ap.wait_for_function(
+        "document.querySelector('[data-testid=\"opt-draw-seconds\"]').value === '60'", timeout=T)
+    live(hp, "start-game")
+    for p in (hp, ap, bp):
+        live(p, "ready")
+    # Ana's turn (dealer 0: seat 1 plays first): her timer runs on every screen
+    for p in (ap, bp):
+        p.wait_for_selector(sel("turn-timer"), timeout=T)
+    assert bp.get_attribute(sel("turn-timer"), "data-paused") is None
+    t0 = time.monotonic()
+    hp.close()
+    seen = {}
+    while len(seen) < 2 and time.monotonic() - t0 < 15:
+        for name, p in (("Ana", ap), ("Bea", bp)):
+            if name not in seen and p.locator(sel("seat-0", ".away")).count() and \
+                    p.get_attribute(sel("turn-timer"), "data-paused") == "true":
+                seen[name] = time.monotonic() - t0
+        time.sleep(0.1)
+    print("host's seat away and timers paused after (s):", seen)
+    assert len(seen) == 2, seen
+    paused = bp.get_attribute(sel("turn-timer"), "data-ms")
+    time.sleep(2)
+    assert bp.get_attribute(sel("turn-timer"), "data-ms") == paused     # it does not run
+    assert bp.locator(sel("host-gone")).count() == 0                    # not gone yet
+    # once it counts as gone: the choice
+    for p in (ap, bp):
+        p.wait_for_selector(sel("host-gone"), timeout=T)
+    gone_after = time.monotonic() - t0
+    print("host-gone shown %.1f s after the host's tab closed (gone after 6 s of silence)"
+          % gone_after)
+    assert gone_after >= 5
+    timings.setdefault("host tab closed: host-gone shown (hostgone=6000)", []).append(
+        gone_after * 1000)
+    live(ap, "keep-waiting")
+    ap.wait_for_selector(sel("host-gone"), state="detached", timeout=T)
+    assert ap.locator(sel("connection")).count() == 1
+    live(ap, "leave")                                 # still a way out after keep-waiting
+    ap.wait_for_function("!location.search.includes('room=')", timeout=T)
+    live(bp, "leave")
+    bp.wait_for_function("!location.search.includes('room=')", timeout=T)
+    assert wait_ready(bp) == "micropython"           # the landing
+    bp.wait_for_selector(sel("create-room"), timeout=T)
+    assert bp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.token.'))") == []
+    no_errors(ana, bea)

@@ -1,0 +1,320 @@
+"""The groundwork of the host handover (issue 10, item 3): the room sealed for the players
+(ui/seal.py), the successor rule every page runs (ui/handover.py), and the room continued by
+its new host (`Room.from_handover`) or, when it cannot be opened, rebuilt with the round
+dealt again (`Room.from_public`). docs/protocol.md "Host handover: the sealed room"."""
+
+import itertools
+import json
+import random
+import secrets
+import zlib
+
+import pytest
+
+from roomnet import CARD, Net
+from ui import seal
+from ui.client import Client
+from ui.room import LOCAL, Room, bot_maker
+
+
+def randbytes_from(seed):
+    rng = random.Random(seed)
+    return lambda n: bytes(rng.getrandbits(8) for _ in range(n))
+
+
+def playing_room():
+    net = Net(make_bot=bot_maker(9, 0.01))
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.guest("b", "Bea")
+    net.guest("c", "Cid")
+    net.host.host({"type": "add_bot", "level": "hard"})
+    net.host.host({"type": "start"})
+    for conn in (LOCAL, "a", "b", "c"):
+        net.act(conn, {"do": "ready"})
+    net.later(2500)
+    return net
+
+
+# ---- sealing --------------------------------------------------------------------------------
+
+def test_two_shares_open_the_sealed_room_and_any_pair_does():
+    net = playing_room()
+    state = net.room.to_dict()
+    box, shares = seal.seal_room(state, "room-test", 7, [1, 2, 3], randbytes_from(1))
+    assert sorted(shares) == [1, 2, 3]
+    for pair in itertools.combinations(shares.values(), 2):
+        assert seal.open_room(box, list(pair), "room-test") == json.loads(json.dumps(state))
+
+
+def test_one_share_alone_opens_nothing_and_says_nothing():
+    net = playing_room()
+    box, shares = seal.seal_room(net.room.to_dict(), "room-test", 1, [1, 2], randbytes_from(2))
+    for share in shares.values():
+        with pytest.raises(seal.SealError):
+            seal.open_room(box, [share], "room-test")
+    # the same share twice is still one share
+    with pytest.raises(seal.SealError):
+        seal.open_room(box, [shares[1], shares[1]], "room-test")
+
+
+def test_what_players_hold_is_ciphertext_not_encoded_or_compressed_plain_text():
+    net = playing_room()
+    state = net.room.to_dict()
+    box, shares = seal.seal_room(state, "room-test", 1, [1, 2, 3], randbytes_from(3))
+    held = json.dumps(box) + json.dumps(shares)
+    assert not CARD.search(held.replace(box["data"], "").replace(box["tag"], "")
+                           .replace(box["nonce"], ""))
+    data = seal._unb64(box["data"])
+    for hand in net.room.game.hands:
+        assert json.dumps(hand, separators=(",", ":")).encode() not in data
+    assert b"Ana" not in data and net.room.seats[1].token.encode() not in data
+    with pytest.raises(zlib.error):
+        zlib.decompress(data)                       # not the compressed state as it is
+    # a fresh key every time: the same state seals to another box
+    box2, _ = seal.seal_room(state, "room-test", 1, [1, 2, 3], randbytes_from(4))
+    assert box2["data"] != box["data"]
+
+
+def test_a_false_share_or_an_altered_box_is_found_out():
+    net = playing_room()
+    box, shares = seal.seal_room(net.room.to_dict(), "room-test", 3, [1, 2, 3],
+                                 randbytes_from(5))
+    x, y = seal.parse_share(shares[2])
+    forged = seal.share_text(x, (y + 1) % seal.PRIME)
+    # a hostile player's false share does not stop two honest ones
+    assert seal.open_room(box, [forged, shares[1], "junk", shares[3]], "room-test")
+    with pytest.raises(seal.SealError):
+        seal.open_room(box, [forged, shares[1]], "room-test")
+    flipped = dict(box, data=seal._b64(bytes([seal._unb64(box["data"])[0] ^ 1])
+                                       + seal._unb64(box["data"])[1:]))
+    with pytest.raises(seal.SealError):
+        seal.open_room(flipped, [shares[1], shares[2]], "room-test")
+    with pytest.raises(seal.SealError):                 # renumbered (an older box replayed)
+        seal.open_room(dict(box, n=4), [shares[1], shares[2]], "room-test")
+    with pytest.raises(seal.SealError):                 # another room's
+        seal.open_room(box, [shares[1], shares[2]], "room-other")
+    for junk in (None, {}, {"n": 1, "nonce": "!!", "data": "", "tag": ""}):
+        with pytest.raises(seal.SealError):
+            seal.open_room(junk, [shares[1], shares[2]], "room-test")
+
+
+def test_a_room_with_one_person_left_cannot_be_sealed():
+    with pytest.raises(ValueError):
+        seal.seal_room({"x": 1}, "room-test", 1, [2], randbytes_from(6))
+    with pytest.raises(ValueError):
+        seal.split(5, [1, 1], randbytes_from(7))
+
+
+def test_shamir_shares_of_random_secrets():
+    rng = random.Random(8)
+    for _ in range(20):
+        secret = rng.getrandbits(256)
+        xs = rng.sample(range(1, 9), rng.randint(2, 8))
+        shares = seal.split(secret, xs, randbytes_from(rng.random()))
+        for pair in itertools.combinations(xs, 2):
+            assert seal.combine({x: shares[x] for x in pair}) == secret
+
+
+# ---- the successor rule (tests/handover_cases.py: run here and on MicroPython) ------------
+
+from handover_cases import *  # noqa: E402,F401,F403
+
+
+def test_the_successor_rule_runs_on_micropython(tmp_path):
+    import os
+    from test_render_micropython import ROOT, run_tests_on_micropython
+    files = {"/tests/handover_cases.py": os.path.join(ROOT, "tests", "handover_cases.py"),
+             "/ui/handover.py": os.path.join(ROOT, "ui", "handover.py")}
+    ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
+    import handover_cases
+    expected = [n for n in dir(handover_cases) if n.startswith("test_")]
+    assert failed == [] and ran == len(expected) == 5, out
+
+
+# ---- the room continued by its new host ---------------------------------------------------
+
+def test_a_new_host_continues_the_round_exactly_and_every_seat_keeps_its_place():
+    net = playing_room()
+    old = net.room
+    state = json.loads(json.dumps(old.to_dict()))
+    box, shares = seal.seal_room(state, old.room_id, 1, [1, 2, 3], randbytes_from(9))
+    opened = seal.open_room(box, [shares[1], shares[2]], old.room_id)
+    room = Room.from_handover(opened, 1, old.now + 5000, make_bot=bot_maker(old.seed, 0.01))
+    assert room.host == 1 and room.game == old.game
+    assert [s.name for s in room.seats] == [s.name for s in old.seats]
+    assert [s.token for s in room.seats] == [s.token for s in old.seats]
+    assert room.game.scores == old.game.scores and room.game.dealer == old.game.dealer
+    # Ana's page is the room now: her screen is "local", seat 1, and host-only messages work
+    ana = Client(lambda text: None, is_host=True)
+    out = room.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), room.now)
+    welcome = [json.loads(t) for c, t in out if c == LOCAL][0]
+    assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": old.room_id}
+    view = [json.loads(t) for c, t in out if c == LOCAL and '"view"' in t][0]["view"]
+    assert view["seat"] == 1 and view["phase"] == old.game.phase
+    assert ana is not None
+    # everyone else is away until proven; the old host's seat is a guest's seat now
+    assert all(room.seats[i].away_since is not None for i in (0, 2, 3))
+    # a stranger registering any peer id gets nothing: no seat, no view, no token
+    out = room.receive("x", json.dumps({"type": "join", "v": 1, "name": "Eve"}), room.now)
+    assert [json.loads(t)["code"] for _, t in out] == ["started"]
+    out = room.receive("x", json.dumps({"type": "join", "v": 1, "name": "Eve",
+                                        "seat_id": "0" * 32, "nonce": "1" * 32}), room.now)
+    assert [json.loads(t)["code"] for _, t in out] == ["no_seat"]
+    # a remote connection may never take the new host's seat, even with its token
+    from ui import proof
+    out = room.receive("y", json.dumps({
+        "type": "join", "v": 1, "name": "Ana", "seat_id": proof.seat_id(room.seats[1].token),
+        "nonce": "2" * 32}), room.now)
+    assert [json.loads(t)["code"] for _, t in out] == ["no_seat"]
+
+
+def test_the_old_host_rejoins_its_own_seat_as_a_player():
+    net = playing_room()
+    old = net.room
+    room = Room.from_handover(json.loads(json.dumps(old.to_dict())), 1, old.now + 1000)
+    room.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), room.now)
+    sent = []
+    hana = Client(sent.append, nonce=lambda: secrets.token_hex(16))
+    room.open("old", room.now, peer="peer-old")
+    hana.connected()
+    hana.join("Host", old.seats[0].token, room=old.room_id, peer="peer-old")
+    for _ in range(3):
+        texts, sent[:] = sent[:], []
+        for text in texts:
+            for conn, reply in room.receive("old", text, room.now):
+                if conn == "old":
+                    hana.receive(reply, room.now)
+    assert hana.seat == 0 and room.conns["old"] == 0 and room.seats[0].away_since is None
+    assert hana.view["seat"] == 0 and hana.view["allowed"] is not None
+    # and it is a guest now: host-only messages from it are refused
+    out = room.receive("old", json.dumps({"type": "new_game", "v": 1}), room.now)
+    assert [json.loads(t)["code"] for _, t in out] == ["not_host"]
+
+
+def test_the_new_host_must_be_a_person_other_than_the_old_host():
+    net = playing_room()
+    d = json.loads(json.dumps(net.room.to_dict()))
+    for seat in (0, 4, 9, -1, "1", None):
+        with pytest.raises(ValueError):
+            Room.from_handover(d, seat, 0)
+
+
+def test_with_one_person_left_the_round_is_dealt_again_and_the_scores_stand():
+    public = [{"seat": 0, "name": "Host", "bot": None}, {"seat": 1, "name": "Ana", "bot": None},
+              {"seat": 2, "name": "Bot 2", "bot": "hard"}]
+    room = Room.from_public("crisp-x", 1, public, {"target": 150, "draw_seconds": 30},
+                            [12, 30, 7], 2, 3, 1000, seed=4, make_bot=bot_maker(4, 0.01))
+    game = room.game
+    assert room.host == 1 and game.round == 3 and game.dealer == 2 and game.phase == "peek"
+    assert game.scores == [12, 30, 7] and game.options["target"] == 150
+    assert [s.name for s in room.seats] == ["Host", "Ana", "Bot 2"]
+    assert room.seats[0].bot == "easy" and room.seats[2].bot == "hard"
+    out = room.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), 1000)
+    view = [json.loads(t) for c, t in out if '"view"' in t][0]["view"]
+    assert view["seat"] == 1 and view["round"] == 3
+    assert room.next_wakeup() is not None              # the bots play their part
+    with pytest.raises(ValueError):
+        Room.from_public("crisp-x", 5, public, {}, [0, 0, 0], 0, 1, 0)
+
+
+# ---- the room seals itself for its players ------------------------------------------------
+
+def test_the_room_seals_itself_for_the_people_here_each_with_its_own_share():
+    net = playing_room()
+    room = net.room
+    spectator = net._client("w")
+    net.deliver(room.open("w", net.clock, peer="peer-w"))
+    spectator.connected()
+    spectator.watch()
+    assert room.seal_due(net.clock)
+    out = room.seal_out(net.clock, randbytes_from(11))
+    net.deliver(out)
+    assert sorted(c for c, _ in out) == ["a", "b", "c"]        # not the host, bot, spectator
+    assert not room.seal_due(net.clock) and room.seal_due(net.clock + 1000)
+    shares = {}
+    for conn in ("a", "b", "c"):
+        sealed = net.clients[conn].sealed
+        assert sealed["host"] == 0 and sealed["box"]["n"] == 1
+        shares[conn] = sealed["share"]
+        # each got its own share, and no message names another's
+        texts = [t for t in net.inbox[conn] if '"sealed"' in t]
+        assert all(shares[conn] in t for t in texts)
+    assert len(set(shares.values())) == 3
+    assert spectator.sealed is None and net.clients[LOCAL].sealed is None
+    # each holder got, for every other holder, the key that holder's page proves itself with
+    from ui.handover import successor_key
+    for conn, seat in (("a", 1), ("b", 2), ("c", 3)):
+        keys = net.clients[conn].sealed["keys"]
+        assert sorted(keys) == sorted(str(s) for s in (1, 2, 3) if s != seat)
+        for other, key in keys.items():
+            assert key == successor_key(room.seats[int(other)].token, room.room_id, seat)
+        assert all(room.seats[s].token not in json.dumps(net.clients[conn].sealed)
+                   for s in (1, 2, 3))
+    assert net.leaks == []
+    box = net.clients["a"].sealed["box"]
+    opened = seal.open_room(box, [shares["a"], shares["c"]], room.room_id)
+    assert opened == json.loads(json.dumps(room.to_dict()))
+    # an older box never replaces a newer one
+    net.deliver(room.seal_out(net.clock + 1000, randbytes_from(12)))
+    old = {"type": "sealed", "v": 1, "box": box, "share": shares["a"], "host": 0}
+    net.clients["a"].receive(json.dumps(old), net.clock)
+    assert net.clients["a"].sealed["box"]["n"] == 2
+
+
+def test_with_one_person_besides_the_host_nothing_is_sealed():
+    net = Net()
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.host.host({"type": "start"})
+    assert not net.room.seal_due(net.clock) and net.room.seal_out(net.clock) == []
+
+
+# ---- the handover's decisions on each page ------------------------------------------------
+
+def test_a_handover_end_to_end_between_pages_and_an_impostor_gets_nothing():
+    from ui.handover import Handover
+    net = playing_room()
+    room = net.room
+    net.deliver(room.seal_out(net.clock, randbytes_from(21)))
+    players_seen = net.clients["a"].players
+    plans = {conn: Handover(room.room_id, net.clients[conn].seat, players_seen, 0,
+                            net.clients[conn].sealed) for conn in ("a", "b", "c")}
+    assert [p.role for p in plans.values()] == ["host", "guest", "guest"]
+    assert {p.new_id for p in plans.values()} == {room.room_id + "-h1"}
+    ana, bea = plans["a"], plans["b"]
+    assert ana.resume and ana.opened(seal.open_room) is None       # one share: nothing
+    # an impostor at the new id cannot prove it is Ana's seat: Bea hands it nothing
+    nonce = bea.challenge("1" * 32)
+    fake = ana.prove("f" * 32, 2, "peer-b", nonce, "2" * 32)
+    assert bea.share_for(fake, "2" * 32, "peer-b") is None
+    # nor can Cid, who knows his own key for Ana but not Bea's
+    nonce = bea.challenge("3" * 32)
+    cid_key = net.clients["c"].sealed["keys"]["1"]
+    from ui.handover import successor_mac
+    assert bea.share_for(successor_mac(cid_key, room.room_id, 1, "peer-b", nonce, "4" * 32),
+                         "4" * 32, "peer-b") is None
+    # Ana's page proves itself with its own token, and gets Bea's share
+    nonce = bea.challenge("5" * 32)
+    mac = ana.prove(room.seats[1].token, 2, "peer-b", nonce, "6" * 32)
+    assert bea.share_for(mac, "6" * 32, "peer-x") is None           # bound to Bea's peer id
+    nonce = bea.challenge("7" * 32)
+    mac = ana.prove(room.seats[1].token, 2, "peer-b", nonce, "8" * 32)
+    share = bea.share_for(mac, "8" * 32, "peer-b")
+    assert share["share"] == net.clients["b"].sealed["share"]
+    ana.take_share({"n": 99, "share": "junk"})
+    assert ana.opened(seal.open_room) is None
+    ana.take_share(share)
+    state = ana.opened(seal.open_room)
+    assert state == json.loads(json.dumps(room.to_dict()))
+    continued = Room.from_handover(state, ana.seat, room.now + 3000)
+    assert continued.game == room.game and continued.host == 1
+
+
+def test_with_one_person_left_the_successor_deals_again_and_nobody_hosts_bots():
+    from ui.handover import Handover
+    spec = [{"seat": 0, "connected": False, "bot": None}, {"seat": 1, "connected": True,
+            "bot": None}, {"seat": 2, "connected": True, "bot": "easy"}]
+    plan = Handover("crisp-x", 1, spec, 0, None)
+    assert plan.role == "host" and not plan.resume
+    assert Handover("crisp-x", 1, spec[:1] + spec[2:], 0, None).role == "none"

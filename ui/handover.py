@@ -1,0 +1,190 @@
+"""Who hosts next when the host is gone, decided the same way on every page (issue 10, item 3;
+docs/protocol.md "Host handover: the sealed room"). Pure and MicroPython-compatible: every
+page runs it on what it last heard from the room, with nothing to tap or type.
+
+- `successor(players, host)`: the lowest seat of a human player, other than the old host,
+  connected in the last players list the room sent: every page got that same list, so every
+  page names the same seat.
+- `can_continue(players, host)`: the round in play can go on exactly where it stopped only
+  if at least two human players remain (the sealed room opens with two players' shares,
+  ui/seal.py); with one, the interrupted round is dealt again and finished rounds' scores
+  stand.
+- `room_id_after(room_id, epoch)`: the PeerJS id the room moves to on its `epoch`-th handover
+  (the old id may stay reserved for the old host's token for minutes on our LAN signaling
+  server); a peer that squats it first cannot pass the seat proof (docs/protocol.md).
+- The successor proves itself before anyone hands it a share: the old host gives each
+  holder g, with its share, `successor_key(token_s, room_id, g)` for every other holder s
+  (from s's seat token, which g does not know). The page of s derives the same key from its
+  own token; `successor_mac` over both nonces and g's PeerJS id then proves to g that the
+  peer at the new room id is seat s, and g alone can check it (the key differs for every g:
+  knowing it lets g pose as s to nobody but itself). A stranger at the new id gets no share.
+"""
+
+import hashlib
+import hmac
+
+MAX_EPOCH = 99
+
+
+def _is_seat(x):
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+
+def humans(players, host):
+    """The seats of the human players other than `host` that were connected, in seat order.
+    `players`: the room's players list ([{seat, name, connected, bot}]); anything malformed
+    is skipped."""
+    seats = []
+    for p in players or []:
+        if not isinstance(p, dict):
+            continue
+        seat = p.get("seat")
+        if not _is_seat(seat) or seat == host or p.get("bot") or p.get("connected") is not True:
+            continue
+        if seat not in seats:
+            seats.append(seat)
+    seats.sort()
+    return seats
+
+
+def successor(players, host=0):
+    """The seat that hosts next: the lowest connected human seat other than `host`, or None
+    when there is none (nobody left to host: the game ends)."""
+    seats = humans(players, host)
+    return seats[0] if seats else None
+
+
+def can_continue(players, host=0):
+    """True when the round in play can go on where it stopped after the handover (at least
+    two human players remain to open the sealed room); False: it is dealt again."""
+    return len(humans(players, host)) >= 2
+
+
+def room_id_after(room_id, epoch):
+    """The room's PeerJS id after its `epoch`-th handover (1, 2, ...): `<room id>-h<epoch>`.
+    Raises ValueError for an epoch outside 1..MAX_EPOCH."""
+    if not _is_seat(epoch) or not 1 <= epoch <= MAX_EPOCH:
+        raise ValueError("epoch must be 1 to %d" % MAX_EPOCH)
+    base = room_id
+    cut = base.rfind("-h")
+    if cut > 0 and base[cut + 2:].isdigit():
+        base = base[:cut]
+    return base + "-h" + str(epoch)
+
+
+def _mac(key, *fields):
+    text = "".join([str(len(f)) + ":" + f + ";" for f in fields])
+    return hmac.new(key.encode("utf-8"), text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def successor_key(token, room_id, holder):
+    """The key (64 hex) with which seat `token`'s page proves to holder seat `holder` that it
+    is the successor: from that seat's token (its page derives it; the old host gives it to
+    `holder` with its share)."""
+    return _mac(token, "crisp-successor-key", room_id, str(holder))
+
+
+def successor_mac(key, room_id, seat, holder_peer, holder_nonce, host_nonce):
+    """The successor's proof (64 hex) to a holder: keyed by `successor_key`, over the room id,
+    the successor's seat, the holder's PeerJS id and both nonces (32 hex each), so that it
+    serves for no other exchange, holder or peer."""
+    return _mac(key, "crisp-successor-proof", room_id, str(seat), holder_peer, holder_nonce,
+                host_nonce)
+
+
+class Handover:
+    """One page's part in a handover, as decisions (pure; the page does what it says).
+
+    Made when the host counts as gone (ui/link.py `host_lost`), from what this page last
+    heard: `room_id`, its `seat`, the room's `players` list, the old `host` seat, `sealed`
+    (the Client's newest sealed room, or None) and the handover's `epoch` (1 for the first).
+
+    - `role`: "host" (this page is the successor: it opens the room on `new_id`, from the
+      sealed box and a second share when `resume` is True, else dealing the round again),
+      "guest" (it connects to `new_id` and rejoins its seat through the seat proof), or
+      "none" (nobody can host: the game ends; the page offers `leave`).
+    - A guest hands its share over only to a peer that proved it is the successor:
+      `challenge(nonce)` -> its nonce to send; `share_for(mac, host_nonce, my_peer)` -> the
+      `{"n", "share"}` to send, or None when the proof is wrong (an impostor at the new id).
+    - The successor answers each holder with `prove(token, holder, holder_peer,
+      holder_nonce, host_nonce)` and gathers shares with `take_share(msg)` until `opened()`
+      gives the room's state (ui/seal.py), or None while it cannot yet.
+    """
+
+    def __init__(self, room_id, seat, players, host, sealed, epoch=1):
+        self.room_id = room_id
+        self.seat = seat
+        self.host = host
+        self.sealed = sealed if isinstance(sealed, dict) else None
+        self.successor = successor(players, host)
+        self.new_id = room_id_after(room_id, epoch)
+        self.resume = (self.sealed is not None and can_continue(players, host)
+                       and self.successor is not None)
+        if self.successor is None:
+            self.role = "none"
+        elif self.successor == seat:
+            self.role = "host"
+        else:
+            self.role = "guest"
+        self.nonce = None
+        self.shares = []
+        if self.role == "host" and self.sealed is not None:
+            self.shares.append(self.sealed.get("share"))
+
+    # ---- a guest: hand the share only to the proven successor ----------------------------
+
+    def challenge(self, nonce):
+        """Remember this page's fresh nonce (32 hex) for the successor's proof; returns it."""
+        self.nonce = nonce
+        return nonce
+
+    def share_for(self, mac, host_nonce, my_peer):
+        """The share message for the successor once its `mac` checks out, else None."""
+        if self.role != "guest" or self.sealed is None or self.nonce is None:
+            return None
+        key = (self.sealed.get("keys") or {}).get(str(self.successor))
+        if not isinstance(key, str) or not isinstance(mac, str) or not isinstance(host_nonce, str):
+            return None
+        expected = successor_mac(key, self.room_id, self.successor, my_peer, self.nonce,
+                                 host_nonce)
+        self.nonce = None                   # one answer for one challenge
+        if not _same(mac, expected):
+            return None
+        box = self.sealed.get("box") or {}
+        return {"n": box.get("n"), "share": self.sealed.get("share")}
+
+    # ---- the successor -------------------------------------------------------------------
+
+    def prove(self, token, holder, holder_peer, holder_nonce, host_nonce):
+        """The successor's proof to seat `holder` (from its own seat `token`)."""
+        return successor_mac(successor_key(token, self.room_id, holder), self.room_id,
+                             self.seat, holder_peer, holder_nonce, host_nonce)
+
+    def take_share(self, msg):
+        """A holder's share message: kept when it is for this page's box."""
+        if self.role != "host" or self.sealed is None or not isinstance(msg, dict):
+            return
+        box = self.sealed.get("box") or {}
+        if msg.get("n") == box.get("n") and isinstance(msg.get("share"), str) \
+                and msg["share"] not in self.shares and len(self.shares) < 16:
+            self.shares.append(msg["share"])
+
+    def opened(self, open_room):
+        """The room's state once the shares open the box, else None. `open_room` is
+        ui/seal.py's (passed in: guests' MicroPython pages never import the sealing code)."""
+        if not self.resume or self.role != "host" or len(self.shares) < 2:
+            return None
+        try:
+            return open_room(self.sealed["box"], self.shares, self.room_id)
+        except ValueError:
+            return None
+
+
+def _same(a, b):
+    """Compare two texts without an early exit."""
+    x = a.encode("utf-8")
+    y = b.encode("utf-8")
+    diff = len(x) ^ len(y)
+    for i in range(min(len(x), len(y))):
+        diff |= x[i] ^ y[i]
+    return diff == 0
