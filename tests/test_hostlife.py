@@ -5,7 +5,7 @@ The host page runs it on MicroPython: the same tests run there too (last test)."
 import json
 
 from ui import hostlife
-from ui.hostlife import (LEASE_MS, Clock, choose, kind_of, lease_due, lease_free,
+from ui.hostlife import (GAP_MS, LEASE_MS, TICK_MS, Clock, choose, kind_of, lease_due, lease_free,
                          lease_record, new_room_id, provisional, resumable, resume_clock,
                          sort_out, summary)
 
@@ -110,6 +110,8 @@ def test_the_clock_holds_while_the_engine_starts_then_goes_on_from_there():
     assert clock.at(90000) == 2500 and clock.at(95000) == 2500
     clock.go(95000)                                  # the engine runs: the clock goes on
     assert clock.running and clock.at(95000) == 2500 and clock.at(95300) == 2800
+    for t in range(95500, 99000, 500):
+        clock.at(t)                                  # the page reads it every tick
     clock.go(99000)                                  # no-op once running
     assert clock.at(99000) == 6500
     clock.hold(99000)
@@ -184,3 +186,63 @@ def test_a_draft_is_a_resumable_room_with_the_host_alone():
     assert resumable(d) and d["draft"] is True and d["game"] is None
     assert summary(d)["names"] == ["Ana"]
     assert choose("crisp-x", d) == ("resume", "crisp-x")
+
+
+def test_a_room_link_opened_by_its_own_host_is_never_a_second_seat():
+    # issue 14: the browser that hosts a room opens that room's link
+    from ui.hostlife import own_room
+    room = "crisp-" + "a" * 32
+    mine = {"room_id": room, "seats": [{"name": "Hana"}], "game": None}
+    held = {"tab": "t1", "at": 50000, "clock": 1200}
+    assert own_room(room, mine, held, 50000 + LEASE_MS) == "elsewhere"     # a tab runs it
+    assert own_room(room, mine, held, 50000 + LEASE_MS + 1) == "resume"    # stale: crashed
+    assert own_room(room, mine, {"tab": "t1", "at": 0, "clock": 1}, 50000) == "resume"
+    assert own_room(room, mine, None, 50000) == "resume"                   # never run
+    assert own_room(room, None, held, 50000) is None                       # a guest's browser
+    assert own_room(room, {"room_id": "crisp-" + "b" * 32, "seats": []}, held, 50000) is None
+    for garbage in ("", [], "x", {"room_id": 5}, {"room_id": room}, {"room_id": room,
+                                                                     "seats": "Hana"}):
+        assert own_room(room, garbage, held, 50000) is None, garbage
+    for lease in ("", [], {"at": "soon", "tab": "t"}, {"tab": "t", "at": True}):
+        assert own_room(room, mine, lease, 50000) == "resume", lease
+
+
+def test_time_the_page_could_not_run_never_counts():
+    # issue 14: the host's page is frozen 40 s (a busy main thread, a suspended phone) while
+    # a guest's 60 s draw timer runs; the room's clock skips the gap, all but one tick
+    clock = Clock(1000)
+    t = 1000
+    for _ in range(20):                              # the page runs: read every 250 ms
+        t += 250
+        assert clock.at(t) == t - 1000
+    before = clock.at(t)
+    t += 40_000                                      # frozen: no reading at all
+    assert clock.at(t) == before + TICK_MS
+    assert clock.skipped == 40_000 - TICK_MS
+    assert clock.at(t + 500) == before + TICK_MS + 500   # and on from there
+    # a background tab's timers fire once a second: nothing is skipped
+    clock = Clock(0)
+    for k in range(1, 60):
+        assert clock.at(k * 1000) == k * 1000
+    clock = Clock(0)
+    assert clock.at(GAP_MS) == GAP_MS                # a gap up to GAP_MS counts
+    assert clock.at(GAP_MS + GAP_MS + 1) == GAP_MS + TICK_MS
+
+
+def test_a_held_clock_skips_nothing_when_it_goes_on():
+    clock = Clock(0, 500, running=False)
+    assert clock.at(60_000) == 500
+    clock.go(60_000)
+    assert clock.at(60_100) == 600 and clock.skipped == 0
+    clock.hold(61_000)
+    assert clock.at(200_000) == 1500
+
+
+def test_an_engine_start_with_no_progress_for_20_s_has_failed():
+    from ui.hostlife import ENGINE_STALL_MS, engine_stalled
+    assert not engine_stalled("loading", 1000, 1000 + ENGINE_STALL_MS - 1)
+    assert engine_stalled("loading", 1000, 1000 + ENGINE_STALL_MS)
+    assert ENGINE_STALL_MS <= 20000
+    for state in ("idle", "ready", "failed"):
+        assert not engine_stalled(state, 1000, 10 ** 9)
+    assert not engine_stalled("loading", None, 10 ** 9)       # not started yet

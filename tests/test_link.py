@@ -1,7 +1,8 @@
 """A guest's reconnection policy (ui/link.py): when to drop, connect and ping, what the
 player is told, and that it never gives up."""
 
-from ui.link import ATTEMPT_MS, GONE_AFTER, HOST_SILENT_MS, PING_MS, RETRY_MS, Link, backoff
+from ui.link import (ATTEMPT_MS, DOUBT_MS, GONE_AFTER, HOST_SILENT_MS, PING_MS, QUIET_MS,
+                     RETRY_MS, Link, backoff)
 
 
 def opened_link(now=0):
@@ -221,6 +222,69 @@ def test_the_host_closing_an_unjoined_connection_is_quiet_and_reconnects_at_once
     assert link.status() == "ok"
     link.lost(10100 + ATTEMPT_MS)                     # but an attempt that fails counts
     assert link.failures == 1 and link.status() == "connecting"
+
+
+def test_a_lost_signaling_server_makes_the_page_check_its_connection_at_once():
+    # issue 14: a phone that changed networks lost its signaling socket, and its data
+    # channel died without a word; it must not wait HOST_SILENT_MS to notice
+    link = opened_link()
+    link.heard(1000)
+    assert link.step(1000) == ["ping"]
+    link.doubt(2000)
+    assert link.step(2000) == ["ping"]                  # asks at once
+    assert "drop" not in link.step(2000 + DOUBT_MS - 1)
+    assert link.step(2000 + DOUBT_MS) == ["drop"]       # nothing heard: dead
+    assert DOUBT_MS < HOST_SILENT_MS
+    assert link.status() == "reconnecting"
+    assert link.step(2000 + DOUBT_MS + backoff(1)) == ["connect"]
+
+
+def test_a_doubted_connection_that_answers_goes_on():
+    link = opened_link()
+    link.doubt(1000)
+    assert link.step(1000) == ["ping"]
+    link.heard(1050)                                    # the pong: only the server was lost
+    assert "drop" not in link.step(1000 + DOUBT_MS + 10)
+    assert link.open and link.status() == "ok"
+    link.heard(5000)
+    link.doubt(5000)                                    # a later loss is doubted afresh
+    assert link.step(5000) == ["ping"]
+    assert link.step(5000 + DOUBT_MS) == ["drop"]
+
+
+def test_nothing_to_doubt_while_not_connected():
+    link = Link(0)
+    link.doubt(0)
+    assert link.step(0) == ["connect"]
+    link.opened(100)
+    assert link.step(100 + DOUBT_MS) == ["ping"]        # the old doubt is not carried over
+
+
+def test_a_silent_host_shows_the_game_paused_until_heard_or_dead():
+    # issue 14: a host whose page cannot run (busy, suspended) is silent; its guests show
+    # the game paused, and go back to "ok" the moment it is heard again
+    link = opened_link()
+    link.heard(1000)
+    link.step(1000)
+    assert link.status() == "ok" and not link.quiet
+    link.step(1000 + QUIET_MS - 1)
+    assert link.status() == "ok"
+    link.step(1000 + QUIET_MS)
+    assert link.quiet and link.status() == "host_paused"
+    link.heard(1000 + QUIET_MS + 500)
+    link.step(1000 + QUIET_MS + 500)
+    assert link.status() == "ok"
+    link.step(1000 + QUIET_MS + 500 + HOST_SILENT_MS)         # silent too long: dead
+    assert not link.quiet and link.status() == "reconnecting"
+
+
+def test_a_page_not_seated_yet_never_says_paused():
+    link = Link(0)
+    link.step(0)
+    link.opened(100)
+    link.joining(150)
+    link.step(100 + QUIET_MS)
+    assert link.status() == "connecting"
 
 
 # ---- the host's absence shown truthfully (issue 10, item 2) --------------------------------

@@ -1281,7 +1281,7 @@ def test_a_peer_that_is_not_the_host_is_named_over_the_last_real_table():
 
 
 def test_every_connection_state_shows_in_the_banner():
-    for status in ("connecting", "reconnecting", "host_gone"):
+    for status in ("connecting", "reconnecting", "host_gone", "host_paused"):
         m = table_model(3, seat=1)
         m.status = status
         tree, ctx = show(m)
@@ -1290,6 +1290,8 @@ def test_every_connection_state_shows_in_the_banner():
     tree, ctx = show(m)
     assert find(tree, "connection") is None
     assert "waiting" in i18n.t("en", "conn_host_gone")
+    assert "paused" in i18n.t("en", "conn_host_paused")
+    assert "pausa" in i18n.t("es", "conn_host_paused")
     # the host's page never says "Connecting to the room": it is the room
     for status in ("connecting", "reconnecting"):
         m = table_model(3, seat=0)
@@ -1298,6 +1300,26 @@ def test_every_connection_state_shows_in_the_banner():
         node = find(tree, "connection")
         assert text_of(node) == "New players can\u2019t join right now"
         assert "host-note" in node["attrs"]["class"]
+
+
+def test_a_room_link_in_its_hosts_own_browser_says_so_or_offers_to_resume():
+    class Own:
+        screen = "own_room"
+        status = "ok"
+        room = "crisp-" + "a" * 32
+
+        def __init__(self, own):
+            self.own = own
+
+    for lang in ("en", "es"):
+        tree, ctx = show(Own("elsewhere"), None, lang)
+        assert text_of(find(tree, "own-room")) == i18n.t(lang, "own_room_elsewhere")
+        assert find(tree, "join-room") is None and find(tree, "resume-hosting") is None
+        tree, ctx = show(Own("resume"), None, lang)
+        assert text_of(find(tree, "own-room")) == i18n.t(lang, "own_room_resume")
+        assert live(tree, "resume-hosting")
+        assert tap(tree, ctx, "resume-hosting", None, None) == [("resume_hosting", {})]
+        assert find(tree, "join-room") is None
 
 
 # ---- the host's absence, spectators, leaving (issue 10) ------------------------------------

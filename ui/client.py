@@ -14,9 +14,14 @@ from ui import proof
 VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
 UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
+SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
 LOG_MAX = 200         # public events of the round kept for the event log
 OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a few hundred)
 PROOF_PARTS_MAX = 200
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def left_ms(value, elapsed):
@@ -48,7 +53,10 @@ class Client:
       error    the last {code, text} from the room, or None; kicked: {code, text} or None
       name_error  "bad_name" | "name_taken" when the room refused this page's join for its
                name (the join screen says so until the next join), else None
-      status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified"
+      status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified" |
+               "host_paused" (the page sets it from ui/link.py)
+      quiet_since  None, or the `now` the host was last heard while it is silent (the page
+               sets it): the screens stop the view's countdowns there (game paused)
       n        the counter of the last view; latency: ms of the last ping round trip
       last_type  the `type` of the last message received from the room, read from the
                parsed message (None when it was malformed or not from a trusted peer)
@@ -103,6 +111,9 @@ class Client:
         self.n = 0
         self.latency = None
         self.last_heard = None
+        self.quiet_since = None   # the page says the host is silent (ms: heard last), or None
+        self.fresh = True         # the next view starts over (after a welcome): no gap to see
+        self.synced_at = None     # when this page last asked for `sync`
         self.last_type = None
         self.spectator = False
         self.ask = None
@@ -127,6 +138,12 @@ class Client:
             return self._unproven(kind, msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
+        if self.quiet_since is not None:
+            # The host was silent (its page may not have run): the countdowns we show were
+            # stopped; ask for the table as it is now, with fresh remaining times.
+            self.quiet_since = None
+            if self.view is not None and kind != "view":
+                self._resync(now)
         self.last_type = kind if isinstance(kind, str) else None
         if kind == "welcome":
             seat = msg.get("seat")
@@ -139,6 +156,7 @@ class Client:
             self.spectator = False
             self.ask = None
             # A (re)seat: the views that follow start over (the room replays the round's log).
+            self.fresh = True
             self._segment = True
             self.log = []
             self._clear_reveals()
@@ -208,6 +226,10 @@ class Client:
             t = msg.get("t")
             if isinstance(t, (int, float)):
                 self.latency = now - t
+            n = msg.get("n")
+            if _is_int(n) and n > self.n:
+                self._resync(now)     # the host sent a view we never got (ordered channel:
+                                      # a view sent before this pong would be here already)
             return False
         return False
 
@@ -236,12 +258,19 @@ class Client:
     def _view(self, msg, now):
         view = msg.get("view") or {}
         old = self.view
-        if old is None or old.get("round") != view.get("round"):
-            self.log = []
-            self._clear_reveals()
+        if old is None or old.get("round") != view.get("round") or msg.get("replay") is True:
+            self.log = []             # a new round, or the round's replay: start over
+            if msg.get("replay") is not True:
+                self._clear_reveals()
+        if msg.get("replay") is True:
+            self._segment = True      # the replay: a new stretch of observed events
+        n = msg.get("n")
+        gap = _is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
         self.view = view
         self.view_at = now
-        self.n = msg.get("n", self.n)
+        if _is_int(n):
+            self.n = n
+            self.fresh = False
         self.players = msg.get("players") or self.players
         history = msg.get("history")
         if isinstance(history, list):
@@ -285,6 +314,8 @@ class Client:
             for key in list(self.reveals):
                 if key[1] == "held":
                     self._drop(key)
+        if gap:
+            self._resync(now)         # views went missing: this one is current, the log is not
 
     def _reveal(self, event, now):
         if event.get("type") != "reveal" or event.get("to") != self.seat:
@@ -340,6 +371,14 @@ class Client:
         """When `tick` has something to do (ms), or None."""
         times = [t for t in self.reveal_until.values() if isinstance(t, (int, float))]
         return min(times) if times else None
+
+    def _resync(self, now):
+        """Ask the room for the table as it is (a message went missing), at most once every
+        SYNC_RETRY_MS. Guests only: the host's own screen cannot miss anything."""
+        if self.is_host or (self.synced_at is not None and now - self.synced_at < SYNC_RETRY_MS):
+            return
+        self.synced_at = now
+        self._send({"type": "sync"})
 
     # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle") ----------------------
 

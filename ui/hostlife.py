@@ -19,6 +19,13 @@ from ui import roomcode
 
 LEASE_MS = 5000           # a lease not refreshed for this long is stale: another tab may run it
 LEASE_EVERY_MS = 1000     # how often the running tab refreshes its lease
+# The room's clock is read at least every LEASE_EVERY_MS while its page runs (its UI tick, the
+# lease; a background tab's timers still fire once a second). Wall time that passed with no
+# reading for longer than GAP_MS is time the page could not run (a busy or suspended main
+# thread, a phone asleep): the room's clock skips it, all but TICK_MS, so that no deadline
+# runs while its host could not act on it (Clock.at).
+GAP_MS = 3000
+TICK_MS = 1000
 ROOM_ID_PREFIX = "crisp-"
 HEX = "0123456789abcdef"
 
@@ -79,6 +86,20 @@ def lease_free(lease, tab, now):
             or abs(now - at) > LEASE_MS)
 
 
+def own_room(room_id, saved, lease, now):
+    """A room link (`?room=<room_id>`) opened in the browser that hosts that room: its saved
+    room (`saved`: the parsed "crisp.room.<id>", or None) is here. Returns None when it is
+    not (a guest: join as usual); "elsewhere" when a tab of this browser runs the room now
+    (its `lease` is held: `lease_free` says no to any other tab); "resume" when no tab does
+    (the page offers to resume hosting it). The host's seat is seat 0 of its room, never a
+    second seat through its own link. Records that are not what they should be count as
+    none."""
+    if not isinstance(saved, dict) or saved.get("room_id") != room_id \
+            or not isinstance(saved.get("seats"), list):
+        return None
+    return "resume" if lease_free(lease, "", now) else "elsewhere"
+
+
 def lease_record(tab, at, clock):
     """The lease record tab `tab` writes: held at `at` (ms, wall clock; 0 lets it go),
     carrying the room's `clock` so that a resumed room goes on from the last second."""
@@ -120,33 +141,60 @@ def choose(wanted, saved, held=False):
 
 
 class Clock:
-    """The room's clock (docs/design.md "Time"): ms since the room was created, not counting the
-    time its host page was away, nor the time the page waited for its engine to start (the
-    room did not run meanwhile: a resumed game's deadlines must not run out while Pyodide
-    starts). `now` is the page's wall clock in ms. Starts held when `running` is False."""
+    """The room's clock (docs/design.md "Time"): ms since the room was created, not
+    counting the time its host page was away, nor the time the page waited for its engine
+    to start (the room did not run meanwhile: a resumed game's deadlines must not run out
+    while Pyodide starts), nor the time the page could not run (a gap of more than GAP_MS
+    between two readings: all but TICK_MS of it is skipped, so every deadline moves by it
+    and nobody loses time to a frozen host). `now` is the page's wall clock in ms. Starts
+    held when `running` is False. `skipped`: the ms skipped so far (for the log)."""
 
     def __init__(self, now, start=0, running=True):
         self.epoch = now - start
         self.held = None if running else start
+        self.seen = now
+        self.skipped = 0
 
     def at(self, now):
-        """The room's clock at wall-clock `now` (the held value while held)."""
-        return self.held if self.held is not None else now - self.epoch
+        """The room's clock at wall-clock `now` (the held value while held). A reading after
+        a gap (see the class doc) first moves the clock's start by the gap."""
+        if self.held is not None:
+            return self.held
+        if now - self.seen > GAP_MS:
+            gap = now - self.seen - TICK_MS
+            self.epoch += gap
+            self.skipped += gap
+        if now > self.seen:
+            self.seen = now
+        return now - self.epoch
 
     def hold(self, now):
         """Stop the clock at its reading at `now` (no-op when held already)."""
         if self.held is None:
-            self.held = now - self.epoch
+            self.held = self.at(now)
 
     def go(self, now):
         """Let a held clock run again from where it stopped (no-op when running)."""
         if self.held is not None:
             self.epoch = now - self.held
             self.held = None
+            self.seen = now
 
     @property
     def running(self):
         return self.held is None
+
+
+ENGINE_STALL_MS = 20000   # an engine start with no progress for this long has failed
+
+
+def engine_stalled(state, progress_at, now):
+    """True when the engine worker has been starting ("loading") with no progress since
+    `progress_at` (ms, wall clock; None: not started) for ENGINE_STALL_MS: Pyodide's wasm
+    request aborted or stalled (Pyodide only warns, and its promise never settles), or a
+    start that hangs. The page then treats the engine as failed (a plain message, Retry)."""
+    return (state == "loading" and isinstance(progress_at, (int, float))
+            and now - progress_at >= ENGINE_STALL_MS)
 
 
 def kind_of(text):

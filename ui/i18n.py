@@ -282,9 +282,11 @@ EN = {
     # connection, errors, gone
     "conn_connecting": "Connecting to the room\u2026",
     "engine_loading": "Starting the game\u2026 {pct}%",
-    "engine_failed": "The game could not start on this device. Reload the page to try again.",
+    "engine_failed": "The game could not start on this device. You can still join a friend\u2019s room with its link or code.",
+    "retry": "Retry",
     "conn_host_offline": "New players can\u2019t join right now",
     "conn_reconnecting": "Connection lost: reconnecting\u2026",
+    "conn_host_paused": "Game paused: waiting for the host to answer\u2026",
     "conn_host_gone": "The host is away: waiting for them to come back\u2026",
     "conn_host_unverified": "This is not your host: whoever answers at this room link could not prove it is the room you were playing in. Nothing it sends is shown. Waiting for your host\u2026",
     "conn_no_room": "No game is open at this link: it may have ended, or the link is incomplete. Still trying\u2026",
@@ -332,6 +334,9 @@ EN = {
     "gone_host": "The host left: the room is closed.",
     "gone_generic": "You are no longer in the room.",
     "back_home": "Back to the start",
+    "own_room_elsewhere": "You host this room, and another tab of this browser has it open: go back to that tab.",
+    "own_room_resume": "You host this room. No tab has it open now: resume hosting it here?",
+    "resume_hosting": "Resume hosting",
 }
 
 ES = {
@@ -599,9 +604,11 @@ ES = {
     "lang_en": "English",
     "conn_connecting": "Conectando con la sala\u2026",
     "engine_loading": "Preparando la partida\u2026 {pct}%",
-    "engine_failed": "La partida no pudo arrancar en este dispositivo. Recarga la página para intentarlo de nuevo.",
+    "engine_failed": "La partida no pudo arrancar en este dispositivo. A\u00fan puedes unirte a la sala de un amigo con su enlace o su c\u00f3digo.",
+    "retry": "Reintentar",
     "conn_host_offline": "Ahora no pueden entrar jugadores nuevos",
     "conn_reconnecting": "Se perdi\u00f3 la conexi\u00f3n: reconectando\u2026",
+    "conn_host_paused": "Partida en pausa: esperando a que el anfitri\u00f3n responda\u2026",
     "conn_host_gone": "El anfitri\u00f3n no est\u00e1: esperando a que vuelva\u2026",
     "conn_host_unverified": "Este no es tu anfitri\u00f3n: quien responde en este enlace no pudo demostrar que es la sala en la que jugabas. No se muestra nada de lo que env\u00eda. Esperando a tu anfitri\u00f3n\u2026",
     "conn_no_room": "No hay ninguna partida abierta en este enlace: puede que haya terminado o que el enlace est\u00e9 incompleto. Seguimos intentando\u2026",
@@ -648,6 +655,9 @@ ES = {
     "gone_host": "El anfitri\u00f3n se fue: la sala est\u00e1 cerrada.",
     "gone_generic": "Ya no est\u00e1s en la sala.",
     "back_home": "Volver al inicio",
+    "own_room_elsewhere": "Eres el anfitri\u00f3n de esta sala y otra pesta\u00f1a de este navegador la tiene abierta: vuelve a esa pesta\u00f1a.",
+    "own_room_resume": "Eres el anfitri\u00f3n de esta sala. Ahora no la tiene abierta ninguna pesta\u00f1a: \u00bfseguir siendo su anfitri\u00f3n aqu\u00ed?",
+    "resume_hosting": "Seguir como anfitri\u00f3n",
 }
 
 CATALOG = {"en": EN, "es": ES}

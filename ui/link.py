@@ -9,6 +9,9 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
   got no `welcome` within ATTEMPT_MS;
 - retries back off along RETRY_MS, then every RETRY_MS[-1] forever;
 - a page shown again or a network back (`woke`) checks at once instead of waiting;
+- a page whose Peer lost the signaling server (`doubt`: often a phone changing networks,
+  whose data channels die silently too) pings at once and, if nothing at all is heard
+  within DOUBT_MS, counts the connection as dead without waiting HOST_SILENT_MS;
 - a peer at the room id that cannot prove it is the host (`unverified`: the seat proof,
   docs/protocol.md) is dropped at once and the page keeps trying for the real one, saying
   "host_unverified" until the room seats it again;
@@ -24,6 +27,10 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
 PING_MS = 3000
 HOST_SILENT_MS = 9000         # 3 pongs missed
 ATTEMPT_MS = 8000
+DOUBT_MS = 3500               # a doubted connection must be heard from within this
+QUIET_MS = 4500               # a seated page that has not heard the host this long (a pong
+                              # missed) shows the game paused: the host's page may not be
+                              # running, and then no time counts against anyone
 RETRY_MS = (250, 500, 1000, 2000, 3000)
 GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
 QUIET_MS = 4500               # no word from the host this long (1.5 pings): its seat shows away
@@ -44,7 +51,9 @@ class Link:
       "drop"     close the current data connection (it is dead or never opened)
       "connect"  open a new one (make the Peer again first if it is gone)
       "ping"     send a ping
-    `status()` is what the player is told: "ok", "connecting" (never had a seat yet),
+    `status()` is what the player is told: "ok", "host_paused" (seated, and the host has
+    been silent for QUIET_MS: the game shows as paused, its countdowns stopped, until the
+    host is heard again or the connection counts as dead), "connecting" (never had a seat yet),
     "reconnecting" (lost it, trying again), "host_gone" (the host is not there: waiting
     for it to come back; only said while this page itself reaches the signaling server),
     "host_unverified" (the peer at the room id could not prove it is the host) or
@@ -67,6 +76,8 @@ class Link:
         self.online = True        # this page reaches the signaling server (the page says)
         self.impostor = False     # the last peer at the room id failed the seat proof
         self.idle_closed = False  # the host closed our unjoined connection: reopening quietly
+        self.doubt_at = None      # when the page doubted the open connection (`doubt`)
+        self.quiet = False        # seated, open, and the host silent for QUIET_MS (`step`)
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -83,6 +94,7 @@ class Link:
         self.last_heard = now
         self.last_ping = None
         self.join_at = None
+        self.doubt_at = None
 
     def joining(self, now):
         """The page sent `join` on the open connection."""
@@ -91,6 +103,7 @@ class Link:
     def heard(self, now, seated=False):
         """A message from the host (seated: it was the welcome that answers a join)."""
         self.last_heard = now
+        self.doubt_at = None
         self.host_heard = now
         if seated:
             self.seated = True
@@ -108,6 +121,7 @@ class Link:
         no peer holds the room id (the host's page is closed or reloading)."""
         idle = self.open and self.join_at is None and not self.seated and not missing
         self.open = False
+        self.doubt_at = None
         self.attempt_at = None
         self.join_at = None
         self.missing = missing
@@ -137,12 +151,23 @@ class Link:
         elif self.attempt_at is None:
             self.retry_at = now
 
+    def doubt(self, now):
+        """This page's Peer lost the signaling server: its network may have changed, and
+        its data connection died without a word. Ping now; heard nothing within DOUBT_MS,
+        the connection is dead (`step` drops it). Nothing to doubt while not open."""
+        if self.open and self.doubt_at is None:
+            self.doubt_at = now
+            self.last_ping = None
+
     # ---- what to do -----------------------------------------------------------------------
 
     def step(self, now):
         todo = []
         if self.open and self.last_heard is not None and now - self.last_heard >= HOST_SILENT_MS:
             self.lost(now)
+            todo.append("drop")
+        if self.open and self.doubt_at is not None and now - self.doubt_at >= DOUBT_MS:
+            self.lost(now)                    # doubted, and not a word since
             todo.append("drop")
         if self.attempt_at is not None and now - self.attempt_at >= ATTEMPT_MS:
             self.lost(now)
@@ -157,6 +182,8 @@ class Link:
         if self.open and (self.last_ping is None or now - self.last_ping >= PING_MS):
             self.last_ping = now
             todo.append("ping")
+        self.quiet = (self.open and self.seated and self.join_at is None
+                      and self.last_heard is not None and now - self.last_heard >= QUIET_MS)
         return todo
 
     def host_quiet(self, now):
@@ -176,6 +203,8 @@ class Link:
     def status(self):
         if self.impostor:
             return "host_unverified"
+        if self.quiet and self.open:
+            return "host_paused"
         if self.open and self.join_at is None:
             return "ok"
         if self.idle_closed:

@@ -303,6 +303,7 @@ class EngineLink:
         state = _str(js.crisp.engine.state)     # boot.js may have started it already
         self.state = state if state in ("idle", "loading") else "loading"
         self.pct = 0
+        self.progress_at = None       # wall ms of the start or of its last progress
         self.sent = []                # ops of the requests not answered yet, oldest first
         self.proxy = create_proxy(self._message)
 
@@ -314,7 +315,18 @@ class EngineLink:
     def start(self):
         if self.state == "idle":
             self.state = "loading"
+        if self.progress_at is None:
+            self.progress_at = int(js.crisp.now())
         js.crisp.engine.start()         # (once: boot.js ignores a second start)
+
+    def watch(self, now):
+        """Called every UI tick: a start with no progress for hostlife.ENGINE_STALL_MS has
+        failed (a wasm request aborted or stalled never settles Pyodide's promise)."""
+        if hostlife.engine_stalled(self.state, self.progress_at, now):
+            self.state = "failed"
+            log("engine start: no progress for", hostlife.ENGINE_STALL_MS, "ms at", self.pct,
+                "%: given up")
+            self.on_status()
 
     def request(self, msg):
         self.start()
@@ -335,13 +347,18 @@ class EngineLink:
             return
         if op == "progress":
             pct = msg.get("pct")
-            self.pct = max(self.pct, pct if isinstance(pct, int) else 0)
+            pct = pct if isinstance(pct, int) else 0
+            if pct > self.pct:
+                self.progress_at = int(js.crisp.now())
+            self.pct = max(self.pct, pct)
         elif op == "ready":
             self.state, self.pct = "ready", 100
             log("engine ready in", msg.get("ms"), "ms")
         elif op == "failed":
+            if self.state == "failed":
+                return
             self.state = "failed"
-            log("engine failed:", msg.get("error"))
+            log("engine failed:", msg.get("error"))     # the raw reason: the log only
         self.on_status()
 
 
@@ -429,6 +446,9 @@ class HostPage(Page):
         return self.clock_.at(self.now())
 
     def other(self, name, payload):
+        if name == "retry_engine":
+            js.location.reload()               # the room is saved: a reload resumes it
+            return
         self.landing_error = None
         if name == "create_room":
             self.create(payload["name"])
@@ -612,10 +632,16 @@ class HostPage(Page):
         self.render()
 
     def ui_tick(self):
+        self.engine.watch(self.now())
         if self.pending is not None:
             self.resume_room(self.pending)
         if self.room_id is not None:
             now = self.now()
+            skipped = self.clock_.skipped
+            self.clock()                       # a reading each tick: a gap shows at once
+            if self.clock_.skipped != skipped:
+                log("the page did not run for a while: the room's clock skipped",
+                    self.clock_.skipped - skipped, "ms")
             if hostlife.lease_due(self.lease_at, now):
                 self.hold_lease()
             if self.net is not None and self.retry_at is not None and now >= self.retry_at:
@@ -846,6 +872,10 @@ class GuestPage(Page):
             elif todo == "ping":
                 client.ping(now)
         client.status = self.link.status()
+        # The countdowns stop while the host is not heard (paused, or reconnecting to it):
+        # when the host could not run, no time counted; the next view says how much is left.
+        silent = self.link.seated and client.status != "ok" and client.view is not None
+        client.quiet_since = self.link.last_heard if silent else None
         # The host's absence shown truthfully (ui/link.py): its seat away, timers paused,
         # and once it counts as gone the choice between keep-waiting and leave.
         client.host_quiet = self.link.host_quiet(now)
@@ -918,11 +948,63 @@ class GuestPage(Page):
 
     def net_error(self, kind):
         log("peer error:", kind)
+        if kind in ("disconnected", "network"):
+            # the signaling server is lost: a new network? check the connection now
+            self.link.doubt(self.now())
+            self.step()
+
+
+class OwnRoom:
+    """The model of a room link opened in the browser that hosts the room (ui/link.py
+    `own_room`): `own` "elsewhere" (a tab runs it now) or "resume" (none does)."""
+
+    screen = "own_room"
+
+    def __init__(self, room_id, own):
+        self.room = room_id
+        self.own = own
+        self.status = "ok"
+
+
+class OwnRoomPage(Page):
+    """This browser hosts the room of the link it opened: never a second seat. Says that a
+    tab runs the room, or offers to resume hosting it (the host page, ?host=<id>); checks
+    again every tick (the other tab may close)."""
+
+    def __init__(self, room_id, own):
+        Page.__init__(self)
+        self.own = OwnRoom(room_id, own)
+        self.render()
+
+    def model(self):
+        return self.own
+
+    def ui_tick(self):
+        own = own_status(self.own.room, self.now())
+        if own is not None:
+            self.own.own = own
+        self.render()
+
+    def other(self, name, payload):
+        if name == "resume_hosting":
+            js.location.assign(self.screen.base + "?host=" + self.own.room)
+        else:
+            log("intent not handled here:", name)
+
+
+def own_status(room_id, now):
+    """hostlife.own_room for the room of this page's link, from this browser's storage."""
+    return hostlife.own_room(room_id, storage_json("crisp.room." + room_id),
+                             storage_json("crisp.live." + room_id), now)
 
 
 def main():
     room_id = _str(js.crisp.room) if js.crisp.guest else None
-    page = GuestPage(room_id) if room_id else HostPage()
+    own = own_status(room_id, int(js.crisp.now())) if room_id else None
+    if own is not None:
+        page = OwnRoomPage(room_id, own)
+    else:
+        page = GuestPage(room_id) if room_id else HostPage()
     js.document.body.dataset.ready = INTERPRETER
     if room_id is None:
         page.engine.start()     # the landing shows: Pyodide starts in its worker meanwhile

@@ -46,17 +46,104 @@ def _error_type(err):
     return str(err)
 
 
+# A Peer asked to register (new, or reconnecting) that has reported nothing after this long
+# is stuck: its websocket hangs on a network that went away (a phone between networks: no
+# open, no close, no error for minutes). Start that attempt over.
+REGISTER_MS = 5000
+# After the signaling server was lost (or an attempt failed): try again after these waits
+# (attempts since the Peer was last open), then every RETRY_MS[-1].
+RETRY_MS = (1000, 2000, 4000, 8000)
+
+
+def _now():
+    """The wall clock, ms. boot.js's crisp.now() (never a whole number): MicroPython's FFI
+    wraps a JS whole number above 2**31, so Date.now() itself would jump every 24.8 days."""
+    return float(js.crisp.now())
+
+
+def _is_open(peer):
+    try:
+        return peer.open is True and not peer.disconnected and not peer.destroyed
+    except Exception:
+        return False
+
+
+def retry_ms(tries):
+    """The wait (ms) before registering again after `tries` attempts since the last open."""
+    return RETRY_MS[min(max(tries, 0), len(RETRY_MS) - 1)]
+
+
 def revive(net):
     """Get `net`'s Peer registered with the signaling server again: a new Peer (`net._new_peer`)
-    when PeerJS destroyed ours, a reconnect when only its socket to the server dropped."""
+    when PeerJS destroyed ours, a reconnect when only its socket to the server dropped, and,
+    when an attempt has reported nothing for REGISTER_MS (neither open, disconnected nor
+    destroyed: a socket hanging on a dead network), that attempt dropped and made again (a
+    reconnect with the same id, which keeps the open data connections; a new Peer when it
+    never got an id). Arms a check (`net._watch`) that calls this again until the Peer is
+    open, so a page that never asks again still gets there. Safe to call any time; never
+    raises. `net` has: peer, tries (attempts since the last open), asked_at (ms of the last
+    attempt), _new_peer(), _watch(ms)."""
     peer = net.peer
+    now = _now()
     try:
+        if _is_open(peer):
+            net.tries = 0
+            return
         if peer.destroyed:
+            net.tries += 1
             net._new_peer()
-        elif peer.disconnected:
+            return
+        if peer.disconnected:
+            peer.reconnect()
+        elif now - net.asked_at < REGISTER_MS:
+            net._watch(REGISTER_MS - (now - net.asked_at))    # still trying: give it time
+            return
+        else:
+            pid = peer.id
+            if not isinstance(pid, str) or not pid:
+                _destroy(peer)            # never got an id: nothing on it to keep
+                net.tries += 1
+                net._new_peer()
+                return
+            peer.disconnect()             # closes the hanging socket; data connections stay
             peer.reconnect()
     except Exception:
+        _destroy(peer)
+        net.tries += 1
         net._new_peer()
+        return
+    net.tries += 1
+    net.asked_at = now
+    net._watch(REGISTER_MS)
+
+
+def _destroy(peer):
+    try:
+        peer.destroy()
+    except Exception:
+        pass
+
+
+class _Watch:
+    """The pending registration check of a net: one re-armable JS timer, one proxy."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.timer = None
+        self.proxy = create_proxy(self._fire)
+
+    def _fire(self, *args):
+        self.timer = None
+        self.fn()
+
+    def arm(self, ms):
+        self.cancel()
+        self.timer = js.setTimeout(self.proxy, max(5, int(ms)))
+
+    def cancel(self):
+        if self.timer is not None:
+            js.clearTimeout(self.timer)
+            self.timer = None
 
 
 class _Handlers:
@@ -101,12 +188,25 @@ class HostNet:
         self.open = False
         self.handlers = _Handlers()
         self.peer = None
+        self.tries = 0            # registrations tried since the Peer was last open
+        self.asked_at = 0
+        self.closed = False
+        self.watch = _Watch(self._check)
         self._new_peer()
+
+    def _check(self):
+        if not self.closed and not self.open:
+            revive(self)
+
+    def _watch(self, ms):
+        self.watch.arm(ms)
 
     def _new_peer(self):
         self.open = False
         peer = js.crisp.newPeer(self.room_id, self.token)
         self.peer = peer
+        self.asked_at = _now()
+        self._watch(REGISTER_MS)
         self.handlers.on(peer, "open", lambda *a: self._opened(peer))
         self.handlers.on(peer, "connection", lambda conn: self._connection(peer, conn))
         self.handlers.on(peer, "call", lambda call: self._refuse(call))
@@ -115,11 +215,14 @@ class HostNet:
 
     def ensure(self):
         """Get registered again if we are not (see the class doc). Safe to call any time."""
+        self.closed = False
         revive(self)
 
     def _opened(self, peer):
         if peer is self.peer:
             self.open = True
+            self.tries = 0
+            self.watch.cancel()
             self.on_open()
 
     def _disconnected(self, peer):
@@ -128,6 +231,7 @@ class HostNet:
         # still reach this room.
         if peer is self.peer:
             self.open = False
+            self._watch(retry_ms(self.tries))
             self.on_error("disconnected")
 
     def _error(self, peer, err):
@@ -191,6 +295,8 @@ class HostNet:
         server now, so that guests hear it at once and a reloaded page gets the id back."""
         self.conns = {}
         self.open = False
+        self.closed = True
+        self.watch.cancel()
         try:
             self.peer.destroy()
         except Exception:
@@ -202,7 +308,9 @@ class GuestNet:
 
     Callbacks: on_open() (the connection to the host is open), on_text(text),
     on_lost(missing) (it closed or could not be opened; missing: the signaling server knows
-    no peer with the room id, "peer-unavailable"), on_error(kind) (for the log).
+    no peer with the room id, "peer-unavailable"), on_error(kind) (PeerJS error types, and
+    "disconnected" when the signaling server is lost: the page may doubt its connection).
+    The Peer registers again by itself (`revive`), also when an attempt hangs.
     The page decides when (ui/link.py): `connect()` opens a new connection (making the Peer
     again first if PeerJS destroyed it, or reconnecting it to the server), `drop()` closes
     the current one without a callback. `registered`: the Peer reaches the signaling server.
@@ -218,7 +326,18 @@ class GuestNet:
         self.peer = None
         self.registered = False
         self.wanted = False
+        self.tries = 0
+        self.asked_at = 0
+        self.closed = False
+        self.watch = _Watch(self._check)
         self._new_peer()
+
+    def _check(self):
+        if not self.closed and not self.registered:
+            revive(self)
+
+    def _watch(self, ms):
+        self.watch.arm(ms)
 
     def peer_id(self):
         """This page's PeerJS id (bound into the seat proof), or "" before it has one."""
@@ -232,23 +351,32 @@ class GuestNet:
         self.registered = False
         peer = js.crisp.newPeer(None)
         self.peer = peer
+        self.asked_at = _now()
+        self._watch(REGISTER_MS)
         self.handlers.on(peer, "open", lambda *a: self._registered(peer))
         self.handlers.on(peer, "disconnected", lambda *a: self._unregistered(peer))
         self.handlers.on(peer, "error", lambda err: self._error(peer, err))
 
     def _ensure(self):
+        self.closed = False
         revive(self)
 
     def _registered(self, peer):
         if peer is not self.peer:
             return
         self.registered = True
+        self.tries = 0
+        self.watch.cancel()
         if self.wanted:
             self.connect()
 
     def _unregistered(self, peer):
         if peer is self.peer:
-            self.registered = False       # the open data connection, if any, goes on
+            # The open data connection, if any, goes on; register again soon, ready for a
+            # new one (a lost server often means a new network: the page checks the old one).
+            self.registered = False
+            self._watch(retry_ms(self.tries))
+            self.on_error("disconnected")
 
     def _error(self, peer, err):
         if peer is not self.peer:
@@ -296,6 +424,8 @@ class GuestNet:
         """The page is going away: close the connection (the host hears it at once)."""
         self.drop()
         self.registered = False
+        self.closed = True
+        self.watch.cancel()
         try:
             self.peer.destroy()
         except Exception:

@@ -91,7 +91,12 @@ class Screen:
             pass
 
     def _now(self):
-        return int(self.js.Date.now())
+        # boot.js's crisp.now() (never a whole number): MicroPython's FFI wraps a JS whole
+        # number above 2**31, and the page's clock (quiet_since) is read the same way
+        try:
+            return int(self.js.crisp.now())
+        except Exception:
+            return int(self.js.Date.now())
 
     # -- rendering
     def update(self, model=None):
@@ -136,7 +141,12 @@ class Screen:
         if ek != self._err_key:
             self._err_key = ek
             self._err_at = now
-        ctx = Ctx(self.ui.get("lang", "en"), now, now - view_at, self.can_share, self.base)
+        # While the host is silent (its page may not run: then no time counts against anyone)
+        # the countdowns stop where the host was last heard.
+        quiet = read(model, "quiet_since")
+        until = quiet if isinstance(quiet, (int, float)) and quiet < now else now
+        ctx = Ctx(self.ui.get("lang", "en"), now, max(0, until - view_at), self.can_share,
+                  self.base)
         shown = model
         if err is not None and now - self._err_at > ERROR_MS and read(model, "screen") != "gone":
             shown = _NoError(model)

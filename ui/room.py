@@ -41,6 +41,7 @@ GONE_MS = 20000               # the grace: away this long while the game waits f
 RATE_BURST = 40               # messages a connection may send at once (token bucket) ...
 RATE_PER_S = 10               # ... and per second after that; a person taps a few a second
 RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a flooding peer
+SYNC_MS = 1000                # a seat's `sync` is answered at most once in this long
 BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game",
@@ -266,6 +267,7 @@ class Seat:
         self.agent = None         # the bot object (saved with its own to_dict)
         self.plan = None          # the bot's next move: {"at": ms, "action": {...}}
         self.seen = None          # when its connection was last heard from (ms)
+        self.synced = None        # when its last `sync` was answered (ms)
         self.away_since = None    # when it went away (closed or silent), None while here
         self.wins = 0             # games this seat won in this room (kept across new_game)
 
@@ -548,7 +550,14 @@ class Room:
             _fields(msg, ("t",))
             if not _is_number(msg["t"]):
                 raise BadMessage("bad_message", "t must be a number")
+            seat = self.conns.get(conn)
+            if seat is not None and self.game is not None:
+                # the heartbeat names the seat's last view: a guest that missed one asks
+                return [(conn, self._msg("pong", t=msg["t"], n=self.seats[seat].n))]
             return [(conn, self._msg("pong", t=msg["t"]))]
+        if kind == "sync":
+            _fields(msg, ())
+            return self._sync(conn, now)
         if kind == "join":
             _fields(msg, ("name",), ("seat_id", "nonce"))
             return self._join(conn, msg, now)
@@ -662,6 +671,22 @@ class Room:
             out.append((conn, self._msg("welcome", seat=seat, room=self.room_id)))
         out += self._broadcast(replay_to=seat)
         return out
+
+    def _sync(self, conn, now):
+        """A seated guest missed a message (a gap in its views' `n`, or a pong naming a newer
+        one): send it the room as it is now, as to a rejoining seat (its view, with the
+        round's last public events to start its log over: `replay`), or the lobby. At most
+        once per SYNC_MS per seat (`rate_limited` otherwise); changes nothing in the room."""
+        index = self.conns.get(conn)
+        if index is None:
+            raise BadMessage("not_joined", "join the room first")
+        seat = self.seats[index]
+        if seat.synced is not None and now - seat.synced < SYNC_MS:
+            raise BadMessage("rate_limited", "asked for the room too often")
+        seat.synced = now
+        if self.game is None:
+            return [(conn, self._lobby_text())]
+        return self._views([], now, replay_to=index, only=index)
 
     # ---- spectators, leaving (docs/protocol.md "Spectators", "Leaving") -------------------
 
@@ -1156,10 +1181,12 @@ class Room:
         if len(self.log) > LOG_KEEP:
             self.log = self.log[-LOG_KEEP:]
 
-    def _views(self, events, now, replay_to=None):
+    def _views(self, events, now, replay_to=None, only=None):
         out = []
         players = self._players()
         for index, seat in enumerate(self.seats):
+            if only is not None and index != only:
+                continue
             if index == replay_to:
                 mine = self._replay(index, now)
             else:
@@ -1178,7 +1205,7 @@ class Room:
             if allowed != seat.allowed:
                 seat.allowed = allowed        # what it may do changed with this view
                 seat.allowed_n = seat.n
-            text = self._view_text(seat.n, view, mine, players)
+            text = self._view_text(seat.n, view, mine, players, replay=index == replay_to)
             if seat.conn is not None:
                 out.append((seat.conn, text))
                 out += [(seat.conn, proof) for proof in fair_after]
@@ -1228,11 +1255,14 @@ class Room:
                 public.append(peek)
         return public
 
-    def _view_text(self, n, view, events, players):
-        """One view message, always under 16 KB: the oldest events go first if it is not."""
+    def _view_text(self, n, view, events, players, replay=False):
+        """One view message, always under 16 KB: the oldest events go first if it is not.
+        `replay`: its events are the round's replay (a (re)joined or resynced seat): the
+        client starts its log over."""
+        extra = {"replay": True} if replay else {}
         while True:
             text = self._msg("view", n=n, view=view, events=events, players=players,
-                             history=self.history, games=self.games)
+                             history=self.history, games=self.games, **extra)
             if len(text.encode("utf-8")) < MAX_TEXT or not events:
                 return text
             events = events[max(1, len(events) // 4):]

@@ -41,7 +41,9 @@ def connection_banner(model, ctx, ui=None):
         # while it still starts in its worker: show how far it has come.
         if wait < 0:
             return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
-                             "role": "alert"}, ctx.t("engine_failed"))
+                             "role": "alert"}, ctx.t("engine_failed"), " ",
+                     button(ctx, "engine-retry", ctx.t("retry"),
+                            ("intent", "retry_engine", {}), "btn"))
         return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
                          "role": "status"}, ctx.t("engine_loading", pct=wait))
     st = read(model, "status", "ok")
@@ -63,7 +65,7 @@ def connection_banner(model, ctx, ui=None):
         # screen keeps what the real host last showed, under this warning.
         return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
                          "role": "alert"}, ctx.t("conn_host_unverified"))
-    if st in ("connecting", "reconnecting", "host_gone"):
+    if st in ("connecting", "reconnecting", "host_gone", "host_paused"):
         return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
                  ctx.t("conn_" + st))
     return None
@@ -97,6 +99,8 @@ def build(model, ui, ctx):
             title += " \u00b7 " + ctx.t("to_target", n=target)
     elif screen == "gone":
         body = gone_tree(model, ui, ctx)
+    elif screen == "own_room":
+        body = own_room_tree(model, ui, ctx)
     else:
         screen = "landing"
         body = landing_tree(model, ui, ctx)
@@ -416,6 +420,21 @@ def room_link(model, base=""):
     if room and base:
         return base + "?room=" + str(room)
     return None
+
+
+def own_room_tree(model, ui, ctx):
+    """The room link opened in the browser that hosts the room: never a second seat. A tab
+    runs the room ("elsewhere"): say so; none does ("resume"): offer to resume hosting."""
+    own = read(model, "own")
+    if own == "resume":
+        return h("main", {"class": "panel own-room"},
+                 h("h2", {"data-testid": "own-room"}, ctx.t("own_room_resume")),
+                 h("p", None, button(ctx, "resume-hosting", ctx.t("resume_hosting"),
+                                     ("intent", "resume_hosting", {}), "btn primary big")),
+                 h("p", None, h("a", {"class": "btn", "href": "./", "data-testid": "back-home"},
+                                ctx.t("back_home"))))
+    return h("main", {"class": "panel own-room"},
+             h("h2", {"data-testid": "own-room"}, ctx.t("own_room_elsewhere")))
 
 
 def gone_tree(model, ui, ctx):

@@ -1,0 +1,288 @@
+"""ui/net.py's revive (issue 14, item 1): a Peer that reports neither open, disconnected nor
+destroyed after a reconnect (its websocket hangs on a network that went away) still leads to
+a working Peer, for the host and for a guest, with no help from the page and without closing
+the data connections that are still open.
+
+ui/net.py runs in the browser; here `js` and `pyscript.ffi` are stubs: a fake clock with
+setTimeout, and PeerJS Peers whose signaling server the test turns off and on ("down": a
+websocket opened then hangs for ever; "up": it opens)."""
+
+import importlib
+import sys
+import types
+
+import pytest
+
+
+class Clock:
+    def __init__(self):
+        self.t = 1_000_000.0
+        self.timers = {}
+        self.next_id = 1
+
+    def set_timeout(self, fn, ms):
+        handle = self.next_id
+        self.next_id += 1
+        self.timers[handle] = (self.t + ms, fn)
+        return handle
+
+    def clear_timeout(self, handle):
+        self.timers.pop(handle, None)
+
+    def run(self, ms):
+        """Let `ms` pass, firing each timer at its time."""
+        end = self.t + ms
+        while True:
+            due = [(at, h) for h, (at, fn) in self.timers.items() if at <= end]
+            if not due:
+                break
+            at, handle = min(due)
+            self.t = max(self.t, at)
+            fn = self.timers.pop(handle)[1]
+            fn()
+        self.t = end
+
+
+class Server:
+    """The signaling server as the stub Peers see it."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.up = True
+        self.refuse = False       # the network is there but the server is not: fails at once
+        self.peers = []
+
+
+class StubConn:
+    def __init__(self, peer_id):
+        self.peer = peer_id
+        self.open = True
+        self.closed = False
+        self.serialization = "raw"
+        self.reliable = True
+        self.metadata = None
+        self.handlers = {}
+
+    def on(self, event, fn):
+        self.handlers[event] = fn
+
+    def close(self):
+        self.closed = True
+
+
+class StubPeer:
+    """The state PeerJS keeps and the events it emits, as far as ui/net.py reads them."""
+
+    def __init__(self, server, peer_id):
+        self.server = server
+        self.wanted_id = peer_id
+        self.id = None
+        self.open = False
+        self.disconnected = False
+        self.destroyed = False
+        self.handlers = {}
+        self.sockets = 0          # websockets started
+        server.peers.append(self)
+        self._start()
+
+    def on(self, event, fn):
+        self.handlers[event] = fn
+
+    def emit(self, event, *args):
+        if event in self.handlers:
+            self.handlers[event](*args)
+
+    def _start(self):
+        self.sockets += 1
+        if self.server.refuse:
+            self.server.clock.set_timeout(self.lose_server, 20)
+        elif self.server.up:
+            self.server.clock.set_timeout(self._opened, 20)
+        # down: the websocket hangs; no event at all
+
+    def _opened(self):
+        if self.disconnected or self.destroyed:
+            return
+        self.id = self.wanted_id or "guest-%d" % len(self.server.peers)
+        self.open = True
+        self.emit("open", self.id)
+
+    def lose_server(self):
+        """The network went away: the socket closes (PeerJS: network error, disconnected)."""
+        if self.disconnected or self.destroyed:
+            return
+        self.emit("error", types.SimpleNamespace(type="network"))
+        self.disconnect()
+
+    def disconnect(self):
+        if self.disconnected:
+            return
+        self.disconnected = True
+        self.open = False
+        self.emit("disconnected", self.id)
+
+    def reconnect(self):
+        if self.destroyed:
+            raise RuntimeError("destroyed")
+        if not self.disconnected:
+            return                 # PeerJS: "still connecting", nothing happens
+        self.disconnected = False
+        self._start()
+
+    def destroy(self):
+        if self.destroyed:
+            return
+        self.disconnect()
+        self.destroyed = True
+
+
+@pytest.fixture
+def net():
+    """ui.net imported against the stubs; yields (module, clock, server)."""
+    clock = Clock()
+    server = Server(clock)
+    js = types.ModuleType("js")
+    js.Date = types.SimpleNamespace(now=lambda: clock.t)
+    js.setTimeout = clock.set_timeout
+    js.clearTimeout = clock.clear_timeout
+    js.JSON = types.SimpleNamespace(stringify=lambda x: "null" if x is None else "{}",
+                                    parse=lambda text: text)
+    js.crisp = types.SimpleNamespace(newPeer=lambda pid, token=None: StubPeer(server, pid),
+                                     now=lambda: clock.t + 0.5)
+    pyscript = types.ModuleType("pyscript")
+    ffi = types.ModuleType("pyscript.ffi")
+    ffi.create_proxy = lambda fn: fn
+    pyscript.ffi = ffi
+    saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.net")}
+    sys.modules.update({"js": js, "pyscript": pyscript, "pyscript.ffi": ffi})
+    sys.modules.pop("ui.net", None)
+    module = importlib.import_module("ui.net")
+    yield module, clock, server
+    for k, v in saved.items():
+        if v is None:
+            sys.modules.pop(k, None)
+        else:
+            sys.modules[k] = v
+
+
+def host_net(module):
+    events = []
+    h = module.HostNet("crisp-room", lambda: events.append("open"),
+                       lambda cid, peer: events.append(("conn", cid)),
+                       lambda cid, text: None, lambda cid: events.append(("close", cid)),
+                       lambda kind: events.append(("error", kind)), token="tok")
+    return h, events
+
+
+def test_a_host_whose_reconnect_hangs_registers_again_by_itself_and_keeps_its_guests(net):
+    module, clock, server = net
+    h, events = host_net(module)
+    clock.run(100)
+    assert h.open and events == ["open"]
+    peer = h.peer
+    conn = StubConn("guest-1")
+    peer.emit("connection", conn)
+    assert ("conn", "c1") in events
+
+    # the phone changes networks: the socket dies; what it tries next hangs
+    server.up = False
+    peer.lose_server()
+    assert not h.open
+    h.ensure()                        # the page's backoff asks too: harmless
+    clock.run(3000)
+    assert peer.sockets >= 2 and not peer.open and not peer.disconnected   # hanging
+    server.up = True                  # the new network works; the hanging socket never will
+    clock.run(module.REGISTER_MS + 1000)
+    assert h.open and events.count("open") == 2
+    assert h.peer is peer             # the same Peer, reconnected: its guests stay
+    assert not conn.closed and "c1" in h.conns
+    assert not any(e == ("close", "c1") for e in events)
+
+
+def test_a_host_page_that_never_calls_ensure_still_gets_its_id_back(net):
+    module, clock, server = net
+    h, events = host_net(module)
+    clock.run(100)
+    server.up = False
+    h.peer.lose_server()
+    clock.run(60_000)                 # down for a minute: it keeps trying, with backoff
+    tries = h.peer.sockets
+    assert 3 <= tries <= 30
+    server.up = True
+    clock.run(module.REGISTER_MS + module.RETRY_MS[-1] + 1000)
+    assert h.open
+
+
+def guest_net(module):
+    events = []
+    g = module.GuestNet("crisp-room", lambda: events.append("open"),
+                        lambda text: None, lambda missing: events.append(("lost", missing)),
+                        lambda kind: events.append(("error", kind)))
+    return g, events
+
+
+def test_a_guest_whose_reconnect_hangs_registers_again_by_itself(net):
+    module, clock, server = net
+    g, events = guest_net(module)
+    clock.run(100)
+    assert g.registered
+    peer = g.peer
+    server.up = False
+    peer.lose_server()
+    assert not g.registered
+    clock.run(2000)                   # it tried again at once: that socket hangs
+    assert not peer.open and not peer.disconnected and peer.sockets == 2
+    server.up = True
+    clock.run(module.REGISTER_MS + 1000)
+    assert g.registered and g.peer is peer and g.peer_id() == peer.id
+
+
+def test_a_guest_whose_first_peer_hangs_gets_a_new_one(net):
+    module, clock, server = net
+    server.up = False
+    g, events = guest_net(module)
+    first = g.peer
+    assert not g.registered and first.id is None
+    server.up = True
+    clock.run(module.REGISTER_MS + 100)
+    assert g.registered and g.peer is not first and first.destroyed
+
+
+def test_a_guest_that_wants_a_connection_connects_once_registered_again(net):
+    module, clock, server = net
+    g, events = guest_net(module)
+    clock.run(100)
+    server.up = False
+    g.peer.lose_server()
+    clock.run(2000)
+    connects = []
+    g.peer.connect = lambda room, options: connects.append(room) or StubConn(room)
+    g.connect()                       # the page's link asks for a new connection: waits
+    assert connects == []
+    server.up = True
+    clock.run(module.REGISTER_MS + 1000)
+    assert connects == ["crisp-room"]
+
+
+def test_a_closed_page_stops_trying(net):
+    module, clock, server = net
+    g, events = guest_net(module)
+    clock.run(100)
+    g.shutdown()
+    made = len(server.peers)
+    clock.run(120_000)
+    assert len(server.peers) == made and not clock.timers
+
+
+def test_a_server_that_refuses_is_asked_again_with_backoff(net):
+    module, clock, server = net
+    g, events = guest_net(module)
+    clock.run(100)
+    server.refuse = True
+    g.peer.lose_server()
+    clock.run(60_000)
+    assert 5 <= g.peer.sockets <= 14           # 1, 2, 4, 8, 8 ... s apart, not a tight loop
+    server.refuse = False
+    clock.run(module.RETRY_MS[-1] + 1000)
+    assert g.registered
+    assert ("error", "disconnected") in events  # the page hears of it (it doubts its link)
