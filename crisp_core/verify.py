@@ -222,25 +222,23 @@ def _public_gap(segment, public):
     return best, public[index] if index < len(public) else None
 
 
+# What a page reports when a card it saw is not the committed deck's, by the kind of sighting.
+_DETAILS = {
+    "peek": "seat %s's peek showed %s; the committed deck deals %s",
+    "draw": "seat %s drew %s; the committed deck gives %s",
+    "jack": "seat %s's Jack showed %s; the committed deck gives %s",
+    "queen": "seat %s's Queen showed %s; the committed deck gives %s",
+    "discard": "seat %s saw %s discarded; the committed deck gives %s",
+    "recycle": "seat %s saw the deck turned over (%s); the replay does it otherwise (%s)",
+    "hands": "seat %s saw the final hands %s; the committed deck gives %s",
+}
+_OTHER = "seat %s saw an event (%s) the replay does not have (%s)"
+
+
 def _mismatch_for(event, expected, seat):
     what = kind_of(event)
     saw, exp = cards_of(event), cards_of(expected)
-    if what == "peek":
-        detail = "seat %s's peek showed %s; the committed deck deals %s"
-    elif what == "draw":
-        detail = "seat %s drew %s; the committed deck gives %s"
-    elif what == "jack":
-        detail = "seat %s's Jack showed %s; the committed deck gives %s"
-    elif what == "queen":
-        detail = "seat %s's Queen showed %s; the committed deck gives %s"
-    elif what == "discard":
-        detail = "seat %s saw %s discarded; the committed deck gives %s"
-    elif what == "recycle":
-        detail = "seat %s saw the deck turned over (%s); the replay does it otherwise (%s)"
-    elif what == "hands":
-        detail = "seat %s saw the final hands %s; the committed deck gives %s"
-    else:
-        detail = "seat %s saw an event (%s) the replay does not have (%s)"
+    detail = _DETAILS.get(what, _OTHER)
     if what == "recycle":
         saw = [str(event.get("count"))]
         exp = [str(expected.get("count"))] if isinstance(expected, dict) and "count" in expected \
