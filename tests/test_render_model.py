@@ -940,6 +940,56 @@ def test_qr_code_matches_a_known_encoding():
     assert ["".join(["#" if v else "." for v in r]) for r in rows] == QR_CRISP_M2
 
 
+def _reference_penalty(rows):
+    """ISO/IEC 18004's mask penalty, module by module (what ui/qr.py computes faster)."""
+    n = len(rows)
+
+    def line(cells):
+        score, run = 0, 1
+        for i in range(1, len(cells) + 1):
+            if i < len(cells) and cells[i] == cells[i - 1]:
+                run += 1
+            else:
+                if run >= 5:
+                    score += run - 2
+                run = 1
+        text = "".join(["1" if v else "0" for v in cells])
+        for pat in ("10111010000", "00001011101"):
+            for i in range(len(text) - len(pat) + 1):
+                if text[i:i + len(pat)] == pat:
+                    score += 40
+        return score
+
+    score = sum([line(r) for r in rows]) + sum([line([r[x] for r in rows]) for x in range(n)])
+    dark = 0
+    for y in range(n):
+        for x in range(n):
+            dark += 1 if rows[y][x] else 0
+            if x < n - 1 and y < n - 1 and \
+                    rows[y][x] == rows[y][x + 1] == rows[y + 1][x] == rows[y + 1][x + 1]:
+                score += 3
+    total = n * n
+    return score + 10 * ((abs(dark * 20 - total * 10) + total - 1) // total - 1)
+
+
+def test_qr_code_takes_the_mask_of_least_penalty():
+    from ui import qr
+    link = "http://192.168.1.20:8000/?room=crisp-7KQ2M9XRTB"
+    masked = [qr.matrix(link, "M", mask=m) for m in range(8)]
+    penalties = [_reference_penalty(rows) for rows in masked]
+    for rows, penalty in zip(masked, penalties):
+        assert qr._penalty_rows([qr._bits(r) for r in rows]) == penalty
+    assert qr.matrix(link, "M") == masked[penalties.index(min(penalties))]
+
+
+def test_qr_code_masks_only_data_modules():
+    from ui import qr
+    # the finder pattern's corner and the timing pattern are the same under every mask
+    for m in range(8):
+        rows = qr.matrix("Crisp!", "L", mask=m)
+        assert rows[0][:7] == [True] * 7 and rows[6][8:13] == [True, False, True, False, True]
+
+
 def test_lobby_shows_a_qr_code_of_the_link():
     from ui import qr
     link = "https://someone.github.io/crisp/?room=crisp-5c97a374b24fdd9b081a27d1c9fb54ae"

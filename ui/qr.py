@@ -23,12 +23,35 @@ MAX_VERSION = 10
 
 # ---- Reed-Solomon over GF(256), polynomial 0x11D
 
-def _gf_mul(x, y):
+def _gf_mul_slow(x, y):
     z = 0
     for i in range(7, -1, -1):
         z = (z << 1) ^ ((z >> 7) * 0x11D)
         z ^= ((y >> i) & 1) * x
     return z & 0xFF
+
+
+_EXP = []           # _EXP[i] = 2**i in GF(256) (i < 510: no modulo when two logs add up)
+_LOG = []           # _LOG[x] = i with 2**i == x (x > 0)
+
+
+def _tables():
+    if not _EXP:
+        log = [0] * 256
+        x = 1
+        for i in range(255):
+            _EXP.append(x)
+            log[x] = i
+            x = _gf_mul_slow(x, 2)
+        _EXP.extend(_EXP[:255])
+        _LOG.extend(log)
+
+
+def _gf_mul(x, y):
+    if x == 0 or y == 0:
+        return 0
+    _tables()
+    return _EXP[_LOG[x] + _LOG[y]]
 
 
 def _rs_divisor(degree):
@@ -44,12 +67,19 @@ def _rs_divisor(degree):
 
 
 def _rs_remainder(data, divisor):
-    result = [0] * len(divisor)
+    _tables()
+    exp, log = _EXP, _LOG
+    logs = [log[d] if d else -1 for d in divisor]
+    n = len(divisor)
+    result = [0] * n
     for b in data:
         factor = b ^ result[0]
         result = result[1:] + [0]
-        for i in range(len(divisor)):
-            result[i] ^= _gf_mul(divisor[i], factor)
+        if factor:
+            lf = log[factor]
+            for i in range(n):
+                if logs[i] >= 0:
+                    result[i] ^= exp[logs[i] + lf]
     return result
 
 
@@ -116,6 +146,15 @@ class _Grid:
         n = self.size
         self.dark = [[False] * n for _ in range(n)]
         self.func = [[False] * n for _ in range(n)]
+
+    def copy(self):
+        """Another grid with these modules (its own rows; the function patterns shared:
+        they are the same for every mask)."""
+        g = _Grid(0)
+        g.size = self.size
+        g.dark = [r[:] for r in self.dark]
+        g.func = self.func
+        return g
 
     def set(self, x, y, dark):
         self.dark[y][x] = dark
@@ -220,26 +259,61 @@ def _masked(x, y, mask):
 
 
 def _apply_mask(g, mask):
+    """Flip every data module (not a function pattern's) of grid `g` where `mask` says so."""
     n = g.size
     for y in range(n):
-        row = g.dark[y]
-        func = g.func[y]
+        row, func = g.dark[y], g.func[y]
         for x in range(n):
             if not func[x] and _masked(x, y, mask):
                 row[x] = not row[x]
 
 
-def _line_penalty(line):
+def _bits(line):
+    """A row of booleans as a string of "1" (dark) and "0"."""
+    return "".join(["1" if v else "0" for v in line])
+
+
+def _mask_rows(mask, n):
+    """The modules `mask` flips, one integer per row (bit n-1-x for column x): every mask
+    repeats every 6 columns and every 12 rows, so 72 cells are computed, not n*n."""
+    out = []
+    for y in range(12):
+        six = _bits([_masked(x, y, mask) for x in range(6)])
+        out.append(int((six * (n // 6 + 1))[:n], 2))
+    return out
+
+
+class _IntRows:
+    """Grid rows as integers (bit n-1-x for column x), written through `set` as a _Grid is:
+    what matrix() scores each mask on (integer and string operations run in C; a loop per
+    module costs MicroPython ~10x more)."""
+
+    def __init__(self, size, rows):
+        self.size = size
+        self.rows = rows
+
+    def set(self, x, y, dark):
+        bit = 1 << (self.size - 1 - x)
+        row = self.rows[y] | bit
+        self.rows[y] = row if dark else row ^ bit
+
+    def strings(self):
+        n = self.size
+        out = []
+        for r in self.rows:
+            s = bin(r)[2:]
+            out.append("0" * (n - len(s)) + s)
+        return out
+
+
+def _line_penalty(s):
+    """Penalty rules 1 and 3 for one row or column `s` (a string of "0"/"1"): runs of five or
+    more alike, and finder-like patterns."""
     score = 0
-    run = 1
-    for i in range(1, len(line) + 1):
-        if i < len(line) and line[i] == line[i - 1]:
-            run += 1
-        else:
-            if run >= 5:
-                score += run - 2
-            run = 1
-    s = "".join(["1" if v else "0" for v in line])
+    # the runs of alike modules, split apart at every change (string methods run in C)
+    for run in s.replace("01", "0 1").replace("10", "1 0").split():
+        if len(run) >= 5:
+            score += len(run) - 2
     for pat in ("10111010000", "00001011101"):
         start = s.find(pat)
         while start >= 0:
@@ -249,20 +323,29 @@ def _line_penalty(line):
 
 
 def _penalty(g):
-    n = g.size
-    d = g.dark
+    """The mask penalty of grid `g` (ISO/IEC 18004 rules 1-4)."""
+    return _penalty_rows([_bits(r) for r in g.dark])
+
+
+def _penalty_rows(rows):
+    """The mask penalty (ISO/IEC 18004 rules 1-4) of a grid given as its rows, strings of
+    "1" (dark) and "0"."""
+    n = len(rows)
     score = 0
-    for y in range(n):
-        score += _line_penalty(d[y])
-    for x in range(n):
-        score += _line_penalty([d[y][x] for y in range(n)])
+    for s in rows:
+        score += _line_penalty(s)
+    for column in zip(*rows):
+        score += _line_penalty("".join(column))
+    # 2x2 blocks alike: as integers, bit x of `same` says module x equals module x + 1
+    all1 = (1 << (n - 1)) - 1
+    ints = [int(s, 2) for s in rows]
+    for y in range(n - 1):
+        a, b = ints[y], ints[y + 1]
+        block = (((a ^ (a >> 1)) | (b ^ (b >> 1)) | (a ^ b)) & all1) ^ all1
+        score += 3 * bin(block).count("1")
     dark = 0
-    for y in range(n):
-        for x in range(n):
-            if d[y][x]:
-                dark += 1
-            if x < n - 1 and y < n - 1 and d[y][x] == d[y][x + 1] == d[y + 1][x] == d[y + 1][x + 1]:
-                score += 3
+    for s in rows:
+        dark += s.count("1")
     total = n * n
     k = (abs(dark * 20 - total * 10) + total - 1) // total - 1
     return score + k * 10
@@ -281,17 +364,22 @@ def matrix(text, ecl="M", mask=None):
     if version is None:
         raise ValueError("too long for a QR code here")
     words = _codewords(data, version, ecl)
+    base = _Grid(version)
+    _functions(base, version)
+    _place(base, words)
+    n = base.size
+    dark = [int(_bits(r), 2) for r in base.dark]
+    free = [int(_bits([not f for f in r]), 2) for r in base.func]    # the data modules
     best = None
     for m in (range(8) if mask is None else [mask]):
-        g = _Grid(version)
-        _functions(g, version)
-        _place(g, words)
-        _apply_mask(g, m)
+        flips = _mask_rows(m, n)
+        g = _IntRows(n, [dark[y] ^ (flips[y % 12] & free[y]) for y in range(n)])
         _format(g, ecl, m)
-        score = _penalty(g) if mask is None else 0
+        rows = g.strings()
+        score = _penalty_rows(rows) if mask is None else 0
         if best is None or score < best[0]:
-            best = (score, g)
-    return best[1].dark
+            best = (score, rows)
+    return [[c == "1" for c in row] for row in best[1]]
 
 
 def svg_path(rows):
