@@ -2,6 +2,7 @@
 // host page.
 //
 // One page for everyone: the landing, the lobby and the table run ui/main.py on MicroPython
+// (start.py imports it from the page's zip, compiled to bytecode by the build)
 // (<script type="mpy" config="./mpy.toml">: small and fast to start). A guest page
 // (?room=<id>) only renders what the host sends. A host page (no ?room) also runs the room and
 // the rules engine, on Pyodide in a Web Worker (engine-worker.js), which ui/main.py starts once
@@ -29,7 +30,9 @@
 //                | "ready" | "failed" (also on body[data-engine])
 //   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/main.py: while a round is
 //                played), asked again when the page is shown; silently absent where unsupported
-//   loaded()     hide the loading screen now (it hides by itself when ui/main.py has finished)
+//   loaded()     hide the loading screen now (ui/main.py: once its page shows)
+//   failed(text) show the loading screen's error with `text` (ui/main.py: the page's start
+//                failed)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
 import { loads, mode, signaling, testBuild } from "./config.js";
 import { keepAwake } from "./awake.js";
@@ -99,7 +102,13 @@ const newPeer = (id, token) => {
   return id ? new Peer(id, options) : new Peer(options);
 };
 
-const loaded = () => { if (loading) loading.hidden = true; };
+// The page shows: the loading screen goes, and the service worker starts (in a task of its
+// own, after the one that drew the page).
+let shown = false;
+const loaded = () => {
+  if (loading) loading.hidden = true;
+  if (!shown) { shown = true; setTimeout(() => offline.start(), 0); }
+};
 const failed = (message) => {
   if (!loading) return;
   loading.hidden = false;
@@ -201,7 +210,7 @@ window.crisp = {
   newPeer, randomHex, keepAwake,
   now: () => Date.now() + 0.5,
   engine,
-  loaded,
+  loaded, failed,
   times: { boot: performance.now() },
 };
 document.documentElement.dataset.interpreter = window.crisp.interpreter;
@@ -212,11 +221,9 @@ document.addEventListener(`${type}:ready`, () => {
   starting = true;
   show();
 });
-document.addEventListener(`${type}:done`, () => {
-  window.crisp.times.done = performance.now();
-  loaded();
-  offline.start();
-});
+// (ui/main.py has been imported: it draws the page in a task after this one, then calls
+// crisp.loaded())
+document.addEventListener(`${type}:done`, () => { window.crisp.times.done = performance.now(); });
 addEventListener("error", (e) => { if (!window.crisp.times.done) failed(e.message); });
 addEventListener("unhandledrejection", (e) => {
   if (!window.crisp.times.done) failed(e.reason?.message || String(e.reason));
@@ -229,7 +236,7 @@ if (!guest && params.get("host")) engine.start();
 
 const script = document.createElement("script");
 script.type = type;
-script.src = "./ui/main.py";
+script.src = "./start.py";      // imports ui/main.py, as bytecode (tools/build.py)
 script.setAttribute("config", "./mpy.toml");
 document.head.append(script);
 say("");

@@ -1,6 +1,7 @@
 """How fast each page is usable, what it downloads, and what one action costs at 8 players.
 
     python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3] [--actions 60]
+        [--dist DIR] [--tasks]      (--tasks: the long tasks alone; --dist: another build)
 
 Starts ``tools/serve.mjs`` (gzip on, as for LAN play) on a free port and opens pages in
 headless Debian Chromium, side by side in one run:
@@ -14,9 +15,21 @@ context reloaded once the service worker has kept the files), ``--runs`` times (
 Bytes are the bytes received over the wire, headers included (Resource Timing's
 transferSize of the page's and the engine worker's responses; a response from the service
 worker or the browser's cache counts 0), total and before the landing was usable; requests
-are all responses, and those that went over the network. "long task" is the longest main
-thread task (PerformanceObserver "longtask") from navigation to the table of a solo game
-started on the landing as soon as it is usable (the engine still starting).
+are all responses, and those that went over the network.
+
+Then the main thread's long tasks (PerformanceObserver "longtask": every task over 50 ms), per
+page, from its navigation (or the tap that leads to it) to the screen it waits for, ``--runs``
+times (medians of each run's longest task and count of tasks over 50 ms):
+
+  host landing   a host page, navigation to its landing usable (+1 s: the engine worker's
+                 start begins meanwhile)
+  lobby          the landing's Create room tapped, to the lobby with its QR code
+  guest join     a guest page by the room link, navigation to its join screen (+1 s)
+  guest table    the guest's Join tapped, to the table once the host starts the game
+  host table     the host's Start tapped, to its table
+  spectator      the room link opened while the game is played, navigation to the table
+  solo table     a host page, navigation to the table of a solo game started on the landing
+                 as soon as it is usable (the engine still starting)
 
 Then one action at 8 players (the host and 7 guests), ``--actions`` times: the host's room
 applying it and building the 8 views (in the engine worker's Pyodide), and one guest's page
@@ -205,22 +218,104 @@ def cold_and_warm(browser, url, engine):
     return cold, warm
 
 
-def longest_task_to_table(browser, url):
-    """Longest main-thread task (ms) from navigation to a solo table, Play solo tapped as
-    soon as the landing is usable; and the count of tasks over 200 ms."""
+PAGES = ("host landing", "lobby", "guest join", "guest table", "host table", "spectator",
+         "solo table")
+SETTLE_MS = 1000        # after a page shows: the tasks its start left behind count too
+WAIT = 300_000
+
+
+def _phone(browser):
     context = browser.new_context(**PHONE)
     context.add_init_script(READY_PROBE)
     context.add_init_script(LONGTASKS)
-    page = context.new_page()
-    page.goto(url + "?botpace=0.1")
-    page.wait_for_function("window.__crispReadyAt !== undefined", timeout=180_000)
-    page.fill("[data-testid=player-name]", "Sol")
-    page.click("[data-testid=play-solo]")
-    page.wait_for_selector("[data-testid=card-1-left]", timeout=300_000)
-    page.wait_for_timeout(500)
-    tasks = page.evaluate("window.__crispLong")
-    context.close()
-    return (max(tasks) if tasks else 0), sum(1 for t in tasks if t > 200)
+    return context, context.new_page()
+
+
+def _sel(testid, extra=""):
+    return '[data-testid="%s"]%s' % (testid, extra)
+
+
+def _tap(page, testid):
+    page.wait_for_selector(_sel(testid, ":not([disabled])"), timeout=WAIT)
+    page.click(_sel(testid, ":not([disabled])"))
+
+
+def _take(page):
+    """The long tasks (ms) this page saw since the last _take."""
+    return page.evaluate("window.__crispLong.splice(0)")
+
+
+def page_tasks(browser, url):
+    """One run of every page of PAGES: {page: [its long tasks, ms]}."""
+    out = {}
+    host_context, host = _phone(browser)
+    host.goto(url + "?botpace=0.1")
+    host.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
+    host.wait_for_timeout(SETTLE_MS)
+    out["host landing"] = _take(host)
+    host.fill(_sel("player-name"), "Hana")
+    _tap(host, "create-room")
+    host.wait_for_selector(_sel("room-qr"), timeout=WAIT)
+    link = host.inner_text(_sel("room-link")).strip()
+    host.wait_for_timeout(SETTLE_MS)
+    out["lobby"] = _take(host)
+
+    guest_context, guest = _phone(browser)
+    guest.goto(link)
+    guest.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
+    guest.wait_for_selector(_sel("player-name"), timeout=WAIT)
+    guest.wait_for_timeout(SETTLE_MS)
+    out["guest join"] = _take(guest)
+    guest.fill(_sel("player-name"), "Ana")
+    _tap(guest, "join-room")
+    guest.wait_for_selector(_sel("player-1"), timeout=WAIT)
+    host.wait_for_selector(_sel("player-1"), timeout=WAIT)
+    _take(host)
+    _tap(host, "start-game")
+    host.wait_for_selector(_sel("card-0-left"), timeout=WAIT)
+    guest.wait_for_selector(_sel("card-1-left"), timeout=WAIT)
+    host.wait_for_timeout(SETTLE_MS)
+    out["host table"] = _take(host)
+    out["guest table"] = _take(guest)
+
+    watch_context, watch = _phone(browser)
+    watch.goto(link)
+    watch.wait_for_selector(_sel("spectator"), timeout=WAIT)
+    watch.wait_for_selector(_sel("card-1-left"), timeout=WAIT)
+    watch.wait_for_timeout(SETTLE_MS)
+    out["spectator"] = _take(watch)
+    for context in (watch_context, guest_context, host_context):
+        context.close()
+
+    solo_context, solo = _phone(browser)
+    solo.goto(url + "?botpace=0.1")
+    solo.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
+    solo.fill(_sel("player-name"), "Sol")
+    solo.click(_sel("play-solo"))
+    solo.wait_for_selector(_sel("card-1-left"), timeout=WAIT)
+    solo.wait_for_timeout(500)
+    out["solo table"] = _take(solo)
+    solo_context.close()
+    return out
+
+
+def task_summary(runs):
+    """{page: (median longest task ms, median count of tasks over 50 ms, max longest)} over
+    `runs` (page_tasks results); a page with no long task has a longest task of 0."""
+    out = {}
+    for name in PAGES:
+        longest = [max(r[name]) if r.get(name) else 0 for r in runs if name in r]
+        over = [len(r[name]) for r in runs if name in r]
+        if longest:
+            out[name] = (med(longest), med(over), max(longest))
+    return out
+
+
+def print_tasks(runs):
+    print("main-thread long tasks, per page (%d runs; tasks over 50 ms):" % len(runs))
+    print("  %-14s %14s %14s %12s" % ("page", "longest (med)", "over 50 (med)", "longest max"))
+    for name, (longest, over, worst) in task_summary(runs).items():
+        print("  %-14s %11.0f ms %14.0f %9.0f ms" % (name, longest, over, worst))
 
 
 def action_costs(browser, base, dist, actions):
@@ -251,11 +346,16 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 3
     actions = int(argv[argv.index("--actions") + 1]) if "--actions" in argv else 60
-    dist = os.path.join(ROOT, "dist")
+    dist = os.path.abspath(argv[argv.index("--dist") + 1]) if "--dist" in argv \
+        else os.path.join(ROOT, "dist")
     from playwright.sync_api import sync_playwright
 
-    with local_site() as base, sync_playwright() as pw:
+    with local_site(dist) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        if "--tasks" in argv:
+            print_tasks([page_tasks(browser, base) for _ in range(runs)])
+            browser.close()
+            return
         rows = {}
         for _ in range(runs):
             for name, url, engine in (("host", base, True), ("guest", base + GUEST, False)):
@@ -276,10 +376,7 @@ def main(argv=None):
         print("host landing cold / guest join cold: %.2f" % (m("host cold", "ready")
                                                             / m("guest cold", "ready")))
 
-        longest = [longest_task_to_table(browser, base) for _ in range(runs)]
-        print("longest main-thread task, navigation to a solo table: median %.0f ms, max %.0f ms;"
-              " tasks over 200 ms: %s" % (med([x[0] for x in longest]),
-                                           max(x[0] for x in longest), [x[1] for x in longest]))
+        print_tasks([page_tasks(browser, base) for _ in range(runs)])
 
         if not os.path.exists(os.path.join(dist, "engine-worker.js")):
             print("one action at 8 players: needs the engine worker (not in this build)")

@@ -58,11 +58,13 @@ def _files():
 
 
 @contextlib.contextmanager
-def local_site():
-    """Serve the local build with ``tools/serve.mjs`` on a free port; yields its base URL."""
+def local_site(dist=None):
+    """Serve the local build (``dist``, default dist/) with ``tools/serve.mjs`` on a free
+    port; yields its base URL."""
     port = _free_port()
     server = subprocess.Popen(["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port",
-                               str(port), "--host", "127.0.0.1"], stdout=subprocess.DEVNULL)
+                               str(port), "--host", "127.0.0.1"]
+                              + (["--dir", dist] if dist else []), stdout=subprocess.DEVNULL)
     try:
         base = "http://127.0.0.1:%d/" % port
         for _ in range(100):

@@ -268,6 +268,12 @@ class FakeJs:
         self.errors = []
         self.console = types.SimpleNamespace(error=self.errors.append, warn=self.errors.append,
                                              log=lambda *a: None)
+        self.timers = []            # setTimeout's callbacks, run by the test (run_timers)
+        self.setTimeout = lambda fn, ms=0: self.timers.append(fn)
+
+    def run_timers(self):
+        while self.timers:
+            self.timers.pop(0)()
 
 
 @pytest.fixture
@@ -570,3 +576,35 @@ def test_many_quick_updates_and_taps_leave_the_page_as_a_fresh_drawing(fakejs, s
             screen.update(model)
         assert fakejs.errors == [], (seed, step)
         assert screen.root.canon() == fresh(fakejs, screen, model), (seed, step)
+
+
+def test_the_lobby_shows_at_once_and_its_qr_code_in_a_task_of_its_own(fakejs):
+    # Drawing the QR code is the dearest part of the lobby's first render (tens of ms of
+    # MicroPython on a phone): the lobby is drawn without it, the code comes in the next task.
+    screen = new_screen(fakejs)
+    link = "http://x/?room=crisp-5c97a374b24fdd9b081a27d1c9fb54af"
+    screen.update(M.lobby_model(3, seat=0, link=link))
+    assert by_testid(screen.root, "room-link") is not None
+    assert by_testid(screen.root, "room-qr") is None and len(fakejs.timers) == 1
+    screen.update(M.lobby_model(3, seat=0, link=link))     # a tick meanwhile: asked once
+    assert len(fakejs.timers) == 1
+    fakejs.run_timers()
+    qr = by_testid(screen.root, "room-qr")
+    assert qr is not None and "svg" in qr.style.cssText
+    assert fakejs.timers == [] and fakejs.errors == []
+
+
+def test_a_qr_code_that_cannot_be_drawn_is_not_asked_for_again(fakejs, monkeypatch):
+    from ui import qr
+
+    def broken(text, ecl="M", mask=None):
+        raise RuntimeError("no")
+
+    monkeypatch.setattr(qr, "matrix", broken)
+    screen = new_screen(fakejs)
+    link = "http://x/?room=crisp-0000000000000000000000000000dead"
+    screen.update(M.lobby_model(3, seat=0, link=link))
+    fakejs.run_timers()
+    screen.update(M.lobby_model(3, seat=0, link=link))
+    assert fakejs.timers == [] and by_testid(screen.root, "room-qr") is None
+    assert by_testid(screen.root, "room-link") is not None

@@ -996,7 +996,16 @@ def test_lobby_shows_a_qr_code_of_the_link():
     rows = qr.matrix(link)
     assert len(rows) == 37                       # version 5 at level M
     m = lobby_model(2, seat=1, link=link)
+    # the first render leaves the code for after it (ctx.later, a task of its own): its
+    # place is kept meanwhile
     tree, ctx = show(m)
+    assert find(tree, "room-qr") is None and ("qr", link) in ctx.later
+    assert "with-qr" in find_all(tree, lambda n: "share-body" in n["attrs"].get("class", ""))[0][
+        "attrs"]["class"]
+    for job in ctx.later:
+        screens.do_later(job)
+    tree, ctx = show(m)
+    assert ctx.later == []
     style = find(tree, "room-qr")["attrs"]["style"]
     assert style.startswith('background-image: url("data:image/svg+xml,%3Csvg')
     assert qr.svg_path(rows) in style and "<" not in style

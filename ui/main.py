@@ -1006,9 +1006,30 @@ def main():
     else:
         page = GuestPage(room_id) if room_id else HostPage()
     js.document.body.dataset.ready = INTERPRETER
+    js.crisp.loaded()           # the loading screen goes: the page shows
     if room_id is None:
         page.engine.start()     # the landing shows: Pyodide starts in its worker meanwhile
     return page
 
 
-PAGE = main()
+PAGE = None
+
+
+def start(*args):
+    """The page's start, in a task of its own: the task that started MicroPython, unpacked
+    the page's files and imported these modules ends first, so that no one task holds the
+    main thread for all of it (a phone shows the loading screen's progress meanwhile, and
+    stays responsive)."""
+    global PAGE
+    try:
+        PAGE = main()
+    except Exception as e:
+        try:
+            js.crisp.failed("%s: %s" % (type(e).__name__, e))
+        except Exception:
+            pass
+        raise
+
+
+_START = create_proxy(start)
+js.setTimeout(_START, 0)

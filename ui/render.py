@@ -10,7 +10,7 @@ taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dic
 from ui import cues
 from ui import i18n
 from ui.intents import handle
-from ui.screens import build
+from ui.screens import build, do_later
 from ui.sound import Sounds
 from ui.storage import Storage
 from ui.vdom import Patcher
@@ -58,6 +58,8 @@ class Screen:
         self._flying = []           # [(flight element, its destination, ms it is done)]
         self._set_doc_lang(lang)
         self._proxies = []
+        self._later = []            # jobs the last render left for after it (ctx.later)
+        self._later_proxy = create_proxy(self._run_later)
         for kind in ("click", "input", "change"):
             p = create_proxy(self._on_event)
             self._proxies.append(p)
@@ -157,6 +159,29 @@ class Screen:
         self._land(now)
         if fresh:
             self._fly(cues.flights(fresh), now)
+        self._defer(ctx.later)
+
+    # -- work a render leaves for after it (ctx.later: a QR code to draw)
+    def _defer(self, jobs):
+        """Run `jobs` (screens.do_later) in a task of their own once this one is done, then
+        render again: the screen shows first, and no task holds the page long."""
+        if not jobs or self._later:
+            return
+        self._later = list(jobs)
+        try:
+            self.js.setTimeout(self._later_proxy, 0)
+        except Exception as e:
+            self._later = []
+            self._warn("cannot defer: " + str(e))
+
+    def _run_later(self, *args):
+        jobs, self._later = self._later, []
+        for job in jobs:
+            try:
+                do_later(job)
+            except Exception as e:
+                self._warn("deferred job failed: " + str(e))
+        self.render()
 
     def _draw(self, tree):
         if self.tree is not None:

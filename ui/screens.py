@@ -290,7 +290,7 @@ def lobby_tree(model, ui, ctx):
     link_box = None
     if link:
         copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
-        qr_css = qr_style(link)
+        qr_css = qr_style(link, ctx)
         code = roomcode.code_of(read(model, "room"))
         local = is_host and roomcode.is_local_link(link)
         link_box = h("section", {"class": "card-box share"},
@@ -301,7 +301,8 @@ def lobby_tree(model, ui, ctx):
                          roomcode.show(code))) if code else None,
                      h("p", {"class": "banner warn", "data-testid": "link-warning",
                              "role": "note"}, ctx.t("link_local")) if local else None,
-                     h("div", {"class": "share-body" + (" with-qr" if qr_css else "")},
+                     h("div", {"class": "share-body" + (" with-qr" if qr_css is not False
+                                                          else "")},
                        h("div", {"class": "share-text"},
                          h("div", {"class": "link", "data-testid": "room-link"}, link),
                          h("div", {"class": "row"},
@@ -313,7 +314,10 @@ def lobby_tree(model, ui, ctx):
                            if ctx.can_share else None)),
                        h("div", {"class": "qr", "data-testid": "room-qr", "role": "img",
                                  "aria-label": ctx.t("qr_label"), "style": qr_css})
-                       if qr_css else None))
+                       if qr_css else
+                       # (its place, kept while the code is drawn: nothing moves)
+                       h("div", {"class": "qr", "aria-hidden": "true"}) if qr_css is None
+                       else None))
 
     def opt(key, spec_ok):
         return ("field", "opt", key) if spec_ok else None
@@ -386,16 +390,23 @@ def leave_button(ctx):
 _QR_CACHE = {}
 
 
-def qr_style(link):
+def qr_style(link, ctx=None):
     """A CSS background drawing the QR code of `link` (an inline SVG: no download), cached:
-    the link of a room never changes. None when the link is too long for a QR code here."""
+    the link of a room never changes. False when the link is too long for a QR code here.
+    Given a `ctx`, a code not drawn yet is not drawn now: None, and `ctx.later` asks the
+    page to draw it after this render (do_later), in a task of its own: the lobby shows at
+    once, and its code a moment later (~20-70 ms of MicroPython on a phone)."""
     if link in _QR_CACHE:
         return _QR_CACHE[link]
+    if ctx is not None:
+        if ("qr", link) not in ctx.later:
+            ctx.later.append(("qr", link))
+        return None
     try:
         rows = qr.matrix(link, "M")
     except ValueError:
         rows = None
-    style = None
+    style = False
     if rows:
         n = len(rows)
         w = str(n + 8)
@@ -407,6 +418,17 @@ def qr_style(link):
         style = 'background-image: url("data:image/svg+xml,' + svg + '")'
     _QR_CACHE[link] = style
     return style
+
+
+def do_later(job):
+    """Do one job a render left in `ctx.later` (the page calls it in a task of its own, then
+    renders again): ("qr", link) draws the QR code of `link`."""
+    if job[0] == "qr":
+        try:
+            qr_style(job[1])
+        except Exception:
+            _QR_CACHE[job[1]] = False       # never asked again: the lobby goes without
+            raise
 
 
 def room_link(model, base=""):

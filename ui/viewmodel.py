@@ -27,6 +27,8 @@ class Ctx:
         self.elapsed = elapsed      # ms since the current view arrived
         self.can_share = can_share  # navigator.share exists
         self.acts = {}
+        self.later = []             # work the page does after this render, each in a task
+                                    # of its own, then renders again (screens.do_later)
 
     def t(self, key, **kw):
         return i18n.t(self.lang, key, **kw)
