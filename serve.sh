@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")"
 . tools/setup.sh
 ensure_node_modules
+ensure_build_tools
 python3 tools/build.py
 exec node tools/serve.mjs "$@"

