@@ -588,6 +588,8 @@ def test_the_lobby_shows_at_once_and_its_qr_code_in_a_task_of_its_own(fakejs):
     assert by_testid(screen.root, "room-qr") is None and len(fakejs.timers) == 1
     screen.update(M.lobby_model(3, seat=0, link=link))     # a tick meanwhile: asked once
     assert len(fakejs.timers) == 1
+    fakejs.timers.pop(0)()               # one step per task: the encoding, then each mask
+    assert len(fakejs.timers) == 1 and by_testid(screen.root, "room-qr") is None
     fakejs.run_timers()
     qr = by_testid(screen.root, "room-qr")
     assert qr is not None and "svg" in qr.style.cssText
@@ -598,9 +600,10 @@ def test_a_qr_code_that_cannot_be_drawn_is_not_asked_for_again(fakejs, monkeypat
     from ui import qr
 
     def broken(text, ecl="M", mask=None):
+        yield None
         raise RuntimeError("no")
 
-    monkeypatch.setattr(qr, "matrix", broken)
+    monkeypatch.setattr(qr, "steps", broken)
     screen = new_screen(fakejs)
     link = "http://x/?room=crisp-0000000000000000000000000000dead"
     screen.update(M.lobby_model(3, seat=0, link=link))
@@ -608,3 +611,32 @@ def test_a_qr_code_that_cannot_be_drawn_is_not_asked_for_again(fakejs, monkeypat
     screen.update(M.lobby_model(3, seat=0, link=link))
     assert fakejs.timers == [] and by_testid(screen.root, "room-qr") is None
     assert by_testid(screen.root, "room-link") is not None
+
+
+def test_the_first_tap_makes_the_audio_context_in_a_task_of_its_own():
+    from ui.sound import Sounds
+    made = []
+
+    class Audio:
+        def __init__(self):
+            self.state = "suspended"
+            self.resumed = 0
+            made.append(self)
+
+        def resume(self):
+            self.resumed += 1
+            self.state = "running"
+
+    timers = []
+    js = types.SimpleNamespace(
+        window=types.SimpleNamespace(AudioContext=types.SimpleNamespace(new=Audio)),
+        Reflect=types.SimpleNamespace(has=lambda obj, name: hasattr(obj, name)),
+        setTimeout=lambda fn, ms=0: timers.append(fn))
+    sounds = Sounds(js)
+    sounds.unlock()                  # the tap's task: nothing made yet, one task asked for
+    sounds.unlock()
+    assert made == [] and len(timers) == 1
+    timers.pop()()
+    assert len(made) == 1 and sounds.audio is made[0]
+    sounds.unlock()                  # a later tap wakes a context the browser suspended
+    assert made[0].resumed == 1 and timers == []

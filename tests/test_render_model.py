@@ -1002,8 +1002,12 @@ def test_lobby_shows_a_qr_code_of_the_link():
     assert find(tree, "room-qr") is None and ("qr", link) in ctx.later
     assert "with-qr" in find_all(tree, lambda n: "share-body" in n["attrs"].get("class", ""))[0][
         "attrs"]["class"]
-    for job in ctx.later:
-        screens.do_later(job)
+    # drawn a step at a time (a task each on the page): the encoding, then each of 8 masks
+    steps = 0
+    while not screens.do_later(ctx.later[0]):
+        steps += 1
+        assert find(show(m)[0], "room-qr") is None
+    assert steps == 9
     tree, ctx = show(m)
     assert ctx.later == []
     style = find(tree, "room-qr")["attrs"]["style"]
@@ -1465,3 +1469,13 @@ def test_the_wake_lock_is_wanted_while_a_round_is_played():
     gone = table_model(3, seat=1)
     gone.screen = "gone"
     assert not awake_wanted(gone)
+
+
+def test_a_link_too_long_for_a_qr_code_shows_none_and_is_not_tried_again():
+    link = "http://x/?room=" + "y" * 400
+    assert screens.do_later(("qr", link)) is True
+    assert screens.qr_style(link) is False
+    m = lobby_model(2, seat=1, link=link)
+    tree, ctx = show(m)
+    assert ctx.later == [] and find(tree, "room-qr") is None
+    assert find(tree, "room-link") is not None

@@ -354,6 +354,16 @@ def _penalty_rows(rows):
 def matrix(text, ecl="M", mask=None):
     """The QR code of `text` as rows of booleans (True: dark). Raises ValueError when it
     does not fit version 10."""
+    for rows in steps(text, ecl, mask):
+        pass
+    return rows
+
+
+def steps(text, ecl="M", mask=None):
+    """matrix() in small steps, for a page that must not hold its main thread long: a
+    generator that yields None after the encoding and after each mask tried, and last the
+    rows (what matrix() returns). Raises ValueError (on the first step) when `text` does not
+    fit version 10."""
     data = _utf8(text)
     version = None
     for v in range(1, MAX_VERSION + 1):
@@ -370,6 +380,7 @@ def matrix(text, ecl="M", mask=None):
     n = base.size
     dark = [int(_bits(r), 2) for r in base.dark]
     free = [int(_bits([not f for f in r]), 2) for r in base.func]    # the data modules
+    yield None
     best = None
     for m in (range(8) if mask is None else [mask]):
         flips = _mask_rows(m, n)
@@ -379,7 +390,8 @@ def matrix(text, ecl="M", mask=None):
         score = _penalty_rows(rows) if mask is None else 0
         if best is None or score < best[0]:
             best = (score, rows)
-    return [[c == "1" for c in row] for row in best[1]]
+        yield None
+    yield [[c == "1" for c in row] for row in best[1]]
 
 
 def svg_path(rows):

@@ -53,7 +53,7 @@ class Screen:
         lang = i18n.pick(self._stored("crisp.lang") or self._navigator_lang())
         self.ui = new_ui(lang, self._stored("crisp.name") or "")
         self.ui["sound"] = self._stored("crisp.sound") != "off"
-        self.sounds = Sounds(js)
+        self.sounds = Sounds(js, create_proxy)
         self._last_event = None     # the newest event of the log already played
         self._flying = []           # [(flight element, its destination, ms it is done)]
         self._set_doc_lang(lang)
@@ -163,8 +163,8 @@ class Screen:
 
     # -- work a render leaves for after it (ctx.later: a QR code to draw)
     def _defer(self, jobs):
-        """Run `jobs` (screens.do_later) in a task of their own once this one is done, then
-        render again: the screen shows first, and no task holds the page long."""
+        """Run `jobs` (screens.do_later, a step per task) once this task is done, then render
+        again: the screen shows first, and no task holds the page long."""
         if not jobs or self._later:
             return
         self._later = list(jobs)
@@ -175,13 +175,21 @@ class Screen:
             self._warn("cannot defer: " + str(e))
 
     def _run_later(self, *args):
-        jobs, self._later = self._later, []
-        for job in jobs:
-            try:
-                do_later(job)
-            except Exception as e:
-                self._warn("deferred job failed: " + str(e))
-        self.render()
+        """One step of the first deferred job; the next in a task of their own, and a render
+        once all are done."""
+        if not self._later:
+            return
+        try:
+            done = do_later(self._later[0])
+        except Exception as e:
+            self._warn("deferred job failed: " + str(e))
+            done = True
+        if done:
+            self._later.pop(0)
+        if self._later:
+            self.js.setTimeout(self._later_proxy, 0)
+        else:
+            self.render()
 
     def _draw(self, tree):
         if self.tree is not None:

@@ -388,47 +388,64 @@ def leave_button(ctx):
 
 
 _QR_CACHE = {}
+_QR_DRAWING = {}        # link -> its QR code's steps (qr.steps), while do_later draws it
 
 
 def qr_style(link, ctx=None):
     """A CSS background drawing the QR code of `link` (an inline SVG: no download), cached:
     the link of a room never changes. False when the link is too long for a QR code here.
     Given a `ctx`, a code not drawn yet is not drawn now: None, and `ctx.later` asks the
-    page to draw it after this render (do_later), in a task of its own: the lobby shows at
-    once, and its code a moment later (~20-70 ms of MicroPython on a phone)."""
+    page to draw it after this render (do_later), a step per task: the lobby shows at once,
+    and its code a moment later (drawing it takes ~20-70 ms of MicroPython on a phone)."""
     if link in _QR_CACHE:
         return _QR_CACHE[link]
     if ctx is not None:
         if ("qr", link) not in ctx.later:
             ctx.later.append(("qr", link))
         return None
-    try:
-        rows = qr.matrix(link, "M")
-    except ValueError:
-        rows = None
-    style = False
-    if rows:
-        n = len(rows)
-        w = str(n + 8)
-        svg = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='-4 -4 " + w + " " + w
-               + "' shape-rendering='crispEdges'><rect x='-4' y='-4' width='" + w
-               + "' height='" + w + "' fill='#fff'/><path fill='#000' d='"
-               + qr.svg_path(rows) + "'/></svg>")
-        svg = svg.replace("#", "%23").replace("<", "%3C").replace(">", "%3E")
-        style = 'background-image: url("data:image/svg+xml,' + svg + '")'
-    _QR_CACHE[link] = style
-    return style
+    while not do_later(("qr", link)):
+        pass
+    return _QR_CACHE[link]
+
+
+def _qr_css(rows):
+    if not rows:
+        return False
+    n = len(rows)
+    w = str(n + 8)
+    svg = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='-4 -4 " + w + " " + w
+           + "' shape-rendering='crispEdges'><rect x='-4' y='-4' width='" + w
+           + "' height='" + w + "' fill='#fff'/><path fill='#000' d='"
+           + qr.svg_path(rows) + "'/></svg>")
+    svg = svg.replace("#", "%23").replace("<", "%3C").replace(">", "%3E")
+    return 'background-image: url("data:image/svg+xml,' + svg + '")'
 
 
 def do_later(job):
-    """Do one job a render left in `ctx.later` (the page calls it in a task of its own, then
-    renders again): ("qr", link) draws the QR code of `link`."""
-    if job[0] == "qr":
-        try:
-            qr_style(job[1])
-        except Exception:
-            _QR_CACHE[job[1]] = False       # never asked again: the lobby goes without
-            raise
+    """Do one step of a job a render left in `ctx.later` (the page calls it in a task of its
+    own, again while it returns False, then renders again): ("qr", link) draws the QR code
+    of `link` a mask at a time (qr.steps). True once the job is done. A code that cannot be
+    drawn is cached as none (False): never asked for again."""
+    if job[0] != "qr":
+        return True
+    link = job[1]
+    if link in _QR_CACHE:
+        return True
+    try:
+        if link not in _QR_DRAWING:
+            _QR_DRAWING[link] = qr.steps(link, "M")
+        rows = next(_QR_DRAWING[link])
+    except ValueError:                      # too long for a QR code here
+        rows = False
+    except Exception:
+        _QR_DRAWING.pop(link, None)
+        _QR_CACHE[link] = False
+        raise
+    if rows is None:
+        return False
+    _QR_DRAWING.pop(link, None)
+    _QR_CACHE[link] = _qr_css(rows)
+    return True
 
 
 def room_link(model, base=""):

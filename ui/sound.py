@@ -2,7 +2,8 @@
 
 Tones are made with the Web Audio API (an oscillator per note: no audio file to download) and
 vibrations with `navigator.vibrate` where the phone has it; ui/cues.py says which. Browsers
-only let a page make sound after a tap, so the page calls `unlock()` from its click listener.
+only let a page make sound after a tap, so the page calls `unlock()` from its click listener
+(the first one makes the AudioContext in a task right after the tap's).
 Every call is best effort: a browser without Web Audio or vibration simply stays quiet, and
 nothing here ever raises. Runs on MicroPython and Pyodide.
 """
@@ -13,24 +14,42 @@ from ui import cues
 
 
 class Sounds:
-    """Plays the cues of ui/cues.py through `js` (the browser's global scope)."""
+    """Plays the cues of ui/cues.py through `js` (the browser's global scope). `proxy` makes a
+    Python function callable from JS (pyscript.ffi.create_proxy; by default the function)."""
 
-    def __init__(self, js):
+    def __init__(self, js, proxy=None):
         self.js = js
-        self.audio = None     # the AudioContext, made on the first tap
+        self.audio = None     # the AudioContext, made after the first tap
+        self._making = False  # the AudioContext is to be made in a task of its own
+        self._make_proxy = (proxy or (lambda f: f))(self._make)
 
     def unlock(self):
-        """Make (or wake) the AudioContext: called from a tap, the only time browsers allow it."""
+        """Called from a tap, the only time browsers let sound start. The first one has the
+        AudioContext made in a task of its own right after the tap's (setTimeout 0): making
+        one can hold the main thread for tens of ms on a phone (and much more on a busy
+        computer), and the tap's own task must stay short. Browsers still count it as
+        the tap's (Chrome's user activation lasts seconds; WebKit carries a tap through a
+        short timer). A context the browser suspended is woken on every tap."""
         try:
             if self.audio is None:
-                for name in ("AudioContext", "webkitAudioContext"):
-                    if self.js.Reflect.has(self.js.window, name):
-                        self.audio = getattr(self.js.window, name).new()
-                        break
-                if self.audio is None:
-                    return
+                if not self._making:
+                    self._making = True
+                    self.js.setTimeout(self._make_proxy, 0)
+                return
             if str(self.audio.state) == "suspended":
                 self.audio.resume()
+        except Exception:
+            self.audio = None
+
+    def _make(self, *args):
+        self._making = False
+        if self.audio is not None:
+            return
+        try:
+            for name in ("AudioContext", "webkitAudioContext"):
+                if self.js.Reflect.has(self.js.window, name):
+                    self.audio = getattr(self.js.window, name).new()
+                    break
         except Exception:
             self.audio = None
 
