@@ -149,6 +149,7 @@ class Page:
         self.awake = False            # the Screen Wake Lock is wanted (awake.js holds it)
         self.leaving = Timer(self.go_home)
         self._tick_proxy = every(UI_TICK_MS, self.ui_tick)
+        self._soon = Timer(self.render)   # render_soon's
 
     def now(self):
         """The wall clock, ms (Date.now()). Read through crisp.now(), which is never a whole
@@ -168,6 +169,14 @@ class Page:
         except Exception as e:
             js.console.error("crisp: render failed: " + str(e))
         self.keep_awake()
+
+    def render_soon(self):
+        """Render in a task of its own after this one, once for everything that arrives
+        meanwhile: handling a message (the engine's reply, the host's view) and drawing the
+        screen it leads to never make one long task, and a burst of messages (the engine's
+        replies once it runs) draws the screen once."""
+        if self._soon.handle is None:
+            self._soon.at(0)
 
     def keep_awake(self):
         """Hold the Screen Wake Lock while a round is played on this page, let it go
@@ -703,7 +712,7 @@ class HostPage(Page):
             self.client.host({"type": "start"})
         self.schedule(msg.get("wakeup"))
         if todo["local"] or todo["changed"]:
-            self.render()
+            self.render_soon()
 
     def checked(self, msg):
         """The engine's answer on the saved room the landing offers: a refused one is dropped
@@ -936,7 +945,7 @@ class GuestPage(Page):
             storage_set(self.token_key, client.token)    # the first welcome's, only
         elif client.token is None and client.kicked is not None:
             storage_remove(self.token_key)               # removed by the host: seat gone
-        self.render()
+        self.render_soon()
 
     def net_lost(self, missing):
         if self.client.screen == "gone":
