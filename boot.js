@@ -2,8 +2,8 @@
 // host page.
 //
 // One page for everyone: the landing, the lobby and the table run ui/main.py on MicroPython
-// (start.py imports it from the page's zip, compiled to bytecode by the build)
-// (<script type="mpy" config="./mpy.toml">: small and fast to start). A guest page
+// (<script type="mpy" src="./start.py" config="./mpy.toml">: small and fast to start; start.py
+// imports ui/main.py from the page's zip, compiled to bytecode by the build, in short tasks). A guest page
 // (?room=<id>) only renders what the host sends. A host page (no ?room) also runs the room and
 // the rules engine, on Pyodide in a Web Worker (engine-worker.js), which ui/main.py starts once
 // the landing shows (crisp.engine.start()); the landing, Create room and the lobby work before

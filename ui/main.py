@@ -1025,10 +1025,9 @@ PAGE = None
 
 
 def start(*args):
-    """The page's start, in a task of its own: the task that started MicroPython, unpacked
-    the page's files and imported these modules ends first, so that no one task holds the
-    main thread for all of it (a phone shows the loading screen's progress meanwhile, and
-    stays responsive)."""
+    """The page's start, in a task of its own after the one that imported these modules
+    (start.py's, itself after PyScript's own start): no one task holds the main thread for
+    all of it, so a phone stays responsive and its loading screen moves meanwhile."""
     global PAGE
     try:
         PAGE = main()
