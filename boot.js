@@ -4,10 +4,11 @@
 // One page for everyone: the landing, the lobby and the table run ui/main.py on MicroPython
 // (<script type="mpy" src="./start.py" config="./mpy.toml">: small and fast to start;
 // start.py imports ui/main.py from the page's zip, compiled to bytecode by the build, in short
-// tasks). A guest page (?room=<id>) only renders what the host sends. A host page (no ?room) also runs the room and
-// the rules engine, on Pyodide in a Web Worker (engine-worker.js), which ui/main.py starts once
-// the landing shows (crisp.engine.start()); the landing, Create room and the lobby work before
-// it is ready. A guest page never starts it, so it never downloads Pyodide.
+// tasks). A guest page (?room=<id>) only renders what the host sends. A host page (no ?room)
+// also runs the room and the rules engine, on Pyodide in a Web Worker (engine-worker.js), which
+// ui/main.py starts once the landing shows (crisp.engine.start()); the landing, Create room
+// and the lobby work before it is ready. A guest page never starts it, so it never downloads
+// Pyodide.
 // PyScript reads the configs of the <script> tags present when core.js is first imported, so
 // the tag is added first and core.js imported after it.
 //
