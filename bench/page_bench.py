@@ -1,7 +1,9 @@
 """How fast each page is usable, what it downloads, and what one action costs at 8 players.
 
     python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3] [--actions 60]
-        [--dist DIR] [--tasks]      (--tasks: the long tasks alone; --dist: another build)
+        [--dist DIR] [--tasks [--against DIR]]
+    --dist: another build; --tasks: the long tasks alone (--against: and those of another
+    build, the two builds' runs in turn)
 
 Starts ``tools/serve.mjs`` (gzip on, as for LAN play) on a free port and opens pages in
 headless Debian Chromium, side by side in one run:
@@ -342,6 +344,25 @@ def action_costs(browser, base, dist, actions):
     return host["times"], [v[0] for v in per_view], [v[1] for v in per_view], view_bytes
 
 
+def compare_tasks(dists, runs):
+    """The long tasks of two builds, their runs taken in turn (a machine that other work
+    loads meanwhile weighs on both alike)."""
+    import contextlib
+    from playwright.sync_api import sync_playwright
+
+    with contextlib.ExitStack() as stack, sync_playwright() as pw:
+        bases = [stack.enter_context(local_site(d)) for d in dists]
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        results = [[] for _ in dists]
+        for _ in range(runs):
+            for i, base in enumerate(bases):
+                results[i].append(page_tasks(browser, base))
+        browser.close()
+    for d, r in zip(dists, results):
+        print(d)
+        print_tasks(r)
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 3
@@ -350,6 +371,9 @@ def main(argv=None):
         else os.path.join(ROOT, "dist")
     from playwright.sync_api import sync_playwright
 
+    if "--tasks" in argv and "--against" in argv:
+        compare_tasks([dist, os.path.abspath(argv[argv.index("--against") + 1])], runs)
+        return
     with local_site(dist) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
         if "--tasks" in argv:

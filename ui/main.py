@@ -406,6 +406,8 @@ class HostPage(Page):
                 self.bot_pace = min(1.0, max(0.0, float(pace)))
         except ValueError:
             pass
+        self._net_soon = Timer(self._start_net_soon)     # create's start_net, after the lobby
+        self._net_room = None
         self.engine = EngineLink(self.reply, self.engine_status)
         self.engine.listen()
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
@@ -545,9 +547,17 @@ class HostPage(Page):
                 self.client.receive(text, self.now())
         self.client.join(name, None)
         self.client.status = "connecting"
-        self.start_net()
+        self.name_room_in_url(room_id)
         storage_set("crisp.host.room", room_id)
         self.render()
+        # PeerJS (the room's Peer, its signaling socket) starts in a task after the one that
+        # drew the lobby: the tap's task stays short
+        self._net_room = room_id
+        self._net_soon.at(0)
+
+    def _start_net_soon(self):
+        if self.room_id is not None and self.room_id == self._net_room:
+            self.start_net()
 
     # -- saved rooms: resume, abandon, the lease of the tab that runs one
     def saved(self, room_id):
