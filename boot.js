@@ -86,14 +86,18 @@ const show = () => {
   if (loading) loading.dataset.progress = String(bar.value);
 };
 const say = () => show();   // PyScript's own steps move nothing: the bytes do
+// (Watched until the page shows: loaded() stops it.)
+let progress = null;
 if (typeof PerformanceObserver === "function") {
-  new PerformanceObserver((list) => {
+  progress = new PerformanceObserver((list) => {
+    let moved = false;
     for (const e of list.getEntries()) {
-      const path = new URL(e.name, location.href).pathname;
-      const f = plan.find((p) => path.endsWith("/" + p[0]) && !arrived.has(p[0]));
-      if (f) { arrived.add(f[0]); got += f[1]; show(); }
+      const f = plan.find((p) => !arrived.has(p[0]) && e.name.endsWith("/" + p[0]));
+      if (f) { arrived.add(f[0]); got += f[1]; moved = true; }
     }
-  }).observe({type: "resource", buffered: true});
+    if (moved) show();
+  });
+  progress.observe({type: "resource", buffered: true});
 }
 const randomHex = (n) =>
   Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -108,7 +112,11 @@ const newPeer = (id, token) => {
 let shown = false;
 const loaded = () => {
   if (loading) loading.hidden = true;
-  if (!shown) { shown = true; setTimeout(() => offline.start(), 0); }
+  if (!shown) {
+    shown = true;
+    progress?.disconnect();
+    setTimeout(() => offline.start(), 0);
+  }
 };
 const failed = (message) => {
   if (!loading) return;
