@@ -147,15 +147,6 @@ class _Grid:
         self.dark = [[False] * n for _ in range(n)]
         self.func = [[False] * n for _ in range(n)]
 
-    def copy(self):
-        """Another grid with these modules (its own rows; the function patterns shared:
-        they are the same for every mask)."""
-        g = _Grid(0)
-        g.size = self.size
-        g.dark = [r[:] for r in self.dark]
-        g.func = self.func
-        return g
-
     def set(self, x, y, dark):
         self.dark[y][x] = dark
         self.func[y][x] = True
@@ -258,16 +249,6 @@ def _masked(x, y, mask):
     return ((x + y) % 2 + x * y % 3) % 2 == 0
 
 
-def _apply_mask(g, mask):
-    """Flip every data module (not a function pattern's) of grid `g` where `mask` says so."""
-    n = g.size
-    for y in range(n):
-        row, func = g.dark[y], g.func[y]
-        for x in range(n):
-            if not func[x] and _masked(x, y, mask):
-                row[x] = not row[x]
-
-
 def _bits(line):
     """A row of booleans as a string of "1" (dark) and "0"."""
     return "".join(["1" if v else "0" for v in line])
@@ -322,11 +303,6 @@ def _line_penalty(s):
     return score
 
 
-def _penalty(g):
-    """The mask penalty of grid `g` (ISO/IEC 18004 rules 1-4)."""
-    return _penalty_rows([_bits(r) for r in g.dark])
-
-
 def _penalty_rows(rows):
     """The mask penalty (ISO/IEC 18004 rules 1-4) of a grid given as its rows, strings of
     "1" (dark) and "0"."""
@@ -336,7 +312,8 @@ def _penalty_rows(rows):
         score += _line_penalty(s)
     for column in zip(*rows):
         score += _line_penalty("".join(column))
-    # 2x2 blocks alike: as integers, bit x of `same` says module x equals module x + 1
+    # 2x2 blocks alike, two rows at a time as integers: a bit is set where a module differs
+    # from its right neighbour (in either row) or from the one below; the clear bits remain
     all1 = (1 << (n - 1)) - 1
     ints = [int(s, 2) for s in rows]
     for y in range(n - 1):
