@@ -640,3 +640,23 @@ def test_the_first_tap_makes_the_audio_context_in_a_task_of_its_own():
     assert len(made) == 1 and sounds.audio is made[0]
     sounds.unlock()                  # a later tap wakes a context the browser suspended
     assert made[0].resumed == 1 and timers == []
+    sample = Sounds(js)
+    sample.unlock(at_once=True)      # the sound switch: its sample plays in this task
+    assert len(made) == 2 and sample.audio is made[1] and timers == []
+
+
+def test_sound_is_made_ready_at_the_table_not_on_the_way_there(fakejs):
+    # Taps on the landing and in the lobby make no AudioContext (making one can hold the main
+    # thread); the first tap at the table asks for one, in a task after the tap's.
+    asked = []
+    screen = new_screen(fakejs)
+    screen.sounds.unlock = lambda at_once=False: asked.append(at_once)
+    screen.update(M.lobby_model(3, seat=0))
+    by_testid(screen.root, "add-bot").click()
+    assert asked == []
+    screen.update(M.table_model(4, seat=1))
+    live = [el for el in _walk(screen.root)
+            if isinstance(el, Element) and "data-act" in el.attributes
+            and el.attributes.get("data-testid") == "menu"]
+    live[0].click()
+    assert asked == [False]

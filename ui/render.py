@@ -327,9 +327,17 @@ class Screen:
             if kind != "click":
                 return
             value = None
-        if kind == "click":
-            self.sounds.unlock()
+        screen = read(self.model, "screen")
         intents = handle(self.ui, spec, value, self.model, self._now())
+        if kind == "click":
+            # Sound is wanted where cues play, at the table (a tap there lets it start), or
+            # for the sample the sound switch plays at once: the AudioContext is not made on
+            # the way to the table (making one can hold the main thread tens of ms).
+            sample = False
+            for name, payload in intents:
+                sample = sample or (name == "sound" and bool(payload))
+            if screen == "table" or sample:
+                self.sounds.unlock(at_once=sample)
         for name, payload in intents:
             if name == "sound":
                 self._store("crisp.sound", "on" if payload else "off")

@@ -3,7 +3,8 @@
 Tones are made with the Web Audio API (an oscillator per note: no audio file to download) and
 vibrations with `navigator.vibrate` where the phone has it; ui/cues.py says which. Browsers
 only let a page make sound after a tap, so the page calls `unlock()` from its click listener
-(the first one makes the AudioContext in a task right after the tap's).
+on taps at the table, where cues play (the first one makes the AudioContext in a task right
+after the tap's), and on the sound switch (its sample plays at once).
 Every call is best effort: a browser without Web Audio or vibration simply stays quiet, and
 nothing here ever raises. Runs on MicroPython and Pyodide.
 """
@@ -23,14 +24,17 @@ class Sounds:
         self._making = False  # the AudioContext is to be made in a task of its own
         self._make_proxy = (proxy or (lambda f: f))(self._make)
 
-    def unlock(self):
+    def unlock(self, at_once=False):
         """Called from a tap, the only time browsers let sound start. The first one has the
         AudioContext made in a task of its own right after the tap's (setTimeout 0): making
         one can hold the main thread for tens of ms on a phone (and much more on a busy
         computer), and the tap's own task must stay short. Browsers still count it as
         the tap's (Chrome's user activation lasts seconds; WebKit carries a tap through a
-        short timer). A context the browser suspended is woken on every tap."""
+        short timer). `at_once`: made now (a sample is about to play). A context the browser
+        suspended is woken on every tap."""
         try:
+            if self.audio is None and at_once:
+                self._make()
             if self.audio is None:
                 if not self._making:
                     self._making = True
