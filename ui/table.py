@@ -6,6 +6,7 @@ CPython (tests).
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES
 from ui import cards
+from ui.icons import icon, medal
 from ui.cues import ANNOUNCE_MS
 from ui.eventlog import last_move, log_entries, queen_notice
 from ui.vdom import h
@@ -14,11 +15,13 @@ from ui.viewmodel import (card_text, clock, player_list, read, seat_name, secs, 
 from ui.widgets import button, card_button, card_name, card_node, place_label
 
 
-def icon_badge(cls, icon, label):
-    """A badge drawn as an icon (a name stays readable beside it, issue 11.5): its word is
-    its accessible name and its tooltip."""
-    return h("span", {"class": "badge icon " + cls, "title": label, "role": "img",
-                      "aria-label": label}, icon)
+def icon_badge(cls, label, testid=None):
+    """A badge drawn as an icon (a name stays readable beside it, issue 11.5): the SVG icon
+    `cls` (ui/icons.py), its word `label` its accessible name and its tooltip."""
+    a = {"class": "badge icon " + cls, "title": label, "role": "img", "aria-label": label}
+    if testid:
+        a["data-testid"] = testid
+    return h("span", a, icon(cls))
 
 
 def seat_badges(row, info, ctx):
@@ -26,17 +29,15 @@ def seat_badges(row, info, ctx):
     if row.get("host"):
         # the real host, marked by the room's word: a guest named "Hana (host)" gets no badge
         # (a crown, named for screen readers: the seat's head has room for a few badges only)
-        out.append(h("span", {"class": "badge host", "data-testid": "host-badge",
-                              "title": ctx.t("badge_host"), "role": "img",
-                              "aria-label": ctx.t("badge_host")}, ctx.t("host_short")))
+        out.append(icon_badge("host", ctx.t("badge_host"), "host-badge"))
     if row["dealer"]:
-        out.append(icon_badge("dealer", "\U0001f0a0", ctx.t("dealer")))
+        out.append(icon_badge("dealer", ctx.t("dealer")))
     if row["bot"]:
-        out.append(icon_badge("bot", "\U0001f916", ctx.t("badge_bot")))
+        out.append(icon_badge("bot", ctx.t("badge_bot")))
     if row["caller"]:
-        out.append(icon_badge("caller", "\U0001f4e3", ctx.t("badge_crisp")))
+        out.append(icon_badge("caller", ctx.t("badge_crisp")))
     if info["phase"] == "peek" and row["ready"]:
-        out.append(icon_badge("ready", "\u2713", ctx.t("ready")))
+        out.append(icon_badge("check", ctx.t("ready")))
     return out
 
 
@@ -194,7 +195,8 @@ def table_tree(model, ui, ctx):
                     h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
                     timer_node,
                     h("div", {"class": "last-move", "data-testid": "last-move",
-                              "title": ctx.t("last_move")}, moved) if moved else None,
+                              "title": ctx.t("last_move")}, icon("last-move"), moved)
+                    if moved else None,
                     h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
                               "role": "status"}, notice) if notice else None,
                     reveal_note(model, info, ctx))
@@ -368,16 +370,13 @@ def history_table(model, ranked, ctx):
                  h("tbody", None, rows))))
 
 
-MEDALS = ("\U0001f947", "\U0001f948", "\U0001f949")
-
-
 def podium(ranked, ctx):
     """Game over: the first three places (ties share a step), lowest total first (R8.2)."""
     steps = [r for r in ranked if r["rank"] <= 3]
     return h("ol", {"class": "podium", "data-testid": "podium", "aria-label": ctx.t("podium")},
              [h("li", {"class": "step p" + str(r["rank"]),
                        "data-testid": "podium-" + str(r["seat"]), "data-rank": str(r["rank"])},
-                h("span", {"class": "medal", "aria-hidden": "true"}, MEDALS[r["rank"] - 1]),
+                medal(r["rank"]),
                 h("bdi", {"class": "who"}, r["name"]),
                 h("span", {"class": "score"}, str(r["score"])))
               for r in steps])
@@ -413,7 +412,7 @@ def fair_tree(fair, info, ctx):
                   ("intent", "save_record", {"round": fair.get("round")}), "btn small")
     if fair.get("ok"):
         return h("div", {"class": "fair ok", "data-testid": "round-verified", "role": "status"},
-                 h("p", None, h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u2713"),
+                 h("p", None, icon("check", "fair-mark"),
                    " ", ctx.t("fair_ok")),
                  h("p", {"class": "hint"}, ctx.t("fair_skipped", names=", ".join(skipped)))
                  if skipped else None, save)
@@ -423,7 +422,7 @@ def fair_tree(fair, info, ctx):
     return h("div", {"class": "fair bad", "data-testid": "round-mismatch", "role": "alert",
                      "data-what": what},
              h("p", {"class": "fair-title"},
-               h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u26a0"), " ",
+               icon("warning", "fair-mark"), " ",
                ctx.t("fair_bad", n=fair.get("round"))),
              h("p", None, ctx.t("fair_what_" + what)),
              h("p", {"class": "fair-cards"}, ctx.t("fair_saw", saw=saw, expected=expected))
@@ -485,8 +484,7 @@ def end_tree(model, info, ui, ctx):
     else:
         summary = ctx.t("you_points", n=mine["score"]) if mine is not None else ""
     toggle = button(ctx, "toggle-results",
-                    [h("span", {"class": "chev", "aria-hidden": "true"},
-                       "\u25be" if is_open else "\u25b4"),
+                    [icon("chevron-down" if is_open else "chevron-up", "chev"),
                      ctx.t("hide_results") if is_open else ctx.t("show_results")],
                     ("local", "sheet", not is_open), "btn sheet-toggle",
                     {"aria-expanded": "true" if is_open else "false",
@@ -503,7 +501,8 @@ def end_tree(model, info, ui, ctx):
                        h("p", {"class": "winners", "data-testid": "winners",
                                "data-seats": ",".join([str(s) for s in winners])},
                          ctx.tn("winners", len(winners), names=names)),
-                       h("p", {"class": "cheer"}, ctx.t("you_won")) if me_won else None,
+                       h("p", {"class": "cheer"}, icon("star"), " ", ctx.t("you_won"), " ",
+                         icon("star")) if me_won else None,
                        podium(ranked, ctx)))
     body.append(h("div", {"class": "round-results", "data-testid": "round-results"},
                   h("h3", None, ctx.t("round_results", n=info["round"]))

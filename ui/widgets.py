@@ -6,6 +6,7 @@ Pure: runs on MicroPython, Pyodide and CPython (tests).
 
 from ui import cards
 from ui import i18n
+from ui.icons import icon
 from ui.vdom import h
 
 
@@ -130,11 +131,11 @@ def topbar(ui, ctx, title=None, in_room=False):
     the room)."""
     is_open = bool(ui.get("menu_open"))
     return h("header", {"class": "topbar"},
-             h("div", {"class": "brand"}, h("span", {"class": "logo"}, "\u2660"),
+             h("div", {"class": "brand"}, h("span", {"class": "logo"}, icon("spade")),
                h("span", {"class": "title" + (" small" if title else "")},
                  title or ctx.t("app_name"))),
              lang_switch(ui, ctx),
-             button(ctx, "menu", [h("span", {"aria-hidden": "true"}, "\u2630"), " ",
+             button(ctx, "menu", [icon("menu"), " ",
                                   h("span", {"class": "menu-word"}, ctx.t("menu"))],
                     ("local", "menu", not is_open), "btn menu-btn",
                     {"aria-expanded": "true" if is_open else "false",
@@ -163,8 +164,8 @@ def menu_panel(ui, ctx, in_room):
                      "role": "region", "aria-label": ctx.t("menu")},
              h("div", {"class": "menu-row"},
                button(ctx, "sound-toggle",
-                      [h("span", {"aria-hidden": "true"}, "\U0001f50a" if sound else "\U0001f507"),
-                       " ", ctx.t("sound_on") if sound else ctx.t("sound_off")],
+                      [icon("sound-on" if sound else "sound-off"), " ",
+                       ctx.t("sound_on") if sound else ctx.t("sound_off")],
                       ("local", "sound", not sound), "btn sound",
                       {"aria-pressed": "true" if sound else "false"}),
                h("label", {"class": "field inline"}, h("span", None, ctx.t("language")),
