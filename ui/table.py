@@ -358,7 +358,8 @@ def history_table(model, ranked, ctx):
             p = rnd[s] if isinstance(rnd, list) and s < len(rnd) else None
             cells.append(h("td", {"class": "num"}, "" if p is None else str(p)))
         rows.append(h("tr", {"data-testid": "history-" + str(s)},
-                      h("th", {"scope": "row", "class": "pname"}, h("bdi", None, r["name"])),
+                      h("th", {"scope": "row", "class": "pname"},
+                        h("bdi", {"class": "who", "title": r["name"]}, r["name"])),
                       cells, h("td", {"class": "num total"}, str(r["score"]))))
     return h("div", {"class": "history", "data-testid": "history"},
              h("h3", {"id": "history-title"}, ctx.t("history")),
@@ -377,7 +378,7 @@ def podium(ranked, ctx):
              [h("li", {"class": "step p" + str(r["rank"]),
                        "data-testid": "podium-" + str(r["seat"]), "data-rank": str(r["rank"])},
                 medal(r["rank"]),
-                h("bdi", {"class": "who"}, r["name"]),
+                h("bdi", {"class": "who", "title": r["name"]}, r["name"]),
                 h("span", {"class": "score"}, str(r["score"])))
               for r in steps])
 
@@ -450,26 +451,29 @@ def end_tree(model, info, ui, ctx):
                      ctx.t("bonus_" + r["reason"]) if r["reason"] else "")
         hand_cards = [card_node(c, {}, "xs", "", card_name(ctx, c)) if cards.is_card(c)
                       else card_node(None, {}, "xs", "", ctx.t("face_down")) for c in r["hand"]]
-        rows.append(h("tr", {"class": "winner" if r["winner"] else "",
+        rows.append(h("tr", {"class": "winner" if r["winner"] else "", "role": "row",
                              "data-testid": "result-" + str(r["seat"]),
                              "data-rank": str(r["rank"])},
-                      h("td", {"class": "pname"},
+                      h("td", {"class": "pname", "role": "cell"},
                         h("span", {"class": "rank", "aria-label": ctx.t("rank_label", n=r["rank"])},
                           str(r["rank"])),
-                        h("bdi", {"class": "who"}, r["name"]), note),
-                      h("td", {"class": "mini"}, hand_cards),
-                      h("td", {"class": "num"}, "" if pts is None else str(pts)),
-                      h("td", {"class": "num total", "data-testid": "score-" + str(r["seat"])},
-                        str(r["score"])),
-                      h("td", {"class": "goal"}, progress_bar(r, ctx))))
-    table = h("table", {"class": "results", "data-testid": "standings"},
-              h("thead", None, h("tr", None, h("th", None, ctx.t("player")),
-                                 h("th", None, ctx.t("hand")),
-                                 h("th", None, ctx.t("round_points")),
-                                 h("th", None, ctx.t("total")),
-                                 h("th", None, ctx.t("progress", n=ranked[0]["target"])
-                                   if ranked and ranked[0]["target"] else ""))),
-              h("tbody", None, rows))
+                        h("bdi", {"class": "who", "title": r["name"]}, r["name"]), note),
+                      h("td", {"class": "mini", "role": "cell"}, hand_cards),
+                      h("td", {"class": "num", "role": "cell"}, "" if pts is None else str(pts)),
+                      h("td", {"class": "num total", "role": "cell",
+                               "data-testid": "score-" + str(r["seat"])}, str(r["score"])),
+                      h("td", {"class": "goal", "role": "cell"}, progress_bar(r, ctx))))
+    # On a phone each result is two lines (CSS grid rows): the rank and name across the
+    # sheet, then the hand, the points and the progress. The table's roles are written out:
+    # a browser may drop a table's semantics when CSS changes its rows' display.
+    heads = [ctx.t("player"), ctx.t("hand"), ctx.t("round_points"), ctx.t("total"),
+             ctx.t("progress", n=ranked[0]["target"]) if ranked and ranked[0]["target"] else ""]
+    table = h("table", {"class": "results standings", "data-testid": "standings",
+                        "role": "table"},
+              h("thead", {"role": "rowgroup"},
+                h("tr", {"role": "row"},
+                  [h("th", {"role": "columnheader"}, words) for words in heads])),
+              h("tbody", {"role": "rowgroup"}, rows))
     parts = []
     mine = None
     for r in info["results"]:

@@ -124,16 +124,22 @@ def rules_text(ctx):
     return [h("p", None, ctx.t(k)) for k in RULES]
 
 
-def topbar(ui, ctx, title=None, in_room=False):
-    """The bar on top of every screen: the game's name (or the round), the language buttons,
-    and the menu (`menu`): the rules, sound on or off, the language, and leaving the room
-    (`menu-leave`, asked twice) when `in_room` ("host" | "guest": the host's leaving closes
-    the room)."""
+def topbar(ui, ctx, title=None, in_room=False, sub=None):
+    """The bar on top of every screen: the game's name (or `title`, the round, with `sub`
+    under it, the game's target: two short lines fit a 360 px phone where one long line was
+    cut; the whole is the title's tooltip), the language buttons, and the menu (`menu`): the
+    rules, sound on or off, the language, and leaving the room (`menu-leave`, asked twice)
+    when `in_room` ("host" | "guest": the host's leaving closes the room)."""
     is_open = bool(ui.get("menu_open"))
+    if title:
+        words = h("span", {"class": "title small",
+                           "title": title + (" \u00b7 " + sub if sub else "")},
+                  h("span", {"class": "title-main"}, title),
+                  h("span", {"class": "title-sub"}, sub) if sub else None)
+    else:
+        words = h("span", {"class": "title"}, ctx.t("app_name"))
     return h("header", {"class": "topbar"},
-             h("div", {"class": "brand"}, h("span", {"class": "logo"}, icon("spade")),
-               h("span", {"class": "title" + (" small" if title else "")},
-                 title or ctx.t("app_name"))),
+             h("div", {"class": "brand"}, h("span", {"class": "logo"}, icon("spade")), words),
              lang_switch(ui, ctx),
              button(ctx, "menu", [icon("menu"), " ",
                                   h("span", {"class": "menu-word"}, ctx.t("menu"))],
