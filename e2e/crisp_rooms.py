@@ -59,11 +59,14 @@ def phone(new_phone, tap=True, cut=False, site=None, init=None, motion=False):
     return p
 
 
-def open_room(new_phone, name, query="", init=None, site=None, motion=False, lan=False):
+def open_room(new_phone, name, query="", init=None, site=None, motion=False, lan=False,
+              prepare=None):
     """A host page that created a room (on `site`, else the session's; at its LAN address
-    when `lan`), with the init script(s) `init` and `motion` as for `phone`; returns (phone,
-    room link)."""
+    when `lan`), with the init script(s) `init` and `motion` as for `phone`; `prepare(phone)`
+    runs before the page opens (to route its requests, say). Returns (phone, room link)."""
     host = phone(new_phone, tap=False, site=site, init=init, motion=motion)
+    if prepare is not None:
+        prepare(host)
     page = host.page
     page.goto((host.site.lan_url if lan else host.site.url)("/" + query))
     assert wait_ready(page) == "micropython"
