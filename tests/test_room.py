@@ -593,39 +593,14 @@ def test_a_stacked_deck_is_checked_when_the_room_is_made():
 
 
 def test_the_engines_bots_play_a_whole_game_through_the_hook():
-    bots = pytest.importorskip("crisp_core.bots")
-    import random
-
-    def make_bot(level, seat):
-        return bots.Bot(seat, level, random.Random(seat))
-    net = Net(make_bot=make_bot)
+    net = Net(make_bot=engine_bots())
     net.host.join("Host")
     net.host.host({"type": "add_bot", "level": "hard"})
     net.host.host({"type": "add_bot", "level": "easy"})
     net.host.host({"type": "options", "target": 50})
     net.host.host({"type": "start"})
     host = net.host
-    for _ in range(5000):
-        view = host.view
-        if view["phase"] == "game_over":
-            break
-        if host.allowed("ready"):
-            net.act(LOCAL, {"do": "ready"})
-        elif host.allowed("next_round"):
-            host.host({"type": "next_round"})
-        elif host.allowed("draw") and view["turn"] == 0:
-            net.act(LOCAL, {"do": "draw", "from": "deck"})
-        elif host.allowed("discard"):
-            net.act(LOCAL, {"do": "discard"})
-        elif host.allowed("king"):
-            net.act(LOCAL, {"do": "king"})
-        elif host.allowed("swap"):
-            net.act(LOCAL, {"do": "swap", "pos": "left"})
-        else:
-            wake = net.room.next_wakeup()
-            assert wake is not None, view
-            net.at(max(wake, net.clock))
-    assert host.view["phase"] == "game_over"
+    play_out(net, (LOCAL,), lambda: host.view["phase"] == "game_over", moves=5000)
     assert max(host.view["scores"]) >= 50
     assert not net.leaks
 
