@@ -262,7 +262,8 @@ def test_our_own_pages_still_get_their_id_and_their_websocket(server):
     on the computer itself, or its name); its PeerJS asks /peerjs/peerjs/id (a same-origin
     fetch: no Origin), then opens its websocket with its Origin."""
     me = socket.gethostname().lower()
-    for address in ["localhost", me, me + ".local"] + lan_addresses():
+    # (an address of another interface, or forwarded here, is the one the browser reached)
+    for address in ["localhost", me, me + ".local", "127.0.1.1"] + lan_addresses():
         host = host_of(address, server.port)
         status, headers, body = http_get(server.port, "/peerjs/peerjs/id?ts=1", host=host)
         assert status == 200 and len(body.strip()) >= 8, host

@@ -3,10 +3,10 @@
 // (`createWebSocketServer`). README.md "Playing on a LAN" says what it does:
 //
 //   - Host: every request (pages, /peerjs/peerjs/id, websockets) is refused (403) unless its
-//     Host header names this computer: its own addresses (its LAN addresses, the ones
-//     serve.mjs prints, and loopback), `localhost`, its host name (and <name>.local), and
-//     the names given with --allow-host. A page of another site whose DNS name was pointed
-//     at this computer (DNS rebinding) asks with its own name and gets nothing.
+//     Host header names this computer: an IP address (the LAN addresses serve.mjs prints,
+//     loopback: the address the browser connected to), `localhost`, its host name (and
+//     <name>.local), or a name given with --allow-host. A page of another site whose DNS
+//     name was pointed at this computer (DNS rebinding) asks with its own name, gets nothing.
 //   - Origin: a websocket is refused (403) unless its Origin is the page's own
 //     (http(s)://<the Host it asked for>, itself one of ours); an HTTP request that carries
 //     an Origin (another site's fetch) likewise. Our own page's PeerJS asks for a guest's id
@@ -19,6 +19,7 @@
 //     per room across reloads, so a reloading or reopened host gets its room id back first,
 //     never someone who only has the room link. A newer websocket with the same id and token
 //     replaces the old one (a reloaded page whose old socket is not closed yet).
+import { isIP } from "node:net";
 import os from "node:os";
 import { URL } from "node:url";
 import { WebSocketServer } from "ws";
@@ -55,36 +56,20 @@ export function splitHost(host) {
   return [name.startsWith("[") ? name.slice(1, -1) : name, m[2] === undefined ? null : Number(m[2])];
 }
 
-/** The names this computer answers to: "localhost", every address of its network
- * interfaces (LAN and loopback, IPv4 and IPv6), its host name and <host name>.local (mDNS),
- * and `extra` (--allow-host). Asked again every `ttlMs`: a laptop that joins another Wi-Fi
- * gets another LAN address. */
+/** The names this computer answers to: "localhost" (and *.localhost), its host name and
+ * <host name>.local (mDNS), and `extra` (--allow-host). Any IP address is ours too: a Host
+ * that is an address is the one the browser connected to, and it reached this server (by
+ * its LAN or loopback address, or through a port forward), whereas DNS rebinding needs a
+ * name, the attacker's. */
 export class OwnNames {
-  constructor({ extra = [], interfaces = () => os.networkInterfaces(),
-                hostname = () => os.hostname(), ttlMs = 5000, now = () => Date.now() } = {}) {
-    this.extra = extra.map((n) => String(n).toLowerCase().replace(/\.$/, "")).filter(Boolean);
-    this.interfaces = interfaces;
-    this.hostname = hostname;
-    this.ttlMs = ttlMs;
-    this.now = now;
-    this.names = null;
-    this.at = 0;
-  }
-
-  all() {
-    const now = this.now();
-    if (this.names && now - this.at < this.ttlMs) return this.names;
-    const names = new Set(["localhost", ...this.extra]);
-    for (const addrs of Object.values(this.interfaces() || {}))
-      for (const a of addrs || []) names.add(String(a.address).toLowerCase());
-    const me = String(this.hostname() || "").toLowerCase();
+  constructor({ extra = [], hostname = () => os.hostname() } = {}) {
+    this.names = new Set(["localhost"]);
+    for (const n of extra) this.names.add(String(n).toLowerCase().replace(/\.$/, ""));
+    const me = String(hostname() || "").toLowerCase();
     if (me) {
-      names.add(me);
-      if (!me.includes(".")) names.add(`${me}.local`);
+      this.names.add(me);
+      if (!me.includes(".")) this.names.add(`${me}.local`);
     }
-    this.names = names;
-    this.at = now;
-    return names;
   }
 
   /** True when the Host header `host` names this computer. Its port is not compared with
@@ -93,7 +78,9 @@ export class OwnNames {
    * means something forwarded the request here (a port forward, a test's TCP proxy). */
   ours(host) {
     const parts = splitHost(host);
-    return parts !== null && this.all().has(parts[0]);
+    if (parts === null) return false;
+    const name = parts[0];
+    return isIP(name) !== 0 || this.names.has(name) || name.endsWith(".localhost");
   }
 }
 
