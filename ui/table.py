@@ -503,7 +503,9 @@ def end_tree(model, info, ui, ctx):
         me_won = info["me"] in winners
         body.append(h("div", {"class": "game-over", "data-testid": "game-over"},
                        h("p", {"class": "winners", "data-testid": "winners",
-                               "data-seats": ",".join([str(s) for s in winners])},
+                               "data-seats": ",".join([str(s) for s in winners]),
+                               # a long name is cut in the line: whole in the tooltip
+                               "title": ctx.tn("winners", len(winners), names=names)},
                          ctx.tn("winners", len(winners), names=names)),
                        h("p", {"class": "cheer"}, icon("star"), " ", ctx.t("you_won"), " ",
                          icon("star")) if me_won else None,
