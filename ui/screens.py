@@ -10,9 +10,10 @@ CPython (tests).
 from ui import i18n
 from ui import qr
 from ui import roomcode
+from ui.limits import MAX_PLAYERS, NAME_MAX
 from ui.table import table_tree, tally
 from ui.vdom import h, isolate, keyed
-from ui.viewmodel import MAX_PLAYERS, NAME_MAX, player_list, read, seat_name
+from ui.viewmodel import player_list, read, seat_name
 from ui.widgets import button, decor, rules_text, select, topbar
 
 COPIED_MS = 2000

@@ -11,7 +11,6 @@ from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
 from ui import cards
 from ui import i18n
 from ui.client import left_ms
-from ui.limits import MAX_PLAYERS, NAME_MAX     # (the screens import them from here too)
 from ui.vdom import isolate
 
 
