@@ -72,6 +72,24 @@ def room_id_after(room_id, epoch):
     return base + "-h" + str(epoch)
 
 
+def epoch_after(room_id):
+    """The epoch of the next handover of the room now at PeerJS id `room_id`: 1 for a room
+    never handed over, k + 1 for one at `<id>-h<k>` (chained handovers)."""
+    cut = room_id.rfind("-h") if isinstance(room_id, str) else -1
+    if cut > 0 and room_id[cut + 2:].isdigit():
+        return int(room_id[cut + 2:]) + 1
+    return 1
+
+
+def next_token(token, room_id, successor):
+    """A seat's token in the room handed over from `room_id` to seat `successor`'s page (32
+    hex): every page derives its own from its token, the successor every seat's from the
+    sealed state (or the `standby` tokens the old host gave it alone). Bound to the successor
+    seat, so that tokens a page was given as the designated successor serve in no room
+    hosted by anyone else."""
+    return _mac(token, "crisp-next-token", room_id, str(successor))[:32]
+
+
 def _mac(key, *fields):
     text = "".join([str(len(f)) + ":" + f + ";" for f in fields])
     return hmac.new(key.encode("utf-8"), text.encode("utf-8"), hashlib.sha256).hexdigest()

@@ -311,6 +311,8 @@ EN = {
     # the host's absence, spectators, leaving (issue 10)
     "host_gone_title": "The host's phone has gone quiet. Keep waiting for it, or leave the game?",
     "keep_waiting": "Keep waiting",
+    "handover_other": "The host left \u2014 {name} is taking over\u2026",
+    "handover_me": "The host left \u2014 you are taking over as host\u2026",
     "leave_game": "Leave the game",
     "paused": "Paused",
     "host_away_seat": "away",
@@ -632,6 +634,8 @@ ES = {
     "gone_removed": "El anfitri\u00f3n te ha sacado de la sala.",
     "host_gone_title": "El m\u00f3vil del anfitri\u00f3n no responde. \u00bfSeguir esperando o salir de la partida?",
     "keep_waiting": "Seguir esperando",
+    "handover_other": "El anfitri\u00f3n se fue \u2014 {name} toma el relevo\u2026",
+    "handover_me": "El anfitri\u00f3n se fue \u2014 t\u00fa pasas a ser el anfitri\u00f3n\u2026",
     "leave_game": "Salir de la partida",
     "paused": "En pausa",
     "host_away_seat": "ausente",
