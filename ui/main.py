@@ -1189,7 +1189,7 @@ class Probe:
     """A resumed host room's check that it was not handed over while its page was away
     (issue 10: "if the old host comes back, it rejoins as a player in its own seat"): a
     connection to the room's next id (handover.room_id_after) that watches it. A room there
-    whose `lobby` names another seat as host is this room moved: `on_moved(new_id, token,
+    whose `watching` (or `lobby`) names another seat as host is this room moved: `on_moved(new_id, token,
     name)` with this seat's token there (handover.next_token). Nothing there (the signaling
     server knows no such peer): the probe stops and the page goes on hosting. Whoever squats
     the next id learns nothing: the page then rejoins there through the seat proof, which a
@@ -1225,7 +1225,7 @@ class Probe:
             msg = json.loads(text)
         except ValueError:
             return
-        if not isinstance(msg, dict) or msg.get("type") != "lobby":
+        if not isinstance(msg, dict) or msg.get("type") not in ("lobby", "watching"):
             return
         host = msg.get("host")
         if not isinstance(host, int) or isinstance(host, bool) or host == self.seat \
@@ -1236,7 +1236,8 @@ class Probe:
                       self.name)
 
     def lost(self, missing):
-        if missing:
+        if missing and not self.done:
+            log("no room at", self.new_id, ": this room was not handed over")
             self.stop()                   # no room at the next id: never handed over
 
     def error(self, kind):

@@ -707,7 +707,8 @@ class Room:
         return [(conn, self._watching_text(conn))] + self._watcher_update(conn, replay=True)
 
     def _watching_text(self, conn):
-        return self._msg("watching", room=self.room_id, ask=self.spectators[conn]["ask"])
+        return self._msg("watching", room=self.room_id, ask=self.spectators[conn]["ask"],
+                         host=self.host)
 
     def _watcher_update(self, conn, replay=False):
         """The lobby, or the spectator view (with the round's public events on `replay`)."""
