@@ -41,6 +41,7 @@ import secrets
 
 from ui import hostlife
 from ui.room import SEAL_MS, BadMessage, Room, bot_maker
+from ui.seal import THRESHOLD
 from ui.takeover import Takeover, share_kind
 
 OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check", "takeover")
@@ -232,7 +233,8 @@ class Engine:
     def _reply(self, out, changed):
         room = self.room
         wakeup = room.next_wakeup()
-        if self.seal_dirty and room.sealed_at is not None and room.game is not None:
+        if self.seal_dirty and room.sealed_at is not None and room.game is not None \
+                and len(room.seal_holders()) >= THRESHOLD:
             due = room.sealed_at + SEAL_MS       # the last change sealed too, when quiet
             wakeup = due if wakeup is None else min(wakeup, due)
         return {"op": "out", "out": out,
