@@ -212,3 +212,47 @@ def test_with_two_people_the_interrupted_round_is_dealt_again_and_scores_stand(
     ap.wait_for_selector(sel("seat-0", ":not(.away)"), timeout=T)
     assert scores(hp2, range(2)) == before
     no_errors(ana)
+
+
+def test_the_host_leaving_through_its_menu_hands_the_room_over_at_once(new_phone, timings):
+    """The host's own `leave` mid-game no longer closes the room for everyone: every page
+    hears `host_leaving` and hands the room over without waiting 30 s for the host to count
+    as gone (no `?hostgone=` here)."""
+    host, link = open_room(new_phone, "Hana")
+    hp = host.page
+    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    bea = join_room(new_phone, link, "Bea", 2, (hp,))
+    ap, bp = ana.page, bea.page
+    live(hp, "start-game")
+    for p in (hp, ap, bp):
+        live(p, "ready")
+    ap.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)    # Ana's turn
+    for p in (ap, bp):
+        p.wait_for_function(
+            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
+    time.sleep(1.5)
+    t0 = time.monotonic()
+    live(hp, "menu")
+    live(hp, "menu-leave")
+    live(hp, "menu-leave-confirm")
+    hp.wait_for_function("!location.search.includes('host=')", timeout=T)
+    ap.wait_for_function("location.search.includes('host=') && location.search.includes('-h1')",
+                         timeout=T)
+    bp.wait_for_function("location.search.includes('-h1')", timeout=T)
+    for p in (ap, bp):
+        p.wait_for_function(
+            "!document.querySelector('[data-testid=\"handover\"]')"
+            " && !!document.querySelector('[data-testid=\"seat-2\"]')", timeout=T)
+    try:
+        live(ap, "deck")                               # Ana plays on, as host now
+    except Exception:
+        ap.screenshot(path="/tmp/menu_leave.png")
+        print("\n".join(t for k, t in ana.console))
+        print("BEA:", "\n".join(t for k, t in bea.console))
+        raise
+    ap.wait_for_selector(sel("held-card", "[data-card]"), timeout=T)
+    took = time.monotonic() - t0
+    print("host left through its menu -> game going on: %.1f s" % took)
+    assert took < 25                                   # well before the 30 s of silence
+    assert hp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.room.'))") == []
+    no_errors(ana, bea)

@@ -122,6 +122,7 @@ class Client:
         self.handover = None      # the page's handover in progress: {"name", "me"} (shown)
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
         self.host_leaving = False  # the host said it leaves the game (`host_leaving`)
+        self.players_at_leave = None  # the players list when it said so
         self._batch = 0
         self._reveal_batch = {}
 
@@ -181,7 +182,11 @@ class Client:
         if kind == "host_leaving":
             # The host's player left the game: the room moves to its successor now
             # (docs/protocol.md "Host handover"); the page starts the handover at once.
-            self.host_leaving = True
+            # The players list as it stands now is the one every page names the successor
+            # from: the old host's page may still send lists with a page that already left.
+            if not self.host_leaving:
+                self.host_leaving = True
+                self.players_at_leave = [p for p in self.players]
             return True
         if kind == "standby":
             # This seat would host next (docs/protocol.md "Host handover"): every person's

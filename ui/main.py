@@ -1008,8 +1008,9 @@ class GuestPage(Page):
         panel stays (keep waiting or leave)."""
         client = self.client
         old_id = self.room_id
+        players = client.players_at_leave if client.host_leaving else client.players
         try:
-            plan = handover.Handover(old_id, client.seat, client.players, client.host_seat,
+            plan = handover.Handover(old_id, client.seat, players, client.host_seat,
                                      client.sealed, handover.epoch_after(old_id))
         except ValueError as e:
             log("no handover:", e)
@@ -1017,7 +1018,7 @@ class GuestPage(Page):
         if plan.role == "none":
             return
         self.plan = plan
-        name = handover_name(client.players, plan.successor)
+        name = handover_name(players, plan.successor)
         log("the host is gone: seat", plan.successor, "(" + name + ") hosts at", plan.new_id)
         if plan.role == "host":
             self.become_host(plan)
@@ -1045,8 +1046,9 @@ class GuestPage(Page):
         global PAGE
         client = self.client
         view = client.view or {}
+        players = client.players_at_leave if client.host_leaving else client.players
         spec = {"room_id": self.room_id, "new_id": plan.new_id, "seat": client.seat,
-                "token": client.token, "players": client.players, "host": client.host_seat,
+                "token": client.token, "players": players, "host": client.host_seat,
                 "sealed": client.sealed, "standby": client.standby,
                 "public": {"options": view.get("options"), "scores": view.get("scores"),
                            "dealer": view.get("dealer"), "round": view.get("round"),
@@ -1133,6 +1135,10 @@ class GuestPage(Page):
         if client.kicked is not None and client.kicked.get("code") == "left":
             self.go_home()                # the room heard our `leave`
             return
+        if client.host_leaving and self.plan is None:
+            self.step()                   # the host leaves: hand the room over now
+            if self.retired:
+                return
         self.link.heard(now, seated=client.last_type == "welcome")
         if client.last_type == "welcome" and client.handover is not None:
             client.handover = None            # seated again, under the new host
