@@ -52,6 +52,8 @@ from ui.viewmodel import awake_wanted
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
 LEAVE_MS = 600            # a leaving guest waits this long at most for the room to hear it
+SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
+                          # the host's gone time: that page went too, the next one hosts
 
 
 def _str(value):
@@ -501,18 +503,19 @@ class HostPage(Page):
 
     def moved(self, new_id, token, name):
         """The room this page resumed was handed over meanwhile (Probe): this page rejoins
-        it as a player in its own seat, as a guest of the new host (its saved room stays,
-        unused, until it is abandoned)."""
+        it as a player in its own seat, as a guest of the new host. Its saved host room
+        becomes a guest's seat record: the token of its seat there (handover.next_token)."""
         log("the room moved to", new_id, ": rejoining as a player")
         self.probe = None
-        storage_set("crisp.token." + new_id, token)
-        storage_set("crisp.name", name)
-        if storage_get("crisp.host.room") == self.room_id:
-            storage_remove("crisp.host.room")
-        self.hold_lease(0)
+        room_id = self.room_id
+        self.room_id = None               # pagehide saves nothing now
         if self.net is not None:
             self.net.shutdown()
-        self.room_id = None
+        self.wake.cancel()
+        self.engine.request({"op": "drop"})
+        self.forget(room_id)
+        storage_set("crisp.token." + new_id, token)
+        storage_set("crisp.name", name)
         js.location.replace(self.screen.base + "?room=" + new_id)
 
     def forget_room(self):
@@ -608,7 +611,6 @@ class HostPage(Page):
         self.engine.request({"op": "takeover", "handover": spec, "pace": self.bot_pace,
                              "now": self.clock()})
         client.join(name, None)
-        storage_remove("crisp.token." + spec["room_id"])   # a guest of that room no more
         storage_set("crisp.host.room", room_id)
         self.start_net()
         log("taking over the room as", room_id)
@@ -895,6 +897,7 @@ class GuestPage(Page):
             gone_ms = int(shorter)
         self.gone_ms = gone_ms
         self.plan = None                  # the host handover in progress (ui/handover.py)
+        self.handed = None                # what it started from: room, players, host, token
         self.early = False                # the engine started early: this page hosts next
         self.link = Link(self.now(), seated=bool(self.client.token), gone_ms=gone_ms)
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
@@ -980,6 +983,14 @@ class GuestPage(Page):
         client.host_lost = self.link.host_lost(now)
         if not client.host_lost:
             self.screen.ui.pop("keep_waiting", None)
+        if (self.plan is not None and client.handover is not None and self.link.missing
+                and not self.link.open
+                and now - self.handed["at"] >= self.gone_ms + SUCCESSOR_MS):
+            # Nobody holds the new id (the successor's page went too: a page that takes over
+            # registers it at once, before its engine runs): the next person hosts.
+            log("seat", self.plan.successor, "did not take over: the next one does")
+            self.hand_over(failed=self.plan.successor)
+            return
         if self.plan is None and self.can_hand_over():
             if client.host_quiet and not self.early and self.next_host() == client.seat:
                 # This page would host next: Pyodide starts now, while the host may still
@@ -1001,21 +1012,37 @@ class GuestPage(Page):
     def next_host(self):
         return handover.successor(self.client.players, self.client.host_seat)
 
-    def hand_over(self):
+    def hand_over(self, failed=None):
         """The host counts as gone (or said it leaves): do this page's part, with nothing to
         tap or type. The successor's page becomes the host in place; every other page moves
         to the room's new id and rejoins its seat there; with nobody to host, the host-gone
-        panel stays (keep waiting or leave)."""
+        panel stays (keep waiting or leave). `failed`: a successor that never hosted at its
+        new id (its page went too): the next one takes over at the next id (epoch + 1)."""
         client = self.client
-        old_id = self.room_id
-        players = client.players_at_leave if client.host_leaving else client.players
+        if failed is None:
+            # what the page knew when the host went: every page names the successor from it
+            players = client.players_at_leave if client.host_leaving else client.players
+            self.handed = {"room": self.room_id, "players": [p for p in players],
+                           "host": client.host_seat, "token": client.token,
+                           "epoch": handover.epoch_after(self.room_id)}
+        else:
+            self.handed["players"] = [without(p) if isinstance(p, dict)
+                                      and p.get("seat") == failed else p
+                                      for p in self.handed["players"]]
+            self.handed["epoch"] += 1
+        self.handed["at"] = self.now()
+        handed = self.handed
+        old_id, players = handed["room"], handed["players"]
         try:
-            plan = handover.Handover(old_id, client.seat, players, client.host_seat,
-                                     client.sealed, handover.epoch_after(old_id))
+            plan = handover.Handover(old_id, client.seat, players, handed["host"],
+                                     client.sealed, handed["epoch"])
         except ValueError as e:
             log("no handover:", e)
             return
         if plan.role == "none":
+            self.plan = None
+            client.handover = None
+            client.host_lost = True
             return
         self.plan = plan
         name = handover_name(players, plan.successor)
@@ -1023,11 +1050,11 @@ class GuestPage(Page):
         if plan.role == "host":
             self.become_host(plan)
             return
-        token = handover.next_token(client.token, old_id, plan.successor)
+        token = handover.next_token(handed["token"], old_id, plan.successor)
+        storage_remove(self.token_key)
         self.room_id = plan.new_id
         self.token_key = "crisp.token." + plan.new_id
         storage_set(self.token_key, token)
-        storage_remove("crisp.token." + old_id)
         client.token = token
         client.host_seat = plan.successor
         client.host_lost = client.host_quiet = client.host_leaving = False
@@ -1046,14 +1073,15 @@ class GuestPage(Page):
         global PAGE
         client = self.client
         view = client.view or {}
-        players = client.players_at_leave if client.host_leaving else client.players
-        spec = {"room_id": self.room_id, "new_id": plan.new_id, "seat": client.seat,
-                "token": client.token, "players": players, "host": client.host_seat,
-                "sealed": client.sealed, "standby": client.standby,
+        handed = self.handed
+        spec = {"room_id": handed["room"], "new_id": plan.new_id, "epoch": handed["epoch"],
+                "seat": client.seat, "token": handed["token"], "players": handed["players"],
+                "host": handed["host"], "sealed": client.sealed, "standby": client.standby,
                 "public": {"options": view.get("options"), "scores": view.get("scores"),
                            "dealer": view.get("dealer"), "round": view.get("round"),
                            "phase": view.get("phase")}}
         name = client.name or self.name or storage_get("crisp.name") or "?"
+        storage_remove(self.token_key)     # a guest of that room no more
         self.retire()
         self.net.shutdown()
         client.host_leaving = False
@@ -1179,6 +1207,15 @@ def handover_name(players, seat):
         if isinstance(p, dict) and p.get("seat") == seat:
             return str(p.get("name") or "?")
     return "?"
+
+
+def without(player):
+    """A players list entry marked not connected (a successor that never hosted)."""
+    copy = {}
+    for key in player:
+        copy[key] = player[key]
+    copy["connected"] = False
+    return copy
 
 
 def set_query(key, value):

@@ -55,7 +55,8 @@ def _int(x):
 
 class Takeover:
     """One successor's takeover. `spec` (from the successor's page):
-    {"room_id": the old id, "new_id", "seat": this page's seat, "token": its seat token,
+    {"room_id": the old id, "new_id", "epoch" (1, or more when a successor failed),
+     "seat": this page's seat, "token": its seat token in the old room,
      "players": the last players list, "host": the old host's seat, "sealed": its Client's
      newest sealed room or None, "standby": the old host's `standby` {seat, tokens} or None,
      "public": {"options", "scores", "dealer", "round", "phase"} from its last view}.
@@ -76,9 +77,11 @@ class Takeover:
                          ("token", isinstance(self.token, str) and 0 < len(self.token) <= 128)):
             if not ok:
                 raise ValueError("takeover: " + what)
+        epoch = spec.get("epoch")
+        if not _int(epoch) or not 1 <= epoch <= handover.MAX_EPOCH:
+            epoch = handover.epoch_after(self.room_id)
         self.plan = handover.Handover(self.room_id, self.seat, spec.get("players"),
-                                      spec.get("host"), spec.get("sealed"),
-                                      handover.epoch_after(self.room_id))
+                                      spec.get("host"), spec.get("sealed"), epoch)
         if self.plan.role != "host" or self.plan.new_id != self.new_id:
             raise ValueError("takeover: this seat is not the successor")
         self.make_bot = make_bot
