@@ -1,7 +1,7 @@
 """The groundwork of the host handover (issue 10, item 3): the room sealed for the players
 (ui/seal.py), the successor rule every page runs (ui/handover.py), and the room continued by
 its new host (`Room.from_handover`) or, when it cannot be opened, rebuilt with the round
-dealt again (`Room.from_public`). docs/protocol.md "Host handover: the sealed room"."""
+dealt again (`Room.from_public`). docs/protocol.md "Host handover"."""
 
 import itertools
 import json

@@ -169,8 +169,8 @@ class Client:
             self.name_error = None
             return True
         if kind == "sealed":
-            # The room sealed for the players (docs/protocol.md "Host handover: the sealed
-            # room"): ciphertext and this seat's one share; kept, never shown.
+            # The room sealed for the players (docs/protocol.md "Host handover"): ciphertext
+            # and this seat's one share; kept, never shown.
             box = msg.get("box")
             if (isinstance(box, dict) and isinstance(box.get("n"), int)
                     and isinstance(msg.get("share"), str)

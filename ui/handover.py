@@ -1,5 +1,5 @@
 """Who hosts next when the host is gone, decided the same way on every page (issue 10, item 3;
-docs/protocol.md "Host handover: the sealed room"). Pure and MicroPython-compatible: every
+docs/protocol.md "Host handover"). Pure and MicroPython-compatible: every
 page runs it on what it last heard from the room, with nothing to tap or type.
 
 - `successor(players, host)`: the lowest seat of a human player, other than the old host,

@@ -1232,11 +1232,12 @@ class Probe:
     """A resumed host room's check that it was not handed over while its page was away
     (issue 10: "if the old host comes back, it rejoins as a player in its own seat"): a
     connection to the room's next id (handover.room_id_after) that watches it. A room there
-    whose `watching` (or `lobby`) names another seat as host is this room moved: `on_moved(new_id, token,
-    name)` with this seat's token there (handover.next_token). Nothing there (the signaling
-    server knows no such peer): the probe stops and the page goes on hosting. Whoever squats
-    the next id learns nothing: the page then rejoins there through the seat proof, which a
-    stranger cannot pass (the page says the host is unverified)."""
+    whose `watching` (or `lobby`) names another seat as host is this room moved:
+    `on_moved(new_id, token, name)` with this seat's token there (handover.next_token).
+    Nothing there (the signaling server knows no such peer): the probe stops and the page
+    goes on hosting. Whoever squats the next id learns nothing: the page then rejoins there
+    through the seat proof, which a stranger cannot pass (the page says the host is
+    unverified)."""
 
     def __init__(self, room_id, saved, on_moved):
         self.room_id = room_id

@@ -1439,7 +1439,7 @@ class Room:
         room.fair = fair_from_dict(d.get("fair"))    # checked there: None when malformed
         return room
 
-    # ---- the host handover (docs/protocol.md "Host handover: the sealed room") ------------
+    # ---- the host handover (docs/protocol.md "Host handover") ------------
 
     def seal_holders(self):
         """The seats that hold a share of the sealed room: people other than the host, here
