@@ -9,7 +9,8 @@
 #     not ready yet. The page's side of the room's life (lease, resume, clock, what the
 #     room's outputs ask for) is pure: ui/hostlife.py.
 #   guest page (?room=<id>): join -> lobby -> table. A Client fed by the data connection to
-#     the host. It never starts the engine worker.
+#     the host. It never starts the engine worker, unless it becomes the host in a host
+#     handover (docs/protocol.md "Host handover": a HostPage then takes the page over).
 #   solo (the landing's "Play solo"): the same Room with bot seats and the host's Client only;
 #     no PeerJS Peer at all.
 # When the page is usable, body[data-ready] is set to "micropython" (e2e tests wait for it);
