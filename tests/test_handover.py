@@ -343,3 +343,12 @@ def test_with_one_person_left_the_successor_deals_again_and_nobody_hosts_bots():
     plan = Handover("crisp-x", 1, spec, 0, None)
     assert plan.role == "host" and not plan.resume
     assert Handover("crisp-x", 1, spec[:1] + spec[2:], 0, None).role == "none"
+
+
+def test_the_pages_entry_script_compiles_on_micropython(tmp_path):
+    import os
+    from test_render_micropython import ROOT, run_tests_on_micropython
+    files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py"),
+             "/ui/main.py": os.path.join(ROOT, "ui", "main.py")}
+    ran, failed, out = run_tests_on_micropython(tmp_path, "page_compile_cases", files)
+    assert failed == [] and ran == 1, out
