@@ -748,6 +748,12 @@ class HostPage(Page):
         if msg.get("op") == "refused" and asked == "create" and not msg.get("failed"):
             self.name_refused(msg)
             return
+        if msg.get("op") == "refused" and asked == "takeover":
+            # the room could not be made here (nothing to deal again from): say so
+            log("the takeover failed:", msg.get("error"))
+            self.client.handover = {"me": True, "failed": True}
+            self.render()
+            return
         if msg.get("op") == "refused":
             log("engine refused", asked, ":", msg.get("error"))
             # a save the engine cannot read is dropped; not one it never read (it failed to

@@ -51,8 +51,12 @@ def connection_banner(model, ctx, ui=None):
     if isinstance(moving, dict):
         # The host is gone and the room moves to its successor (docs/protocol.md "Host
         # handover"): the table stays as it was meanwhile, `leave` at hand.
-        text = ctx.t("handover_me") if moving.get("me") else ctx.t(
-            "handover_other", name=moving.get("name") or "?")
+        if moving.get("failed"):
+            text = ctx.t("handover_failed")
+        elif moving.get("me"):
+            text = ctx.t("handover_me")
+        else:
+            text = ctx.t("handover_other", name=moving.get("name") or "?")
         return h("div", {"class": "banner connecting", "data-testid": "handover",
                          "role": "status"}, text, " ", leave_button(ctx))
     if read(model, "host_lost", False) and not read(model, "is_host", False) \

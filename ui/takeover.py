@@ -137,17 +137,17 @@ class Takeover:
         self.plan.take_share({"n": msg.get("n"), "share": share})
         return []
 
-    def room(self, now, force=False):
+    def room(self, now):
         """The room once it can be made: from the sealed box when two shares open it, else
-        (`force`, or when it can never resume) from what every page knows. None meanwhile.
-        Raises ValueError when neither works."""
+        (past `deadline`, or when it can never resume) from what every page knows. None
+        meanwhile. Raises ValueError when neither works."""
         if self.plan.resume:
             state = self.plan.opened(seal.open_room)
             if state is not None:
                 self.how = "sealed"
                 return Room.from_handover(state, self.seat, now, new_id=self.new_id,
                                           make_bot=self.make_bot)
-            if not force and now < self.deadline:
+            if now < self.deadline:
                 return None
         self.how = "public"
         return self.public_room(now)
