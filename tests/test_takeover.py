@@ -407,3 +407,32 @@ def test_seal_sizes_stay_ciphertext_of_the_trimmed_state():
         if seat["agent"] is not None:
             assert set(seat["agent"]["rng"]) == {"seed"}
     assert handover.epoch_after(net.room.room_id + "-h1") == 2
+
+
+def test_a_chained_handover_moves_the_room_again_to_the_next_epoch():
+    """The new host leaves too: its room seals itself the same way, and the next successor
+    opens it at `<id>-h2` with the tokens derived again."""
+    net = playing(("Ana", "Bea", "Cid"), bots=0)
+    old = net.room
+    state = json.loads(json.dumps(old.sealed_state()))
+    first = Room.from_handover(state, 1, net.clock, new_id=old.room_id + "-h1",
+                               make_bot=bot_maker(2, 0.01))
+    # Bea and Cid rejoin Ana's room (their pages derive their tokens)
+    for conn, seat in (("b", 2), ("c", 3)):
+        first.open(conn, first.now, peer="peer-" + conn)
+        first.conns[conn] = seat
+        first.seats[seat].conn = conn
+        first.seats[seat].away_since = None
+    out = first.seal_out(first.now + 5000)
+    msgs = {c: json.loads(t) for c, t in out}
+    assert sorted(msgs) == ["b", "c"]
+    assert handover.room_id_after(first.room_id, handover.epoch_after(first.room_id)) \
+        == old.room_id + "-h2"
+    opened = seal.open_room(msgs["b"]["box"], [msgs["b"]["share"], msgs["c"]["share"]],
+                            first.room_id)
+    second = Room.from_handover(opened, 2, first.now + 6000, new_id=old.room_id + "-h2")
+    assert second.game == old.game and second.host == 2
+    bea_token = next_token(next_token(old.seats[2].token, old.room_id, 1), first.room_id, 2)
+    assert second.seats[2].token == bea_token
+    hana = next_token(next_token(old.seats[0].token, old.room_id, 1), first.room_id, 2)
+    assert second.seats[0].token == hana

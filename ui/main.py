@@ -906,6 +906,7 @@ class GuestPage(Page):
         self.plan = None                  # the host handover in progress (ui/handover.py)
         self.handed = None                # what it started from: room, players, host, token
         self.early = False                # the engine started early: this page hosts next
+        self.gave_up = False              # nobody could host: no handover from this page
         self.link = Link(self.now(), seated=bool(self.client.token), gone_ms=gone_ms)
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
                             self.net_error)
@@ -998,7 +999,7 @@ class GuestPage(Page):
             log("seat", self.plan.successor, "did not take over: the next one does")
             self.hand_over(failed=self.plan.successor)
             return
-        if self.plan is None and self.can_hand_over():
+        if self.plan is None and not self.gave_up and self.can_hand_over():
             if client.host_quiet and not self.early and self.next_host() == client.seat:
                 # This page would host next: Pyodide starts now, while the host may still
                 # come back, so that a takeover waits seconds less (a guest page downloads
@@ -1047,7 +1048,8 @@ class GuestPage(Page):
             log("no handover:", e)
             return
         if plan.role == "none":
-            self.plan = None
+            self.plan = None              # nobody to host: the host-gone panel, for good
+            self.gave_up = True
             client.handover = None
             client.host_lost = True
             return
