@@ -67,6 +67,25 @@ def play_turn(p, seat):
                 break
 
 
+def finish_round(seats, timeout=90):
+    """Play the round out from wherever it is: each (page, seat) whose turn it is plays; the
+    first to play calls crisp; bots and the room's timeouts do the rest. Until the results
+    show on every page."""
+    called = False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(p.locator(sel("round-results")).count() for p, _ in seats):
+            return
+        for p, seat in seats:
+            if p.locator(sel("deck", ":not([disabled])")).count():
+                play_turn(p, seat)
+                if not called:
+                    live(p, "crisp", timeout=2500)
+                    called = True
+        time.sleep(0.2)
+    raise AssertionError("the round did not end")
+
+
 def quick_round(turns, host_page):
     """Play a short round: the first (page, seat) in `turns` plays a turn and calls crisp;
     the others play their last turns; the bots play by themselves."""
@@ -198,6 +217,12 @@ def test_the_host_closes_its_tab_mid_turn_and_the_game_goes_on_under_a_new_host(
     ap.wait_for_selector(sel("seat-0", ":not(.away)"), timeout=T)
     assert hp2.locator(sel("next-round")).count() == 0     # a player, not the host
     assert scores(hp2, range(4)) == before["Ana"]
+    # the round ends under the new host and checks out against the old host's commitment
+    finish_round([(ap, 1), (bp, 2), (hp2, 0)])
+    for p in (ap, bp):
+        p.wait_for_selector(sel("round-verified"), timeout=T)
+    assert hp2.locator(sel("round-mismatch")).count() == 0
+    ap.wait_for_selector(sel("next-round", ":not([disabled])"), timeout=T)  # Ana hosts
     no_errors(ana, bea)
 
 
