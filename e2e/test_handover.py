@@ -20,7 +20,7 @@ import re
 import time
 
 from crisp_e2e import wait_ready
-from crisp_rooms import join_room, no_errors, open_room, report
+from crisp_rooms import CUT, join_room, no_errors, open_room
 from test_round import CARD, T, live, sel
 
 GONE_MS = 3000
@@ -314,4 +314,43 @@ def test_the_host_leaving_through_its_menu_hands_the_room_over_at_once(new_phone
     print("host left through its menu -> game going on: %.1f s" % took)
     assert took < 25                                   # well before the 30 s of silence
     assert hp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.room.'))") == []
+    no_errors(ana, bea)
+
+
+def test_a_host_cut_off_from_its_players_finds_the_room_moved_and_rejoins_as_a_player(
+        new_phone):
+    """A partition, not a closed tab: the host's page runs on, cut off (every data channel
+    silent, crisp_rooms.CUT), while its players hand the room over. Once it hears from the
+    network again and has been alone at its table for a while, it finds the room at its next
+    id and rejoins its own seat there as a player, instead of hosting a stale room."""
+    host, link = open_room(new_phone, "Hana", init=CUT)
+    hp = host.page
+    link += "&hostgone=%d" % GONE_MS
+    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    bea = join_room(new_phone, link, "Bea", 2, (hp,))
+    ap, bp = ana.page, bea.page
+    live(hp, "start-game")
+    for p in (hp, ap, bp):
+        live(p, "ready")
+    for p in (ap, bp):
+        p.wait_for_function(
+            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
+    time.sleep(1.5)
+    room_id = re.search(r"host=([^&]+)", hp.url).group(1)
+    hp.evaluate("window.__crispCut = true")
+    bp.wait_for_function("location.search.includes('-h1')", timeout=T)
+    for p in (ap, bp):
+        p.wait_for_function("!document.querySelector('[data-testid=\"handover\"]')",
+                            timeout=T)
+    hp.evaluate("window.__crispCut = false")          # the network is back
+    t0 = time.monotonic()
+    hp.wait_for_function("location.search.includes('room=%s-h1')" % room_id, timeout=60_000)
+    print("a cut-off host found the room moved %.1f s after its network came back"
+          % (time.monotonic() - t0))
+    assert wait_ready(hp) == "micropython"
+    hp.wait_for_selector(sel("seat-0", ".me"), timeout=T)
+    ap.wait_for_selector(sel("seat-0", ":not(.away)"), timeout=T)
+    assert hp.locator(sel("next-round")).count() == 0
+    assert hp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.room.'))") \
+        == []
     no_errors(ana, bea)

@@ -53,6 +53,8 @@ from ui.viewmodel import awake_wanted
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
 LEAVE_MS = 600            # a leaving guest waits this long at most for the room to hear it
+PROBE_ALONE_MS = 10000    # a host page alone this long at a game looks whether the room moved
+PROBE_EVERY_MS = 15000    # ... and again this often while it stays alone
 SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
                           # the host's gone time: that page went too, the next one hosts
 
@@ -420,6 +422,8 @@ class HostPage(Page):
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
                               on_page(js.window, "pageshow", self.shown)]
         self.probe = None             # a resumed room's check that it did not move (Probe)
+        self.alone_since = None       # since when no person is here but the host (ms)
+        self.probed_at = 0
         if takeover is not None:
             self.take_over(*takeover)
             return
@@ -501,6 +505,28 @@ class HostPage(Page):
             return False
         self.client.leave()
         return True
+
+    def check_moved(self, now):
+        """A host page cut off from its players (a partition: every person's seat away here
+        for PROBE_ALONE_MS) looks whether they handed the room over meanwhile (Probe), every
+        PROBE_EVERY_MS: a host that comes back must not keep hosting a stale room."""
+        client = self.client
+        if self.room_id is None or self.net is None or not self.started or client is None \
+                or (self.probe is not None and not self.probe.done):
+            self.alone_since = None if self.room_id is None else self.alone_since
+            return
+        others = [p for p in client.players if isinstance(p, dict) and p.get("bot") is None
+                  and p.get("seat") != client.seat]
+        if not others or any(p.get("connected") for p in others):
+            self.alone_since = None
+            return
+        if self.alone_since is None:
+            self.alone_since = now
+        if now - self.alone_since >= PROBE_ALONE_MS and now - self.probed_at >= PROBE_EVERY_MS:
+            saved = storage_json("crisp.room." + self.room_id)
+            if isinstance(saved, dict) and saved.get("game"):
+                self.probed_at = now
+                self.probe = Probe(self.room_id, saved, self.moved)
 
     def moved(self, new_id, token, name):
         """The room this page resumed was handed over meanwhile (Probe): this page rejoins
@@ -719,6 +745,7 @@ class HostPage(Page):
         self.engine.watch(self.now())
         if self.probe is not None:
             self.probe.step(self.now())
+        self.check_moved(self.now())
         if self.pending is not None:
             self.resume_room(self.pending)
         if self.room_id is not None:
