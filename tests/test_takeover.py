@@ -276,6 +276,21 @@ def test_too_many_offers_from_one_connection_are_refused():
         assert kinds == (["share_proof"] if i < OFFERS_PER_CONN else ["error"])
 
 
+def test_offers_from_many_connections_are_capped_too():
+    from ui.takeover import OFFERS_MAX
+    net = playing()
+    sealed(net)
+    take = Takeover_(net)
+    n = net.clients["g2"].sealed["box"]["n"]
+    answers = []
+    for i in range(OFFERS_MAX + 5):
+        conn = "x%d" % i
+        take.open(conn, "peer-" + conn)
+        reply = take.send(conn, msg("share_offer", seat=2, n=n, nonce="%032x" % i))
+        answers += [m["type"] for m in take.to(reply, conn)]
+    assert answers.count("share_proof") == OFFERS_MAX and answers.count("error") == 5
+
+
 def test_an_impostor_at_the_new_id_gets_no_share_and_no_seat():
     """A stranger (or Cid, a holder) registers the new id first and runs a takeover as seat 1
     with a token that is not Ana's: Bea's page checks its proof and hands it nothing, and

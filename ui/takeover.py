@@ -12,7 +12,8 @@ Pure Python like ui/room.py (no `js`, no clock, no I/O). The messages (JSON text
     holder -> successor  {"type": "share", "n", "share": "x:y"}   only once the mac checks
 
 A malformed one gets an `error` (`bad_message`); a `share` no proof asked for, an offer past
-OFFERS_PER_CONN on one connection or for another box gets `error` too and changes nothing.
+OFFERS_PER_CONN on one connection (or OFFERS_MAX in all) or for another box gets `error`
+too and changes nothing.
 """
 
 import json
@@ -23,6 +24,7 @@ from ui.room import MAX_TEXT, ROOM_ID, Room
 
 SHARE_WAIT_MS = 8000        # no second share after this long: the round is dealt again
 OFFERS_PER_CONN = 3         # share offers one connection may make
+OFFERS_MAX = 48             # share offers all connections together may make
 SHARE_TYPES = ("share_offer", "share_proof", "share")
 
 
@@ -116,7 +118,7 @@ class Takeover:
             count = self.offers.get(conn, 0) + 1
             self.offers[conn] = count
             seat, nonce, n = msg.get("seat"), msg.get("nonce"), msg.get("n")
-            if count > OFFERS_PER_CONN:
+            if count > OFFERS_PER_CONN or sum(self.offers.values()) > OFFERS_MAX:
                 return [(conn, _error("too many share offers"))]
             if not _int(seat) or not 0 <= seat < 8 or seat == self.seat \
                     or not proof.is_hex(nonce, 32) or not _int(n):
