@@ -152,13 +152,13 @@ def served_build(folder, *build_args):
 def serve(dist, *serve_args):
     """Serve the built `dist` with `node tools/serve.mjs *serve_args` (static files + PeerJS
     signaling at /peerjs) on a free port; yields its Site. The server is stopped by its PID
-    at the end."""
+    at the end. LAN_HOST is one of its names (--allow-host): it answers only for its own."""
     port = free_port()
     log_path = os.path.join(os.path.dirname(dist), "serve-%d.log" % port)
     log = open(log_path, "w")
     proc = subprocess.Popen(
         ["node", os.path.join(ROOT, "tools", "serve.mjs"), "--port", str(port),
-         "--host", "127.0.0.1", "--dir", dist, *serve_args],
+         "--host", "127.0.0.1", "--dir", dist, "--allow-host", LAN_HOST, *serve_args],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     s = Site(port, dist, log_path)
     with open(os.path.join(dist, "build.json"), "rb") as f:

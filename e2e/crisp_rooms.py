@@ -46,23 +46,29 @@ SIGNATURE = """
 """
 
 
-def phone(new_phone, tap=True, cut=False, site=None):
-    p = new_phone(reduced_motion="reduce", site=site)
+def phone(new_phone, tap=True, cut=False, site=None, init=None, motion=False):
+    """A phone (reduced motion unless `motion`) with the wire tap (`tap`), the network cut
+    switch (`cut`) and the init script(s) `init` (a string or a list of them)."""
+    p = new_phone(reduced_motion="no-preference" if motion else "reduce", site=site)
     if tap:
         p.context.add_init_script(WIRE_TAP)
     if cut:
         p.context.add_init_script(CUT)
+    for script in ([init] if isinstance(init, str) else init or ()):
+        p.context.add_init_script(script)
     return p
 
 
-def open_room(new_phone, name, query="", init=None, site=None):
-    """A host page that created a room (on `site`, else the session's); returns (phone, room
-    link)."""
-    host = phone(new_phone, tap=False, site=site)
-    if init:
-        host.context.add_init_script(init)
+def open_room(new_phone, name, query="", init=None, site=None, motion=False, lan=False,
+              prepare=None):
+    """A host page that created a room (on `site`, else the session's; at its LAN address
+    when `lan`), with the init script(s) `init` and `motion` as for `phone`; `prepare(phone)`
+    runs before the page opens (to route its requests, say). Returns (phone, room link)."""
+    host = phone(new_phone, tap=False, site=site, init=init, motion=motion)
+    if prepare is not None:
+        prepare(host)
     page = host.page
-    page.goto(host.site.url("/" + query))
+    page.goto((host.site.lan_url if lan else host.site.url)("/" + query))
     assert wait_ready(page) == "micropython"
     page.fill(sel("player-name"), name)
     live(page, "create-room")
@@ -70,9 +76,11 @@ def open_room(new_phone, name, query="", init=None, site=None):
     return host, page.inner_text(sel("room-link")).strip()
 
 
-def join_room(new_phone, link, name, seat, others=(), cut=False):
-    """A guest page that joined; waits until every page in `others` lists it."""
-    guest = phone(new_phone, cut=cut)
+def join_room(new_phone, link, name, seat, others=(), cut=False, tap=True, init=None,
+              motion=False):
+    """A guest page that joined (a `phone` with those options); waits until it and every
+    page in `others` list it."""
+    guest = phone(new_phone, tap=tap, cut=cut, init=init, motion=motion)
     page = guest.page
     page.goto(link)
     assert wait_ready(page) == "micropython"

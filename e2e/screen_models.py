@@ -78,6 +78,7 @@ def screens(n=4, seat=1, names=NAMES):
     """(name, model) of every screen and table state worth looking at."""
     me_right = {"%d:left" % seat: "Qh", "%d:right" % seat: "4s"}
     other = (seat + 1) % n
+    history = [[(s * 5 + r * 3) % 19 for s in range(n)] for r in range(2)]  # rounds 1 and 2
     hands = [[random.Random(s).choice(RANKS) + SUITS[(s + i) % 4] for i in range(3)]
              for s in range(n)]
     out = [
@@ -111,16 +112,17 @@ def screens(n=4, seat=1, names=NAMES):
         ("last-turns", table(n, seat, names, phase="last_turns", turn=other, caller=seat,
                              last_turns_left=n - 1,
                              log=LOG + [{"type": "crisp", "seat": seat}])),
-        ("round-over", table(n, seat, names, phase="round_over", turn=None, caller=seat,
-                             hands=hands, draw_left=None,
-                             round_points=[sum(1 for _ in h) * 4 for h in hands],
-                             allowed=[{"do": "next_round"}] if seat == 0 else [],
-                             log=LOG + [{"type": "round_over"}])),
-        ("game-over", table(n, seat, names, phase="game_over", turn=None, caller=None,
-                            hands=hands, draw_left=None, winners=[0],
-                            round_points=[12] * n, scores=[101 + s for s in range(n)],
-                            log=LOG + [{"type": "round_over"},
-                                       {"type": "game_over", "winners": [0]}])),
+        ("round-over", dict(table(n, seat, names, phase="round_over", turn=None, caller=seat,
+                                  hands=hands, draw_left=None,
+                                  round_points=[sum(1 for _ in h) * 4 for h in hands],
+                                  allowed=[{"do": "next_round"}] if seat == 0 else [],
+                                  log=LOG + [{"type": "round_over"}]), history=history)),
+        ("game-over", dict(table(n, seat, names, phase="game_over", turn=None, caller=None,
+                                 hands=hands, draw_left=None, winners=[0],
+                                 round_points=[12] * n, scores=[101 + s for s in range(n)],
+                                 log=LOG + [{"type": "round_over"},
+                                            {"type": "game_over", "winners": [0]}]),
+                           history=history)),
         ("stand-in", table(n, 0, names, away=(1,), turn=1, bots=(n - 1,))),
         ("round-over-down", table(n, seat, names, phase="round_over", turn=None, caller=seat,
                                   hands=hands, draw_left=None,

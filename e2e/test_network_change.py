@@ -15,8 +15,7 @@ The stacked deck (3 players, dealer = host, seat 0), as in test_reconnect.py:
 import re
 import time
 
-from crisp_e2e import wait_ready
-from crisp_rooms import join_room, no_errors, phone, report, wait_away
+from crisp_rooms import join_room, no_errors, open_room, report, wait_away
 from tcp_proxy import TcpProxy
 from test_reconnect import DECK, QUERY
 from test_round import T, live, sel, shows
@@ -57,26 +56,12 @@ def through(proxy, site, link):
 def test_a_guest_whose_network_changed_is_back_at_its_seat_by_itself(new_phone, site, timings):
     proxy = TcpProxy(site.port)
     try:
-        host_phone = phone(new_phone, tap=False)
+        host_phone, link = open_room(new_phone, "Hana", QUERY, site=site)
         hp = host_phone.page
-        hp.goto(site.url("/" + QUERY))
-        assert wait_ready(hp) == "micropython"
-        hp.fill(sel("player-name"), "Hana")
-        live(hp, "create-room")
-        hp.wait_for_selector(sel("room-link"), timeout=T)
-        link = hp.inner_text(sel("room-link")).strip()
 
         # Ana joins through the proxy (her phone's Wi-Fi); Bea directly
-        ana = phone(new_phone)
-        ana.context.add_init_script(SILENCE)
+        ana = join_room(new_phone, through(proxy, site, link), "Ana", 1, (hp,), init=SILENCE)
         ap = ana.page
-        ap.goto(through(proxy, site, link))
-        assert wait_ready(ap) == "micropython"
-        ap.wait_for_selector(sel("connection"), state="detached", timeout=T)
-        ap.fill(sel("player-name"), "Ana")
-        live(ap, "join-room")
-        for p in (ap, hp):
-            p.wait_for_selector(sel("player-1"), timeout=T)
         bea = join_room(new_phone, link, "Bea", 2, (hp, ap))
         bp = bea.page
         live(hp, "start-game")
@@ -134,16 +119,11 @@ class SignalingCut:
 
 
 def test_a_host_whose_network_changed_takes_new_players_again(new_phone, site, timings):
-    host = phone(new_phone, tap=False)
-    host.context.add_init_script(SILENCE)
-    signaling = SignalingCut(host.context)
+    cuts = []
+    host, link = open_room(new_phone, "Hana", QUERY, site=site, init=SILENCE,
+                           prepare=lambda p: cuts.append(SignalingCut(p.context)))
+    signaling = cuts[0]
     hp = host.page
-    hp.goto(site.url("/" + QUERY))
-    assert wait_ready(hp) == "micropython"
-    hp.fill(sel("player-name"), "Hana")
-    live(hp, "create-room")
-    hp.wait_for_selector(sel("room-link"), timeout=T)
-    link = hp.inner_text(sel("room-link")).strip()
     hp.wait_for_selector(sel("connection"), state="detached", timeout=T)
     ana = join_room(new_phone, link, "Ana", 1, (hp,))
     ap = ana.page

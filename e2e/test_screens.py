@@ -277,3 +277,62 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_screen(new_phone, scr
         kinds.setdefault(p[4], []).append(p)
     assert problems == [], {k: (len(v), v[:3]) for k, v in kinds.items()}
     assert console_errors(phone) == [] and phone.errors == []
+
+
+# The widest names a room accepts (20 characters): Latin W and fullwidth W.
+WIDE = ["W" * 20, "\uff37" * 20, "Maximiliana", "W" * 20, "Evangelina", "\uff37" * 20,
+        "Gustavo A.", "W" * 20]
+
+# What reads badly on a narrow phone: a cut title line, a name broken over lines, a name cut
+# without its whole text in a title, and anything sticking out sideways.
+NARROW = """() => {
+  const vw = document.documentElement.clientWidth;
+  const cut = (e) => e.scrollWidth > e.clientWidth + 0.5;
+  const out = {title_cut: [], broken: [], hidden: [], wide: []};
+  for (const e of document.querySelectorAll('#app .brand .title-main, #app .brand .title-sub'))
+    if (cut(e)) out.title_cut.push(e.textContent);
+  for (const e of document.querySelectorAll('#app .results .who, #app .seat .pname, #app .player .pname, #app .podium .who')) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const line = parseFloat(getComputedStyle(e).lineHeight) || 20;
+    if (r.height > line * 1.6) out.broken.push(e.textContent + ' ' + Math.round(r.height));
+    const whole = e.closest('[title]');
+    if ((cut(e) || [...e.querySelectorAll('bdi')].some(cut))
+        && !(whole && whole.getAttribute('title') === e.textContent))
+      out.hidden.push(e.textContent);
+  }
+  for (const e of document.querySelectorAll('#app *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && (r.right > vw + 0.5 || r.left < -0.5))
+      out.wide.push((e.dataset.testid || e.className || e.tagName) + ' ' + Math.round(r.left)
+                    + '..' + Math.round(r.right));
+  }
+  out.wide = out.wide.slice(0, 5);
+  out.scroll_x = document.documentElement.scrollWidth - vw;
+  return out;
+}"""
+
+
+def test_wide_names_and_the_round_title_read_well_on_a_360px_phone(new_phone, screens_pages):
+    """At 360 x 640 with 8 seats of 20 wide characters: the top bar's "Round 2" and "Game to
+    100" are whole (two lines, not one cut one), a name in the results is one line (cut with
+    an ellipsis, its whole text its title), and nothing sticks out sideways: lobby, table,
+    results and game over, in both languages."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": 360, "height": 640},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for lang in ("en", "es"):
+        for name, model in M.screens(8, 0, WIDE):
+            if name not in ("lobby-host", "lobby-guest", "my-turn", "last-turns", "round-over",
+                            "game-over", "stand-in"):
+                continue
+            H.show(page, dict(model, _ui=dict(model.get("_ui") or {}, lang=lang)))
+            r = page.evaluate(NARROW)
+            for k in ("title_cut", "broken", "hidden", "wide"):
+                if r[k]:
+                    problems.append((lang, name, k, r[k]))
+            if r["scroll_x"] > 0:
+                problems.append((lang, name, "scroll_x", r["scroll_x"]))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []

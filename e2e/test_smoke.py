@@ -151,12 +151,14 @@ def test_zips_hold_the_right_python(site):
     # the engine worker (Pyodide): the room and the rules engine, nothing of the screens
     assert any(p.startswith("crisp_core/") for p in files["host"])
     assert {"ui/room.py", "ui/engine.py", "ui/hostlife.py", "ui/gate.py", "ui/proof.py",
-            "ui/roomcode.py"} <= set(files["host"])
+            "ui/roomcode.py", "ui/limits.py"} <= set(files["host"])
     assert "ui/main.py" not in files["host"] and "ui/render.py" not in files["host"]
     # pages get the engine without crisp_core/__init__.py (their screens load
-    # crisp_core/actions.py alone) and without the bots: guests replay each round to check it
+    # crisp_core/actions.py and cards.py alone) and without the bots: guests replay each
+    # round to check it
     core = [p for p in files["page"] if p.startswith("crisp_core/")]
-    assert {"crisp_core/actions.py", "crisp_core/game.py", "crisp_core/shuffle.py",
+    assert "ui/limits.py" in files["page"]
+    assert {"crisp_core/actions.py", "crisp_core/cards.py", "crisp_core/game.py", "crisp_core/shuffle.py",
             "crisp_core/verify.py"} <= set(core)
     assert "crisp_core/__init__.py" not in core and "crisp_core/bots.py" not in core
 

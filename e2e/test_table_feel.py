@@ -14,6 +14,7 @@ guests (MicroPython) playing test_round's stacked round by taps.
 """
 
 from crisp_e2e import wait_ready
+from crisp_rooms import join_room, open_room
 from test_screens import axe_violations
 from test_round import DECK, T, face_down, live, sel, shows
 
@@ -67,22 +68,7 @@ FLIGHTS = """
 ANNOUNCE = {"Hana": "Ana called CRISP!", "Ana": "You called CRISP!", "Bea": "Ana called CRISP!"}
 
 
-def a_phone(new_phone, motion=True):
-    phone = new_phone(reduced_motion="no-preference" if motion else "reduce")
-    phone.context.add_init_script(SOUND_STUBS)
-    phone.context.add_init_script(FLIGHTS)
-    return phone
-
-
-def join(new_phone, link, name, motion):
-    phone = a_phone(new_phone, motion)
-    page = phone.page
-    page.goto(link)
-    assert wait_ready(page) == "micropython"
-    page.wait_for_selector(sel("connection"), state="detached", timeout=T)
-    page.fill(sel("player-name"), name)
-    live(page, "join-room")
-    return phone
+STUBS = (SOUND_STUBS, FLIGHTS)
 
 
 def flights(page, frm=None, to=None):
@@ -122,21 +108,14 @@ def vibes(page):
 
 
 def test_moves_fly_are_told_as_you_and_the_call_is_felt(new_phone):
-    host = a_phone(new_phone)
+    host, link = open_room(new_phone, "Hana", "?deck=" + ",".join(DECK), init=STUBS,
+                           motion=True)
     hp = host.page
-    hp.goto(host.site.url("/?deck=" + ",".join(DECK)))
-    assert wait_ready(hp) == "micropython"
-    hp.fill(sel("player-name"), "Hana")
-    live(hp, "create-room")
-    hp.wait_for_selector(sel("room-link"), timeout=T)
-    link = hp.inner_text(sel("room-link")).strip()
-    ana = join(new_phone, link, "Ana", motion=True)
+    ana = join_room(new_phone, link, "Ana", 1, tap=False, init=STUBS, motion=True)
     ap = ana.page
-    ap.wait_for_selector(sel("player-1"), timeout=T)
-    bea = join(new_phone, link, "Bea", motion=False)      # Bea asked for reduced motion
+    # Bea asked for reduced motion
+    bea = join_room(new_phone, link, "Bea", 2, (hp, ap), tap=False, init=STUBS)
     bp = bea.page
-    for page in (hp, ap, bp):
-        page.wait_for_selector(sel("player-2"), timeout=T)
     axe = {"lobby (host)": axe_violations(hp), "lobby (guest)": axe_violations(ap)}
 
     # -- Bea turns sounds off in the menu (on every screen); the page remembers it
@@ -268,19 +247,14 @@ def test_a_friend_joins_by_the_room_code_and_a_localhost_link_is_flagged(new_pho
     """Issue 11.7: the lobby shows a short code; typed on another phone's landing (any case,
     spaces) it opens that room's guest page, which joins. A room opened at 127.0.0.1 warns
     its host that phones cannot open its link; one opened at the LAN address does not."""
-    host = a_phone(new_phone)
+    host, link = open_room(new_phone, "Hana")
     hp = host.page
-    hp.goto(host.site.url("/"))
-    assert wait_ready(hp) == "micropython"
-    hp.fill(sel("player-name"), "Hana")
-    live(hp, "create-room")
     hp.wait_for_selector(sel("lobby-code"), timeout=T)
     code = text(hp, "lobby-code")
     assert len(code) == 11 and code[5] == "-"
     assert "./serve.sh" in text(hp, "link-warning")
-    link = text(hp, "room-link")
 
-    guest = a_phone(new_phone)
+    guest = new_phone(reduced_motion="reduce")
     gp = guest.page
     gp.goto(guest.site.lan_url("/"))
     assert wait_ready(gp) == "micropython"                 # the landing is the host page
@@ -304,12 +278,8 @@ def test_a_friend_joins_by_the_room_code_and_a_localhost_link_is_flagged(new_pho
     gp.wait_for_selector(sel("create-room"), timeout=T)
     assert "room=" not in gp.url
 
-    lan = a_phone(new_phone)
+    lan, _ = open_room(new_phone, "Bea", lan=True)
     lp = lan.page
-    lp.goto(lan.site.lan_url("/"))
-    assert wait_ready(lp) == "micropython"
-    lp.fill(sel("player-name"), "Bea")
-    live(lp, "create-room")
     lp.wait_for_selector(sel("lobby-code"), timeout=T)
     assert lp.locator(sel("link-warning")).count() == 0
     for phone in (host, guest, lan):

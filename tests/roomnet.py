@@ -5,8 +5,11 @@ every text each connection receives is kept in `net.inbox[conn]` for leak checks
 """
 
 import json
+import random
 import re
 import secrets
+
+import pytest
 
 from ui.client import Client
 from ui.room import LOCAL, Room
@@ -156,3 +159,68 @@ class Net:
         self.clients[conn].act(action)
         client = self.clients[conn]
         assert client.error is None, (conn, action, client.error)
+
+
+# ---- rooms and play shared by the room tests ------------------------------------------------
+
+def room_of_three(**kwargs):
+    """A Net (built with `kwargs`) whose lobby holds the host ("Host", seat 0) and two guests:
+    "a" (Ana, seat 1) and "b" (Bea, seat 2)."""
+    net = Net(**kwargs)
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.guest("b", "Bea")
+    return net
+
+
+def engine_bots():
+    """A Room's `make_bot(level, seat)` that makes the engine's bots (crisp_core.bots), each
+    seeded by its seat. Skips the calling test when crisp_core.bots is missing."""
+    bots = pytest.importorskip("crisp_core.bots")
+
+    def make_bot(level, seat):
+        return bots.Bot(seat, level, random.Random(seat))
+    return make_bot
+
+
+def play_out(net, people, done, crisp_after=None, swap="left", moves=20000):
+    """The people in `people` (conns) play until `done()` is true, one move at a time: the
+    first of them who may act gets ready; or, the host, deals the next round; or calls crisp
+    once more than `crisp_after` turns were drawn (never when None); or draws from the deck
+    on its turn; or uses a King; or discards; or swaps into `swap`. When none of them may act
+    the clock moves to the room's next wake-up. Raises AssertionError when it is still not
+    done after `moves` moves, or when nothing is left to wait for."""
+    turns = 0
+    for _ in range(moves):
+        if done():
+            return
+        acted = False
+        for conn in people:
+            client = net.clients[conn]
+            view = client.view
+            if view is None:
+                continue
+            if client.allowed("ready"):
+                net.act(conn, {"do": "ready"})
+            elif conn == LOCAL and client.allowed("next_round"):
+                client.host({"type": "next_round"})
+            elif crisp_after is not None and turns > crisp_after and client.allowed("crisp"):
+                net.act(conn, {"do": "crisp"})
+            elif client.allowed("draw") and view["turn"] == client.seat:
+                turns += 1
+                net.act(conn, {"do": "draw", "from": "deck"})
+            elif client.allowed("king"):
+                net.act(conn, {"do": "king"})
+            elif client.allowed("discard"):
+                net.act(conn, {"do": "discard"})
+            elif client.allowed("swap"):
+                net.act(conn, {"do": "swap", "pos": swap})
+            else:
+                continue
+            acted = True
+            break
+        if not acted:
+            wake = net.room.next_wakeup()
+            assert wake is not None, net.host.view
+            net.at(max(wake, net.clock))
+    raise AssertionError("the play did not end: %r" % (net.host.view,))

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import test_shuffle_portable
 from crisp_core import Game, IllegalAction, events_for, shuffle, verify
-from roomnet import Net
+from roomnet import Net, engine_bots, play_out, room_of_three
 from test_render_micropython import ROOT, run_tests_on_micropython
 from ui.room import CONTRIBUTE_MS, LOCAL, Room
 
@@ -171,49 +171,14 @@ def test_rounds_without_a_draw_timer_and_with_recycled_decks_verify():
 # ---- the room: commit, contributions, fair, proof ---------------------------------------------
 
 def play_round(net, people):
-    """The people in `people` (conns) play the round out: draw, then swap or discard, one of
-    them calling crisp after a few turns. The clock moves to each next wake-up."""
+    """The people in `people` (conns) play the round out: draw, then swap into their center
+    or discard, one of them calling crisp after a few turns (roomnet.play_out)."""
     start_round = net.host.view["round"]
-    turns = 0
-    for _ in range(5000):
+
+    def over():
         view = net.host.view
-        if view["round"] != start_round or view["phase"] in ("round_over", "game_over"):
-            return
-        acted = False
-        for conn in people:
-            client = net.clients[conn]
-            if client.view is None:
-                continue
-            if client.allowed("ready"):
-                net.act(conn, {"do": "ready"})
-            elif client.allowed("crisp") and turns > 4:
-                net.act(conn, {"do": "crisp"})
-            elif client.allowed("draw") and client.view["turn"] == client.seat:
-                turns += 1
-                net.act(conn, {"do": "draw", "from": "deck"})
-            elif client.allowed("king"):
-                net.act(conn, {"do": "king"})
-            elif client.allowed("discard"):
-                net.act(conn, {"do": "discard"})
-            elif client.allowed("swap"):
-                net.act(conn, {"do": "swap", "pos": "center"})
-            else:
-                continue
-            acted = True
-            break
-        if not acted:
-            wake = net.room.next_wakeup()
-            assert wake is not None
-            net.at(max(wake, net.clock))
-    raise AssertionError("the round did not end")
-
-
-def room_of_three(**kwargs):
-    net = Net(**kwargs)
-    net.host.join("Host")
-    net.guest("a", "Ana")
-    net.guest("b", "Bea")
-    return net
+        return view["round"] != start_round or view["phase"] in ("round_over", "game_over")
+    play_out(net, people, over, crisp_after=4, swap="center", moves=5000)
 
 
 def test_an_honest_room_round_verifies_on_every_page_and_the_deal_waits_for_nobody():
@@ -288,8 +253,7 @@ def test_a_host_that_cheats_after_committing_is_caught_by_every_guest(cheat, nam
 
 
 def test_solo_rooms_and_stacked_test_decks_have_no_commitment():
-    bots = pytest.importorskip("crisp_core.bots")
-    net = Net(make_bot=lambda level, seat: bots.Bot(seat, level, random.Random(seat)))
+    net = Net(make_bot=engine_bots())
     net.host.join("Host")
     net.host.host({"type": "add_bot", "level": "easy"})
     net.host.host({"type": "start"})

@@ -174,10 +174,27 @@ def host_net(module):
     return h, events
 
 
-def test_a_host_whose_reconnect_hangs_registers_again_by_itself_and_keeps_its_guests(net):
+def opened(net, make):
+    """A page's net (`make`: host_net or guest_net) registered with the signaling server:
+    (module, clock, server, the HostNet or GuestNet, the events it reported)."""
     module, clock, server = net
-    h, events = host_net(module)
+    page, events = make(module)
     clock.run(100)
+    return module, clock, server, page, events
+
+
+def network_gone(server, peer, refuse=False):
+    """The phone's network goes away: `peer`'s socket closes, and the sockets it opens next
+    hang for ever (with `refuse`: fail at once, the network is there but not the server)."""
+    if refuse:
+        server.refuse = True
+    else:
+        server.up = False
+    peer.lose_server()
+
+
+def test_a_host_whose_reconnect_hangs_registers_again_by_itself_and_keeps_its_guests(net):
+    module, clock, server, h, events = opened(net, host_net)
     assert h.open and events == ["open"]
     peer = h.peer
     conn = StubConn("guest-1")
@@ -185,8 +202,7 @@ def test_a_host_whose_reconnect_hangs_registers_again_by_itself_and_keeps_its_gu
     assert ("conn", "c1") in events
 
     # the phone changes networks: the socket dies; what it tries next hangs
-    server.up = False
-    peer.lose_server()
+    network_gone(server, peer)
     assert not h.open
     h.ensure()                        # the page's backoff asks too: harmless
     clock.run(3000)
@@ -200,11 +216,8 @@ def test_a_host_whose_reconnect_hangs_registers_again_by_itself_and_keeps_its_gu
 
 
 def test_a_host_page_that_never_calls_ensure_still_gets_its_id_back(net):
-    module, clock, server = net
-    h, events = host_net(module)
-    clock.run(100)
-    server.up = False
-    h.peer.lose_server()
+    module, clock, server, h, events = opened(net, host_net)
+    network_gone(server, h.peer)
     clock.run(60_000)                 # down for a minute: it keeps trying, with backoff
     tries = h.peer.sockets
     assert 3 <= tries <= 30
@@ -222,13 +235,10 @@ def guest_net(module):
 
 
 def test_a_guest_whose_reconnect_hangs_registers_again_by_itself(net):
-    module, clock, server = net
-    g, events = guest_net(module)
-    clock.run(100)
+    module, clock, server, g, events = opened(net, guest_net)
     assert g.registered
     peer = g.peer
-    server.up = False
-    peer.lose_server()
+    network_gone(server, peer)
     assert not g.registered
     clock.run(2000)                   # it tried again at once: that socket hangs
     assert not peer.open and not peer.disconnected and peer.sockets == 2
@@ -249,11 +259,8 @@ def test_a_guest_whose_first_peer_hangs_gets_a_new_one(net):
 
 
 def test_a_guest_that_wants_a_connection_connects_once_registered_again(net):
-    module, clock, server = net
-    g, events = guest_net(module)
-    clock.run(100)
-    server.up = False
-    g.peer.lose_server()
+    module, clock, server, g, events = opened(net, guest_net)
+    network_gone(server, g.peer)
     clock.run(2000)
     connects = []
     g.peer.connect = lambda room, options: connects.append(room) or StubConn(room)
@@ -265,9 +272,7 @@ def test_a_guest_that_wants_a_connection_connects_once_registered_again(net):
 
 
 def test_a_closed_page_stops_trying(net):
-    module, clock, server = net
-    g, events = guest_net(module)
-    clock.run(100)
+    module, clock, server, g, events = opened(net, guest_net)
     g.shutdown()
     made = len(server.peers)
     clock.run(120_000)
@@ -275,11 +280,8 @@ def test_a_closed_page_stops_trying(net):
 
 
 def test_a_server_that_refuses_is_asked_again_with_backoff(net):
-    module, clock, server = net
-    g, events = guest_net(module)
-    clock.run(100)
-    server.refuse = True
-    g.peer.lose_server()
+    module, clock, server, g, events = opened(net, guest_net)
+    network_gone(server, g.peer, refuse=True)
     clock.run(60_000)
     assert 5 <= g.peer.sockets <= 14           # 1, 2, 4, 8, 8 ... s apart, not a tight loop
     server.refuse = False

@@ -138,14 +138,19 @@ class Style:
             self._el.attributes.pop("style", None)
 
 
+XHTML = "http://www.w3.org/1999/xhtml"
+
+
 class Element(Node):
     @property
     def style(self):
         return Style(self)
 
-    def __init__(self, doc, tag):
+    def __init__(self, doc, tag, ns=XHTML):
         Node.__init__(self, doc)
-        self.tagName = tag.upper()
+        # as in a browser: an HTML element's tagName is upper case, another namespace's as made
+        self.namespaceURI = ns
+        self.tagName = tag.upper() if ns == XHTML else tag
         self.attributes = {}
         self.value = ""
         self.checked = False
@@ -210,7 +215,8 @@ class Element(Node):
                                                 if self.type == "checkbox" else "")
         kids = "".join(json.dumps(c.data) if isinstance(c, Text) else c.canon()
                        for c in self.childNodes)
-        return "<%s %s%s>%s</>" % (self.tagName, attrs, live, kids)
+        ns = "" if self.namespaceURI == XHTML else " ns=" + self.namespaceURI
+        return "<%s%s %s%s>%s</>" % (self.tagName, ns, attrs, live, kids)
 
 
 class Document:
@@ -224,6 +230,9 @@ class Document:
 
     def createElement(self, tag):
         return Element(self, tag)
+
+    def createElementNS(self, ns, tag):
+        return Element(self, tag, ns)
 
     def createTextNode(self, data):
         return Text(self, data)
@@ -570,3 +579,23 @@ def test_many_quick_updates_and_taps_leave_the_page_as_a_fresh_drawing(fakejs, s
             screen.update(model)
         assert fakejs.errors == [], (seed, step)
         assert screen.root.canon() == fresh(fakejs, screen, model), (seed, step)
+
+
+def test_icons_are_created_in_the_svg_namespace_and_patched_in_place(fakejs):
+    """An <svg> made with createElement is an unknown HTML element: it draws nothing. The
+    patcher makes icons with createElementNS, and a toggled icon (sound on, then off) is
+    patched to the same drawing as a fresh page's."""
+    from ui.vdom import SVG_NS
+    screen = new_screen(fakejs)
+    model = M.table_model(3, seat=1)
+    screen.ui["menu_open"] = True
+    screen.update(model)
+    svgs = [el for el in _walk(screen.root) if isinstance(el, Element) and el.tagName == "svg"]
+    assert len(svgs) >= 3                               # the logo, the menu, the sound toggle
+    for el in svgs:
+        for part in _walk(el):
+            assert isinstance(part, Text) or part.namespaceURI == SVG_NS, part.tagName
+    by_testid(screen.root, "sound-toggle").click()
+    assert screen.ui["sound"] is False
+    assert "icon-sound-off" in by_testid(screen.root, "sound-toggle").canon()
+    assert fakejs.errors == [] and screen.root.canon() == fresh(fakejs, screen, model)

@@ -72,8 +72,9 @@ def run_tests_on_micropython(tmp_path, module, files, skip=()):
 
 def test_pure_screen_tests_pass_on_micropython(tmp_path):
     files = {"/tests/test_render_model.py": os.path.join(ROOT, "tests", "test_render_model.py"),
-             # the one crisp_core module the screens import, alone (no crisp_core/__init__.py)
-             "/crisp_core/actions.py": os.path.join(ROOT, "crisp_core", "actions.py")}
+             # the crisp_core modules the screens import, alone (no crisp_core/__init__.py)
+             "/crisp_core/actions.py": os.path.join(ROOT, "crisp_core", "actions.py"),
+             "/crisp_core/cards.py": os.path.join(ROOT, "crisp_core", "cards.py")}
     for name in os.listdir(os.path.join(ROOT, "ui")):
         if name.endswith(".py"):
             files["/ui/" + name] = os.path.join(ROOT, "ui", name)

@@ -1429,3 +1429,91 @@ def test_the_wake_lock_is_wanted_while_a_round_is_played():
     gone = table_model(3, seat=1)
     gone.screen = "gone"
     assert not awake_wanted(gone)
+
+
+# ---- icons: SVG, never a glyph an emoji or symbol font must have -------------------------
+
+def every_font_has(ch):
+    """Characters every font a phone or desktop falls back to has: Latin, general
+    punctuation (dashes, quotes, ellipsis), the minus sign, and the four card suits (WGL4:
+    they are the cards' own text). The bidi isolate marks draw nothing."""
+    o = ord(ch)
+    return (o < 0x250 or 0x2010 <= o <= 0x2027 or 0x2030 <= o <= 0x203a
+            or o in (0x2212, 0x20ac, 0x2660, 0x2663, 0x2665, 0x2666, 0x2068, 0x2069))
+
+
+def test_every_text_a_player_reads_is_in_every_font():
+    for lang in ("en", "es"):
+        for key in i18n.CATALOG[lang]:
+            text = i18n.CATALOG[lang][key]
+            for s in (text if isinstance(text, (list, tuple)) else [text]):
+                bad = [hex(ord(c)) for c in s if not every_font_has(c)]
+                assert bad == [], (lang, key, bad)
+
+
+def _icon_screens():
+    """Every screen with every icon: the top bar, the menu, each seat badge, the podium,
+    the round's check and the results sheet's toggle."""
+    hands = [["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]]
+    peek = table_model(3, seat=0, phase="peek", turn=None, ready=[True, False, True],
+                       allowed=[{"do": "ready"}])
+    peek.players[2]["bot"] = "easy"
+    last = table_model(3, seat=1, phase="last_turns", caller=2, turn=0, last_turns_left=1,
+                       log=[{"type": "deal", "round": 1, "dealer": 2},
+                            {"type": "play", "turn": 0}, {"type": "crisp", "seat": 2},
+                            {"type": "turn", "seat": 0}])
+    over = table_model(3, seat=2, phase="game_over", turn=None, winners=[2], hands=hands,
+                       round_points=[6, 30, 6], scores=[96, 120, 86], allowed=[])
+    over.verdict = {"round": 1, "ok": True, "skipped": []}
+    bad = table_model(3, seat=1, phase="round_over", turn=None, caller=1, hands=hands,
+                      round_points=[14, 6, 17], scores=[14, 6, 17], allowed=[])
+    bad.verdict = {"round": 1, "ok": False, "skipped": [], "what": "draw", "saw": ["7h"],
+                   "expected": ["3c"]}
+    out = []
+    for model in (None, lobby_model(3, seat=0), peek, last, over, bad):
+        for menu in (False, True):
+            for lang in ("en", "es"):
+                ui = new_ui(lang)
+                ui["menu_open"] = menu
+                out.append(show(model, ui, lang=lang)[0])
+    return out
+
+
+def _texts(node, out):
+    """The text nodes a font draws: not a name (<bdi>: the player's own) nor a card's face."""
+    if node["tag"] == "#text":
+        out.append(node["text"])
+    elif node["tag"] != "bdi" and "card" not in node["attrs"].get("class", "").split():
+        for k in node["kids"]:
+            _texts(k, out)
+    return out
+
+
+def test_icons_are_svg_drawings_with_their_names_and_no_text_needs_a_symbol_font():
+    """The sound toggle, the bot badge and the other icons were emoji or symbol characters:
+    empty boxes where no font had them (Debian's Chromium). Now each is an <svg> in the SVG
+    namespace, hidden from screen readers, inside a control or badge that names it."""
+    seen = {}
+    for tree in _icon_screens():
+        for text in _texts(tree, []):
+            assert [hex(ord(c)) for c in text if not every_font_has(c)] == [], text
+        for node in find_all(tree, lambda nd: nd["tag"] == "svg"):
+            assert node.get("ns") == vdom.SVG_NS and node["attrs"]["aria-hidden"] == "true"
+            for part in find_all(node, lambda nd: True):
+                assert part.get("ns") == vdom.SVG_NS, part["tag"]
+            seen[node["attrs"]["class"].split()[1]] = True
+        for badge in find_all(tree, lambda nd: "badge" in nd["attrs"].get("class", "").split()
+                              and "icon" in nd["attrs"]["class"].split()):
+            label = badge["attrs"]["aria-label"]
+            assert label and badge["attrs"]["title"] == label and badge["attrs"]["role"] == "img"
+        sound = find(tree, "sound-toggle")
+        if sound is not None:
+            assert text_of(sound).strip() in ("Sound on", "Sonido activado", "Sound off",
+                                              "Sonido desactivado")
+        host = find(tree, "host-badge")
+        if host is not None:
+            assert host["attrs"]["aria-label"] in ("host", "anfitri\u00f3n")
+    for name in ("icon-spade", "icon-menu", "icon-sound-on", "icon-host", "icon-bot",
+                 "icon-dealer", "icon-caller", "icon-check", "icon-last-move", "icon-star",
+                 "icon-warning", "icon-chevron-down", "medal"):
+        assert name in seen, name

@@ -6,7 +6,7 @@ import secrets
 
 import pytest
 
-from roomnet import CARD, Net
+from roomnet import CARD, Net, engine_bots, play_out, room_of_three
 from ui.client import Client
 from ui.room import GONE_MS, LOCAL, MAX_TEXT, RATE_BURST, SILENT_MS, Room, new_room_id
 
@@ -20,12 +20,7 @@ DECK = ["2c", "3s", "7h", "9d", "Td", "Ah", "5h", "4c", "8s",
         "6d", "Jc", "Qs", "Kd", "3h", "9c", "8d", "8c"]
 
 
-def lobby_of_three(**kwargs):
-    net = Net(**kwargs)
-    net.host.join("Host")
-    net.guest("a", "Ana")
-    net.guest("b", "Bea")
-    return net
+lobby_of_three = room_of_three
 
 
 def started(**kwargs):
@@ -598,39 +593,14 @@ def test_a_stacked_deck_is_checked_when_the_room_is_made():
 
 
 def test_the_engines_bots_play_a_whole_game_through_the_hook():
-    bots = pytest.importorskip("crisp_core.bots")
-    import random
-
-    def make_bot(level, seat):
-        return bots.Bot(seat, level, random.Random(seat))
-    net = Net(make_bot=make_bot)
+    net = Net(make_bot=engine_bots())
     net.host.join("Host")
     net.host.host({"type": "add_bot", "level": "hard"})
     net.host.host({"type": "add_bot", "level": "easy"})
     net.host.host({"type": "options", "target": 50})
     net.host.host({"type": "start"})
     host = net.host
-    for _ in range(5000):
-        view = host.view
-        if view["phase"] == "game_over":
-            break
-        if host.allowed("ready"):
-            net.act(LOCAL, {"do": "ready"})
-        elif host.allowed("next_round"):
-            host.host({"type": "next_round"})
-        elif host.allowed("draw") and view["turn"] == 0:
-            net.act(LOCAL, {"do": "draw", "from": "deck"})
-        elif host.allowed("discard"):
-            net.act(LOCAL, {"do": "discard"})
-        elif host.allowed("king"):
-            net.act(LOCAL, {"do": "king"})
-        elif host.allowed("swap"):
-            net.act(LOCAL, {"do": "swap", "pos": "left"})
-        else:
-            wake = net.room.next_wakeup()
-            assert wake is not None, view
-            net.at(max(wake, net.clock))
-    assert host.view["phase"] == "game_over"
+    play_out(net, (LOCAL,), lambda: host.view["phase"] == "game_over", moves=5000)
     assert max(host.view["scores"]) >= 50
     assert not net.leaks
 
@@ -732,47 +702,23 @@ def test_a_guest_back_in_time_keeps_its_turn():
 
 def play_to_game_over(net, people):
     """Play the game out: the people in `people` (conns) draw and swap or discard."""
-    for _ in range(20000):
-        if net.host.view["phase"] == "game_over":
-            return
-        acted = False
-        for conn in people:
-            client = net.clients[conn]
-            view = client.view
-            if client.allowed("ready"):
-                net.act(conn, {"do": "ready"})
-            elif conn == LOCAL and client.allowed("next_round"):
-                client.host({"type": "next_round"})
-            elif client.allowed("draw") and view["turn"] == client.seat:
-                net.act(conn, {"do": "draw", "from": "deck"})
-            elif client.allowed("discard"):
-                net.act(conn, {"do": "discard"})
-            elif client.allowed("king"):
-                net.act(conn, {"do": "king"})
-            elif client.allowed("swap"):
-                net.act(conn, {"do": "swap", "pos": "left"})
-            else:
-                continue
-            acted = True
-            break
-        if not acted:
-            wake = net.room.next_wakeup()
-            assert wake is not None, net.host.view
-            net.at(max(wake, net.clock))
-    raise AssertionError("the game did not end")
+    play_out(net, people, lambda: net.host.view["phase"] == "game_over")
 
 
-def test_new_game_after_game_over_returns_everyone_to_the_lobby():
-    bots = pytest.importorskip("crisp_core.bots")
-    import random
-
-    def make_bot(level, seat):
-        return bots.Bot(seat, level, random.Random(seat))
+def host_ana_and_a_bot(**options):
+    """A lobby of the host, Ana ("a") and an easy engine bot, with those options; returns
+    (net, make_bot)."""
+    make_bot = engine_bots()
     net = Net(make_bot=make_bot)
     net.host.join("Host")
     net.guest("a", "Ana")
     net.host.host({"type": "add_bot", "level": "easy"})
-    net.host.host({"type": "options", "target": 50, "draw_from_discard": True})
+    net.host.host({"type": "options", **options})
+    return net, make_bot
+
+
+def test_new_game_after_game_over_returns_everyone_to_the_lobby():
+    net, _ = host_ana_and_a_bot(target=50, draw_from_discard=True)
     new_game = json.dumps({"type": "new_game", "v": 1})
     assert error_only(net.room.receive(LOCAL, new_game, net.clock), LOCAL) == "not_over"
     net.host.host({"type": "start"})
@@ -808,16 +754,7 @@ def test_the_room_keeps_each_rounds_points_and_the_games_won_across_new_game():
     """Issue 11.4: every view carries the game's finished rounds (a rejoining guest gets
     them too) and the players carry the games they won in this room, which New game keeps
     and a reloaded host page brings back."""
-    bots = pytest.importorskip("crisp_core.bots")
-    import random
-
-    def make_bot(level, seat):
-        return bots.Bot(seat, level, random.Random(seat))
-    net = Net(make_bot=make_bot)
-    net.host.join("Host")
-    net.guest("a", "Ana")
-    net.host.host({"type": "add_bot", "level": "easy"})
-    net.host.host({"type": "options", "target": 50})
+    net, make_bot = host_ana_and_a_bot(target=50)
     net.host.host({"type": "start"})
     play_to_game_over(net, (LOCAL, "a"))
     game = net.room.game

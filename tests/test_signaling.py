@@ -1,7 +1,8 @@
 """The LAN signaling server's door (tools/serve.mjs, tools/signal_guard.mjs), through raw
-websocket upgrades to 127.0.0.1: the page's own origin only, at most 20 websockets from one
-address, and a peer's id kept for its own PeerJS token for 5 minutes after it goes, so that
-nobody with the room link takes a reloading host's room id."""
+websocket upgrades and HTTP requests to 127.0.0.1: this computer's own names only (no DNS
+rebinding), the page's own origin only, at most 20 websockets from one address, and a peer's
+id kept for its own PeerJS token for 5 minutes after it goes, so that nobody with the room
+link takes a reloading host's room id."""
 
 import base64
 import json
@@ -65,15 +66,16 @@ def server(tmp_path):
 class Socket:
     """One raw websocket to the signaling server (server frames are not masked)."""
 
-    def __init__(self, port, peer_id, token, origin="own", source="127.0.0.1"):
+    def __init__(self, port, peer_id, token, origin="own", source="127.0.0.1", host=None):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=5,
                                              source_address=(source, 0))
+        host = host or "127.0.0.1:%d" % port
         lines = ["GET /peerjs/peerjs?key=peerjs&id=%s&token=%s HTTP/1.1" % (peer_id, token),
-                 "Host: 127.0.0.1:%d" % port, "Upgrade: websocket", "Connection: Upgrade",
+                 "Host: " + host, "Upgrade: websocket", "Connection: Upgrade",
                  "Sec-WebSocket-Key: " + base64.b64encode(os.urandom(16)).decode(),
                  "Sec-WebSocket-Version: 13"]
         if origin == "own":
-            lines.append("Origin: http://127.0.0.1:%d" % port)
+            lines.append("Origin: http://" + host)
         elif origin is not None:
             lines.append("Origin: " + origin)
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
@@ -185,3 +187,104 @@ def test_the_reservation_lasts_5_minutes_by_default_and_then_ends(tmp_path):
         late.close()
     finally:
         short.stop()
+
+
+def http_get(port, path, host=None, origin=None):
+    """A plain HTTP GET to the server with this Host (ours by default) and Origin (none by
+    default: a page's same-origin fetch sends none). Returns (status, headers, body)."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=5)
+    lines = ["GET %s HTTP/1.1" % path, "Host: " + (host or "127.0.0.1:%d" % port),
+             "Connection: close"]
+    if origin is not None:
+        lines.append("Origin: " + origin)
+    conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    data = b""
+    while True:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    conn.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    head = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in head[1:]:
+        k, _, v = line.partition(":")
+        headers[k.strip().lower()] = v.strip()
+    return int(head[0].split()[1]), headers, body
+
+
+def lan_addresses():
+    """This machine's own addresses as node sees them (IPv4 and IPv6, loopback too)."""
+    out = subprocess.run(["node", "-e", "console.log(JSON.stringify("
+                          "Object.values(require('os').networkInterfaces()).flat()))"],
+                         capture_output=True, text=True, check=True).stdout
+    return [a["address"] for a in json.loads(out)]
+
+
+def host_of(address, port):
+    return ("[%s]:%d" if ":" in address else "%s:%d") % (address, port)
+
+
+REBIND = "rebind.evil.test"
+
+
+def test_a_dns_rebinding_page_gets_no_websocket(server):
+    """A page at http://rebind.evil.test:<port>, whose name the attacker's DNS now points at
+    this computer: its Origin is its own Host, but that Host is not one of ours."""
+    host = "%s:%d" % (REBIND, server.port)
+    ws = Socket(server.port, "p-rebind", "t", host=host)         # Origin: http://<that host>
+    assert ws.status == 403
+    ws.close()
+    # nor with our Host and its Origin, nor from a page of ours on another port (another
+    # program of this computer)
+    for host, origin in (("127.0.0.1:%d" % server.port, "http://" + host),
+                         ("127.0.0.1:%d" % server.port, "http://127.0.0.1:1")):
+        ws = Socket(server.port, "p-rebind2", "t", host=host, origin=origin)
+        assert ws.status == 403, (host, origin)
+        ws.close()
+
+
+def test_a_dns_rebinding_page_or_another_site_gets_nothing_over_http(server):
+    for path in ("/peerjs/peerjs/id?ts=1", "/peerjs", "/"):
+        # the rebinding page's same-origin fetch: its own Host, no Origin
+        status, headers, body = http_get(server.port, path, host="%s:%d" % (REBIND, server.port))
+        assert status == 403, path
+        assert body.startswith(b"Crisp: this server answers only at its own addresses")
+        # another site's page asking across origins: refused, and no CORS header for it
+        status, headers, body = http_get(server.port, path, origin="http://evil.test")
+        assert status == 403, path
+        assert "access-control-allow-origin" not in headers, path
+
+
+def test_our_own_pages_still_get_their_id_and_their_websocket(server):
+    """What a phone does: it opens http://<the computer's LAN address>:<port>/ (or localhost
+    on the computer itself, or its name); its PeerJS asks /peerjs/peerjs/id (a same-origin
+    fetch: no Origin), then opens its websocket with its Origin."""
+    me = socket.gethostname().lower()
+    # (an address of another interface, or forwarded here, is the one the browser reached)
+    for address in ["localhost", me, me + ".local", "127.0.1.1"] + lan_addresses():
+        host = host_of(address, server.port)
+        status, headers, body = http_get(server.port, "/peerjs/peerjs/id?ts=1", host=host)
+        assert status == 200 and len(body.strip()) >= 8, host
+        assert "access-control-allow-origin" not in headers   # same origin: no CORS needed
+        status, _, _ = http_get(server.port, "/", host=host, origin="http://" + host)
+        assert status == 200, host
+        ws = Socket(server.port, "p-own-%d" % len(host), "t", host=host)
+        assert ws.status == 101 and ws.message() == {"type": "OPEN"}, host
+        ws.close()
+
+
+def test_a_name_given_with_allow_host_is_ours_too(tmp_path):
+    """`--allow-host crisp.lan` (a name the LAN's DNS gives this computer): pages opened at
+    http://crisp.lan:<port>/ work; without it they are refused."""
+    named = Server(tmp_path, "--allow-host", "crisp.lan")
+    try:
+        host = "crisp.lan:%d" % named.port
+        assert http_get(named.port, "/peerjs/peerjs/id", host=host)[0] == 200
+        ws = Socket(named.port, "p-named", "t", host=host)
+        assert ws.status == 101 and ws.message() == {"type": "OPEN"}
+        ws.close()
+        assert http_get(named.port, "/", host="other.lan:%d" % named.port)[0] == 403
+    finally:
+        named.stop()

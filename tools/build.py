@@ -19,8 +19,9 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
     py/page-<hash>.zip        GENERATED: ui/ Python the page runs on MicroPython, unpacked by
                               PyScript ([files] "./*"), and the engine without
                               crisp_core/__init__.py, its bots and tools (GUEST_CORE_EXCLUDED):
-                              the screens import crisp_core/actions.py at once, the round check
-                              the rest at a round's end; not the room (ui/room.py, ui/engine.py)
+                              the screens import crisp_core/actions.py and cards.py at once,
+                              the round check the rest at a round's end; not the room
+                              (ui/room.py, ui/engine.py)
     py/host-<hash>.zip        GENERATED: crisp_core/ + the room's ui/ modules (ENGINE_UI): what
                               the engine worker runs on Pyodide
     ui/, crisp_core/          copies of the sources (ui/main.py is the page's entry script)
@@ -142,8 +143,8 @@ UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "
 PY_EXTENSIONS = (".py", ".json")
 # ui/ modules only the engine worker (Pyodide) runs: the page's zip leaves them out, the
 # worker's zip has them and nothing else of ui/.
-ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/handover.py", "ui/hostlife.py", "ui/proof.py",
-             "ui/room.py", "ui/roomcode.py", "ui/seal.py", "ui/takeover.py"]
+ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/handover.py", "ui/hostlife.py", "ui/limits.py",
+             "ui/proof.py", "ui/room.py", "ui/roomcode.py", "ui/seal.py", "ui/takeover.py"]
 PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py", "ui/takeover.py"]
 
 
@@ -157,8 +158,8 @@ def vendor_dirs():
     return {sub: f"vendor/{sub}-{package_version(pkg)}" for sub, pkg in VENDOR_PACKAGES.items()}
 
 # crisp_core files guests do without: __init__.py (MicroPython imports a package directory
-# without one, so a guest's screens load crisp_core/actions.py alone, never the engine at
-# start), the bots (CPython's random.Random), the bot tournament and the scenario runner
+# without one, so a guest's screens load crisp_core/actions.py and cards.py alone, never the
+# engine at start), the bots (CPython's random.Random), the bot tournament and the scenario runner
 # (command-line tools). Guests import the rest of the engine at the end of a round, to check
 # its committed shuffle (`import crisp_core.verify`, docs/protocol.md "Verifiable shuffle").
 GUEST_CORE_EXCLUDED = ("crisp_core/__init__.py", "crisp_core/bots.py",

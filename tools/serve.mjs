@@ -3,12 +3,16 @@
 // server (npm `peer`, ExpressPeerServer) at /peerjs on the same port. A local build
 // (python3 tools/build.py) points the page at this origin's /peerjs.
 //
-// The signaling server's door (tools/signal_guard.mjs): websockets only from the page's own
-// origin, at most 20 from one address, and a peer's id reserved for its own PeerJS token for
-// 5 minutes after its socket closes (a reloading host gets its room id back first).
+// The signaling server's door (tools/signal_guard.mjs): requests only for this computer's own
+// names and addresses (no DNS rebinding), websockets only from the page's own origin, at most
+// 20 from one address, and a peer's id reserved for its own PeerJS token for 5 minutes after
+// its socket closes (a reloading host gets its room id back first).
 //
 //   node tools/serve.mjs [--port 8000] [--host 0.0.0.0] [--dir dist] [--verbose]
 //                        [--reserve-ms 300000]   (how long ids stay reserved; tests shorten it)
+//                        [--allow-host NAME]     (another name of this computer that phones
+//                                                 use, e.g. one the router's DNS gives it;
+//                                                 repeatable)
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -23,7 +27,7 @@ const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 function parseArgs(argv) {
   const args = { port: 8000, host: "0.0.0.0", dir: path.join(ROOT, "dist"), verbose: false,
-                 reserveMs: RESERVE_MS };
+                 reserveMs: RESERVE_MS, allowHosts: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -35,9 +39,10 @@ function parseArgs(argv) {
     else if (a.startsWith("--host")) args.host = value();
     else if (a.startsWith("--dir")) args.dir = path.resolve(value());
     else if (a.startsWith("--reserve-ms")) args.reserveMs = Number(value());
+    else if (a.startsWith("--allow-host")) args.allowHosts.push(...value().split(","));
     else if (a === "--verbose" || a === "-v") args.verbose = true;
     else if (a === "--help" || a === "-h") {
-      console.log("usage: node tools/serve.mjs [--port 8000] [--host 0.0.0.0] [--dir dist] [--verbose] [--reserve-ms 300000]");
+      console.log("usage: node tools/serve.mjs [--port 8000] [--host 0.0.0.0] [--dir dist] [--verbose] [--reserve-ms 300000] [--allow-host NAME]");
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -45,6 +50,8 @@ function parseArgs(argv) {
     throw new Error(`bad --port ${args.port}`);
   if (!Number.isInteger(args.reserveMs) || args.reserveMs < 0)
     throw new Error(`bad --reserve-ms ${args.reserveMs}`);
+  for (const name of args.allowHosts)
+    if (!/^[A-Za-z0-9.-]+$/.test(name)) throw new Error(`bad --allow-host ${name}`);
   return args;
 }
 
@@ -94,14 +101,19 @@ function main() {
   app.disable("x-powered-by");
   const server = http.createServer(app);
 
+  // Every request, first: only for this computer's own names and addresses, and only from
+  // its own pages when it says where it comes from (tools/signal_guard.mjs).
+  const guard = new SignalGuard({ reserveMs: args.reserveMs, allowHosts: args.allowHosts });
+  app.use(guard.http());
+
   // Signaling: client options {host: location.hostname, port: location.port, path: "/peerjs"}.
   // concurrent_limit: every peer on the server at once (a LAN party is a few dozen; the
   // per-address cap keeps one machine from taking them all). The guard makes the websocket
-  // server (peer's createWebSocketServer hook) and checks every upgrade first.
-  const guard = new SignalGuard({ reserveMs: args.reserveMs });
+  // server (peer's createWebSocketServer hook) and checks every upgrade first. No CORS:
+  // the page's PeerJS asks for a guest's id from its own origin (corsOptions origin false).
   const peerServer = ExpressPeerServer(server, {
     path: "/", key: "peerjs", allow_discovery: false, concurrent_limit: 500,
-    createWebSocketServer: guard.factory(),
+    createWebSocketServer: guard.factory(), corsOptions: { origin: false },
   });
   if (args.verbose) {
     peerServer.on("connection", (c) => console.log(`peer: + ${c.getId()}`));

@@ -2,8 +2,15 @@
 // server (npm `peer`), through its own hook for making its websocket server
 // (`createWebSocketServer`). README.md "Playing on a LAN" says what it does:
 //
+//   - Host: every request (pages, /peerjs/peerjs/id, websockets) is refused (403) unless its
+//     Host header names this computer: an IP address (the LAN addresses serve.mjs prints,
+//     loopback: the address the browser connected to), `localhost`, its host name (and
+//     <name>.local), or a name given with --allow-host. A page of another site whose DNS
+//     name was pointed at this computer (DNS rebinding) asks with its own name, gets nothing.
 //   - Origin: a websocket is refused (403) unless its Origin is the page's own
-//     (http(s)://<the Host it asked for>): no other site's page can use this server.
+//     (http(s)://<the Host it asked for>, itself one of ours); an HTTP request that carries
+//     an Origin (another site's fetch) likewise. Our own page's PeerJS asks for a guest's id
+//     with a same-origin fetch, which carries none; no CORS header is ever sent.
 //   - Per address: at most PER_ADDRESS open websockets from one remote address (429).
 //     A phone's page holds one; 5,000 from one address used to fill the server for everyone.
 //   - Reserved ids: when a peer's websocket closes, its id stays reserved for that peer's own
@@ -12,6 +19,8 @@
 //     per room across reloads, so a reloading or reopened host gets its room id back first,
 //     never someone who only has the room link. A newer websocket with the same id and token
 //     replaces the old one (a reloaded page whose old socket is not closed yet).
+import { isIP } from "node:net";
+import os from "node:os";
 import { URL } from "node:url";
 import { WebSocketServer } from "ws";
 
@@ -32,16 +41,80 @@ function refuse(socket, code) {
 /** True when `origin` is the page's own origin for a request to `host` (the Host header). */
 export function sameOrigin(origin, host) {
   if (typeof origin !== "string" || typeof host !== "string" || !host) return false;
+  host = host.toLowerCase();
   return origin === `http://${host}` || origin === `https://${host}`;
 }
 
+/** [name, port] of a Host header ("192.168.1.20:8000", "[fe80::1]:8000", "Crisp.LAN."):
+ * the name lower-cased, without brackets or a final dot; port a number, or null when the
+ * header gives none. null for anything else. */
+export function splitHost(host) {
+  if (typeof host !== "string" || !host || host.length > 300) return null;
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:\[\]\s/@]+)(?::(\d{1,5}))?$/.exec(host);
+  if (!m) return null;
+  const name = m[1].toLowerCase().replace(/\.$/, "");
+  return [name.startsWith("[") ? name.slice(1, -1) : name, m[2] === undefined ? null : Number(m[2])];
+}
+
+/** The names this computer answers to: "localhost" (and *.localhost), its host name and
+ * <host name>.local (mDNS), and `extra` (--allow-host). Any IP address is ours too: a Host
+ * that is an address is the one the browser connected to, and it reached this server (by
+ * its LAN or loopback address, or through a port forward), whereas DNS rebinding needs a
+ * name, the attacker's. */
+export class OwnNames {
+  constructor({ extra = [], hostname = () => os.hostname() } = {}) {
+    this.names = new Set(["localhost"]);
+    for (const n of extra) this.names.add(String(n).toLowerCase().replace(/\.$/, ""));
+    const me = String(hostname() || "").toLowerCase();
+    if (me) {
+      this.names.add(me);
+      if (!me.includes(".")) this.names.add(`${me}.local`);
+    }
+  }
+
+  /** True when the Host header `host` names this computer. Its port is not compared with
+   * ours: a browser always sends the URL's own host and port, so a request from a page of
+   * another port carries that page's Origin (refused by `sameOrigin`), and a different port
+   * means something forwarded the request here (a port forward, a test's TCP proxy). */
+  ours(host) {
+    const parts = splitHost(host);
+    if (parts === null) return false;
+    const name = parts[0];
+    return isIP(name) !== 0 || this.names.has(name) || name.endsWith(".localhost");
+  }
+}
+
+const REFUSED = "Crisp: this server answers only at its own addresses (open the address "
+  + "./serve.sh printed; a name of this computer that it does not know: --allow-host NAME).\n";
+
 export class SignalGuard {
-  constructor({ reserveMs = RESERVE_MS, perAddress = PER_ADDRESS, now = () => Date.now() } = {}) {
+  constructor({ reserveMs = RESERVE_MS, perAddress = PER_ADDRESS, now = () => Date.now(),
+                allowHosts = [], names = null } = {}) {
     this.reserveMs = reserveMs;
     this.perAddress = perAddress;
     this.now = now;
+    this.names = names || new OwnNames({ extra: allowHosts });
     this.open = new Map();     // remote address -> open sockets
     this.owners = new Map();   // peer id -> {token, address, sockets: Set, until}
+  }
+
+  /** True when a request may go on: its Host is one of ours, and its Origin, if it has one
+   * (always, for a websocket: `needOrigin`), is that Host's. */
+  allowed(req, needOrigin) {
+    const host = req.headers.host;
+    if (!this.names.ours(host)) return false;
+    const origin = req.headers.origin;
+    if (origin === undefined && !needOrigin) return true;
+    return sameOrigin(origin, host);
+  }
+
+  /** Express middleware for every HTTP request (the pages and /peerjs): 403 unless
+   * `allowed`. */
+  http() {
+    return (req, res, next) => {
+      if (this.allowed(req, false)) return next();
+      res.status(403).type("text/plain; charset=utf-8").send(REFUSED);
+    };
   }
 
   /** The `createWebSocketServer` option of ExpressPeerServer: our own websocket server on
@@ -53,7 +126,7 @@ export class SignalGuard {
         const path = new URL(req.url ?? "", "http://x").pathname;
         if (path !== options.path) return refuse(socket, 404);
         const address = req.socket.remoteAddress ?? "?";
-        if (!sameOrigin(req.headers.origin, req.headers.host)) return refuse(socket, 403);
+        if (!this.allowed(req, true)) return refuse(socket, 403);
         const count = this.open.get(address) ?? 0;
         if (count >= this.perAddress) return refuse(socket, 429);
         this.open.set(address, count + 1);

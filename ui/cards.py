@@ -1,7 +1,12 @@
 """Card faces for the screens: how a card code (poker notation, R1.2) is shown.
 
-Pure and tiny so it runs on MicroPython (guests), Pyodide (host) and CPython (tests).
+What a card is and is worth comes from the engine's crisp_core/cards.py (`is_card`, `value`,
+R1.2, R1.3), which every page has: imported as `crisp_core.cards`, so a guest's MicroPython
+loads that one small file, not the engine (its zip has no crisp_core/__init__.py). Pure and
+tiny so it runs on MicroPython (guests), Pyodide (host) and CPython (tests).
 """
+
+from crisp_core.cards import is_card, value     # (the screens use them from here)
 
 SUITS = {
     "c": ("\u2663", "black"),   # clubs
@@ -10,12 +15,6 @@ SUITS = {
     "s": ("\u2660", "black"),   # spades
 }
 RANKS = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K"}
-VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
-
-
-def is_card(code):
-    return (isinstance(code, str) and len(code) == 2
-            and code[0] in "A23456789TJQK" and code[1] in SUITS)
 
 
 def rank_label(code):
@@ -38,14 +37,3 @@ def label(code):
     return rank_label(code) + suit_symbol(code)
 
 
-def value(code):
-    """R1.3: Ace 1, 2-9 face value, 10/J/Q/K 10."""
-    r = code[0]
-    if r in VALUES:
-        return VALUES[r]
-    return int(r)
-
-
-def special(code):
-    """'jack', 'queen', 'king' or None."""
-    return {"J": "jack", "Q": "queen", "K": "king"}.get(code[0]) if is_card(code) else None

@@ -5,7 +5,8 @@ Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
 from ui import roomcode
-from ui.viewmodel import MAX_PLAYERS, NAME_MAX, read
+from ui.limits import MAX_PLAYERS, NAME_MAX
+from ui.viewmodel import read
 
 
 def parse_option(key, value):

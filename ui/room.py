@@ -25,14 +25,15 @@ from ui import proof
 from ui import seal
 from ui import roomcode
 from ui.gate import Gate
+from ui.limits import MAX_PLAYERS, NAME_MAX
 
 VERSION = 1
 LOCAL = "local"
 MAX_TEXT = 16 * 1024          # bytes, both ways
-MAX_NAME = 20
+MAX_NAME = NAME_MAX          # characters (ui/limits.py: the screens' name field too)
 MAX_MARKS = 3              # combining marks on one character of a name (Vietnamese needs 2)
 MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
-MAX_SEATS = 8
+MAX_SEATS = MAX_PLAYERS
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
 LOG_KEEP = 300                # events of the round the room keeps for replays
 SILENT_MS = 9000              # a guest not heard from this long is away: 3 missed pings (every

@@ -10,9 +10,10 @@ CPython (tests).
 from ui import i18n
 from ui import qr
 from ui import roomcode
+from ui.limits import MAX_PLAYERS, NAME_MAX
 from ui.table import table_tree, tally
 from ui.vdom import h, isolate, keyed
-from ui.viewmodel import MAX_PLAYERS, NAME_MAX, player_list, read, seat_name
+from ui.viewmodel import player_list, read, seat_name
 from ui.widgets import button, decor, rules_text, select, topbar
 
 COPIED_MS = 2000
@@ -97,7 +98,7 @@ def error_toast(model, ctx):
 def build(model, ui, ctx):
     """The whole page for the model: a tree (one root node). Acts are collected in ctx."""
     screen = read(model, "screen", "landing")
-    title = None
+    title = sub = None
     if screen == "join":
         body = join_tree(model, ui, ctx)
     elif screen == "lobby":
@@ -108,7 +109,7 @@ def build(model, ui, ctx):
         title = ctx.t("round_n", n=view.get("round", 1))
         target = (view.get("options") or {}).get("target")
         if target:
-            title += " \u00b7 " + ctx.t("to_target", n=target)
+            sub = ctx.t("to_target", n=target)
     elif screen == "gone":
         body = gone_tree(model, ui, ctx)
     elif screen == "own_room":
@@ -123,7 +124,7 @@ def build(model, ui, ctx):
     # to another index (that redrew the join panel, and its name field lost focus and the
     # phone's keyboard as the player typed). A new screen is a new body.
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
-             keyed(topbar(ui, ctx, title, in_room), "top"),
+             keyed(topbar(ui, ctx, title, in_room, sub), "top"),
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
@@ -296,7 +297,8 @@ def lobby_tree(model, ui, ctx):
                              "data-testid": "player-" + str(s)},
                       h("span", {"class": "dot " + ("on" if on else "off"),
                                  "title": ctx.t("connected" if on else "disconnected")}),
-                      h("span", {"class": "pname"}, seat_name(players, s, ctx)),
+                      h("span", {"class": "pname", "title": seat_name(players, s, ctx)},
+                        seat_name(players, s, ctx)),
                       badges, remove))
 
     link_box = None

@@ -6,6 +6,7 @@ CPython (tests).
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES
 from ui import cards
+from ui.icons import icon, medal
 from ui.cues import ANNOUNCE_MS
 from ui.eventlog import last_move, log_entries, queen_notice
 from ui.vdom import h
@@ -14,11 +15,13 @@ from ui.viewmodel import (card_text, clock, player_list, read, seat_name, secs, 
 from ui.widgets import button, card_button, card_name, card_node, place_label
 
 
-def icon_badge(cls, icon, label):
-    """A badge drawn as an icon (a name stays readable beside it, issue 11.5): its word is
-    its accessible name and its tooltip."""
-    return h("span", {"class": "badge icon " + cls, "title": label, "role": "img",
-                      "aria-label": label}, icon)
+def icon_badge(cls, label, testid=None):
+    """A badge drawn as an icon (a name stays readable beside it, issue 11.5): the SVG icon
+    `cls` (ui/icons.py), its word `label` its accessible name and its tooltip."""
+    a = {"class": "badge icon " + cls, "title": label, "role": "img", "aria-label": label}
+    if testid:
+        a["data-testid"] = testid
+    return h("span", a, icon(cls))
 
 
 def seat_badges(row, info, ctx):
@@ -26,17 +29,15 @@ def seat_badges(row, info, ctx):
     if row.get("host"):
         # the real host, marked by the room's word: a guest named "Hana (host)" gets no badge
         # (a crown, named for screen readers: the seat's head has room for a few badges only)
-        out.append(h("span", {"class": "badge host", "data-testid": "host-badge",
-                              "title": ctx.t("badge_host"), "role": "img",
-                              "aria-label": ctx.t("badge_host")}, ctx.t("host_short")))
+        out.append(icon_badge("host", ctx.t("badge_host"), "host-badge"))
     if row["dealer"]:
-        out.append(icon_badge("dealer", "\U0001f0a0", ctx.t("dealer")))
+        out.append(icon_badge("dealer", ctx.t("dealer")))
     if row["bot"]:
-        out.append(icon_badge("bot", "\U0001f916", ctx.t("badge_bot")))
+        out.append(icon_badge("bot", ctx.t("badge_bot")))
     if row["caller"]:
-        out.append(icon_badge("caller", "\U0001f4e3", ctx.t("badge_crisp")))
+        out.append(icon_badge("caller", ctx.t("badge_crisp")))
     if info["phase"] == "peek" and row["ready"]:
-        out.append(icon_badge("ready", "\u2713", ctx.t("ready")))
+        out.append(icon_badge("check", ctx.t("ready")))
     return out
 
 
@@ -194,7 +195,8 @@ def table_tree(model, ui, ctx):
                     h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
                     timer_node,
                     h("div", {"class": "last-move", "data-testid": "last-move",
-                              "title": ctx.t("last_move")}, moved) if moved else None,
+                              "title": ctx.t("last_move")}, icon("last-move"), moved)
+                    if moved else None,
                     h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
                               "role": "status"}, notice) if notice else None,
                     reveal_note(model, info, ctx))
@@ -356,7 +358,8 @@ def history_table(model, ranked, ctx):
             p = rnd[s] if isinstance(rnd, list) and s < len(rnd) else None
             cells.append(h("td", {"class": "num"}, "" if p is None else str(p)))
         rows.append(h("tr", {"data-testid": "history-" + str(s)},
-                      h("th", {"scope": "row", "class": "pname"}, h("bdi", None, r["name"])),
+                      h("th", {"scope": "row", "class": "pname"},
+                        h("bdi", {"class": "who", "title": r["name"]}, r["name"])),
                       cells, h("td", {"class": "num total"}, str(r["score"]))))
     return h("div", {"class": "history", "data-testid": "history"},
              h("h3", {"id": "history-title"}, ctx.t("history")),
@@ -368,17 +371,14 @@ def history_table(model, ranked, ctx):
                  h("tbody", None, rows))))
 
 
-MEDALS = ("\U0001f947", "\U0001f948", "\U0001f949")
-
-
 def podium(ranked, ctx):
     """Game over: the first three places (ties share a step), lowest total first (R8.2)."""
     steps = [r for r in ranked if r["rank"] <= 3]
     return h("ol", {"class": "podium", "data-testid": "podium", "aria-label": ctx.t("podium")},
              [h("li", {"class": "step p" + str(r["rank"]),
                        "data-testid": "podium-" + str(r["seat"]), "data-rank": str(r["rank"])},
-                h("span", {"class": "medal", "aria-hidden": "true"}, MEDALS[r["rank"] - 1]),
-                h("bdi", {"class": "who"}, r["name"]),
+                medal(r["rank"]),
+                h("bdi", {"class": "who", "title": r["name"]}, r["name"]),
                 h("span", {"class": "score"}, str(r["score"])))
               for r in steps])
 
@@ -413,7 +413,7 @@ def fair_tree(fair, info, ctx):
                   ("intent", "save_record", {"round": fair.get("round")}), "btn small")
     if fair.get("ok"):
         return h("div", {"class": "fair ok", "data-testid": "round-verified", "role": "status"},
-                 h("p", None, h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u2713"),
+                 h("p", None, icon("check", "fair-mark"),
                    " ", ctx.t("fair_ok")),
                  h("p", {"class": "hint"}, ctx.t("fair_skipped", names=", ".join(skipped)))
                  if skipped else None, save)
@@ -423,7 +423,7 @@ def fair_tree(fair, info, ctx):
     return h("div", {"class": "fair bad", "data-testid": "round-mismatch", "role": "alert",
                      "data-what": what},
              h("p", {"class": "fair-title"},
-               h("span", {"class": "fair-mark", "aria-hidden": "true"}, "\u26a0"), " ",
+               icon("warning", "fair-mark"), " ",
                ctx.t("fair_bad", n=fair.get("round"))),
              h("p", None, ctx.t("fair_what_" + what)),
              h("p", {"class": "fair-cards"}, ctx.t("fair_saw", saw=saw, expected=expected))
@@ -451,26 +451,29 @@ def end_tree(model, info, ui, ctx):
                      ctx.t("bonus_" + r["reason"]) if r["reason"] else "")
         hand_cards = [card_node(c, {}, "xs", "", card_name(ctx, c)) if cards.is_card(c)
                       else card_node(None, {}, "xs", "", ctx.t("face_down")) for c in r["hand"]]
-        rows.append(h("tr", {"class": "winner" if r["winner"] else "",
+        rows.append(h("tr", {"class": "winner" if r["winner"] else "", "role": "row",
                              "data-testid": "result-" + str(r["seat"]),
                              "data-rank": str(r["rank"])},
-                      h("td", {"class": "pname"},
+                      h("td", {"class": "pname", "role": "cell"},
                         h("span", {"class": "rank", "aria-label": ctx.t("rank_label", n=r["rank"])},
                           str(r["rank"])),
-                        h("bdi", {"class": "who"}, r["name"]), note),
-                      h("td", {"class": "mini"}, hand_cards),
-                      h("td", {"class": "num"}, "" if pts is None else str(pts)),
-                      h("td", {"class": "num total", "data-testid": "score-" + str(r["seat"])},
-                        str(r["score"])),
-                      h("td", {"class": "goal"}, progress_bar(r, ctx))))
-    table = h("table", {"class": "results", "data-testid": "standings"},
-              h("thead", None, h("tr", None, h("th", None, ctx.t("player")),
-                                 h("th", None, ctx.t("hand")),
-                                 h("th", None, ctx.t("round_points")),
-                                 h("th", None, ctx.t("total")),
-                                 h("th", None, ctx.t("progress", n=ranked[0]["target"])
-                                   if ranked and ranked[0]["target"] else ""))),
-              h("tbody", None, rows))
+                        h("bdi", {"class": "who", "title": r["name"]}, r["name"]), note),
+                      h("td", {"class": "mini", "role": "cell"}, hand_cards),
+                      h("td", {"class": "num", "role": "cell"}, "" if pts is None else str(pts)),
+                      h("td", {"class": "num total", "role": "cell",
+                               "data-testid": "score-" + str(r["seat"])}, str(r["score"])),
+                      h("td", {"class": "goal", "role": "cell"}, progress_bar(r, ctx))))
+    # On a phone each result is two lines (CSS grid rows): the rank and name across the
+    # sheet, then the hand, the points and the progress. The table's roles are written out:
+    # a browser may drop a table's semantics when CSS changes its rows' display.
+    heads = [ctx.t("player"), ctx.t("hand"), ctx.t("round_points"), ctx.t("total"),
+             ctx.t("progress", n=ranked[0]["target"]) if ranked and ranked[0]["target"] else ""]
+    table = h("table", {"class": "results standings", "data-testid": "standings",
+                        "role": "table"},
+              h("thead", {"role": "rowgroup"},
+                h("tr", {"role": "row"},
+                  [h("th", {"role": "columnheader"}, words) for words in heads])),
+              h("tbody", {"role": "rowgroup"}, rows))
     parts = []
     mine = None
     for r in info["results"]:
@@ -485,8 +488,7 @@ def end_tree(model, info, ui, ctx):
     else:
         summary = ctx.t("you_points", n=mine["score"]) if mine is not None else ""
     toggle = button(ctx, "toggle-results",
-                    [h("span", {"class": "chev", "aria-hidden": "true"},
-                       "\u25be" if is_open else "\u25b4"),
+                    [icon("chevron-down" if is_open else "chevron-up", "chev"),
                      ctx.t("hide_results") if is_open else ctx.t("show_results")],
                     ("local", "sheet", not is_open), "btn sheet-toggle",
                     {"aria-expanded": "true" if is_open else "false",
@@ -501,9 +503,12 @@ def end_tree(model, info, ui, ctx):
         me_won = info["me"] in winners
         body.append(h("div", {"class": "game-over", "data-testid": "game-over"},
                        h("p", {"class": "winners", "data-testid": "winners",
-                               "data-seats": ",".join([str(s) for s in winners])},
+                               "data-seats": ",".join([str(s) for s in winners]),
+                               # a long name is cut in the line: whole in the tooltip
+                               "title": ctx.tn("winners", len(winners), names=names)},
                          ctx.tn("winners", len(winners), names=names)),
-                       h("p", {"class": "cheer"}, ctx.t("you_won")) if me_won else None,
+                       h("p", {"class": "cheer"}, icon("star"), " ", ctx.t("you_won"), " ",
+                         icon("star")) if me_won else None,
                        podium(ranked, ctx)))
     body.append(h("div", {"class": "round-results", "data-testid": "round-results"},
                   h("h3", None, ctx.t("round_results", n=info["round"]))

@@ -9,12 +9,19 @@ Names are shown isolated from the text around them (`<bdi>`), so a right-to-left
 reorders a sentence: `isolate` wraps a name in FSI/PDI marks (U+2068/U+2069; the view-model's
 `seat_name` does it for every name), which a text child turns into a `<bdi>` element and an
 attribute (an aria-label: spoken, not laid out) drops.
+
+SVG elements (icons, ui/icons.py) are nodes made by `svg`: they carry "ns" (the SVG namespace)
+and the patcher creates them with createElementNS, so the browser draws them; an `h` node of
+the same tag name would be an unknown HTML element and draw nothing.
 """
 
 FSI = "\u2068"      # first strong isolate ... (isolate wraps every name in these two)
 PDI = "\u2069"      # ... pop directional isolate
 BIDI_CONTROLS = ("\u200e", "\u200f", "\u061c", "\u202a", "\u202b", "\u202c", "\u202d",
                  "\u202e", "\u2066", "\u2067", "\u2068", "\u2069")
+
+
+SVG_NS = "http://www.w3.org/2000/svg"
 
 
 def isolate(name):
@@ -39,6 +46,14 @@ def h(tag, attrs=None, *children):
                 # an attribute is spoken (aria-label), not laid out: no isolate marks
                 attrs[k] = v.replace(FSI, "").replace(PDI, "")
     return {"tag": tag, "attrs": attrs or {}, "kids": kids}
+
+
+def svg(tag, attrs=None, *children):
+    """An SVG element node ("svg", "path", "circle", ...): like `h`, in the SVG namespace.
+    Every element of an SVG drawing is made with `svg`, the <svg> itself included."""
+    node = h(tag, attrs, *children)
+    node["ns"] = SVG_NS
+    return node
 
 
 def _flatten(c, out):
@@ -123,7 +138,8 @@ class Patcher:
         if v["tag"] == "#text":
             el = doc.createTextNode(v["text"])
         else:
-            el = doc.createElement(v["tag"])
+            ns = v.get("ns")
+            el = doc.createElementNS(ns, v["tag"]) if ns else doc.createElement(v["tag"])
             attrs = v["attrs"]
             for k in attrs:
                 if k not in ("value", "checked"):
@@ -170,7 +186,7 @@ class Patcher:
         for i in range(len(nk)):
             n = nk[i]
             o = by_key.pop(n["key"], None)
-            if o is not None and o["tag"] == n["tag"]:
+            if o is not None and o["tag"] == n["tag"] and o.get("ns") == n.get("ns"):
                 self.patch(el, o, n)
                 if i < len(cur) and cur[i] is o:
                     continue           # already in place
@@ -203,7 +219,7 @@ class Patcher:
         what differs; `new` takes over the nodes (new["el"]). Raises what the DOM raises when
         something else moved the nodes."""
         el = old["el"]
-        if old["tag"] != new["tag"]:
+        if old["tag"] != new["tag"] or old.get("ns") != new.get("ns"):
             fresh = self.create(new)
             parent.replaceChild(fresh, el)
             return

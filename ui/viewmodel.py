@@ -13,9 +13,6 @@ from ui import i18n
 from ui.client import left_ms
 from ui.vdom import isolate
 
-MAX_PLAYERS = 8
-NAME_MAX = 20
-
 
 class Ctx:
     """What one render needs besides the model: language, clock, and the acts it collects."""

@@ -6,6 +6,7 @@ Pure: runs on MicroPython, Pyodide and CPython (tests).
 
 from ui import cards
 from ui import i18n
+from ui.icons import icon
 from ui.vdom import h
 
 
@@ -123,18 +124,24 @@ def rules_text(ctx):
     return [h("p", None, ctx.t(k)) for k in RULES]
 
 
-def topbar(ui, ctx, title=None, in_room=False):
-    """The bar on top of every screen: the game's name (or the round), the language buttons,
-    and the menu (`menu`): the rules, sound on or off, the language, and leaving the room
-    (`menu-leave`, asked twice) when `in_room` ("host" | "guest": the host's leaving closes
-    the room)."""
+def topbar(ui, ctx, title=None, in_room=False, sub=None):
+    """The bar on top of every screen: the game's name (or `title`, the round, with `sub`
+    under it, the game's target: two short lines fit a 360 px phone where one long line was
+    cut; the whole is the title's tooltip), the language buttons, and the menu (`menu`): the
+    rules, sound on or off, the language, and leaving the room (`menu-leave`, asked twice)
+    when `in_room` ("host" | "guest": the host's leaving closes the room)."""
     is_open = bool(ui.get("menu_open"))
+    if title:
+        words = h("span", {"class": "title small",
+                           "title": title + (" \u00b7 " + sub if sub else "")},
+                  h("span", {"class": "title-main"}, title),
+                  h("span", {"class": "title-sub"}, sub) if sub else None)
+    else:
+        words = h("span", {"class": "title"}, ctx.t("app_name"))
     return h("header", {"class": "topbar"},
-             h("div", {"class": "brand"}, h("span", {"class": "logo"}, "\u2660"),
-               h("span", {"class": "title" + (" small" if title else "")},
-                 title or ctx.t("app_name"))),
+             h("div", {"class": "brand"}, h("span", {"class": "logo"}, icon("spade")), words),
              lang_switch(ui, ctx),
-             button(ctx, "menu", [h("span", {"aria-hidden": "true"}, "\u2630"), " ",
+             button(ctx, "menu", [icon("menu"), " ",
                                   h("span", {"class": "menu-word"}, ctx.t("menu"))],
                     ("local", "menu", not is_open), "btn menu-btn",
                     {"aria-expanded": "true" if is_open else "false",
@@ -163,8 +170,8 @@ def menu_panel(ui, ctx, in_room):
                      "role": "region", "aria-label": ctx.t("menu")},
              h("div", {"class": "menu-row"},
                button(ctx, "sound-toggle",
-                      [h("span", {"aria-hidden": "true"}, "\U0001f50a" if sound else "\U0001f507"),
-                       " ", ctx.t("sound_on") if sound else ctx.t("sound_off")],
+                      [icon("sound-on" if sound else "sound-off"), " ",
+                       ctx.t("sound_on") if sound else ctx.t("sound_off")],
                       ("local", "sound", not sound), "btn sound",
                       {"aria-pressed": "true" if sound else "false"}),
                h("label", {"class": "field inline"}, h("span", None, ctx.t("language")),
