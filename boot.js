@@ -7,8 +7,8 @@
 // tasks). A guest page (?room=<id>) only renders what the host sends. A host page (no ?room)
 // also runs the room and the rules engine, on Pyodide in a Web Worker (engine-worker.js), which
 // ui/main.py starts once the landing shows (crisp.engine.start()); the landing, Create room
-// and the lobby work before it is ready. A guest page never starts it, so it never downloads
-// Pyodide.
+// and the lobby work before it is ready. A guest page starts it only when it becomes the host
+// (a host handover).
 // PyScript reads the configs of the <script> tags present when core.js is first imported, so
 // the tag is added first and core.js imported after it.
 //

@@ -3,8 +3,9 @@
 // the screens, PeerJS, timers, storage) never waits for Pyodide to start or for the engine.
 //
 // Started by boot.js (crisp.engine.start()) on a host page once its landing shows; a guest
-// page never starts it, so it never downloads Pyodide. The content-hashed zip of the host's
-// Python comes from config.js (hostZip), written by the build. (Not from the worker's URL:
+// page starts it only when it becomes the host (a host handover, ui/main.py). The
+// content-hashed zip of the host's Python comes from config.js (hostZip), written by the
+// build. (Not from the worker's URL:
 // served by the service worker, a worker's location has no query.)
 //
 // Messages (postMessage, JSON text both ways; ui/engine.py documents the requests):

@@ -1,8 +1,9 @@
 """Issue 10, items 1 and 2 through the real pages: the Screen Wake Lock held while a round is
 played (navigator.wakeLock stubbed and recorded by an init script), and a host whose tab
 closes: its seat away and the timers paused on the guests' screens at once, then, once it
-counts as gone (a test build's `?hostgone=` shortens the 30 s), `host-gone` with
-`keep-waiting` and `leave`."""
+counts as gone (a test build's `?hostgone=` shortens the 30 s), the room handed over to a new
+host (item 3, e2e/test_handover.py) with `leave` at hand; in the lobby, where nothing is
+handed over, `host-gone` with `keep-waiting` and `leave`."""
 
 import time
 
@@ -99,15 +100,42 @@ def test_a_closed_host_tab_shows_away_paused_then_host_gone_with_a_way_out(new_p
     time.sleep(2)
     assert bp.get_attribute(sel("turn-timer"), "data-ms") == paused     # it does not run
     assert bp.locator(sel("host-gone")).count() == 0                    # not gone yet
-    # once it counts as gone: the choice
+    # once it counts as gone the room moves to its new host (Ana: e2e/test_handover.py
+    # checks the rest) with nothing to tap: Bea's page goes to the room's new id
+    bp.wait_for_function("location.search.includes('-h1')", timeout=T)
+    gone_after = time.monotonic() - t0
+    print("the room moved to its new host %.1f s after the host's tab closed (gone after 6 s"
+          " of silence)" % gone_after)
+    assert gone_after >= 5
+    assert bp.locator(sel("host-gone")).count() == 0
+    timings.setdefault("host tab closed: room moved to the new host (hostgone=6000)",
+                       []).append(gone_after * 1000)
+    # leave is always at hand
+    live(bp, "menu")
+    live(bp, "menu-leave")
+    live(bp, "menu-leave-confirm")
+    bp.wait_for_function("!location.search.includes('room=')", timeout=T)
+    assert wait_ready(bp) == "micropython"           # the landing
+    bp.wait_for_selector(sel("create-room"), timeout=T)
+    assert bp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.token.'))") == []
+    no_errors(ana, bea)
+
+
+def test_a_host_gone_in_the_lobby_offers_keep_waiting_and_leave(new_phone, timings):
+    """Nobody hands a lobby over (no game to go on with): once the host counts as gone the
+    guests choose between keep-waiting and leave."""
+    host, link = open_room(new_phone, "Hana")
+    hp = host.page
+    link += "&hostgone=3000"
+    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    bea = join_room(new_phone, link, "Bea", 2, (hp,))
+    ap, bp = ana.page, bea.page
+    t0 = time.monotonic()
+    hp.close()
     for p in (ap, bp):
         p.wait_for_selector(sel("host-gone"), timeout=T)
-    gone_after = time.monotonic() - t0
-    print("host-gone shown %.1f s after the host's tab closed (gone after 6 s of silence)"
-          % gone_after)
-    assert gone_after >= 5
-    timings.setdefault("host tab closed: host-gone shown (hostgone=6000)", []).append(
-        gone_after * 1000)
+    assert time.monotonic() - t0 >= 2
+    assert "-h1" not in ap.url
     live(ap, "keep-waiting")
     ap.wait_for_selector(sel("host-gone"), state="detached", timeout=T)
     assert ap.locator(sel("connection")).count() == 1

@@ -1,6 +1,8 @@
 """A host page that cannot run for a while (issue 14, item 2: a busy or suspended main thread)
 costs nobody time: the host notices the gap in its own clock and moves every deadline by it;
-meanwhile the guests' screens show the game paused, their countdowns stopped.
+meanwhile the guests' screens show the game paused, their countdowns stopped. (The guests'
+`?hostgone=` is set past the freeze: after 30 s of silence they would count the host as gone
+and hand the room over, issue 10 item 3, e2e/test_handover.py.)
 
 The stacked deck (3 players, dealer = host, seat 0), as in test_reconnect.py:
     Ana (1): 2c 9d 5h   Bea (2): 3s Td 4c   Hana (0): 7h Ah 8s;  then 6d Jc Qs Kd 3h 9c 8d 8c
@@ -16,7 +18,8 @@ FREEZE_S = 65          # longer than the 60 s draw timer
 
 
 def test_a_host_frozen_longer_than_the_draw_timer_costs_the_guest_nothing(new_phone, timings):
-    host, ana, bea, link = table_of_three(new_phone, draw_seconds=60)
+    host, ana, bea, link = table_of_three(new_phone, draw_seconds=60,
+                                          guest_query="&hostgone=%d" % ((FREEZE_S + 60) * 1000))
     hp, ap, bp = host.page, ana.page, bea.page
     live(ap, "deck")
     shows(ap, "held-card", "6d")

@@ -18,9 +18,11 @@ DECK = ["2c", "3s", "7h", "9d", "Td", "Ah", "5h", "4c", "8s",
 QUERY = "?deck=" + ",".join(DECK)
 
 
-def table_of_three(new_phone, cut=False, draw_seconds=None):
-    """Hana hosts, Ana and Bea join, the game starts and everyone is ready: Ana's turn."""
+def table_of_three(new_phone, cut=False, draw_seconds=None, guest_query=""):
+    """Hana hosts, Ana and Bea join (their link + `guest_query`), the game starts and
+    everyone is ready: Ana's turn."""
     host, link = open_room(new_phone, "Hana", QUERY)
+    link += guest_query
     hp = host.page
     ana = join_room(new_phone, link, "Ana", 1, (hp,), cut=cut)
     bea = join_room(new_phone, link, "Bea", 2, (hp, ana.page))

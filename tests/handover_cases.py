@@ -1,7 +1,7 @@
 """The successor rule's cases (ui/handover.py), plain functions that run on CPython
 (tests/test_handover.py imports them) and on MicroPython (the guests' interpreter)."""
 
-from ui.handover import can_continue, room_id_after, successor
+from ui.handover import can_continue, epoch_after, next_token, room_id_after, successor
 
 
 
@@ -62,3 +62,21 @@ def test_only_the_successor_can_prove_itself_to_a_holder():
     assert successor_mac(given, "crisp-other", 1, "peer-2", *nonces) != right
     # the key given to holder 2 is not the one holder 3 checks with
     assert successor_key(tokens[1], room, 3) != given
+
+
+def test_every_page_derives_the_same_next_token_bound_to_the_successor():
+    room = "crisp-" + "c" * 32
+    token = "4" * 32
+    mine = next_token(token, room, 1)
+    assert mine == next_token(token, room, 1) and len(mine) == 32
+    assert int(mine, 16) >= 0                               # hex
+    assert mine != next_token(token, room, 2) and mine != next_token(token, room + "-h1", 1)
+    assert mine != next_token("5" * 32, room, 1) and mine != token
+
+
+def test_the_next_epoch_follows_the_room_id():
+    room = "crisp-" + "d" * 32
+    assert epoch_after(room) == 1
+    assert epoch_after(room + "-h1") == 2 and epoch_after(room + "-h12") == 13
+    assert room_id_after(room + "-h1", epoch_after(room + "-h1")) == room + "-h2"
+    assert epoch_after(None) == 1 and epoch_after("crisp-x-hx") == 1

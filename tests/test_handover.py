@@ -1,7 +1,7 @@
 """The groundwork of the host handover (issue 10, item 3): the room sealed for the players
 (ui/seal.py), the successor rule every page runs (ui/handover.py), and the room continued by
 its new host (`Room.from_handover`) or, when it cannot be opened, rebuilt with the round
-dealt again (`Room.from_public`). docs/protocol.md "Host handover: the sealed room"."""
+dealt again (`Room.from_public`). docs/protocol.md "Host handover"."""
 
 import itertools
 import json
@@ -14,7 +14,18 @@ import pytest
 from roomnet import CARD, Net
 from ui import seal
 from ui.client import Client
+from ui.handover import next_token
 from ui.room import LOCAL, Room, bot_maker
+
+
+def unseeded(state):
+    """A room's state with its bots' random states left out (the sealed copy carries a seed
+    for each instead: Room.sealed_state)."""
+    state = json.loads(json.dumps(state))
+    for seat in state["seats"]:
+        if isinstance(seat.get("agent"), dict):
+            seat["agent"].pop("rng", None)
+    return state
 
 
 def randbytes_from(seed):
@@ -129,7 +140,7 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
     import handover_cases
     expected = [n for n in dir(handover_cases) if n.startswith("test_")]
-    assert failed == [] and ran == len(expected) == 5, out
+    assert failed == [] and ran == len(expected) == 7, out
 
 
 # ---- the room continued by its new host ---------------------------------------------------
@@ -140,16 +151,19 @@ def test_a_new_host_continues_the_round_exactly_and_every_seat_keeps_its_place()
     state = json.loads(json.dumps(old.to_dict()))
     box, shares = seal.seal_room(state, old.room_id, 1, [1, 2, 3], randbytes_from(9))
     opened = seal.open_room(box, [shares[1], shares[2]], old.room_id)
-    room = Room.from_handover(opened, 1, old.now + 5000, make_bot=bot_maker(old.seed, 0.01))
-    assert room.host == 1 and room.game == old.game
+    room = Room.from_handover(opened, 1, old.now + 5000, new_id=old.room_id + "-h1",
+                              make_bot=bot_maker(old.seed, 0.01))
+    assert room.host == 1 and room.game == old.game and room.room_id == old.room_id + "-h1"
     assert [s.name for s in room.seats] == [s.name for s in old.seats]
-    assert [s.token for s in room.seats] == [s.token for s in old.seats]
+    # every person's token is the one its page derives for this successor, no other
+    assert [s.token for s in room.seats] == [
+        next_token(s.token, old.room_id, 1) if s.bot is None else None for s in old.seats]
     assert room.game.scores == old.game.scores and room.game.dealer == old.game.dealer
     # Ana's page is the room now: her screen is "local", seat 1, and host-only messages work
     ana = Client(lambda text: None, is_host=True)
     out = room.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), room.now)
     welcome = [json.loads(t) for c, t in out if c == LOCAL][0]
-    assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": old.room_id}
+    assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": old.room_id + "-h1"}
     view = [json.loads(t) for c, t in out if c == LOCAL and '"view"' in t][0]["view"]
     assert view["seat"] == 1 and view["phase"] == old.game.phase
     assert ana is not None
@@ -172,13 +186,23 @@ def test_a_new_host_continues_the_round_exactly_and_every_seat_keeps_its_place()
 def test_the_old_host_rejoins_its_own_seat_as_a_player():
     net = playing_room()
     old = net.room
-    room = Room.from_handover(json.loads(json.dumps(old.to_dict())), 1, old.now + 1000)
+    new_id = old.room_id + "-h1"
+    room = Room.from_handover(json.loads(json.dumps(old.to_dict())), 1, old.now + 1000,
+                              new_id=new_id)
     room.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), room.now)
     sent = []
+    # its old token opens nothing there: only the one derived for this successor
+    stale = Client(sent.append, nonce=lambda: secrets.token_hex(16))
+    room.open("stale", room.now, peer="peer-stale")
+    stale.connected()
+    stale.join("Host", old.seats[0].token, room=new_id, peer="peer-stale")
+    out = room.receive("stale", sent.pop(), room.now)
+    assert [json.loads(t)["code"] for _, t in out] == ["no_seat"]
     hana = Client(sent.append, nonce=lambda: secrets.token_hex(16))
     room.open("old", room.now, peer="peer-old")
     hana.connected()
-    hana.join("Host", old.seats[0].token, room=old.room_id, peer="peer-old")
+    hana.join("Host", next_token(old.seats[0].token, old.room_id, 1), room=new_id,
+              peer="peer-old")
     for _ in range(3):
         texts, sent[:] = sent[:], []
         for text in texts:
@@ -254,7 +278,8 @@ def test_the_room_seals_itself_for_the_people_here_each_with_its_own_share():
     assert net.leaks == []
     box = net.clients["a"].sealed["box"]
     opened = seal.open_room(box, [shares["a"], shares["c"]], room.room_id)
-    assert opened == json.loads(json.dumps(room.to_dict()))
+    assert unseeded(opened) == unseeded(room.to_dict())
+    assert all(set(s["agent"]["rng"]) == {"seed"} for s in opened["seats"] if s["agent"])
     # an older box never replaces a newer one
     net.deliver(room.seal_out(net.clock + 1000, randbytes_from(12)))
     old = {"type": "sealed", "v": 1, "box": box, "share": shares["a"], "host": 0}
@@ -306,7 +331,7 @@ def test_a_handover_end_to_end_between_pages_and_an_impostor_gets_nothing():
     assert ana.opened(seal.open_room) is None
     ana.take_share(share)
     state = ana.opened(seal.open_room)
-    assert state == json.loads(json.dumps(room.to_dict()))
+    assert unseeded(state) == unseeded(room.to_dict())
     continued = Room.from_handover(state, ana.seat, room.now + 3000)
     assert continued.game == room.game and continued.host == 1
 
@@ -318,3 +343,12 @@ def test_with_one_person_left_the_successor_deals_again_and_nobody_hosts_bots():
     plan = Handover("crisp-x", 1, spec, 0, None)
     assert plan.role == "host" and not plan.resume
     assert Handover("crisp-x", 1, spec[:1] + spec[2:], 0, None).role == "none"
+
+
+def test_the_pages_entry_script_compiles_on_micropython(tmp_path):
+    import os
+    from test_render_micropython import ROOT, run_tests_on_micropython
+    files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py"),
+             "/ui/main.py": os.path.join(ROOT, "ui", "main.py")}
+    ran, failed, out = run_tests_on_micropython(tmp_path, "page_compile_cases", files)
+    assert failed == [] and ran == 1, out

@@ -1426,6 +1426,29 @@ def test_a_host_counted_as_gone_offers_keep_waiting_or_leave():
     assert find(tree, "host-gone") is None
 
 
+def test_the_handover_banner_says_who_takes_over_over_the_table_with_leave():
+    m = table_model(3, seat=2)
+    m.host_quiet, m.host_lost = True, True
+    m.handover = {"name": "Ana", "me": False}
+    ui = new_ui()
+    tree, ctx = show(m, ui, lang="es")
+    banner = find(tree, "handover")
+    assert text_of(banner).startswith(i18n.t("es", "handover_other", name="Ana"))
+    assert find(tree, "host-gone") is None and find(tree, "seat-1") is not None
+    assert tap(tree, ctx, "leave", ui, m) == [("leave", {})]
+    m.handover = {"me": True}
+    m.is_host = True
+    tree, ctx = show(m, new_ui())
+    assert text_of(find(tree, "handover")).startswith(i18n.t("en", "handover_me"))
+    m.handover = {"me": True, "failed": True}
+    tree, ctx = show(m, new_ui())
+    assert text_of(find(tree, "handover")).startswith(i18n.t("en", "handover_failed"))
+    assert live(tree, "leave")
+    m.handover = None
+    tree, ctx = show(m, new_ui())
+    assert find(tree, "handover") is None
+
+
 def test_a_spectator_watches_and_asks_for_an_away_or_bot_seat_with_a_name():
     m = FakeClient(screen="table", seat=None, spectator=True,
                    players=players(NAMES[:4], bots={3: "easy"}, away=(2,)),

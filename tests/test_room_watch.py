@@ -189,9 +189,16 @@ def test_leaving_the_table_hands_the_seat_to_a_bot_for_good():
 
 
 def test_the_host_cannot_leave_through_the_room_and_a_stranger_cannot_leave_anyone():
-    net = started()
-    out = net.raw("local", json.dumps({"type": "leave", "v": 1}))
+    lobby = Net()
+    lobby.host.join("Host")
+    out = lobby.raw("local", json.dumps({"type": "leave", "v": 1}))
     assert json.loads(out[0][1])["code"] == "not_allowed"
+    net = started()
+    # mid-game the host's leaving is told to every page: they hand the room over at once
+    out = net.raw("local", json.dumps({"type": "leave", "v": 1}))
+    assert sorted(c for c, _ in out) == ["g0", "g1"]
+    assert all(json.loads(t)["type"] == "host_leaving" for _, t in out)
+    assert net.clients["g0"].host_leaving and len(net.room.seats) == 3
     net.deliver(net.room.open("x", net.clock, peer="peer-x"))
     out = net.raw("x", json.dumps({"type": "leave", "v": 1}))
     assert json.loads(out[0][1])["code"] == "not_joined"

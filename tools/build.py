@@ -154,8 +154,8 @@ PY_EXTENSIONS = (".py", ".json")
 # ui/ modules only the engine worker (Pyodide) runs: the page's zip leaves them out, the
 # worker's zip has them and nothing else of ui/.
 ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/handover.py", "ui/hostlife.py", "ui/limits.py",
-             "ui/proof.py", "ui/room.py", "ui/roomcode.py", "ui/seal.py"]
-PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py"]
+             "ui/proof.py", "ui/room.py", "ui/roomcode.py", "ui/seal.py", "ui/takeover.py"]
+PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py", "ui/takeover.py"]
 
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",

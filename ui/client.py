@@ -118,6 +118,11 @@ class Client:
         self.spectator = False
         self.ask = None
         self.sealed = None        # the newest sealed room and this seat's share (host handover)
+        self.standby = None       # {seat, tokens}: the old host's tokens for this designate
+        self.handover = None      # the page's handover in progress: {"name", "me"} (shown)
+        self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
+        self.host_leaving = False  # the host said it leaves the game (`host_leaving`)
+        self.players_at_leave = None  # the players list when it said so
         self._batch = 0
         self._reveal_batch = {}
 
@@ -164,8 +169,8 @@ class Client:
             self.name_error = None
             return True
         if kind == "sealed":
-            # The room sealed for the players (docs/protocol.md "Host handover: the sealed
-            # room"): ciphertext and this seat's one share; kept, never shown.
+            # The room sealed for the players (docs/protocol.md "Host handover"): ciphertext
+            # and this seat's one share; kept, never shown.
             box = msg.get("box")
             if (isinstance(box, dict) and isinstance(box.get("n"), int)
                     and isinstance(msg.get("share"), str)
@@ -173,6 +178,24 @@ class Client:
                 keys = msg.get("keys")
                 self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host"),
                                "keys": keys if isinstance(keys, dict) else {}}
+            return False
+        if kind == "host_leaving":
+            # The host's player left the game: the room moves to its successor now
+            # (docs/protocol.md "Host handover"); the page starts the handover at once.
+            # The players list as it stands now is the one every page names the successor
+            # from: the old host's page may still send lists with a page that already left.
+            if not self.host_leaving:
+                self.host_leaving = True
+                self.players_at_leave = [p for p in self.players]
+            return True
+        if kind == "standby":
+            # This seat would host next (docs/protocol.md "Host handover"): every person's
+            # token in a room it hosts, should the sealed room not open. Kept, never shown.
+            tokens = msg.get("tokens")
+            if _is_int(msg.get("seat")) and msg.get("seat") == self.seat \
+                    and isinstance(tokens, dict) and len(tokens) <= 8 \
+                    and all(proof.is_hex(t, 32) for t in tokens.values()):
+                self.standby = {"seat": msg.get("seat"), "tokens": tokens}
             return False
         if kind == "watching":
             self.spectator = True
@@ -183,6 +206,8 @@ class Client:
         if kind == "lobby":
             self.lobby = msg
             self.players = msg.get("players") or []
+            if _is_int(msg.get("host")):
+                self.host_seat = msg.get("host")
             self.games = _count(msg.get("games"), self.games)
             if self.spectator and self.seat is None:
                 # watching a lobby: the player may still type a name and join it

@@ -15,6 +15,11 @@ Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "drop"}                              forget the room (the host left it)
   {"op": "check", "saved": <Room.to_dict()>}  would this saved room load? (the landing asks
                                               before it offers one: Room.from_dict's checks)
+  {"op": "takeover", "handover": <ui/takeover.py spec>, "pace", "now"}   this page hosts the
+                                              room from now on (host handover): until the room
+                                              is made (two shares open the sealed box, or it is
+                                              dealt again) `open`/`receive`/`close` wait, but
+                                              for the share exchange (ui/takeover.py)
 Reply (one per request):
   {"op": "out", "out": [[conn, text, kind]], "save": <JSON text of Room.to_dict()> | null,
    "wakeup": ms | null, "started": bool, "room": room id | null,
@@ -26,14 +31,21 @@ Reply (one per request):
   (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
 `kind` is each output's message type, read from the message itself (ui/hostlife.kind_of);
 `save` is there whenever the room changed (anything but pongs and errors went out).
+After every request that ran the room, the room's `sealed` and `standby` messages that are due
+(Room.seal_due/seal_out, standby_due/standby_out) go out with the reply; a reply may carry
+"handover": "sealed" | "public" once a takeover made its room.
 """
 
 import json
+import secrets
 
 from ui import hostlife
-from ui.room import BadMessage, Room, bot_maker
+from ui.room import SEAL_MS, BadMessage, Room, bot_maker
+from ui.seal import THRESHOLD
+from ui.takeover import Takeover, share_kind
 
-OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check")
+OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check", "takeover")
+WAITING_MAX = 200           # requests kept while a takeover waits for its room
 
 
 class Engine:
@@ -41,6 +53,11 @@ class Engine:
 
     def __init__(self):
         self.room = None
+        self.takeover = None        # a host handover waiting for its room (ui/takeover.py)
+        self.waiting = []           # the open/receive/close requests meanwhile
+        self.how = None             # how the last takeover made its room
+        self.pace = 1.0
+        self.seal_dirty = False     # the room changed since it was last sealed
 
     def handle(self, request_text):
         """One request (JSON text) -> one reply (JSON text). Never raises."""
@@ -98,18 +115,84 @@ class Engine:
 
     def _receive(self, request):
         text = request["text"]          # not text (a binary payload): the room says so
-        return self._out(self._room().receive(request["conn"], text, self._now(request)))
+        now = self._now(request)
+        kind = share_kind(text) if request["conn"] != "local" else None
+        if kind is not None:
+            # the share exchange is the takeover's; once the room runs, nobody needs shares
+            if self.takeover is not None:
+                return self._pending(self.takeover.receive(request["conn"], kind, text), now)
+            self._room()
+            return self._out([], now)
+        if self.takeover is not None:
+            return self._wait(request, now)
+        return self._out(self._room().receive(request["conn"], text, now), now)
 
     def _open(self, request):
         peer = request.get("peer")
-        return self._out(self._room().open(request["conn"], self._now(request),
-                                           peer=peer if isinstance(peer, str) else None))
+        peer = peer if isinstance(peer, str) else None
+        now = self._now(request)
+        if self.takeover is not None:
+            self.takeover.opened(request["conn"], peer)
+            return self._wait(request, now)
+        return self._out(self._room().open(request["conn"], now, peer=peer), now)
 
     def _close(self, request):
-        return self._out(self._room().close(request["conn"], self._now(request)))
+        now = self._now(request)
+        if self.takeover is not None:
+            self.takeover.closed(request["conn"])
+            return self._wait(request, now)
+        return self._out(self._room().close(request["conn"], now), now)
 
     def _tick(self, request):
-        return self._out(self._room().tick(self._now(request)))
+        now = self._now(request)
+        if self.takeover is not None:
+            return self._pending([], now)
+        return self._out(self._room().tick(now), now)
+
+    # ---- a host handover: this page hosts the room from now on ---------------------------
+
+    def _takeover(self, request):
+        now = self._now(request)
+        self.room = None
+        self.waiting = []
+        self.pace = _pace(request)
+        self.takeover = Takeover(request["handover"], now,
+                                 make_bot=bot_maker(secrets.randbits(64), self.pace))
+        return self._pending([], now)
+
+    def _wait(self, request, now):
+        if len(self.waiting) < WAITING_MAX:
+            self.waiting.append(request)
+        return self._pending([], now)
+
+    def _pending(self, out, now):
+        """While a takeover waits: its replies; once its room is made, that room runs the
+        requests that waited, and the reply carries all their outputs."""
+        takeover = self.takeover
+        room = takeover.room(now)
+        if room is None:
+            return {"op": "out", "out": [[c, t, hostlife.kind_of(t)] for c, t in out],
+                    "save": None, "wakeup": takeover.deadline, "started": True,
+                    "room": takeover.new_id, "dropped": []}
+        self.takeover = None
+        self.how = takeover.how
+        self.room = room
+        room.make_bot = bot_maker(room.seed, self.pace)
+        self.seal_dirty = True
+        for request in self.waiting:
+            conn = request.get("conn")
+            if request["op"] == "open":
+                out += room.open(conn, now, peer=request.get("peer"))
+            elif request["op"] == "close":
+                out += room.close(conn, now)
+            else:
+                out += room.receive(conn, request.get("text"), now)
+        self.waiting = []
+        reply = self._out(out, now)
+        reply["handover"] = takeover.how
+        reply["clock"] = room.now
+        reply["save"] = json.dumps(room.to_dict())
+        return reply
 
     def _check(self, request):
         """Whether a saved room would load (Room.from_dict's checks: ValueError or TypeError
@@ -120,6 +203,8 @@ class Engine:
 
     def _drop(self, request):
         self.room = None
+        self.takeover = None
+        self.waiting = []
         return {"op": "out", "out": [], "save": None, "wakeup": None, "started": False,
                 "room": None, "dropped": []}
 
@@ -128,16 +213,33 @@ class Engine:
             raise ValueError("no room")
         return self.room
 
-    def _out(self, out):
+    def _out(self, out, now=None):
         tagged = [[conn, text, hostlife.kind_of(text)] for conn, text in out]
         changed = hostlife.sort_out(tagged, "local")["changed"]
+        room = self.room
+        if now is not None and room is not None:
+            self.seal_dirty = self.seal_dirty or changed
+            # the room sealed for the players (at most once a second, when it changed), and
+            # the designated successor's standby tokens (when the designate or seats change)
+            extra = []
+            if self.seal_dirty and room.seal_due(now):
+                extra = room.seal_out(now)
+                self.seal_dirty = False
+            if room.standby_due():
+                extra += room.standby_out()
+            tagged += [[conn, text, hostlife.kind_of(text)] for conn, text in extra]
         return self._reply(tagged, changed)
 
     def _reply(self, out, changed):
         room = self.room
+        wakeup = room.next_wakeup()
+        if self.seal_dirty and room.sealed_at is not None and room.game is not None \
+                and len(room.seal_holders()) >= THRESHOLD:
+            due = room.sealed_at + SEAL_MS       # the last change sealed too, when quiet
+            wakeup = due if wakeup is None else min(wakeup, due)
         return {"op": "out", "out": out,
                 "save": json.dumps(room.to_dict()) if changed else None,
-                "wakeup": room.next_wakeup(), "started": room.game is not None,
+                "wakeup": wakeup, "started": room.game is not None,
                 "room": room.room_id, "dropped": list(room.take_dropped())}
 
 

@@ -1,5 +1,5 @@
 """Who hosts next when the host is gone, decided the same way on every page (issue 10, item 3;
-docs/protocol.md "Host handover: the sealed room"). Pure and MicroPython-compatible: every
+docs/protocol.md "Host handover"). Pure and MicroPython-compatible: every
 page runs it on what it last heard from the room, with nothing to tap or type.
 
 - `successor(players, host)`: the lowest seat of a human player, other than the old host,
@@ -70,6 +70,24 @@ def room_id_after(room_id, epoch):
     if cut > 0 and base[cut + 2:].isdigit():
         base = base[:cut]
     return base + "-h" + str(epoch)
+
+
+def epoch_after(room_id):
+    """The epoch of the next handover of the room now at PeerJS id `room_id`: 1 for a room
+    never handed over, k + 1 for one at `<id>-h<k>` (chained handovers)."""
+    cut = room_id.rfind("-h") if isinstance(room_id, str) else -1
+    if cut > 0 and room_id[cut + 2:].isdigit():
+        return int(room_id[cut + 2:]) + 1
+    return 1
+
+
+def next_token(token, room_id, successor):
+    """A seat's token in the room handed over from `room_id` to seat `successor`'s page (32
+    hex): every page derives its own from its token, the successor every seat's from the
+    sealed state (or the `standby` tokens the old host gave it alone). Bound to the successor
+    seat, so that tokens a page was given as the designated successor serve in no room
+    hosted by anyone else."""
+    return _mac(token, "crisp-next-token", room_id, str(successor))[:32]
 
 
 def _mac(key, *fields):

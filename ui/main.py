@@ -9,7 +9,8 @@
 #     not ready yet. The page's side of the room's life (lease, resume, clock, what the
 #     room's outputs ask for) is pure: ui/hostlife.py.
 #   guest page (?room=<id>): join -> lobby -> table. A Client fed by the data connection to
-#     the host. It never starts the engine worker.
+#     the host. It never starts the engine worker, unless it becomes the host in a host
+#     handover (docs/protocol.md "Host handover": a HostPage then takes the page over).
 #   solo (the landing's "Play solo"): the same Room with bot seats and the host's Client only;
 #     no PeerJS Peer at all.
 # When the page is usable, body[data-ready] is set to "micropython" (e2e tests wait for it);
@@ -41,7 +42,7 @@ import sys
 import js
 from pyscript.ffi import create_proxy
 
-from ui import hostlife, render
+from ui import handover, hostlife, render
 from ui import screens
 from ui.client import Client
 from ui.link import HOST_GONE_MS, Link, backoff
@@ -52,6 +53,10 @@ from ui.viewmodel import awake_wanted
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
 LEAVE_MS = 600            # a leaving guest waits this long at most for the room to hear it
+PROBE_ALONE_MS = 10000    # a host page alone this long at a game looks whether the room moved
+PROBE_EVERY_MS = 15000    # ... and again this often while it stays alone
+SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
+                          # the host's gone time: that page went too, the next one hosts
 
 
 def _str(value):
@@ -134,22 +139,32 @@ class Timer:
             self.handle = None
 
 
-def every(ms, fn):
-    proxy = create_proxy(lambda *a: fn())
-    js.setInterval(proxy, ms)
-    return proxy
-
-
 class Page:
-    """What both pages share: the renderer, the model, the periodic UI tick."""
+    """What both pages share: the renderer, the model, the periodic UI tick. `screen`: the
+    renderer of a page this one takes over from (a guest page that becomes the host in a
+    handover: the table stays on screen), else a new one."""
 
-    def __init__(self):
+    def __init__(self, screen=None):
         self.client = None
-        self.screen = render.Screen(js.document.getElementById("app"), self.intent)
+        if screen is None:
+            screen = render.Screen(js.document.getElementById("app"), self.intent)
+        else:
+            screen.on_intent = self.intent
+        self.screen = screen
         self.awake = False            # the Screen Wake Lock is wanted (awake.js holds it)
         self.leaving = Timer(self.go_home)
-        self._tick_proxy = every(UI_TICK_MS, self.ui_tick)
+        self.retired = False          # another page object runs this page now
+        self._tick_proxy = create_proxy(lambda *a: self.ui_tick())
+        self._tick_handle = js.setInterval(self._tick_proxy, UI_TICK_MS)
         self._soon = Timer(self.render)   # render_soon's
+
+    def retire(self):
+        """Another page object takes over this page (a host handover): stop ticking; every
+        callback of this one does nothing from now on."""
+        self.retired = True
+        js.clearInterval(self._tick_handle)
+        self.leaving.cancel()
+        self._soon.cancel()
 
     def now(self):
         """The wall clock, ms (Date.now()). Read through crisp.now(), which is never a whole
@@ -376,8 +391,8 @@ class HostPage(Page):
     the host's own screen. The page's side of the room's life (lease, resume, clock, what
     the room's outputs ask for) is ui/hostlife.py."""
 
-    def __init__(self):
-        Page.__init__(self)
+    def __init__(self, screen=None, takeover=None):
+        Page.__init__(self, screen)
         self.room_id = None           # the room this page runs, once created or resumed
         self.solo_room = False
         self.started = False          # the room's game has started (from the engine's replies)
@@ -412,6 +427,12 @@ class HostPage(Page):
         self.engine.listen()
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
                               on_page(js.window, "pageshow", self.shown)]
+        self.probe = None             # a resumed room's check that it did not move (Probe)
+        self.alone_since = None       # since when no person is here but the host (ms)
+        self.probed_at = 0
+        if takeover is not None:
+            self.take_over(*takeover)
+            return
         wanted = param("host")
         last = wanted or storage_get("crisp.host.room")
         held = wanted is not None and not hostlife.lease_free(self.lease(wanted), self.tab,
@@ -481,6 +502,54 @@ class HostPage(Page):
     def new_game(self):
         self.client.host({"type": "new_game"})
         self.restart = self.net is None         # solo: straight into the next game
+
+    def tell_leave(self):
+        """The host leaves mid-game: the room tells its guests (`host_leaving`), so that
+        they hand the room over at once (docs/protocol.md "Host handover"); in the lobby or
+        alone the room simply closes."""
+        if self.net is None or not self.started or self.client is None:
+            return False
+        self.client.leave()
+        return True
+
+    def check_moved(self, now):
+        """A host page cut off from its players (a partition: every person's seat away here
+        for PROBE_ALONE_MS) looks whether they handed the room over meanwhile (Probe), every
+        PROBE_EVERY_MS: a host that comes back must not keep hosting a stale room."""
+        client = self.client
+        if self.room_id is None or self.net is None or not self.started or client is None \
+                or (self.probe is not None and not self.probe.done):
+            self.alone_since = None if self.room_id is None else self.alone_since
+            return
+        others = [p for p in client.players if isinstance(p, dict) and p.get("bot") is None
+                  and p.get("seat") != client.seat]
+        if not others or any(p.get("connected") for p in others):
+            self.alone_since = None
+            return
+        if self.alone_since is None:
+            self.alone_since = now
+        if now - self.alone_since >= PROBE_ALONE_MS and now - self.probed_at >= PROBE_EVERY_MS:
+            saved = storage_json("crisp.room." + self.room_id)
+            if isinstance(saved, dict) and saved.get("game"):
+                self.probed_at = now
+                self.probe = Probe(self.room_id, saved, self.moved)
+
+    def moved(self, new_id, token, name):
+        """The room this page resumed was handed over meanwhile (Probe): this page rejoins
+        it as a player in its own seat, as a guest of the new host. Its saved host room
+        becomes a guest's seat record: the token of its seat there (handover.next_token)."""
+        log("the room moved to", new_id, ": rejoining as a player")
+        self.probe = None
+        room_id = self.room_id
+        self.room_id = None               # pagehide saves nothing now
+        if self.net is not None:
+            self.net.shutdown()
+        self.wake.cancel()
+        self.engine.request({"op": "drop"})
+        self.forget(room_id)
+        storage_set("crisp.token." + new_id, token)
+        storage_set("crisp.name", name)
+        js.location.replace(self.screen.base + "?room=" + new_id)
 
     def forget_room(self):
         if self.room_id is not None:
@@ -559,6 +628,35 @@ class HostPage(Page):
         if self.room_id is not None and self.room_id == self._net_room:
             self.start_net()
 
+    def take_over(self, spec, client, name):
+        """A host handover (docs/protocol.md "Host handover"): this page was a guest at
+        seat `spec["seat"]` and hosts the room from now on at `spec["new_id"]`. The engine
+        worker gathers a second share of the sealed room and opens it (or deals the round
+        again); meanwhile the table stays on screen (`client`, this page's model as a guest)
+        with the handover banner. The room is saved as this page's own hosted room."""
+        room_id = spec["new_id"]
+        self.room_id = room_id
+        self.started = True
+        self.waiting = False
+        self.clock_ = self.room_clock()         # the room's own clock comes with its reply
+        client.send = self.local_send
+        client.is_host = True
+        client.trusted = True
+        client.suspect = False
+        client.host_lost = False
+        client.host_quiet = False
+        client.handover = {"me": True}
+        client.status = "connecting"
+        self.client = client
+        self.hold_lease()
+        self.engine.request({"op": "takeover", "handover": spec, "pace": self.bot_pace,
+                             "now": self.clock()})
+        client.join(name, None)
+        storage_set("crisp.host.room", room_id)
+        self.start_net()
+        log("taking over the room as", room_id)
+        self.render()
+
     # -- saved rooms: resume, abandon, the lease of the tab that runs one
     def saved(self, room_id):
         """The saved room `room_id` if it is there and reads as JSON, else None. Whether it is
@@ -605,6 +703,8 @@ class HostPage(Page):
         """pagehide (a reload, a closed tab, the page put in the back/forward cache): the
         room is saved after every change already; let the lease go and the room id too
         (guests hear at once that the host is away), so that a reloaded page resumes at once."""
+        if self.probe is not None:
+            self.probe.stop()
         if self.room_id is not None:
             self.hold_lease(0)
             if self.net is not None:
@@ -639,19 +739,27 @@ class HostPage(Page):
                              "cheat": self.cheat, "now": self.clock()})
         self.hold_lease()
         self.client = Client(self.local_send, is_host=True)
-        self.client.join(saved["seats"][0].get("name") or "?", None)
+        host = saved.get("host", 0)
+        seats = saved.get("seats") or [{}]
+        host = host if isinstance(host, int) and 0 <= host < len(seats) else 0
+        self.client.join(seats[host].get("name") or "?", None)
         if self.solo_room:
             self.client.status = "ok"              # solo: bots only, no network to open
             self.name_room_in_url(room_id)
         else:
             self.client.status = "connecting"
             self.start_net()
+            if saved.get("game"):
+                self.probe = Probe(room_id, saved, self.moved)   # handed over meanwhile?
         storage_set("crisp.host.room", room_id)
         log("room resumed:", room_id, "at", clock)
         self.render()
 
     def ui_tick(self):
         self.engine.watch(self.now())
+        if self.probe is not None:
+            self.probe.step(self.now())
+        self.check_moved(self.now())
         if self.pending is not None:
             self.resume_room(self.pending)
         if self.room_id is not None:
@@ -681,6 +789,12 @@ class HostPage(Page):
         if msg.get("op") == "refused" and asked == "create" and not msg.get("failed"):
             self.name_refused(msg)
             return
+        if msg.get("op") == "refused" and asked == "takeover":
+            # the room could not be made here (nothing to deal again from): say so
+            log("the takeover failed:", msg.get("error"))
+            self.client.handover = {"me": True, "failed": True}
+            self.render()
+            return
         if msg.get("op") == "refused":
             log("engine refused", asked, ":", msg.get("error"))
             # a save the engine cannot read is dropped; not one it never read (it failed to
@@ -697,6 +811,13 @@ class HostPage(Page):
         if self.room_id is None or msg.get("room") != self.room_id:
             return                       # a reply about a room this page has left
         self.started = bool(msg.get("started"))
+        if msg.get("handover") is not None:
+            # the takeover made its room: its clock is the room's from now on
+            clock = msg.get("clock")
+            if isinstance(clock, (int, float)):
+                self.clock_ = hostlife.Clock(self.now(), int(clock), running=True)
+            self.client.handover = None
+            log("took over the room:", msg.get("handover"))
         out = msg.get("out")
         todo = hostlife.sort_out(out if isinstance(out, list) else [], "local")
         now = self.now()
@@ -771,6 +892,7 @@ class HostPage(Page):
         """The URL names the room (?host=<id>): a reload of this tab resumes it."""
         try:
             query = js.URLSearchParams.new(js.location.search)
+            query.delete("room")          # (a guest that took over: a host page now)
             query.set("host", room_id)
             js.history.replaceState(None, "", "?" + str(query.toString()))
         except Exception as e:
@@ -821,6 +943,11 @@ class GuestPage(Page):
         shorter = test_param("hostgone")        # a test build may shorten the 30 s
         if shorter and shorter.isdigit():
             gone_ms = int(shorter)
+        self.gone_ms = gone_ms
+        self.plan = None                  # the host handover in progress (ui/handover.py)
+        self.handed = None                # what it started from: room, players, host, token
+        self.early = False                # the engine started early: this page hosts next
+        self.gave_up = False              # nobody could host: no handover from this page
         self.link = Link(self.now(), seated=bool(self.client.token), gone_ms=gone_ms)
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
                             self.net_error)
@@ -837,6 +964,8 @@ class GuestPage(Page):
     def hidden(self):
         """pagehide: let the host hear at once that this page is going (a reload or a
         closed tab); back from the back/forward cache, `woke` connects again."""
+        if self.retired:
+            return
         self.net.shutdown()
         self.link.lost(self.now())
 
@@ -877,6 +1006,8 @@ class GuestPage(Page):
     def step(self):
         """Do what the link says now: drop a dead connection, connect, ping."""
         client = self.client
+        if self.retired:
+            return
         if client.screen == "gone":
             self.net.drop()
             return
@@ -901,6 +1032,131 @@ class GuestPage(Page):
         client.host_lost = self.link.host_lost(now)
         if not client.host_lost:
             self.screen.ui.pop("keep_waiting", None)
+        if (self.plan is not None and client.handover is not None and self.link.missing
+                and not self.link.open
+                and now - self.handed["at"] >= self.gone_ms + SUCCESSOR_MS):
+            # Nobody holds the new id (the successor's page went too: a page that takes over
+            # registers it at once, before its engine runs): the next person hosts.
+            log("seat", self.plan.successor, "did not take over: the next one does")
+            self.hand_over(failed=self.plan.successor)
+            return
+        if self.plan is None and not self.gave_up and self.can_hand_over():
+            if client.host_quiet and not self.early and self.next_host() == client.seat:
+                # This page would host next: Pyodide starts now, while the host may still
+                # come back, so that a takeover waits seconds less (a guest page downloads
+                # Pyodide only when it is about to become the host).
+                self.early = True
+                log("the host is quiet and this seat hosts next: starting the engine")
+                js.crisp.engine.start()
+            if client.host_lost or client.host_leaving:
+                self.hand_over()
+
+    # -- the host handover (docs/protocol.md "Host handover")
+    def can_hand_over(self):
+        """A seated player at a game in play (the lobby simply waits for its host)."""
+        client = self.client
+        return (client.seat is not None and client.token is not None and client.view is not None
+                and client.screen == "table" and client.seat != client.host_seat)
+
+    def next_host(self):
+        return handover.successor(self.client.players, self.client.host_seat)
+
+    def hand_over(self, failed=None):
+        """The host counts as gone (or said it leaves): do this page's part, with nothing to
+        tap or type. The successor's page becomes the host in place; every other page moves
+        to the room's new id and rejoins its seat there; with nobody to host, the host-gone
+        panel stays (keep waiting or leave). `failed`: a successor that never hosted at its
+        new id (its page went too): the next one takes over at the next id (epoch + 1)."""
+        client = self.client
+        if failed is None:
+            # what the page knew when the host went: every page names the successor from it
+            players = client.players_at_leave if client.host_leaving else client.players
+            self.handed = {"room": self.room_id, "players": [p for p in players],
+                           "host": client.host_seat, "token": client.token,
+                           "epoch": handover.epoch_after(self.room_id)}
+        else:
+            self.handed["players"] = [without(p) if isinstance(p, dict)
+                                      and p.get("seat") == failed else p
+                                      for p in self.handed["players"]]
+            self.handed["epoch"] += 1
+        self.handed["at"] = self.now()
+        handed = self.handed
+        old_id, players = handed["room"], handed["players"]
+        try:
+            plan = handover.Handover(old_id, client.seat, players, handed["host"],
+                                     client.sealed, handed["epoch"])
+        except ValueError as e:
+            log("no handover:", e)
+            return
+        if plan.role == "none":
+            self.plan = None              # nobody to host: the host-gone panel, for good
+            self.gave_up = True
+            client.handover = None
+            client.host_lost = True
+            return
+        self.plan = plan
+        name = handover_name(players, plan.successor)
+        log("the host is gone: seat", plan.successor, "(" + name + ") hosts at", plan.new_id)
+        if plan.role == "host":
+            self.become_host(plan)
+            return
+        token = handover.next_token(handed["token"], old_id, plan.successor)
+        storage_remove(self.token_key)
+        self.room_id = plan.new_id
+        self.token_key = "crisp.token." + plan.new_id
+        storage_set(self.token_key, token)
+        client.token = token
+        client.host_seat = plan.successor
+        client.host_lost = client.host_quiet = client.host_leaving = False
+        client.handover = {"name": name, "me": False}
+        self.screen.ui.pop("keep_waiting", None)
+        self.name = self.name or client.name or storage_get("crisp.name") or "?"
+        set_query("room", plan.new_id)
+        self.link = Link(self.now(), seated=True, gone_ms=self.gone_ms)
+        self.net.drop()
+        self.net.room_id = plan.new_id
+        self.net.connect()
+
+    def become_host(self, plan):
+        """This page is the successor: a HostPage takes it over in place (the same screen,
+        the same model), and the engine worker makes the room (ui/takeover.py)."""
+        global PAGE
+        client = self.client
+        view = client.view or {}
+        handed = self.handed
+        spec = {"room_id": handed["room"], "new_id": plan.new_id, "epoch": handed["epoch"],
+                "seat": client.seat, "token": handed["token"], "players": handed["players"],
+                "host": handed["host"], "sealed": client.sealed, "standby": client.standby,
+                "public": {"options": view.get("options"), "scores": view.get("scores"),
+                           "dealer": view.get("dealer"), "round": view.get("round"),
+                           "phase": view.get("phase")}}
+        name = client.name or self.name or storage_get("crisp.name") or "?"
+        storage_remove(self.token_key)     # a guest of that room no more
+        self.retire()
+        self.net.shutdown()
+        client.host_leaving = False
+        PAGE = HostPage(self.screen, (spec, client, name))
+
+    def share_proof(self, text):
+        """The successor's `share_proof` on the connection to the new id: this page's share
+        goes to it only when its mac proves it is the successor's seat (ui/handover.py);
+        an impostor at the new id gets nothing. True when `text` was one."""
+        plan = self.plan
+        if plan is None or '"share_proof"' not in text:
+            return False
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return False
+        if not isinstance(msg, dict) or msg.get("type") != "share_proof":
+            return False
+        share = plan.share_for(msg.get("mac"), msg.get("nonce"), self.net.peer_id())
+        if share is None:
+            log("the peer at the new room id did not prove it is the successor: no share")
+            return True
+        self.net.send(json.dumps({"type": "share", "v": 1, "n": share["n"],
+                                  "share": share["share"]}))
+        return True
 
     def woke(self):
         try:
@@ -913,6 +1169,17 @@ class GuestPage(Page):
         self.render()
 
     def net_open(self):
+        if self.retired:
+            return
+        plan = self.plan
+        if plan is not None and plan.sealed is not None and plan.resume \
+                and self.client.handover is not None:
+            # a holder of the sealed room: offer the successor this seat's share (it goes
+            # only once the successor proved itself: `share_proof`)
+            nonce = plan.challenge(str(js.crisp.randomHex(16)))
+            self.net.send(json.dumps({"type": "share_offer", "v": 1, "seat": self.client.seat,
+                                      "n": (plan.sealed.get("box") or {}).get("n"),
+                                      "nonce": nonce}))
         self.link.opened(self.now())
         self.client.connected()           # nothing from this peer counts until it proves itself
         self.client.last_heard = self.now()
@@ -924,7 +1191,9 @@ class GuestPage(Page):
         self.render()
 
     def net_text(self, text):
-        if text is None:
+        if text is None or self.retired:
+            return
+        if self.share_proof(text):
             return
         client = self.client
         now = self.now()
@@ -944,7 +1213,14 @@ class GuestPage(Page):
         if client.kicked is not None and client.kicked.get("code") == "left":
             self.go_home()                # the room heard our `leave`
             return
+        if client.host_leaving and self.plan is None:
+            self.step()                   # the host leaves: hand the room over now
+            if self.retired:
+                return
         self.link.heard(now, seated=client.last_type == "welcome")
+        if client.last_type == "welcome" and client.handover is not None:
+            client.handover = None            # seated again, under the new host
+            self.plan = None
         if client.name_error and self.name is not None:
             # the room refused the name: the join screen says why; no retry with it
             self.name = None
@@ -958,7 +1234,7 @@ class GuestPage(Page):
         self.render_soon()
 
     def net_lost(self, missing):
-        if self.client.screen == "gone":
+        if self.retired or self.client.screen == "gone":
             return
         self.link.lost(self.now(), missing)
         self.link.online = self.net.registered
@@ -966,11 +1242,104 @@ class GuestPage(Page):
         self.render()
 
     def net_error(self, kind):
+        if self.retired:
+            return
         log("peer error:", kind)
         if kind in ("disconnected", "network"):
             # the signaling server is lost: a new network? check the connection now
             self.link.doubt(self.now())
             self.step()
+
+
+def handover_name(players, seat):
+    """The name of `seat` in a players list, or "?"."""
+    for p in players or []:
+        if isinstance(p, dict) and p.get("seat") == seat:
+            return str(p.get("name") or "?")
+    return "?"
+
+
+def without(player):
+    """A players list entry marked not connected (a successor that never hosted)."""
+    copy = {}
+    for key in player:
+        copy[key] = player[key]
+    copy["connected"] = False
+    return copy
+
+
+def set_query(key, value):
+    """Set one parameter of the page's URL (a reload goes to the same room)."""
+    try:
+        query = js.URLSearchParams.new(js.location.search)
+        query.set(key, value)
+        js.history.replaceState(None, "", "?" + str(query.toString()))
+    except Exception as e:
+        log("could not set the URL:", e)
+
+
+class Probe:
+    """A resumed host room's check that it was not handed over while its page was away
+    (issue 10: "if the old host comes back, it rejoins as a player in its own seat"): a
+    connection to the room's next id (handover.room_id_after) that watches it. A room there
+    whose `watching` (or `lobby`) names another seat as host is this room moved:
+    `on_moved(new_id, token, name)` with this seat's token there (handover.next_token).
+    Nothing there (the signaling server knows no such peer): the probe stops and the page
+    goes on hosting. Whoever squats the next id learns nothing: the page then rejoins there
+    through the seat proof, which a stranger cannot pass (the page says the host is
+    unverified)."""
+
+    def __init__(self, room_id, saved, on_moved):
+        self.room_id = room_id
+        self.new_id = handover.room_id_after(room_id, handover.epoch_after(room_id))
+        host = saved.get("host", 0)
+        seats = saved.get("seats") or []
+        self.seat = host if isinstance(host, int) and 0 <= host < len(seats) else 0
+        me = seats[self.seat] if seats else {}
+        self.token = me.get("token")
+        self.name = me.get("name") or "?"
+        self.on_moved = on_moved
+        self.done = False
+        self.started = int(js.crisp.now())
+        self.net = GuestNet(self.new_id, self.opened, self.text, self.lost, self.error)
+        self.net.connect()
+
+    def step(self, now):
+        if not self.done and now - self.started > 20000:
+            self.stop()                   # nothing answered: the room is here
+
+    def opened(self):
+        if not self.done:
+            self.net.send(json.dumps({"type": "watch", "v": 1}))
+
+    def text(self, text):
+        if self.done or text is None:
+            return
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(msg, dict) or msg.get("type") not in ("lobby", "watching"):
+            return
+        host = msg.get("host")
+        if not isinstance(host, int) or isinstance(host, bool) or host == self.seat \
+                or not isinstance(self.token, str):
+            return
+        self.stop()
+        self.on_moved(self.new_id, handover.next_token(self.token, self.room_id, host),
+                      self.name)
+
+    def lost(self, missing):
+        if missing and not self.done:
+            log("no room at", self.new_id, ": this room was not handed over")
+            self.stop()                   # no room at the next id: never handed over
+
+    def error(self, kind):
+        pass
+
+    def stop(self):
+        self.done = True
+        self.net.shutdown()
 
 
 class OwnRoom:

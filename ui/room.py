@@ -16,6 +16,7 @@ import unicodedata
 
 from crisp_core import (Bot, Game, IllegalAction, events_for, is_card, normalize_options,
                         public_events, spectator_view, view_for)
+from crisp_core import bots as _bots
 from crisp_core import shuffle
 from crisp_core.actions import POSITIONS
 from crisp_core.actions import ActionError, check_shape
@@ -323,6 +324,7 @@ class Room:
         self.spectators = {}      # conn -> {"seen": ms, "ask": None | {"seat", "name"}}
         self.seal_n = 0           # seals sent (`seal_out`): the newest box wins
         self.sealed_at = None     # when the last one went
+        self.standby_sent = None  # (designate, its conn, tokens) the last `standby` was for
         self.now = 0
         self.fair = None          # the committed shuffle of this round (or the next deal)
         self.cheat = None         # test builds only: "hand" | "deck", a host that cheats
@@ -706,7 +708,8 @@ class Room:
         return [(conn, self._watching_text(conn))] + self._watcher_update(conn, replay=True)
 
     def _watching_text(self, conn):
-        return self._msg("watching", room=self.room_id, ask=self.spectators[conn]["ask"])
+        return self._msg("watching", room=self.room_id, ask=self.spectators[conn]["ask"],
+                         host=self.host)
 
     def _watcher_update(self, conn, replay=False):
         """The lobby, or the spectator view (with the round's public events on `replay`)."""
@@ -796,7 +799,13 @@ class Room:
         """A guest leaves: in the lobby its seat frees up; at the table a bot takes it for
         good (its token opens nothing any more). The leaving page hears `kicked` `left`."""
         if conn == LOCAL:
-            raise BadMessage("not_allowed", "the host's page closes the room itself")
+            if self.game is None:
+                raise BadMessage("not_allowed", "the host's page closes the room itself")
+            # The host leaves mid-game: every page hears it at once and hands the room over
+            # to the designated successor without waiting for the host to count as gone
+            # (docs/protocol.md "Host handover"); the host's seat is sealed as it is.
+            return [(c, self._msg("host_leaving", host=self.host))
+                    for c in list(self.conns) + list(self.spectators) if c != LOCAL]
         if conn in self.spectators:
             self._forget(conn)
             return [(conn, self._kicked("left", "you left"))] + self._broadcast()
@@ -1431,7 +1440,7 @@ class Room:
         room.fair = fair_from_dict(d.get("fair"))    # checked there: None when malformed
         return room
 
-    # ---- the host handover (docs/protocol.md "Host handover: the sealed room") ------------
+    # ---- the host handover (docs/protocol.md "Host handover") ------------
 
     def seal_holders(self):
         """The seats that hold a share of the sealed room: people other than the host, here
@@ -1446,41 +1455,112 @@ class Room:
         return (self.game is not None and len(self.seal_holders()) >= seal.THRESHOLD
                 and (self.sealed_at is None or now - self.sealed_at >= SEAL_MS))
 
+    def sealed_state(self, randbytes=secrets.token_bytes):
+        """What the sealed box holds (docs/protocol.md "Host handover"): `to_dict()` with each
+        bot's random state (2.5 KB of Mersenne Twister state a bot, incompressible) replaced
+        by a fresh 64-bit seed ({"seed": n}) its next host seeds it with: the bot keeps its
+        memory (the cards it saw), only its future whims differ. Everything else, the round's
+        journal and log included, is kept: the successor sends the round's proof and
+        replays the log to rejoining seats."""
+        state = self.to_dict()
+        for seat in state["seats"]:
+            agent = seat.get("agent")
+            if isinstance(agent, dict) and "rng" in agent:
+                seat["agent"] = dict(agent, rng={"seed": int.from_bytes(randbytes(8), "big")})
+        return state
+
     def seal_out(self, now, randbytes=secrets.token_bytes):
         """The room sealed for the players (ui/seal.py): one `sealed` message to each holder
-        with the box (the same for all), that seat's own share, never another's, and the keys
-        with which every other holder's page, as successor, proves itself to this one
-        (ui/handover.py `successor_key`); nothing to spectators, bots or the host's own
-        screen. [] when fewer than two could hold it."""
+        with the box (the same for all; `sealed_state`), that seat's own share, never
+        another's, and the keys with which every other holder's page, as successor, proves
+        itself to this one (ui/handover.py `successor_key`); nothing to spectators, bots or
+        the host's own screen. [] when fewer than two could hold it, or when the message would
+        pass MAX_TEXT even with the bots' memories left out (then the bots start afresh)."""
         holders = self.seal_holders()
         if self.game is None or len(holders) < seal.THRESHOLD:
             return []
         self.seal_n += 1
         self.sealed_at = now
-        box, shares = seal.seal_room(self.to_dict(), self.room_id, self.seal_n, holders,
-                                     randbytes)
-        return [(self.seats[i].conn, self._msg(
-            "sealed", box=box, share=shares[i], host=self.host,
-            keys={str(j): handover.successor_key(self.seats[j].token, self.room_id, i)
-                  for j in holders if j != i}))
-            for i in holders]
+        state = self.sealed_state(randbytes)
+        for attempt in (0, 1):
+            box, shares = seal.seal_room(state, self.room_id, self.seal_n, holders, randbytes)
+            out = [(self.seats[i].conn, self._msg(
+                "sealed", box=box, share=shares[i], host=self.host,
+                keys={str(j): handover.successor_key(self.seats[j].token, self.room_id, i)
+                      for j in holders if j != i}))
+                for i in holders]
+            if max(len(text) for _, text in out) <= MAX_TEXT:
+                return out
+            for seat in state["seats"]:
+                seat["agent"], seat["plan"] = None, None
+        return []
+
+    def designate(self):
+        """The seat that would host next if the host went now (ui/handover.successor over the
+        players list every page gets), or None."""
+        return handover.successor(self._players(), self.host)
+
+    def standby_due(self):
+        """True when the designated successor has not got this room's `standby` tokens for
+        the seats as they are now (`standby_out`)."""
+        return self.game is not None and self._standby_key() != self.standby_sent
+
+    def _standby_key(self):
+        seat = self.designate()
+        if seat is None or self.seats[seat].conn is None:
+            return None
+        return (seat, self.seats[seat].conn,
+                tuple(s.token for s in self.seats if s.bot is None))
+
+    def standby_out(self):
+        """The designated successor's `standby`: {"seat": its seat, "tokens": {seat: the
+        seat's token in a room it hosts after a handover (handover.next_token)}} for every
+        person's seat (the old host's too). Only that seat's connection gets it, and the
+        tokens serve only in a room that seat hosts: it needs them when the sealed room
+        cannot be opened (`from_public`) so that the old host and away players can still
+        prove their seats there; no one else can use them. [] when there is no designate."""
+        key = self._standby_key()
+        self.standby_sent = key
+        if key is None:
+            return []
+        seat = key[0]
+        tokens = {str(i): handover.next_token(s.token, self.room_id, seat)
+                  for i, s in enumerate(self.seats) if s.bot is None and s.token is not None}
+        return [(self.seats[seat].conn, self._msg("standby", seat=seat, tokens=tokens))]
 
     @classmethod
-    def from_handover(cls, d, seat, now, make_token=secrets.token_hex, make_bot=None,
-                      load_bot=Bot.from_dict):
-        """The room `d` (its old host's `to_dict`, opened from the sealed box, ui/seal.py)
-        hosted from now on by the page of `seat` (ui/handover.successor): every seat, name,
-        token, bot, option and score, the dealer rotation and the round in play exactly where
-        it stopped. The old host's seat becomes a guest's seat: its person rejoins it with its
-        token (the old host's page has it in its saved room). Every other person is away
-        from `now` until it rejoins through the seat proof; the clock goes on from the saved
-        one (the page sets its epoch so), so no deadline ran out while nobody hosted.
-        Raises ValueError when `seat` is not a person's seat other than the old host's."""
-        room = cls.from_dict(d, make_token=make_token, make_bot=make_bot, load_bot=load_bot)
+    def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
+                      make_bot=None, load_bot=Bot.from_dict):
+        """The room `d` (its old host's `sealed_state`, opened from the sealed box,
+        ui/seal.py) hosted from now on by the page of `seat` (ui/handover.successor) at PeerJS
+        id `new_id` (handover.room_id_after; the room's id from now on): every seat, name,
+        bot, option and score, the dealer rotation and the round in play exactly where it
+        stopped. Every person's token becomes `handover.next_token(token, old id, seat)`,
+        which that person's page derives from its own: the old host's seat is a guest's seat
+        now, its person rejoins it through the seat proof. Every other person is away from
+        `now` until it rejoins; the clock goes on from the saved one (the page sets its epoch
+        so), so no deadline ran out while nobody hosted. A bot sealed with a seed instead of
+        its random state is seeded with it. Raises ValueError when `seat` is not a person's
+        seat other than the old host's (or `d` is not a room)."""
+        def load(agent):
+            rng = agent.get("rng") if isinstance(agent, dict) else None
+            if isinstance(rng, dict) and set(rng) == {"seed"} and _is_int(rng["seed"]):
+                agent = dict(agent, rng=_bots._rng_state(random.Random(rng["seed"])))
+            return load_bot(agent)
+
+        room = cls.from_dict(d, make_token=make_token, make_bot=make_bot, load_bot=load)
         old = room.host
         if not _is_int(seat) or not 0 <= seat < len(room.seats) or seat == old \
                 or room.seats[seat].bot is not None:
             raise ValueError("the new host must be a person's seat other than the old host's")
+        old_id = room.room_id
+        for s in room.seats:
+            if s.bot is None:
+                s.token = handover.next_token(s.token, old_id, seat)
+        if new_id is not None:
+            if not isinstance(new_id, str) or not ROOM_ID.match(new_id):
+                raise ValueError("new room id")
+            room.room_id = new_id
         room.host = seat
         room.seats[seat].stop_stand_in()
         room.seats[seat].away_since = None
@@ -1489,24 +1569,40 @@ class Room:
 
     @classmethod
     def from_public(cls, room_id, seat, players, options, scores, dealer, round_no, now,
-                    seed=None, make_token=secrets.token_hex, make_bot=None):
+                    seed=None, tokens=None, make_token=secrets.token_hex, make_bot=None):
         """A room rebuilt by seat `seat` from what every page knows (the last view and
         players list) when the sealed room cannot be opened (fewer than two players left to
-        open it): the same seats and names, every other seat played by a bot (its person may
-        not be proven any more: its token is unknown here), the options, the scores of the
-        finished rounds, and the interrupted round dealt again (same number and dealer, a new
-        seed). `players`: [{seat, name, bot}]. Raises ValueError for bad input."""
+        open it): the same seats and names, the options, the scores of the finished rounds,
+        and the interrupted round dealt again (same number and dealer, a new seed).
+        `players`: [{seat, name, bot}]. `tokens`: {seat (text): token}, the `standby` tokens
+        the old host gave this seat (handover.next_token, bound to this seat): a person's
+        seat with one stays that person's (away until it rejoins through the seat proof, the
+        old host's too); every other seat is played by a bot. `room_id`: the room's new id.
+        Raises ValueError for bad input."""
         if not isinstance(players, list) or not 2 <= len(players) <= MAX_SEATS:
             raise ValueError("players: 2 to 8 seats")
         if not _is_int(seat) or not 0 <= seat < len(players):
             raise ValueError("seat must be one of the players'")
+        tokens = tokens if isinstance(tokens, dict) else {}
         room = cls(room_id, players[seat].get("name") or "?", seed=seed, make_token=make_token,
                    make_bot=make_bot)
         room.seats = []
+        seen = set()
         for index, p in enumerate(players):
+            p = p if isinstance(p, dict) else {}
             name = clean_name(p.get("name") or "Bot " + str(index))
+            token = tokens.get(str(index))
+            person = proof.is_hex(token, 32) and token not in seen   # (a person's seat:
+            # `standby` has tokens for people only; the list shows a stand-in as a bot)
             if index == seat:
-                room.seats.append(Seat(name, room._token()))
+                room.seats.append(Seat(name, token if person else room._token()))
+                seen.add(room.seats[-1].token)
+                continue
+            if person:
+                seen.add(token)
+                person_seat = Seat(name, token)
+                person_seat.away_since = now          # until it rejoins
+                room.seats.append(person_seat)
                 continue
             level = p.get("bot") if p.get("bot") in BOT_LEVELS else LEFT_BOT
             bot = Seat(name, None, bot=level)
@@ -1525,7 +1621,6 @@ class Room:
         room._record(room.game.deal_events())
         return room
 
-
 # A PeerJS id (its own check: letters and digits, single - or _ between), at most 64 long.
 ROOM_ID = re.compile(r"(?=.{1,64}\Z)[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*\Z")
 SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
@@ -1536,9 +1631,10 @@ SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
 def check_saved(d):
     """Raise ValueError (a short English reason) unless `d` has the shape of a saved room
     (`Room.to_dict`): its fields and no other; a room id PeerJS takes; an integer seed; a
-    stacked deck of distinct cards or none; the lobby options; 1 to 8 seats, seat 0 and every
-    other person with a distinct token (text), bots without one and of a known level, a
-    stand-in only on a person's seat, bot plans with a time; the round's log and peeks as
+    stacked deck of distinct cards or none; the lobby options; 1 to 8 seats, the host's seat
+    (`host`: 0 unless the room was handed over) and every other person with a distinct token
+    (text), bots without one and of a known level, a stand-in only on a person's seat other
+    than the host's, bot plans with a time; the round's log and peeks as
     events; a clock. The game itself is checked by `Game.from_dict`."""
     def bad(what):
         raise ValueError("saved room: " + what)
@@ -1570,6 +1666,9 @@ def check_saved(d):
     seats = d["seats"]
     if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
         bad("1 to 8 seats")
+    host = d.get("host", 0)
+    if not _is_int(host) or not 0 <= host < len(seats):
+        bad("host")
     tokens = set()
     for i, s in enumerate(seats):
         if not isinstance(s, dict) or not set(SEAT_FIELDS) <= set(s) <= set(SEAT_FIELDS) | {"wins"}:
@@ -1579,9 +1678,9 @@ def check_saved(d):
             if not isinstance(token, str) or not 0 < len(token) <= 128 or token in tokens:
                 bad("seat %d: token" % i)
             tokens.add(token)
-            if s["stand_in"] is not None and (i == 0 or s["stand_in"] not in BOT_LEVELS):
+            if s["stand_in"] is not None and (i == host or s["stand_in"] not in BOT_LEVELS):
                 bad("seat %d: stand-in" % i)
-        elif i == 0 or s["bot"] not in BOT_LEVELS or s["token"] is not None \
+        elif i == host or s["bot"] not in BOT_LEVELS or s["token"] is not None \
                 or s["stand_in"] is not None:
             bad("seat %d: bot" % i)
         if not _is_int(s["n"]) or s["n"] < 0:
@@ -1593,9 +1692,7 @@ def check_saved(d):
                                  or not _is_int(plan["at"])
                                  or not isinstance(plan["action"], dict)):
             bad("seat %d: bot plan" % i)
-    host = d.get("host", 0)
-    if not _is_int(host) or not 0 <= host < len(seats) or seats[host]["bot"] is not None:
-        bad("host")                       # (after a handover: the seat that hosts)
+    # (after a handover the seat that hosts need not be seat 0: checked above, as a person)
     log = d["log"]
     if not isinstance(log, list) or len(log) > LOG_KEEP or not all(
             is_event(e, len(seats)) for e in log):

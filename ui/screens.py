@@ -48,6 +48,18 @@ def connection_banner(model, ctx, ui=None):
         return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
                          "role": "status"}, ctx.t("engine_loading", pct=wait))
     st = read(model, "status", "ok")
+    moving = read(model, "handover")
+    if isinstance(moving, dict):
+        # The host is gone and the room moves to its successor (docs/protocol.md "Host
+        # handover"): the table stays as it was meanwhile, `leave` at hand.
+        if moving.get("failed"):
+            text = ctx.t("handover_failed")
+        elif moving.get("me"):
+            text = ctx.t("handover_me")
+        else:
+            text = ctx.t("handover_other", name=moving.get("name") or "?")
+        return h("div", {"class": "banner connecting", "data-testid": "handover",
+                         "role": "status"}, text, " ", leave_button(ctx))
     if read(model, "host_lost", False) and not read(model, "is_host", False) \
             and st != "host_unverified":
         return host_gone_panel(model, ui if ui is not None else {}, ctx)

@@ -1,5 +1,5 @@
 """The room's state sealed for the players: the groundwork of the host handover (issue 10,
-item 3; docs/protocol.md "Host handover: the sealed room").
+item 3; docs/protocol.md "Host handover").
 
 While a game is played, the host can give every player the same sealed copy of the room
 (`seal_room`): its state (`Room.to_dict()`: hands, deck, tokens, bots) compressed and then
