@@ -1,9 +1,10 @@
 """How fast each page is usable, what it downloads, and what one action costs at 8 players.
 
     python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3] [--actions 60]
-        [--dist DIR] [--tasks [--against DIR]]
+        [--dist DIR] [--tasks [--against DIR]] [--cpu N]
     --dist: another build; --tasks: the long tasks alone (--against: and those of another
-    build, the two builds' runs in turn)
+    build, the two builds' runs in turn); --cpu: the long tasks' pages run on a CPU N times
+    slower (Chrome's CPU throttling, as a mid-range phone; 1 by default)
 
 Starts ``tools/serve.mjs`` (gzip on, as for LAN play) on a free port and opens pages in
 headless Debian Chromium, side by side in one run:
@@ -226,11 +227,19 @@ SETTLE_MS = 1000        # after a page shows: the tasks its start left behind co
 WAIT = 300_000
 
 
+CPU_RATE = [1]          # --cpu: Chrome's CPU throttling rate for the long tasks' pages
+
+
 def _phone(browser):
     context = browser.new_context(**PHONE)
     context.add_init_script(READY_PROBE)
     context.add_init_script(LONGTASKS)
-    return context, context.new_page()
+    page = context.new_page()
+    if CPU_RATE[0] > 1:
+        # the page's main thread (where long tasks are counted) slowed as on a phone's CPU
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate",
+                                           {"rate": CPU_RATE[0]})
+    return context, page
 
 
 def _sel(testid, extra=""):
@@ -314,7 +323,8 @@ def task_summary(runs):
 
 
 def print_tasks(runs):
-    print("main-thread long tasks, per page (%d runs; tasks over 50 ms):" % len(runs))
+    print("main-thread long tasks, per page (%d runs; tasks over 50 ms; CPU slowed x%g):"
+          % (len(runs), CPU_RATE[0]))
     print("  %-14s %14s %14s %12s" % ("page", "longest (med)", "over 50 (med)", "longest max"))
     for name, (longest, over, worst) in task_summary(runs).items():
         print("  %-14s %11.0f ms %14.0f %9.0f ms" % (name, longest, over, worst))
@@ -366,6 +376,8 @@ def compare_tasks(dists, runs):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 3
+    if "--cpu" in argv:
+        CPU_RATE[0] = float(argv[argv.index("--cpu") + 1])
     actions = int(argv[argv.index("--actions") + 1]) if "--actions" in argv else 60
     dist = os.path.abspath(argv[argv.index("--dist") + 1]) if "--dist" in argv \
         else os.path.join(ROOT, "dist")
