@@ -163,7 +163,8 @@ def test_a_new_host_continues_the_round_exactly_and_every_seat_keeps_its_place()
     ana = Client(lambda text: None, is_host=True)
     out = room.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), room.now)
     welcome = [json.loads(t) for c, t in out if c == LOCAL][0]
-    assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": old.room_id + "-h1"}
+    assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": old.room_id + "-h1",
+                       "host": 1}
     view = [json.loads(t) for c, t in out if c == LOCAL and '"view"' in t][0]["view"]
     assert view["seat"] == 1 and view["phase"] == old.game.phase
     assert ana is not None

@@ -152,7 +152,8 @@ def test_pongs_and_errors_change_nothing_worth_saving():
 
 def test_the_provisional_lobby_is_the_host_alone_with_the_default_options():
     welcome, lobby = [json.loads(t) for t in provisional("crisp-x", "Ana")]
-    assert welcome == {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": "crisp-x"}
+    assert welcome == {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": "crisp-x",
+                       "host": 0}
     assert lobby["type"] == "lobby" and lobby["v"] == 1 and lobby["started"] is False
     assert lobby["players"] == [{"seat": 0, "name": "Ana", "bot": None, "connected": True,
                                  "wins": 0}]

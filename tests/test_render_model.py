@@ -1590,3 +1590,25 @@ def test_icons_are_svg_drawings_with_their_names_and_no_text_needs_a_symbol_font
                  "icon-dealer", "icon-caller", "icon-check", "icon-last-move", "icon-star",
                  "icon-warning", "icon-chevron-down", "medal"):
         assert name in seen, name
+
+
+def test_after_a_host_handover_the_crown_and_the_host_controls_follow_the_new_host():
+    # Ana's page (seat 1) hosts after Hana's (seat 0) went: the crown is on seat 1 on every
+    # screen, Hana's away seat may be given a bot by Ana, and a quiet host is seat 1's away.
+    def crowned(tree):
+        return [s for s in range(4)
+                if find_all(find(tree, "seat-%d" % s),
+                            lambda nd: nd["attrs"].get("data-testid") == "host-badge")]
+
+    host = table_model(4, seat=1)
+    host.is_host, host.host_seat = True, 1
+    host.players = players(NAMES[:4], away=(0,))
+    tree, ctx = show(host)
+    assert crowned(tree) == [1]
+    assert find(tree, "stand-in-0") is not None
+    guest = table_model(4, seat=2)
+    guest.host_seat, guest.host_quiet = 1, True
+    tree, ctx = show(guest)
+    assert crowned(tree) == [1]
+    assert "away" in find(tree, "seat-1")["attrs"]["class"].split()
+    assert "away" not in find(tree, "seat-0")["attrs"]["class"].split()

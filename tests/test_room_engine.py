@@ -149,3 +149,35 @@ def test_connections_the_room_drops_come_back_for_the_page_to_close():
     reply = ask(engine, op="tick", now=60_000)
     assert reply["dropped"] == ["c1"]
     assert ask(engine, op="tick", now=60_001)["dropped"] == []
+
+
+def test_replies_carry_names_beyond_the_basic_plane_as_characters_not_surrogate_escapes():
+    # The page reads the engine's replies with MicroPython's json, which turns a surrogate
+    # pair escape ("\ud83d\ude00") into U+FFFD characters: a name with an emoji showed as
+    # "������" on every screen. The reply carries the characters themselves.
+    engine = Engine()
+    name = "Zoë 😀👩‍👩‍👧"
+    text = engine.handle(json.dumps({"op": "create", "room_id": ROOM, "name": name, "seed": 7,
+                                     "deck": None, "pace": 0.1, "now": 0}))
+    text = engine.handle(json.dumps({"op": "receive", "conn": "local", "now": 10,
+                                     "text": msg("join", name=name)}))
+    assert "\\ud83d" not in text.lower() and "😀" in text
+    reply = json.loads(text)
+    lobby = json.loads([t for _, t, k in reply["out"] if k == "lobby"][0])
+    assert lobby["players"][0]["name"] == name
+    assert "\\ud83d" not in reply["save"].lower()
+
+
+def test_a_reply_quoting_a_lone_surrogate_is_still_valid_text():
+    from ui.engine import _text
+    text = _text({"op": "refused", "error": "KeyError: '\udc80'"})
+    text.encode("utf-8")                                  # no lone surrogate in the reply
+    assert json.loads(text)["error"] == "KeyError: '\udc80'"
+
+
+def test_a_room_is_not_made_under_an_id_no_room_may_have():
+    engine = Engine()
+    for bad in ("\udc80", "", "a b", "x" * 65, "-crisp"):
+        reply = ask(engine, op="create", room_id=bad, name="Ana", seed=7, deck=None, pace=0.1,
+                    now=0)
+        assert reply["op"] == "refused", bad

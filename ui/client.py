@@ -158,6 +158,8 @@ class Client:
             if self.token is None and proof.is_hex(msg.get("token"), 32):
                 self.token = msg.get("token")    # the first welcome only; never replaced
             self.room = msg.get("room")
+            if _is_int(msg.get("host")):
+                self.host_seat = msg.get("host")     # moves with a host handover
             self.spectator = False
             self.ask = None
             # A (re)seat: the views that follow start over (the room replays the round's log).

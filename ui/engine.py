@@ -40,7 +40,7 @@ import json
 import secrets
 
 from ui import hostlife
-from ui.room import SEAL_MS, BadMessage, Room, bot_maker
+from ui.room import ROOM_ID, SEAL_MS, BadMessage, Room, bot_maker
 from ui.seal import THRESHOLD
 from ui.takeover import Takeover, share_kind
 
@@ -68,7 +68,7 @@ class Engine:
         if not isinstance(request, dict) or request.get("op") not in OPS:
             return _refused("unknown op")
         try:
-            return json.dumps(getattr(self, "_" + request["op"])(request))
+            return _text(getattr(self, "_" + request["op"])(request))
         except BadMessage as e:   # e.g. a host's name the room refuses
             return _refused(e.text, e.code)
         except Exception as e:    # a bad request or a hostile save: refused, the room goes on
@@ -87,6 +87,8 @@ class Engine:
         room_id, name = request["room_id"], request["name"]
         if not isinstance(room_id, str) or not isinstance(name, str):
             raise TypeError("room_id and name must be text")
+        if not ROOM_ID.match(room_id):
+            raise ValueError("not a room id")
         try:
             room = Room(room_id, name, seed=seed, deck=request.get("deck") or None)
         except ValueError:
@@ -191,7 +193,7 @@ class Engine:
         reply = self._out(out, now)
         reply["handover"] = takeover.how
         reply["clock"] = room.now
-        reply["save"] = json.dumps(room.to_dict())
+        reply["save"] = _text(room.to_dict())
         return reply
 
     def _check(self, request):
@@ -238,7 +240,7 @@ class Engine:
             due = room.sealed_at + SEAL_MS       # the last change sealed too, when quiet
             wakeup = due if wakeup is None else min(wakeup, due)
         return {"op": "out", "out": out,
-                "save": json.dumps(room.to_dict()) if changed else None,
+                "save": _text(room.to_dict()) if changed else None,
                 "wakeup": wakeup, "started": room.game is not None,
                 "room": room.room_id, "dropped": list(room.take_dropped())}
 
@@ -257,4 +259,18 @@ def _cheat(request):
 
 
 def _refused(error, code=None):
-    return json.dumps({"op": "refused", "error": error, "code": code})
+    return _text({"op": "refused", "error": error, "code": code})
+
+
+def _text(obj):
+    """`obj` as JSON text with every character as itself (ensure_ascii=False): the page reads
+    replies with MicroPython's json, which turns a surrogate pair escape ("\\ud83d\\ude00", a
+    character beyond the basic plane such as an emoji in a name) into U+FFFD characters. Text
+    that holds a lone surrogate (an exception's words about hostile input) is escaped instead:
+    it is no valid character to carry."""
+    text = json.dumps(obj, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj)
+    return text

@@ -245,7 +245,8 @@ def provisional(room_id, name):
     """The host's own screen for a room the engine has not answered for yet (it is still
     starting): the room's `welcome` and `lobby` messages for a room with the host alone,
     as ui/room.py sends them. The room's own messages replace them once it runs."""
-    welcome = {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": room_id}
+    welcome = {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": room_id,
+               "host": 0}
     lobby = {"type": "lobby", "v": 1, "host": 0, "started": False, "games": 0,
              "options": dict(DEFAULT_OPTIONS),
              "players": [{"seat": 0, "name": name, "bot": None, "connected": True,

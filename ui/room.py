@@ -669,9 +669,10 @@ class Room:
         self.gate.joined(conn)
         if new:                   # trust on first use: the only time a token is sent
             out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
-                                        room=self.room_id)))
+                                        room=self.room_id, host=self.host)))
         else:                     # a proven rejoin, or the host's own seat: no token
-            out.append((conn, self._msg("welcome", seat=seat, room=self.room_id)))
+            out.append((conn, self._msg("welcome", seat=seat, room=self.room_id,
+                                        host=self.host)))
         out += self._broadcast(replay_to=seat)
         return out
 
@@ -792,7 +793,8 @@ class Room:
         seat.away_since = None
         self.conns[conn] = index
         self.spectators.pop(conn, None)
-        out = [(conn, self._msg("welcome", seat=index, token=seat.token, room=self.room_id))]
+        out = [(conn, self._msg("welcome", seat=index, token=seat.token, room=self.room_id,
+                                host=self.host))]
         return out + self._broadcast(replay_to=index)
 
     def _leave(self, conn, now):
@@ -983,7 +985,8 @@ class Room:
         for i, seat in enumerate(self.seats):
             if i >= index and seat.conn is not None:
                 # Seats after the removed one move down: tell them their new seat.
-                out.append((seat.conn, self._msg("welcome", seat=i, room=self.room_id)))
+                out.append((seat.conn, self._msg("welcome", seat=i, room=self.room_id,
+                                                 host=self.host)))
             if seat.bot is not None:
                 seat.name = bot_name(i)            # named by their seat: never two "Bot 2"
                 if seat.agent is not None:

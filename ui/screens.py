@@ -269,7 +269,7 @@ def lobby_tree(model, ui, ctx):
     seats = sorted(players.keys())
     is_host = bool(read(model, "is_host", False))
     me = read(model, "seat")
-    host = lobby.get("host", 0)
+    host = read(model, "host_seat", lobby.get("host", 0))
     opts = lobby.get("options") or {}
     link = room_link(model, ctx.base)
     count = len(seats)

@@ -44,7 +44,7 @@ def share_kind(text):
 def _msg(kind, **fields):
     msg = {"type": kind, "v": 1}
     msg.update(fields)
-    return json.dumps(msg, separators=(",", ":"))
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)   # as ui/room.py
 
 
 def _error(text):

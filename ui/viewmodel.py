@@ -173,7 +173,9 @@ def table_info(model, ui, ctx):
     qa = allowed.get("queen")
 
     moved = recent_moves(log)
-    host = (read(model, "lobby", {}) or {}).get("host", 0)     # the room: always seat 0
+    # the seat whose page hosts: seat 0 until a host handover moves it (the room says so in
+    # its `welcome`, `lobby` and `sealed` messages: ui/client.py `host_seat`)
+    host = read(model, "host_seat", (read(model, "lobby", {}) or {}).get("host", 0))
 
     seats = []
     for s in range(n):
@@ -184,13 +186,13 @@ def table_info(model, ui, ctx):
             "turn": phase in PLAY_PHASES and turn == s,
             "dealer": view.get("dealer") == s, "caller": view.get("caller") == s,
             "ready": bool(ready[s]) if s < len(ready) else True,
-            "connected": p.get("connected", True) is not False and not (quiet and s == 0),
+            "connected": p.get("connected", True) is not False and not (quiet and s == host),
             "bot": p.get("bot"),
             "score": scores[s] if s < len(scores) else 0, "cards": [],
         }
         # The host may let a bot play an away person's seat until they are back.
         row["stand_in"] = None
-        if (read(model, "is_host", False) and s != me and s != 0 and not row["connected"]
+        if (read(model, "is_host", False) and s != me and s != host and not row["connected"]
                 and not row["bot"] and phase != "game_over"):
             row["stand_in"] = ("intent", "stand_in",
                                {"seat": s, "level": ui.get("bot_level", "easy")})
@@ -201,7 +203,7 @@ def table_info(model, ui, ctx):
             row["approve"] = ("intent", "approve", {"seat": s})
         # A spectator may ask for a seat played by a bot or whose person is away.
         row["take"] = None
-        if (spectator and s != 0 and (row["bot"] or not row["connected"])
+        if (spectator and s != host and (row["bot"] or not row["connected"])
                 and phase != "game_over" and (ui.get("name") or "").strip()):
             row["take"] = ("local", "sit", s)
         for i in range(3):
