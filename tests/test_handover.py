@@ -11,7 +11,7 @@ import zlib
 
 import pytest
 
-from roomnet import CARD, Net
+from roomnet import CARD, Net, play_out
 from ui import seal
 from ui.client import Client
 from ui.handover import next_token
@@ -353,3 +353,23 @@ def test_the_pages_entry_script_compiles_on_micropython(tmp_path):
              "/ui/main.py": os.path.join(ROOT, "ui", "main.py")}
     ran, failed, out = run_tests_on_micropython(tmp_path, "page_compile_cases", files)
     assert failed == [] and ran == 1, out
+
+
+def test_on_its_own_turn_the_gone_old_host_is_timed_out_at_once_not_after_another_grace():
+    # The tab closed on the host's own turn: the pages waited the gone time (30 s) before
+    # the handover; the new room then plays the old host's part at once (R2.4) instead of
+    # holding the table for another GONE_MS (20 s).
+    net = playing_room()
+    play_out(net, [LOCAL, "a", "b", "c"],
+             lambda: net.room.game.phase == "play" and net.room.game.turn == 0
+             and net.room.game.held is None)
+    old = net.room
+    state = json.loads(json.dumps(old.sealed_state()))
+    box, shares = seal.seal_room(state, old.room_id, 1, [1, 2, 3], randbytes_from(3))
+    opened = seal.open_room(box, [shares[2], shares[3]], old.room_id)
+    now = old.now + 30000
+    room = Room.from_handover(opened, 1, now, new_id=old.room_id + "-h1",
+                              make_bot=bot_maker(old.seed, 0.01))
+    assert room.game.turn == 0
+    room.tick(room.now + 100)
+    assert room.game.turn != 0 or room.game.phase != "play"

@@ -1568,6 +1568,10 @@ class Room:
         room.seats[seat].stop_stand_in()
         room.seats[seat].away_since = None
         room.resumed(now)
+        # The old host has been gone for the pages' whole gone time already: its grace is
+        # over, so the room plays its part at once (its turn times out, R2.4) instead of
+        # holding the table another GONE_MS. It rejoins its seat whenever it comes back.
+        room.seats[old].away_since = room.now - GONE_MS
         return room
 
     @classmethod
