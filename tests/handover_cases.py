@@ -1,7 +1,11 @@
 """The successor rule's cases (ui/handover.py), plain functions that run on CPython
 (tests/test_handover.py imports them) and on MicroPython (the guests' interpreter)."""
 
-from ui.handover import can_continue, epoch_after, next_token, room_id_after, successor
+from ui.handover import (can_continue, epoch_after, is_secret, next_token, room_id_after,
+                         successor)
+
+SECRET = "5e" * 16
+OTHER = "a7" * 16
 
 
 
@@ -32,17 +36,65 @@ def test_the_round_goes_on_only_with_two_people_left():
     assert not can_continue(players("HHA"))
 
 
+def _id_like(text):
+    """The room-id pattern (ui/room.py ROOM_ID) without re: letters and digits, single -."""
+    parts = text.split("-")
+    return 0 < len(text) <= 64 and all(p and all(c.isalpha() or c.isdigit() for c in p)
+                                       for p in parts)
+
+
 def test_the_room_moves_to_a_new_peerjs_id_on_each_handover():
     room_id = "crisp-" + "a" * 32
-    assert room_id_after(room_id, 1) == room_id + "-h1"
-    assert room_id_after(room_id + "-h1", 2) == room_id + "-h2"
+    first = room_id_after(room_id, 1, SECRET)
+    assert first.startswith(room_id + "-h1-") and len(first) == len(room_id) + 4 + 20
+    assert _id_like(first) and first == room_id_after(room_id, 1, SECRET)
+    second = room_id_after(first, 2, SECRET)       # chained: from the base id, not the tag
+    assert second.startswith(room_id + "-h2-") and second == room_id_after(room_id, 2, SECRET)
+    assert second[-20:] != first[-20:]
     for bad in (0, -1, 100, True, "1"):
         try:
-            room_id_after(room_id, bad)
+            room_id_after(room_id, bad, SECRET)
         except ValueError:
             continue
         raise AssertionError(bad)
 
+
+def test_a_stranger_with_the_room_id_cannot_name_the_next_id():
+    # the squat attack: the link gives the room id; the old next id `<id>-h1` was all one
+    # needed to register it first. Now it takes the room's succession secret.
+    room_id = "crisp-7KQ2M9XRTB"
+    mine = room_id_after(room_id, 1, SECRET)
+    assert mine != room_id + "-h1" and room_id + "-h1" not in [mine]
+    assert mine != room_id_after(room_id, 1, OTHER)   # same id, another secret: elsewhere
+    assert SECRET not in mine and OTHER not in mine
+    for bad in (None, "", "5e" * 15, "5E" * 16, "zz" * 16, 5, "5e" * 17):
+        assert not is_secret(bad)
+        try:
+            room_id_after(room_id, 1, bad)
+        except ValueError:
+            continue
+        raise AssertionError(bad)
+    assert is_secret(SECRET)
+
+
+def test_the_next_id_stays_a_peerjs_id_or_is_refused():
+    longest = "c" * 39
+    assert _id_like(room_id_after(longest, 99, SECRET))
+    assert len(room_id_after(longest, 99, SECRET)) == 64
+    try:
+        room_id_after("c" * 40, 99, SECRET)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a 65-character id")
+    assert room_id_after("crisp-x", 1, SECRET) == \
+        "crisp-x-h1-" + room_id_after("crisp-x", 1, SECRET)[-20:]
+
+
+def test_the_next_id_is_the_same_on_every_interpreter():
+    # pinned: MicroPython (guests) and CPython (the successor's engine, the old host's
+    # probe) must name the same id, or the room splits in two
+    assert room_id_after("crisp-7KQ2M9XRTB", 1, SECRET) == "crisp-7KQ2M9XRTB-h1-5e91e04992da9349f8c6"
 
 def test_only_the_successor_can_prove_itself_to_a_holder():
     from ui.handover import successor_key, successor_mac
@@ -77,6 +129,10 @@ def test_every_page_derives_the_same_next_token_bound_to_the_successor():
 def test_the_next_epoch_follows_the_room_id():
     room = "crisp-" + "d" * 32
     assert epoch_after(room) == 1
-    assert epoch_after(room + "-h1") == 2 and epoch_after(room + "-h12") == 13
-    assert room_id_after(room + "-h1", epoch_after(room + "-h1")) == room + "-h2"
+    one = room_id_after(room, 1, SECRET)
+    twelve = room_id_after(room, 12, SECRET)
+    assert epoch_after(one) == 2 and epoch_after(twelve) == 13
+    assert room_id_after(one, epoch_after(one), SECRET) == room_id_after(room, 2, SECRET)
     assert epoch_after(None) == 1 and epoch_after("crisp-x-hx") == 1
+    assert epoch_after(room + "-h1") == 1          # the old form is no handed-over room
+    assert epoch_after(room + "-h1-" + "g" * 20) == 1

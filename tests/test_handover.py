@@ -14,8 +14,8 @@ import pytest
 from roomnet import CARD, Net, play_out
 from ui import seal
 from ui.client import Client
-from ui.handover import next_token
-from ui.room import LOCAL, Room, bot_maker
+from ui.handover import epoch_after, next_token, room_id_after
+from ui.room import LOCAL, Room, bot_maker, check_saved
 
 
 def unseeded(state):
@@ -140,7 +140,7 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
     import handover_cases
     expected = [n for n in dir(handover_cases) if n.startswith("test_")]
-    assert failed == [] and ran == len(expected) == 7, out
+    assert failed == [] and ran == len(expected) == 10, out
 
 
 # ---- the room continued by its new host ---------------------------------------------------
@@ -164,7 +164,7 @@ def test_a_new_host_continues_the_round_exactly_and_every_seat_keeps_its_place()
     out = room.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), room.now)
     welcome = [json.loads(t) for c, t in out if c == LOCAL][0]
     assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": old.room_id + "-h1",
-                       "host": 1}
+                       "host": 1, "succession": old.succession}
     view = [json.loads(t) for c, t in out if c == LOCAL and '"view"' in t][0]["view"]
     assert view["seat"] == 1 and view["phase"] == old.game.phase
     assert ana is not None
@@ -229,7 +229,8 @@ def test_with_one_person_left_the_round_is_dealt_again_and_the_scores_stand():
     public = [{"seat": 0, "name": "Host", "bot": None}, {"seat": 1, "name": "Ana", "bot": None},
               {"seat": 2, "name": "Bot 2", "bot": "hard"}]
     room = Room.from_public("crisp-x", 1, public, {"target": 150, "draw_seconds": 30},
-                            [12, 30, 7], 2, 3, 1000, seed=4, make_bot=bot_maker(4, 0.01))
+                            [12, 30, 7], 2, 3, 1000, seed=4, make_bot=bot_maker(4, 0.01),
+                            succession="ab" * 16)
     game = room.game
     assert room.host == 1 and game.round == 3 and game.dealer == 2 and game.phase == "peek"
     assert game.scores == [12, 30, 7] and game.options["target"] == 150
@@ -240,7 +241,79 @@ def test_with_one_person_left_the_round_is_dealt_again_and_the_scores_stand():
     assert view["seat"] == 1 and view["round"] == 3
     assert room.next_wakeup() is not None              # the bots play their part
     with pytest.raises(ValueError):
-        Room.from_public("crisp-x", 5, public, {}, [0, 0, 0], 0, 1, 0)
+        Room.from_public("crisp-x", 5, public, {}, [0, 0, 0], 0, 1, 0, succession="ab" * 16)
+
+
+# ---- the next id: unguessable to anyone who is not seated (the squat attack) -------------
+
+def test_a_stranger_or_a_spectator_cannot_name_the_rooms_next_id():
+    """A stranger with the link (the room id) registered `<id>-h1` first and blocked the
+    handover: the next id now derives from the room's succession secret, which goes in
+    `welcome` to seated people only."""
+    net = playing_room()
+    room = net.room
+    secret = room.succession
+    assert len(secret) == 32 and int(secret, 16) >= 0
+    spectator = net._client("w")
+    net.deliver(room.open("w", net.clock, peer="peer-w"))
+    spectator.connected()
+    spectator.watch()
+    net.later(3000)
+    net.deliver(room.seal_out(net.clock, randbytes_from(5)))
+    assert spectator.spectator and spectator.view is not None
+    assert spectator.succession is None
+    assert net.inbox["w"] and all(secret not in text for text in net.inbox["w"])
+    next_id = room_id_after(room.room_id, 1, secret)
+    assert next_id != room.room_id + "-h1"            # the squatter's guess is elsewhere
+    # what the link and the spectator know do not name it: the same room id with another
+    # secret moves elsewhere
+    twin = Room(room.room_id, "Hana")
+    assert twin.succession != secret
+    assert room_id_after(twin.room_id, 1, twin.succession) != next_id
+    # every seated page knows it, from its welcome, and all name the same id
+    for conn in ("a", "b", "c"):
+        assert net.clients[conn].succession == secret
+        welcome = net.last(conn, "welcome")
+        assert welcome["succession"] == secret
+    assert net.clients[LOCAL].succession == secret
+
+
+def test_the_succession_secret_is_saved_sealed_and_checked():
+    net = playing_room()
+    room = net.room
+    saved = json.loads(json.dumps(room.to_dict()))
+    assert saved["succession"] == room.succession
+    assert Room.from_dict(saved).succession == room.succession
+    assert room.sealed_state()["succession"] == room.succession
+    moved = Room.from_handover(json.loads(json.dumps(room.sealed_state())), 1, room.now,
+                               new_id=room_id_after(room.room_id, 1, room.succession))
+    assert moved.succession == room.succession      # a chained handover: the same secret
+    assert epoch_after(moved.room_id) == 2
+    for bad in ("", "ab" * 15, "AB" * 16, "xy" * 16, 7, None, ["ab" * 16], "ab" * 16 + "\n"):
+        tampered = dict(saved, succession=bad)
+        with pytest.raises(ValueError):
+            check_saved(tampered)
+        with pytest.raises(ValueError):
+            Room.from_dict(tampered)
+    old_save = {k: v for k, v in saved.items() if k != "succession"}   # saved before it was
+    fresh = Room.from_dict(old_save)
+    assert fresh.succession != room.succession and len(fresh.succession) == 32
+    public = [{"name": "Host", "bot": None}, {"name": "Ana", "bot": None}]
+    for bad in (None, "", "zz" * 16):
+        with pytest.raises(ValueError):
+            Room.from_public("crisp-x", 1, public, {}, [0, 0], 0, 1, 0, succession=bad)
+    assert Room.from_public("crisp-x", 1, public, {}, [0, 0], 0, 1, 0,
+                            succession="cd" * 16).succession == "cd" * 16
+
+
+def test_the_client_keeps_only_a_well_formed_succession_secret():
+    c = Client(lambda t: None)
+    c.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "room": "r", "host": 0,
+                          "succession": "not hex"}), 0)
+    assert c.seat == 1 and c.succession is None
+    c.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "room": "r", "host": 0,
+                          "succession": "ef" * 16}), 0)
+    assert c.succession == "ef" * 16
 
 
 # ---- the room seals itself for its players ------------------------------------------------
@@ -305,9 +378,11 @@ def test_a_handover_end_to_end_between_pages_and_an_impostor_gets_nothing():
     net.deliver(room.seal_out(net.clock, randbytes_from(21)))
     players_seen = net.clients["a"].players
     plans = {conn: Handover(room.room_id, net.clients[conn].seat, players_seen, 0,
-                            net.clients[conn].sealed) for conn in ("a", "b", "c")}
+                            net.clients[conn].sealed, 1, net.clients[conn].succession)
+             for conn in ("a", "b", "c")}
     assert [p.role for p in plans.values()] == ["host", "guest", "guest"]
-    assert {p.new_id for p in plans.values()} == {room.room_id + "-h1"}
+    assert {p.new_id for p in plans.values()} == {room_id_after(room.room_id, 1,
+                                                                room.succession)}
     ana, bea = plans["a"], plans["b"]
     assert ana.resume and ana.opened(seal.open_room) is None       # one share: nothing
     # an impostor at the new id cannot prove it is Ana's seat: Bea hands it nothing
@@ -341,9 +416,11 @@ def test_with_one_person_left_the_successor_deals_again_and_nobody_hosts_bots():
     from ui.handover import Handover
     spec = [{"seat": 0, "connected": False, "bot": None}, {"seat": 1, "connected": True,
             "bot": None}, {"seat": 2, "connected": True, "bot": "easy"}]
-    plan = Handover("crisp-x", 1, spec, 0, None)
+    plan = Handover("crisp-x", 1, spec, 0, None, 1, "ab" * 16)
     assert plan.role == "host" and not plan.resume
-    assert Handover("crisp-x", 1, spec[:1] + spec[2:], 0, None).role == "none"
+    assert Handover("crisp-x", 1, spec[:1] + spec[2:], 0, None, 1, "ab" * 16).role == "none"
+    with pytest.raises(ValueError):
+        Handover("crisp-x", 1, spec, 0, None)          # no secret: no id to move to
 
 
 def test_the_pages_entry_script_compiles_on_micropython(tmp_path):

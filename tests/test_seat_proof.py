@@ -49,7 +49,8 @@ def test_a_rejoin_never_puts_the_token_on_the_wire():
     assert [json.loads(t)["type"] for t in seen["a2"]] == ["join", "proof"]
     assert all(token not in text for text in wire), wire
     welcome = net.last("a2", "welcome")
-    assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": "room-test", "host": 0}
+    assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": "room-test", "host": 0,
+                       "succession": net.room.succession}
 
 
 def test_an_impostor_at_the_room_id_learns_nothing_that_takes_the_seat():
@@ -156,7 +157,8 @@ def test_seats_moved_in_the_lobby_are_told_without_their_token():
     token = net.clients["b"].token
     net.host.host({"type": "remove", "seat": 1})
     welcome = net.last("b", "welcome")
-    assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": "room-test", "host": 0}
+    assert welcome == {"type": "welcome", "v": 1, "seat": 1, "room": "room-test", "host": 0,
+                       "succession": net.room.succession}
     assert net.clients["b"].token == token and net.clients["b"].seat == 1
 
 

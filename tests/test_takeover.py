@@ -42,8 +42,9 @@ def sealed(net):
 def spec_for(net, conn, players=None):
     client = net.clients[conn]
     view = client.view
-    return {"room_id": net.room.room_id, "new_id": net.room.room_id + "-h1",
-            "seat": client.seat, "token": client.token,
+    return {"room_id": net.room.room_id,
+            "new_id": handover.room_id_after(net.room.room_id, 1, client.succession),
+            "succession": client.succession, "seat": client.seat, "token": client.token,
             "players": players if players is not None else client.players,
             "host": 0, "sealed": client.sealed, "standby": client.standby,
             "public": {k: view.get(k) for k in ("options", "scores", "dealer", "round",
@@ -163,7 +164,8 @@ def test_a_stand_in_on_seat_0_after_a_handover_saves_and_loads():
     assert again.host == 1 and again.seats[0].stand_in == "easy"
     public = Room.from_public("crisp-x-h1", 1, [{"name": "Host", "bot": None},
                                                 {"name": "Ana", "bot": None}],
-                              {}, [3, 4], 0, 2, 100, make_bot=bot_maker(1, 0.01))
+                              {}, [3, 4], 0, 2, 100, make_bot=bot_maker(1, 0.01),
+                              succession="ab" * 16)
     assert public.seats[0].bot is not None
     assert Room.from_dict(json.loads(json.dumps(public.to_dict()))).host == 1
     bad = json.loads(json.dumps(room.to_dict()))
@@ -181,7 +183,8 @@ def holder_flow(take, net, page, peer, successor=1, conn=None):
     replies)."""
     client = net.clients[page]
     conn = conn or page
-    plan = Handover(net.room.room_id, client.seat, client.players, 0, client.sealed)
+    plan = Handover(net.room.room_id, client.seat, client.players, 0, client.sealed, 1,
+                    client.succession)
     assert plan.role == "guest" and plan.successor == successor
     take.open(conn, peer)
     nonce = plan.challenge(secrets.token_hex(16))
@@ -200,14 +203,15 @@ def test_the_successor_takes_over_and_the_round_goes_on_exactly_where_it_stopped
     sealed(net)
     old = net.room
     take = Takeover_(net)
-    assert take.last["room"] == old.room_id + "-h1" and "handover" not in take.last
+    assert take.last["room"] == take.spec["new_id"] and "handover" not in take.last
     # Ana's own screen joins meanwhile: it waits for the room
     reply = take.send(LOCAL, msg("join", name="Ana"))
     assert reply["out"] == []
     share, reply = holder_flow(take, net, "g2", "peer-b")
     assert share is not None and reply["handover"] == "sealed"
     room = take.engine.room
-    assert room.room_id == old.room_id + "-h1" and room.host == 1 and room.game == old.game
+    assert room.room_id == take.spec["new_id"] and room.host == 1 and room.game == old.game
+    assert room.succession == old.succession        # the next handover names the same id
     assert [s.name for s in room.seats] == [s.name for s in old.seats]
     assert [s.bot for s in room.seats] == [s.bot for s in old.seats]
     assert room.options == old.options and room.game.scores == old.game.scores
@@ -328,7 +332,8 @@ def test_a_holder_posing_as_the_successor_cannot_run_the_takeover_or_prove_itsel
         Takeover(spec, 0)
     spec["seat"] = 1                                 # Cid claims Ana's seat, with his token
     cid = Takeover(spec, 0)
-    bea = Handover(net.room.room_id, 2, net.clients["g2"].players, 0, net.clients["g2"].sealed)
+    bea = Handover(net.room.room_id, 2, net.clients["g2"].players, 0, net.clients["g2"].sealed,
+                   1, net.clients["g2"].succession)
     nonce = bea.challenge("1" * 32)
     cid.opened("g2", "peer-b")
     out = cid.receive("g2", "share_offer", msg("share_offer", seat=2,
@@ -342,7 +347,7 @@ def test_a_share_proof_is_bound_to_the_holders_peer_id():
     sealed(net)
     take = Takeover_(net)
     client = net.clients["g2"]
-    plan = Handover(net.room.room_id, 2, client.players, 0, client.sealed)
+    plan = Handover(net.room.room_id, 2, client.players, 0, client.sealed, 1, client.succession)
     take.open("relay", "peer-relay")                  # someone relaying Bea's offer
     nonce = plan.challenge("2" * 32)
     reply = take.send("relay", msg("share_offer", seat=2, n=client.sealed["box"]["n"],
@@ -421,7 +426,8 @@ def test_seal_sizes_stay_ciphertext_of_the_trimmed_state():
     for seat in state["seats"]:
         if seat["agent"] is not None:
             assert set(seat["agent"]["rng"]) == {"seed"}
-    assert handover.epoch_after(net.room.room_id + "-h1") == 2
+    assert handover.epoch_after(handover.room_id_after(net.room.room_id, 1,
+                                                       net.room.succession)) == 2
 
 
 def test_a_chained_handover_moves_the_room_again_to_the_next_epoch():
@@ -430,7 +436,9 @@ def test_a_chained_handover_moves_the_room_again_to_the_next_epoch():
     net = playing(("Ana", "Bea", "Cid"), bots=0)
     old = net.room
     state = json.loads(json.dumps(old.sealed_state()))
-    first = Room.from_handover(state, 1, net.clock, new_id=old.room_id + "-h1",
+    secret = old.succession
+    first = Room.from_handover(state, 1, net.clock,
+                               new_id=handover.room_id_after(old.room_id, 1, secret),
                                make_bot=bot_maker(2, 0.01))
     # Bea and Cid rejoin Ana's room (their pages derive their tokens)
     for conn, seat in (("b", 2), ("c", 3)):
@@ -441,11 +449,12 @@ def test_a_chained_handover_moves_the_room_again_to_the_next_epoch():
     out = first.seal_out(first.now + 5000)
     msgs = {c: json.loads(t) for c, t in out}
     assert sorted(msgs) == ["b", "c"]
-    assert handover.room_id_after(first.room_id, handover.epoch_after(first.room_id)) \
-        == old.room_id + "-h2"
+    assert first.succession == secret
+    new_id = handover.room_id_after(first.room_id, handover.epoch_after(first.room_id), secret)
+    assert new_id == handover.room_id_after(old.room_id, 2, secret)
     opened = seal.open_room(msgs["b"]["box"], [msgs["b"]["share"], msgs["c"]["share"]],
                             first.room_id)
-    second = Room.from_handover(opened, 2, first.now + 6000, new_id=old.room_id + "-h2")
+    second = Room.from_handover(opened, 2, first.now + 6000, new_id=new_id)
     assert second.game == old.game and second.host == 2
     bea_token = next_token(next_token(old.seats[2].token, old.room_id, 1), first.room_id, 2)
     assert second.seats[2].token == bea_token

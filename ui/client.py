@@ -121,6 +121,7 @@ class Client:
         self.standby = None       # {seat, tokens}: the old host's tokens for this designate
         self.handover = None      # the page's handover in progress: {"name", "me"} (shown)
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
+        self.succession = None    # the room's succession secret (`welcome`): its next ids
         self.host_leaving = False  # the host said it leaves the game (`host_leaving`)
         self.players_at_leave = None  # the players list when it said so
         self._batch = 0
@@ -160,6 +161,8 @@ class Client:
             self.room = msg.get("room")
             if _is_int(msg.get("host")):
                 self.host_seat = msg.get("host")     # moves with a host handover
+            if proof.is_hex(msg.get("succession"), 32):
+                self.succession = msg.get("succession")   # the room's next ids (handover)
             self.spectator = False
             self.ask = None
             # A (re)seat: the views that follow start over (the room replays the round's log).

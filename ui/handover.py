@@ -9,9 +9,11 @@ page runs it on what it last heard from the room, with nothing to tap or type.
   if at least two human players remain (the sealed room opens with two players' shares,
   ui/seal.py); with one, the interrupted round is dealt again and finished rounds' scores
   stand.
-- `room_id_after(room_id, epoch)`: the PeerJS id the room moves to on its `epoch`-th handover
-  (the old id may stay reserved for the old host's token for minutes on our LAN signaling
-  server); a peer that squats it first cannot pass the seat proof (docs/protocol.md).
+- `room_id_after(room_id, epoch, secret)`: the PeerJS id the room moves to on its
+  `epoch`-th handover (the old id may stay reserved for the old host's token for minutes on
+  our LAN signaling server), derived with the room's succession secret, which only seated
+  people get (`welcome`): a stranger with the link cannot name it to squat it first, and a
+  peer that squats it anyway cannot pass the seat proof (docs/protocol.md).
 - The successor proves itself before anyone hands it a share: the old host gives each
   holder g, with its share, `successor_key(token_s, room_id, g)` for every other holder s
   (from s's seat token, which g does not know). The page of s derives the same key from its
@@ -60,25 +62,54 @@ def can_continue(players, host=0):
     return len(humans(players, host)) >= 2
 
 
-def room_id_after(room_id, epoch):
-    """The room's PeerJS id after its `epoch`-th handover (1, 2, ...): `<room id>-h<epoch>`.
-    Raises ValueError for an epoch outside 1..MAX_EPOCH."""
+SECRET_HEX = 32       # the room's succession secret: 16 random bytes, as hex
+TAG_HEX = 20          # the unguessable part of a next id: 80 bits of an HMAC
+
+
+def is_secret(secret):
+    """True when `secret` is a succession secret: SECRET_HEX lowercase hex digits."""
+    return (isinstance(secret, str) and len(secret) == SECRET_HEX
+            and all(c in "0123456789abcdef" for c in secret))
+
+
+def _split(room_id):
+    """(base id, epoch) of a room id: `<base>-h<k>-<tag>` -> (base, k); any other -> (id, 0)."""
+    if not isinstance(room_id, str):
+        return room_id, 0
+    parts = room_id.split("-")
+    if len(parts) >= 3:
+        mark, tag = parts[-2], parts[-1]
+        if (len(mark) >= 2 and mark[0] == "h" and mark[1:].isdigit() and len(tag) == TAG_HEX
+                and all(c in "0123456789abcdef" for c in tag)):
+            return "-".join(parts[:-2]), int(mark[1:])
+    return room_id, 0
+
+
+def room_id_after(room_id, epoch, secret):
+    """The room's PeerJS id after its `epoch`-th handover (1, 2, ...):
+    `<base id>-h<epoch>-<tag>`, the tag TAG_HEX hex digits of an HMAC keyed by the room's
+    succession `secret` (SECRET_HEX hex: the room sends it in `welcome` to seated people
+    only) over the base id and the epoch. Whoever knows only the room id (the link, a
+    spectator) cannot name it, so cannot squat it first. Raises ValueError for an epoch
+    outside 1..MAX_EPOCH, a malformed secret or an id longer than 64."""
     if not _is_seat(epoch) or not 1 <= epoch <= MAX_EPOCH:
         raise ValueError("epoch must be 1 to %d" % MAX_EPOCH)
-    base = room_id
-    cut = base.rfind("-h")
-    if cut > 0 and base[cut + 2:].isdigit():
-        base = base[:cut]
-    return base + "-h" + str(epoch)
+    if not is_secret(secret):
+        raise ValueError("no succession secret")
+    base = _split(room_id)[0]
+    if not isinstance(base, str) or not base:
+        raise ValueError("room id")
+    tag = _mac(secret, "crisp-room-after", base, str(epoch))[:TAG_HEX]
+    new_id = base + "-h" + str(epoch) + "-" + tag
+    if len(new_id) > 64:
+        raise ValueError("room id too long")
+    return new_id
 
 
 def epoch_after(room_id):
     """The epoch of the next handover of the room now at PeerJS id `room_id`: 1 for a room
-    never handed over, k + 1 for one at `<id>-h<k>` (chained handovers)."""
-    cut = room_id.rfind("-h") if isinstance(room_id, str) else -1
-    if cut > 0 and room_id[cut + 2:].isdigit():
-        return int(room_id[cut + 2:]) + 1
-    return 1
+    never handed over, k + 1 for one at `<id>-h<k>-<tag>` (chained handovers)."""
+    return _split(room_id)[1] + 1
 
 
 def next_token(token, room_id, successor):
@@ -115,7 +146,8 @@ class Handover:
 
     Made when the host counts as gone (ui/link.py `host_lost`), from what this page last
     heard: `room_id`, its `seat`, the room's `players` list, the old `host` seat, `sealed`
-    (the Client's newest sealed room, or None) and the handover's `epoch` (1 for the first).
+    (the Client's newest sealed room, or None), the handover's `epoch` (1 for the first) and
+    the room's succession `secret` (`welcome`). Raises ValueError without a valid secret.
 
     - `role`: "host" (this page is the successor: it opens the room on `new_id`, from the
       sealed box and a second share when `resume` is True, else dealing the round again),
@@ -129,13 +161,13 @@ class Handover:
       gives the room's state (ui/seal.py), or None while it cannot yet.
     """
 
-    def __init__(self, room_id, seat, players, host, sealed, epoch=1):
+    def __init__(self, room_id, seat, players, host, sealed, epoch=1, secret=None):
         self.room_id = room_id
         self.seat = seat
         self.host = host
         self.sealed = sealed if isinstance(sealed, dict) else None
         self.successor = successor(players, host)
-        self.new_id = room_id_after(room_id, epoch)
+        self.new_id = room_id_after(room_id, epoch, secret)
         self.resume = (self.sealed is not None and can_continue(players, host)
                        and self.successor is not None)
         if self.successor is None:

@@ -532,7 +532,10 @@ class HostPage(Page):
             saved = storage_json("crisp.room." + self.room_id)
             if isinstance(saved, dict) and saved.get("game"):
                 self.probed_at = now
-                self.probe = Probe(self.room_id, saved, self.moved)
+                try:
+                    self.probe = Probe(self.room_id, saved, self.moved)
+                except ValueError as e:
+                    log("no probe:", e)       # a save without a succession secret
 
     def moved(self, new_id, token, name):
         """The room this page resumed was handed over meanwhile (Probe): this page rejoins
@@ -1073,7 +1076,8 @@ class GuestPage(Page):
             players = client.players_at_leave if client.host_leaving else client.players
             self.handed = {"room": self.room_id, "players": [p for p in players],
                            "host": client.host_seat, "token": client.token,
-                           "epoch": handover.epoch_after(self.room_id)}
+                           "epoch": handover.epoch_after(self.room_id),
+                           "succession": client.succession}
         else:
             self.handed["players"] = [without(p) if isinstance(p, dict)
                                       and p.get("seat") == failed else p
@@ -1084,7 +1088,7 @@ class GuestPage(Page):
         old_id, players = handed["room"], handed["players"]
         try:
             plan = handover.Handover(old_id, client.seat, players, handed["host"],
-                                     client.sealed, handed["epoch"])
+                                     client.sealed, handed["epoch"], handed["succession"])
         except ValueError as e:
             log("no handover:", e)
             return
@@ -1125,7 +1129,7 @@ class GuestPage(Page):
         view = client.view or {}
         handed = self.handed
         spec = {"room_id": handed["room"], "new_id": plan.new_id, "epoch": handed["epoch"],
-                "seat": client.seat, "token": handed["token"], "players": handed["players"],
+                "succession": handed["succession"], "seat": client.seat, "token": handed["token"], "players": handed["players"],
                 "host": handed["host"], "sealed": client.sealed, "standby": client.standby,
                 "public": {"options": view.get("options"), "scores": view.get("scores"),
                            "dealer": view.get("dealer"), "round": view.get("round"),
@@ -1281,7 +1285,8 @@ def set_query(key, value):
 class Probe:
     """A resumed host room's check that it was not handed over while its page was away
     (issue 10: "if the old host comes back, it rejoins as a player in its own seat"): a
-    connection to the room's next id (handover.room_id_after) that watches it. A room there
+    connection to the room's next id (handover.room_id_after, from the saved room's
+    succession secret; ValueError without one) that watches it. A room there
     whose `watching` (or `lobby`) names another seat as host is this room moved:
     `on_moved(new_id, token, name)` with this seat's token there (handover.next_token).
     Nothing there (the signaling server knows no such peer): the probe stops and the page
@@ -1291,7 +1296,8 @@ class Probe:
 
     def __init__(self, room_id, saved, on_moved):
         self.room_id = room_id
-        self.new_id = handover.room_id_after(room_id, handover.epoch_after(room_id))
+        self.new_id = handover.room_id_after(room_id, handover.epoch_after(room_id),
+                                             saved.get("succession"))
         host = saved.get("host", 0)
         seats = saved.get("seats") or []
         self.seat = host if isinstance(host, int) and 0 <= host < len(seats) else 0

@@ -296,8 +296,13 @@ class Room:
     """
 
     def __init__(self, room_id, host_name, seed=None, deck=None, make_token=secrets.token_hex,
-                 make_bot=None):
+                 make_bot=None, succession=None):
         self.room_id = room_id
+        # The secret the room's next ids derive from (handover.room_id_after): 16 random
+        # bytes as hex, sent in `welcome` to seated people only, never to spectators.
+        self.succession = succession if succession is not None else secrets.token_hex(16)
+        if not handover.is_secret(self.succession):
+            raise ValueError("succession: %d hex digits" % handover.SECRET_HEX)
         # Without a seed every room would deal the same decks: draw one (64 bits).
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.deck = list(deck) if deck else None
@@ -668,11 +673,9 @@ class Room:
         self.spectators.pop(conn, None)
         self.gate.joined(conn)
         if new:                   # trust on first use: the only time a token is sent
-            out.append((conn, self._msg("welcome", seat=seat, token=self.seats[seat].token,
-                                        room=self.room_id, host=self.host)))
+            out.append((conn, self._welcome(seat, token=self.seats[seat].token)))
         else:                     # a proven rejoin, or the host's own seat: no token
-            out.append((conn, self._msg("welcome", seat=seat, room=self.room_id,
-                                        host=self.host)))
+            out.append((conn, self._welcome(seat)))
         out += self._broadcast(replay_to=seat)
         return out
 
@@ -783,6 +786,16 @@ class Room:
                 return conn
         return None
 
+    def _welcome(self, seat, token=None):
+        """The `welcome` to the person at `seat` (a proven seat only: never a spectator):
+        its seat, the room id, the host's seat and the room's succession secret
+        (handover.room_id_after), with the seat's token only when it is new."""
+        if token is not None:
+            return self._msg("welcome", seat=seat, token=token, room=self.room_id,
+                             host=self.host, succession=self.succession)
+        return self._msg("welcome", seat=seat, room=self.room_id, host=self.host,
+                         succession=self.succession)
+
     def _seat_new(self, conn, index, name, now):
         """Seat spectator `conn` at seat `index` (its token already fresh): the welcome
         carries the token, as any new seat's."""
@@ -793,8 +806,7 @@ class Room:
         seat.away_since = None
         self.conns[conn] = index
         self.spectators.pop(conn, None)
-        out = [(conn, self._msg("welcome", seat=index, token=seat.token, room=self.room_id,
-                                host=self.host))]
+        out = [(conn, self._welcome(index, token=seat.token))]
         return out + self._broadcast(replay_to=index)
 
     def _leave(self, conn, now):
@@ -985,8 +997,7 @@ class Room:
         for i, seat in enumerate(self.seats):
             if i >= index and seat.conn is not None:
                 # Seats after the removed one move down: tell them their new seat.
-                out.append((seat.conn, self._msg("welcome", seat=i, room=self.room_id,
-                                                 host=self.host)))
+                out.append((seat.conn, self._welcome(i)))
             if seat.bot is not None:
                 seat.name = bot_name(i)            # named by their seat: never two "Bot 2"
                 if seat.agent is not None:
@@ -1377,7 +1388,7 @@ class Room:
                 "game": self.game.to_dict() if self.game is not None else None,
                 "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
                 "now": self.now, "history": [list(r) for r in self.history],
-                "games": self.games, "fair": self.fair}
+                "games": self.games, "fair": self.fair, "succession": self.succession}
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -1402,7 +1413,8 @@ class Room:
                 raise ValueError("saved room: the game's options are not the room's")
         try:
             room = cls(d["room_id"], names[0], seed=d["seed"], deck=d["deck"],
-                       make_token=make_token, make_bot=make_bot)
+                       make_token=make_token, make_bot=make_bot,
+                       succession=d.get("succession"))   # (checked: check_saved)
         except BadMessage as e:
             raise ValueError("saved room: the host's name: " + e.text)
         room.options = dict(d["options"])
@@ -1576,7 +1588,8 @@ class Room:
 
     @classmethod
     def from_public(cls, room_id, seat, players, options, scores, dealer, round_no, now,
-                    seed=None, tokens=None, make_token=secrets.token_hex, make_bot=None):
+                    seed=None, tokens=None, make_token=secrets.token_hex, make_bot=None,
+                    succession=None):
         """A room rebuilt by seat `seat` from what every page knows (the last view and
         players list) when the sealed room cannot be opened (fewer than two players left to
         open it): the same seats and names, the options, the scores of the finished rounds,
@@ -1585,14 +1598,17 @@ class Room:
         the old host gave this seat (handover.next_token, bound to this seat): a person's
         seat with one stays that person's (away until it rejoins through the seat proof, the
         old host's too); every other seat is played by a bot. `room_id`: the room's new id.
-        Raises ValueError for bad input."""
+        `succession`: the room's succession secret (`welcome`), kept so that every page
+        names the same next id. Raises ValueError for bad input (a malformed secret too)."""
+        if not handover.is_secret(succession):
+            raise ValueError("succession: the room's secret")
         if not isinstance(players, list) or not 2 <= len(players) <= MAX_SEATS:
             raise ValueError("players: 2 to 8 seats")
         if not _is_int(seat) or not 0 <= seat < len(players):
             raise ValueError("seat must be one of the players'")
         tokens = tokens if isinstance(tokens, dict) else {}
         room = cls(room_id, players[seat].get("name") or "?", seed=seed, make_token=make_token,
-                   make_bot=make_bot)
+                   make_bot=make_bot, succession=succession)
         room.seats = []
         seen = set()
         for index, p in enumerate(players):
@@ -1631,7 +1647,7 @@ class Room:
 # A PeerJS id (its own check: letters and digits, single - or _ between), at most 64 long.
 ROOM_ID = re.compile(r"(?=.{1,64}\Z)[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*\Z")
 SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
-SAVED_OPTIONAL = ("fair", "history", "games", "host")   # checked where they are loaded
+SAVED_OPTIONAL = ("fair", "history", "games", "host", "succession")   # checked where they are loaded
 SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
 
 
@@ -1642,7 +1658,8 @@ def check_saved(d):
     (`host`: 0 unless the room was handed over) and every other person with a distinct token
     (text), bots without one and of a known level, a stand-in only on a person's seat other
     than the host's, bot plans with a time; the round's log and peeks as
-    events; a clock. The game itself is checked by `Game.from_dict`."""
+    events; a clock; the succession secret (32 hex; a save without one gets a fresh one).
+    The game itself is checked by `Game.from_dict`."""
     def bad(what):
         raise ValueError("saved room: " + what)
 
@@ -1658,6 +1675,8 @@ def check_saved(d):
         bad("room id")
     if not _is_int(d["seed"]):
         bad("seed")
+    if "succession" in d and not handover.is_secret(d["succession"]):
+        bad("succession secret")
     deck = d["deck"]
     if deck is not None and (not isinstance(deck, list) or len(deck) > 52
                              or not all(is_card(c) for c in deck)

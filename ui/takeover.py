@@ -58,6 +58,7 @@ def _int(x):
 class Takeover:
     """One successor's takeover. `spec` (from the successor's page):
     {"room_id": the old id, "new_id", "epoch" (1, or more when a successor failed),
+     "succession": the room's succession secret (`welcome`; new_id derives from it),
      "seat": this page's seat, "token": its seat token in the old room,
      "players": the last players list, "host": the old host's seat, "sealed": its Client's
      newest sealed room or None, "standby": the old host's `standby` {seat, tokens} or None,
@@ -83,7 +84,8 @@ class Takeover:
         if not _int(epoch) or not 1 <= epoch <= handover.MAX_EPOCH:
             epoch = handover.epoch_after(self.room_id)
         self.plan = handover.Handover(self.room_id, self.seat, spec.get("players"),
-                                      spec.get("host"), spec.get("sealed"), epoch)
+                                      spec.get("host"), spec.get("sealed"), epoch,
+                                      spec.get("succession"))
         if self.plan.role != "host" or self.plan.new_id != self.new_id:
             raise ValueError("takeover: this seat is not the successor")
         self.make_bot = make_bot
@@ -172,4 +174,5 @@ class Takeover:
         if [p["seat"] for p in seats] != list(range(len(seats))):
             raise ValueError("takeover: players")
         return Room.from_public(self.new_id, self.seat, seats, public.get("options"), scores,
-                                dealer, number, now, tokens=tokens, make_bot=self.make_bot)
+                                dealer, number, now, tokens=tokens, make_bot=self.make_bot,
+                                succession=self.spec.get("succession"))
