@@ -803,6 +803,13 @@ def test_a_room_code_is_typed_forgivingly_and_opens_that_rooms_guest_page():
     tap(tree, ctx, "room-code", ui, None, "7kq2m 9xrtb")
     tree, ctx = show(None, ui)
     assert tap(tree, ctx, "join-code", ui, None) == [("join_code", {"room": "crisp-" + code})]
+    # a whole room link pasted in fits the field (a hosted build's link is long) and joins
+    link = ("https://crisp-cards.example.org/play/crisp/?room=crisp-7KQ2M9XRTB"
+            "&hostgone=30000#table")
+    assert int(find(tree, "room-code")["attrs"]["maxlength"]) >= len(link) + 100
+    ui["code"] = link
+    tree, ctx = show(None, ui)
+    assert tap(tree, ctx, "join-code", ui, None) == [("join_code", {"room": "crisp-" + code})]
 
 
 def test_the_lobby_shows_the_code_and_warns_when_the_link_is_this_computers_only():

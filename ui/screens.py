@@ -209,7 +209,7 @@ def code_box(ui, ctx):
     return h("section", {"class": "card-box join-code"},
              h("h2", None, ctx.t("have_code")),
              h("label", {"class": "field"}, h("span", None, ctx.t("room_code")),
-               h("input", {"type": "text", "data-testid": "room-code", "maxlength": "40",
+               h("input", {"type": "text", "data-testid": "room-code", "maxlength": "400",
                            "autocomplete": "off", "autocapitalize": "characters",
                            "spellcheck": "false", "enterkeyhint": "go",
                            "placeholder": ctx.t("code_placeholder"),
