@@ -21,7 +21,7 @@ import time
 
 from crisp_e2e import wait_ready
 from crisp_rooms import CUT, join_room, no_errors, open_room
-from test_round import CARD, T, live, sel
+from test_round import CARD, WIRE_TAP, T, live, sel
 
 GONE_MS = 3000
 
@@ -355,3 +355,137 @@ def test_a_host_cut_off_from_its_players_finds_the_room_moved_and_rejoins_as_a_p
     assert hp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.room.'))") \
         == []
     no_errors(ana, bea)
+
+
+def crown_at(page, seat):
+    """The page shows the host's crown (`host-badge`) in `seat` and in no other seat."""
+    return page.evaluate(
+        "s => [...document.querySelectorAll('[data-testid^=\"seat-\"]')]"
+        ".filter(e => e.querySelector('[data-testid=\"host-badge\"]'))"
+        ".map(e => e.dataset.testid).join() === 'seat-' + s", seat)
+
+
+def wait_crown(page, seat):
+    page.wait_for_function(
+        "s => { const q = [...document.querySelectorAll('[data-testid^=\"seat-\"]')]"
+        ".filter(e => e.querySelector('[data-testid=\"host-badge\"]'))"
+        ".map(e => e.dataset.testid); return q.length === 1 && q[0] === 'seat-' + s; }",
+        arg=seat, timeout=T)
+
+
+def url_room(page):
+    """The room id in the page's URL (`room=` on a guest's, `host=` on the host's)."""
+    found = re.search(r"(?:room|host)=([^&]+)", page.url)
+    return found.group(1) if found else None
+
+
+def test_an_old_host_back_as_a_player_hosts_the_next_handover(new_phone, timings):
+    """A chain of two handovers: Hana's tab closes mid-round and Ana's page hosts; Hana
+    reopens her page, resumes, and is back in seat 0 as a player; then Ana leaves through
+    her menu. Hana (the lowest connected person now) must host next, in place: the crown on
+    seat 0 on every page, Bea seated there, her move accepted, the scores unchanged, the
+    round finished (before `welcome` named the host seat, Hana's page still believed seat 0
+    hosted and never took over; Bea ended up alone with the round dealt again)."""
+    host, link = open_room(new_phone, "Hana")
+    hp = host.page
+    link += "&hostgone=%d" % GONE_MS
+    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    bea = join_room(new_phone, link, "Bea", 2, (hp,))
+    ap, bp = ana.page, bea.page
+    live(hp, "start-game")
+    for p in (hp, ap, bp):
+        live(p, "ready")
+    ap.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)    # Ana's turn
+    for p in (ap, bp):
+        p.wait_for_function(
+            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
+    time.sleep(1.5)          # the last change sealed too (at most once a second)
+    room_id = url_room(hp)
+    for p in (hp, ap, bp):
+        wait_crown(p, 0)
+
+    # -- first handover: Hana's tab closes; Ana's page hosts
+    t0 = time.monotonic()
+    hp.close()
+    ap.wait_for_function("location.search.includes('host=')", timeout=GONE_MS + 60_000)
+    first = url_room(ap)
+    assert first != room_id and first.startswith(room_id), (room_id, ap.url)
+    bp.wait_for_function("id => location.search.includes('room=' + id)", arg=first,
+                         timeout=T)
+    for p in (ap, bp):
+        p.wait_for_function(
+            "!document.querySelector('[data-testid=\"handover\"]')"
+            " && !!document.querySelector('[data-testid=\"seat-2\"]')", timeout=T)
+        wait_crown(p, 1)                   # the crown moved to Ana's seat
+    print("chain: Hana's tab closed -> Ana hosts: %.1f s (hostgone=%d)"
+          % (time.monotonic() - t0, GONE_MS))
+    play_turn(ap, 1)                       # Ana plays on, as host
+    bp.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)    # Bea's turn
+
+    # -- Hana reopens her page and resumes: back in seat 0 as a player
+    host.context.add_init_script(WIRE_TAP)   # the host's page had no tap; her new one does
+    hp2 = host.context.new_page()
+    hp2.goto(host.site.url("/"))
+    assert wait_ready(hp2) == "micropython"
+    live(hp2, "resume-room")
+    hp2.wait_for_function("id => location.search.includes('room=' + id)", arg=first,
+                          timeout=T)
+    assert wait_ready(hp2) == "micropython"
+    hp2.wait_for_selector(sel("seat-0", ".me"), timeout=T)
+    ap.wait_for_selector(sel("seat-0", ":not(.away)"), timeout=T)
+    for p in (hp2, ap, bp):
+        wait_crown(p, 1)
+    # the room seals for Hana's page too before Ana goes
+    hp2.wait_for_function(
+        "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
+    time.sleep(1.5)
+    before = scores(bp, range(3))
+    assert scores(hp2, range(3)) == before
+    shown = cards_shown(bp)
+
+    # -- second handover: Ana leaves through her menu; Hana's page hosts
+    t1 = time.monotonic()
+    live(ap, "menu")
+    live(ap, "menu-leave")
+    live(ap, "menu-leave-confirm")
+    ap.wait_for_function("!location.search.includes('host=')", timeout=T)
+    try:
+        hp2.wait_for_function("location.search.includes('host=')", timeout=T)
+    except Exception:
+        print("HANA:", "\n".join(t for k, t in host.console))
+        print("BEA:", "\n".join(t for k, t in bea.console))
+        raise
+    second = url_room(hp2)
+    assert second not in (room_id, first) and second.startswith(room_id), (first, hp2.url)
+    bp.wait_for_function("id => location.search.includes('room=' + id)", arg=second,
+                         timeout=T)
+    for p in (hp2, bp):
+        p.wait_for_function(
+            "!document.querySelector('[data-testid=\"handover\"]')"
+            " && !!document.querySelector('[data-testid=\"seat-2\"]')", timeout=T)
+        wait_crown(p, 0)                   # the crown back on Hana's seat
+    bp.wait_for_selector(sel("seat-2", ".me"), timeout=T)
+    try:
+        bp.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)  # still Bea's turn
+    except Exception:
+        for name, p in (("HANA", hp2), ("BEA", bp)):
+            print(name, p.url, p.inner_text("#app")[:600])
+            print(p.evaluate("[...document.querySelectorAll('[data-testid^=\"seat-\"]')]"
+                             ".map(e => e.dataset.testid + ':' + e.className)"))
+        print("HANA:", "\n".join(t for k, t in host.console)[-4000:])
+        print("BEA:", "\n".join(t for k, t in bea.console)[-4000:])
+        raise
+    took = time.monotonic() - t1
+    print("chain: Ana left through her menu -> Hana hosts, game going on: %.1f s" % took)
+    timings.setdefault("chain: host left via menu -> old host back as player hosts",
+                       []).append(took * 1000)
+    assert bp.locator(sel("ready")).count() == 0          # not dealt again
+    assert cards_shown(bp) == shown
+    assert scores(bp, range(3)) == before and scores(hp2, range(3)) == before
+    play_turn(bp, 2)                       # Bea's move is accepted by Hana's page
+    hp2.wait_for_function(
+        "!document.querySelector('[data-testid=\"seat-2\"].turn')", timeout=T)
+    finish_round([(hp2, 0), (bp, 2)])
+    hp2.wait_for_selector(sel("next-round"), timeout=T)   # Hana hosts
+    assert bp.locator(sel("next-round")).count() == 0
+    no_errors(bea)

@@ -326,3 +326,22 @@ def test_a_stale_tap_is_not_shown_as_an_error():
     client.receive(json.dumps({"type": "error", "v": 1, "code": "not_your_turn",
                                "text": "not your turn"}), 0)
     assert client.error["code"] == "not_your_turn"
+
+
+def test_a_sealed_box_and_standby_of_the_old_room_go_when_seated_at_a_new_id():
+    """A chained handover: the box of the room before the first handover carries a higher
+    number than the new host's first boxes (each room counts from 1). Kept, it would win over
+    them and never open at the new id: the second handover's successor could not gather a
+    matching share and dealt the round again. Seated in another room, the old ones go."""
+    client, _ = seated()
+    box = {"n": 7, "iv": "00", "ct": "11"}
+    client.receive(msg("sealed", box=box, share="s7", host=0, keys={}), 10)
+    client.receive(msg("standby", seat=1, tokens={"0": "cd" * 16}), 10)
+    assert client.sealed["box"]["n"] == 7 and client.standby is not None
+    client.receive(msg("welcome", seat=1, room="r1", host=0), 20)     # a rejoin: same room
+    assert client.sealed["box"]["n"] == 7 and client.standby is not None
+    client.receive(msg("welcome", seat=1, room="r1-h1", host=1), 30)  # the handover's new id
+    assert client.sealed is None and client.standby is None
+    client.receive(msg("sealed", box={"n": 1, "iv": "00", "ct": "22"}, share="s1", host=1,
+                   keys={}), 40)
+    assert client.sealed["box"]["n"] == 1 and client.sealed["share"] == "s1"

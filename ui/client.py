@@ -158,6 +158,12 @@ class Client:
             self.seat = seat
             if self.token is None and proof.is_hex(msg.get("token"), 32):
                 self.token = msg.get("token")    # the first welcome only; never replaced
+            if msg.get("room") != self.room:
+                # Seated in another room (a handover's new id): the old room's sealed box and
+                # standby tokens never open or seat anyone here; the new host sends its own,
+                # whose numbers (from 1 again) must not lose to the old box's.
+                self.sealed = None
+                self.standby = None
             self.room = msg.get("room")
             if _is_int(msg.get("host")):
                 self.host_seat = msg.get("host")     # moves with a host handover
