@@ -290,23 +290,32 @@ def test_with_two_people_the_interrupted_round_is_dealt_again_and_scores_stand(
     no_errors(ana)
 
 
+def three_at_the_table(new_phone, gone=None):
+    """Hana hosts, Ana and Bea join (by a link with `?hostgone=` when `gone` is given, ms) and
+    the game starts: Ana's turn, and the room sealed for Ana and Bea. -> (host, ana, bea)."""
+    host, link = open_room(new_phone, "Hana")
+    hp = host.page
+    if gone is not None:
+        link += "&hostgone=%d" % gone
+    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    bea = join_room(new_phone, link, "Bea", 2, (hp,))
+    live(hp, "start-game")
+    for p in (hp, ana.page, bea.page):
+        live(p, "ready")
+    ana.page.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)    # Ana's turn
+    for p in (ana.page, bea.page):
+        p.wait_for_function(
+            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
+    time.sleep(1.5)          # the last change sealed too (at most once a second)
+    return host, ana, bea
+
+
 def test_the_host_leaving_through_its_menu_hands_the_room_over_at_once(new_phone, timings):
     """The host's own `leave` mid-game no longer closes the room for everyone: every page
     hears `host_leaving` and hands the room over without waiting 30 s for the host to count
     as gone (no `?hostgone=` here)."""
-    host, link = open_room(new_phone, "Hana")
-    hp = host.page
-    ana = join_room(new_phone, link, "Ana", 1, (hp,))
-    bea = join_room(new_phone, link, "Bea", 2, (hp,))
-    ap, bp = ana.page, bea.page
-    live(hp, "start-game")
-    for p in (hp, ap, bp):
-        live(p, "ready")
-    ap.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)    # Ana's turn
-    for p in (ap, bp):
-        p.wait_for_function(
-            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
-    time.sleep(1.5)
+    host, ana, bea = three_at_the_table(new_phone)
+    hp, ap, bp = host.page, ana.page, bea.page
     t0 = time.monotonic()
     live(hp, "menu")
     live(hp, "menu-leave")
@@ -402,20 +411,8 @@ def test_an_old_host_back_as_a_player_hosts_the_next_handover(new_phone, timings
     seat 0 on every page, Bea seated there, her move accepted, the scores unchanged, the
     round finished (before `welcome` named the host seat, Hana's page still believed seat 0
     hosted and never took over; Bea ended up alone with the round dealt again)."""
-    host, link = open_room(new_phone, "Hana")
-    hp = host.page
-    link += "&hostgone=%d" % GONE_MS
-    ana = join_room(new_phone, link, "Ana", 1, (hp,))
-    bea = join_room(new_phone, link, "Bea", 2, (hp,))
-    ap, bp = ana.page, bea.page
-    live(hp, "start-game")
-    for p in (hp, ap, bp):
-        live(p, "ready")
-    ap.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)    # Ana's turn
-    for p in (ap, bp):
-        p.wait_for_function(
-            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
-    time.sleep(1.5)          # the last change sealed too (at most once a second)
+    host, ana, bea = three_at_the_table(new_phone, GONE_MS)
+    hp, ap, bp = host.page, ana.page, bea.page
     room_id = url_room(hp)
     for p in (hp, ap, bp):
         wait_crown(p, 0)
