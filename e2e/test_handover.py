@@ -290,10 +290,11 @@ def test_with_two_people_the_interrupted_round_is_dealt_again_and_scores_stand(
     no_errors(ana)
 
 
-def three_at_the_table(new_phone, gone=None):
-    """Hana hosts, Ana and Bea join (by a link with `?hostgone=` when `gone` is given, ms) and
-    the game starts: Ana's turn, and the room sealed for Ana and Bea. -> (host, ana, bea)."""
-    host, link = open_room(new_phone, "Hana")
+def three_at_the_table(new_phone, gone=None, init=None):
+    """Hana hosts (with the init script `init`, if any), Ana and Bea join (by a link with
+    `?hostgone=` when `gone` is given, ms) and the game starts: Ana's turn, and the room sealed
+    for Ana and Bea. -> (host, ana, bea)."""
+    host, link = open_room(new_phone, "Hana", init=init)
     hp = host.page
     if gone is not None:
         link += "&hostgone=%d" % gone
@@ -349,19 +350,8 @@ def test_a_host_cut_off_from_its_players_finds_the_room_moved_and_rejoins_as_a_p
     silent, crisp_rooms.CUT), while its players hand the room over. Once it hears from the
     network again and has been alone at its table for a while, it finds the room at its next
     id and rejoins its own seat there as a player, instead of hosting a stale room."""
-    host, link = open_room(new_phone, "Hana", init=CUT)
-    hp = host.page
-    link += "&hostgone=%d" % GONE_MS
-    ana = join_room(new_phone, link, "Ana", 1, (hp,))
-    bea = join_room(new_phone, link, "Bea", 2, (hp,))
-    ap, bp = ana.page, bea.page
-    live(hp, "start-game")
-    for p in (hp, ap, bp):
-        live(p, "ready")
-    for p in (ap, bp):
-        p.wait_for_function(
-            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
-    time.sleep(1.5)
+    host, ana, bea = three_at_the_table(new_phone, GONE_MS, init=CUT)
+    hp, ap, bp = host.page, ana.page, bea.page
     room_id = re.search(r"host=([^&]+)", hp.url).group(1)
     hp.evaluate("window.__crispCut = true")
     bp.wait_for_function("location.search.includes('-h1')", timeout=T)
