@@ -198,6 +198,23 @@ def holder_flow(take, net, page, peer, successor=1, conn=None):
     return share, take.send(conn, msg("share", n=share["n"], share=share["share"]))
 
 
+def rejoined(take, conn, peer, name, token):
+    """A page (a Client on connection `conn`, PeerJS id `peer`) that rejoins the taken-over
+    room with `token` through the seat proof, the messages relayed both ways. -> the Client."""
+    page = Client(lambda t: None, nonce=lambda: secrets.token_hex(16))
+    sent = []
+    page.send = sent.append
+    page.token = token
+    page.connected()
+    page.join(name, token, room=take.engine.room.room_id, peer=peer)
+    for _ in range(3):
+        texts, sent[:] = sent[:], []
+        for text in texts:
+            for m in take.to(take.send(conn, text), conn):
+                page.receive(json.dumps(m), 0)
+    return page
+
+
 def test_the_successor_takes_over_and_the_round_goes_on_exactly_where_it_stopped():
     net = playing()
     sealed(net)
@@ -221,17 +238,7 @@ def test_the_successor_takes_over_and_the_round_goes_on_exactly_where_it_stopped
     welcome = [m for m in take.to(reply, LOCAL) if m["type"] == "welcome"]
     assert welcome and welcome[0]["seat"] == 1
     # Bea rejoins through the seat proof with the token her page derives
-    bea = Client(lambda t: None, nonce=lambda: secrets.token_hex(16))
-    sent = []
-    bea.send = sent.append
-    bea.token = next_token(old.seats[2].token, old.room_id, 1)
-    bea.connected()
-    bea.join("Bea", bea.token, room=room.room_id, peer="peer-b")
-    for _ in range(3):
-        texts, sent[:] = sent[:], []
-        for text in texts:
-            for m in take.to(take.send("g2", text), "g2"):
-                bea.receive(json.dumps(m), 0)
+    bea = rejoined(take, "g2", "peer-b", "Bea", next_token(old.seats[2].token, old.room_id, 1))
     assert bea.seat == 2 and bea.view["seat"] == 2 and not bea.suspect
 
 
@@ -374,18 +381,9 @@ def test_with_one_person_left_the_round_is_dealt_again_and_the_old_host_keeps_it
     assert room.game.hands != net.room.game.hands          # dealt again
     assert room.seats[0].bot is None and room.seats[2].bot == "hard"
     # the old host rejoins its own seat with the token its saved room gives it
-    hana = Client(lambda t: None, nonce=lambda: secrets.token_hex(16))
-    sent = []
-    hana.send = sent.append
-    hana.token = next_token(net.room.seats[0].token, net.room.room_id, 1)
-    hana.connected()
     take.open("old", "peer-old")
-    hana.join("Hana", hana.token, room=room.room_id, peer="peer-old")
-    for _ in range(3):
-        texts, sent[:] = sent[:], []
-        for text in texts:
-            for m in take.to(take.send("old", text), "old"):
-                hana.receive(json.dumps(m), 0)
+    hana = rejoined(take, "old", "peer-old", "Hana",
+                    next_token(net.room.seats[0].token, net.room.room_id, 1))
     assert hana.seat == 0 and hana.view["seat"] == 0
     # no token for a seat: nobody takes it (a stranger gets no seat)
     out = room.receive("x", msg("join", name="Eve", seat_id=proof.seat_id("f" * 32),
