@@ -336,3 +336,69 @@ def test_wide_names_and_the_round_title_read_well_on_a_360px_phone(new_phone, sc
                 problems.append((lang, name, "scroll_x", r["scroll_x"]))
     assert problems == []
     assert console_errors(phone) == [] and phone.errors == []
+
+
+# A name inside a sentence (the status line, the last move, the log) and the text after it:
+# the name is not clipped in a box of its own (an ellipsis box is as wide as its max-width,
+# so a cut name left a gap before the next word: "Turno de WWWW…   ."), and what follows it
+# starts right after its last letter. [(where, name text, problem)]
+SENTENCE_NAMES = """() => {
+  const out = [];
+  for (const b of document.querySelectorAll(
+      '#app .statusbar bdi, #app .events bdi, #app .announce-slot bdi')) {
+    const where = (b.closest('[data-testid]') || b.parentElement).dataset.testid
+      || b.parentElement.className;
+    if (b.scrollWidth > b.clientWidth + 0.5 && getComputedStyle(b).display !== 'inline')
+      out.push([where, b.textContent, 'clipped']);
+    const next = b.nextSibling;
+    if (!next || next.nodeType !== 3 || !next.textContent.length) continue;
+    const r1 = document.createRange(); r1.selectNodeContents(b);
+    const names = [...r1.getClientRects()];
+    const r2 = document.createRange(); r2.setStart(next, 0); r2.setEnd(next, 1);
+    const after = r2.getClientRects()[0];
+    const last = names[names.length - 1];
+    if (!after || !last) continue;
+    // a one-line sentence cut at its end (the last move) does not draw what is past its end
+    if (after.right > b.parentElement.getBoundingClientRect().right + 0.5) continue;
+    const box = b.getBoundingClientRect();
+    const onLast = names.filter((r) => Math.abs(r.top - last.top) < 2);
+    const end = Math.min(Math.max(...onLast.map((r) => r.right)), box.right);
+    if (Math.abs(after.top - last.top) < 2 && after.left - end > 2.5)
+      out.push([where, b.textContent, 'gap ' + Math.round(after.left - end)]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (320, 568)])
+def test_a_long_name_in_the_status_line_reads_without_a_gap(new_phone, screens_pages, width,
+                                                            height):
+    """A tester's report: in Spanish the status line read "Turno de WWWW…   ." with a gap
+    before the full stop. With names of 20 wide letters or 20 emoji (the most a room takes),
+    at 360 and 320 px, in both languages: no name in a sentence is cut inside a box of its
+    own, the text after it follows it, and the page does not scroll sideways."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    emoji = ["\U0001F600" * 20, "\U0001F469\u200D\U0001F469\u200D\U0001F466" * 6 + "\U0001F3B2" * 2]
+    for names in (WIDE, emoji * 4):
+        for n in (3, 8):
+            for lang in ("en", "es"):
+                models = [("other-turn", M.table(n, 0, names, turn=1)),
+                          ("other-extra", M.table(n, 0, names, turn=1, pending_draws=2)),
+                          ("other-holds", M.table(n, 0, names, turn=1,
+                                                  held={"seat": 1, "from": "deck",
+                                                        "card": None}))]
+                for name, model in models:
+                    H.show(page, dict(model, _ui={"lang": lang}))
+                    r = page.evaluate(SENTENCE_NAMES)
+                    if r:
+                        problems.append((lang, n, name, r[:3]))
+                    # (a name clipped inside its pile's label sticks out only where it
+                    # is not drawn: the page's own scroll width says what does)
+                    m = page.evaluate(NARROW)
+                    if m["scroll_x"] > 0:
+                        problems.append((lang, n, name, "scroll_x", m["scroll_x"]))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
