@@ -402,3 +402,56 @@ def test_a_long_name_in_the_status_line_reads_without_a_gap(new_phone, screens_p
                         problems.append((lang, n, name, "scroll_x", m["scroll_x"]))
     assert problems == []
     assert console_errors(phone) == [] and phone.errors == []
+
+
+# Every control of the screen, scrolled into view as a browser does for a focused field or a
+# tap (the nearest edge), then hit-tested at its centre: [(control, what covers it)] for each
+# one another element covers (the lobby's sticky Start bar, the results sheet).
+COVERED = """(block) => {
+  const out = [];
+  const name = (e) => e.dataset.testid || e.getAttribute('aria-label') || e.className
+    || e.tagName;
+  for (const e of document.querySelectorAll(
+      '#app button, #app a[href], #app select, #app input, #app summary, #app [data-act]')) {
+    const box = (e.type === 'checkbox' && e.closest('label')) || e;
+    if (box.getBoundingClientRect().width === 0) continue;
+    if (box.closest('.sheet') === null && document.querySelector('#app .sheet')) continue;
+    box.scrollIntoView({block: block, inline: 'nearest'});
+    const r = box.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(box.contains(hit) || hit.contains(box) && hit === box))
+      out.push([name(e), hit ? name(hit) : 'nothing', Math.round(y)]);
+  }
+  window.scrollTo(0, 0);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (320, 568)])
+def test_no_control_is_covered_once_scrolled_into_view(new_phone, screens_pages, width, height):
+    """A tester's report: on a 360 px phone the lobby's sticky Start bar covered part of the
+    bot picker. Every control of the host's (1 to 8 seats) and a guest's lobby and of the
+    table screens, scrolled into view at its nearest edge (as a focused field or a tap
+    scrolls it) or at the start, is the element found at its centre, in both languages."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for lang in ("en", "es"):
+        for n in (1, 2, 3, 5, 8):
+            # (alone, the host's bar also says a second player is needed: a taller bar)
+            shots = [("lobby-host-%d" % n, M.lobby(n, 0, M.LONG, bots=tuple(range(1, n))))]
+            if n > 1:
+                shots.append(("lobby-guest-%d" % n, M.lobby(n, 1, M.LONG)))
+            if n in (3, 8):
+                shots += [(name, model) for name, model in M.screens(n, n // 2, M.LONG)
+                          if model.get("screen") == "table"]
+            for name, model in shots:
+                H.show(page, dict(model, _ui=dict(model.get("_ui") or {}, lang=lang)))
+                for block in ("nearest", "end", "start"):
+                    r = page.evaluate(COVERED, block)
+                    if r:
+                        problems.append((lang, name, block, r[:4]))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
