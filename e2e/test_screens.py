@@ -455,3 +455,51 @@ def test_no_control_is_covered_once_scrolled_into_view(new_phone, screens_pages,
                         problems.append((lang, name, block, r[:4]))
     assert problems == []
     assert console_errors(phone) == [] and phone.errors == []
+
+
+# The live controls of this player's own turn (the deck and the discard pile, the held card's
+# buttons, crisp, ready, their own cards as swap targets) at the page's first view: those
+# outside the viewport or under another element. [(control, top, bottom, what is hit)]
+OWN_ACTIONS = """() => {
+  const vh = window.innerHeight, vw = document.documentElement.clientWidth, out = [];
+  const live = document.querySelectorAll(
+    '#app .actions [data-act], #app .centre [data-act], #app .seat.me [data-act]');
+  for (const e of live) {
+    if (e.disabled) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (r.top < -0.5 || r.bottom > vh + 0.5 || r.left < -0.5 || r.right > vw + 0.5
+        || !hit || !e.contains(hit))
+      out.push([e.dataset.testid || e.className, Math.round(r.top), Math.round(r.bottom),
+                hit ? (hit.dataset.testid || hit.className) : null]);
+  }
+  return {out: out, n: live.length};
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (320, 568)])
+def test_own_actions_show_without_scrolling_at_a_crowded_table_on_a_small_phone(
+        new_phone, screens_pages, width, height):
+    """A tester's report: with 8 seats on a 360 x 640 phone the player's own buttons fell
+    below the fold. In every state of this player's turn (and the peek, the crisp window),
+    with 5 to 8 seats, in both languages, each live control of their own (deck, discard
+    pile, held card, use-special, discard-held, crisp, ready, their cards) is inside the
+    viewport without scrolling and is what a tap at its centre hits."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for n in (5, 6, 8):
+        for lang in ("en", "es"):
+            for name, model in M.screens(n, n // 2, M.LONG):
+                if name not in FITS:
+                    continue
+                H.show(page, dict(model, _ui=dict(model.get("_ui") or {}, lang=lang)))
+                page.evaluate("window.scrollTo(0, 0)")
+                r = page.evaluate(OWN_ACTIONS)
+                assert r["n"] > 0 or name == "other-holds", name
+                if r["out"]:
+                    problems.append((n, lang, name, r["out"]))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
