@@ -1186,7 +1186,8 @@ class GuestPage(Page):
                                       "nonce": nonce}))
         self.link.opened(self.now())
         self.client.connected()           # nothing from this peer counts until it proves itself
-        self.client.last_heard = self.now()
+        # (a connection that opens is not a word from the host: the countdowns a quiet host
+        # paused stay at its last message, client.last_heard, until it speaks again)
         joins = self.client.token or (self.name is not None and not self.client.spectator)
         if joins and self.client.screen != "gone":
             self.join()
