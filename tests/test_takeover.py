@@ -458,3 +458,46 @@ def test_a_chained_handover_moves_the_room_again_to_the_next_epoch():
     assert second.seats[2].token == bea_token
     hana = next_token(next_token(old.seats[0].token, old.room_id, 1), first.room_id, 2)
     assert second.seats[0].token == hana
+
+
+def test_a_page_away_during_the_handover_finds_its_seat_at_the_new_host():
+    """Cid's page was asleep while Hana's page went and Ana's took over: its players list is
+    old (everyone connected). Back, it looks at the room's next id (handover.Follow); the
+    room there names Ana's seat as host, and the token Follow gives for it opens Cid's seat
+    through the seat proof: its own seat, its hand, the scores as the others see them."""
+    net = playing()
+    sealed(net)
+    old = net.room
+    cid = net.clients["g3"]
+    stale = [dict(p) for p in cid.players]
+    take = Takeover_(net)
+    share, reply = holder_flow(take, net, "g2", "peer-b")
+    assert reply["handover"] == "sealed"
+    follow = handover.Follow(old.room_id, cid.seat, cid.token, 0, cid.succession, stale)
+    assert follow.current() == take.spec["new_id"]
+    # what a look at the new id shows: `watching`, naming the host's seat
+    take.open("look", "peer-look")
+    watching = [m for m in take.to(take.send("look", msg("watch")), "look")
+                if m["type"] == "watching"]
+    assert watching and watching[0]["host"] == 1 and "succession" not in watching[0]
+    tokens = follow.tokens(watching[0]["host"])
+    take.open("g3", "peer-c")
+    page = rejoined(take, "g3", "peer-c", "Cid", tokens[0])
+    assert page.seat == 3 and not page.suspect
+    assert page.view["seat"] == 3 and page.view["scores"] == cid.view["scores"]
+    # the same cards in its hand as before (face down: where they lie, not what they are)
+    assert [len(h) for h in page.view["hands"]] == [len(h) for h in cid.view["hands"]]
+
+
+def test_a_wrong_token_from_follow_opens_no_seat_and_tells_nothing():
+    """The next candidate token (a room reached otherwise) that is wrong: `no_seat`, the
+    peer marked suspect, nothing taken (the page tries its next candidate)."""
+    net = playing()
+    sealed(net)
+    cid = net.clients["g3"]
+    take = Takeover_(net)
+    holder_flow(take, net, "g2", "peer-b")
+    wrong = next_token(cid.token, net.room.room_id, 2)        # as if Bea had hosted
+    take.open("g3", "peer-c")
+    page = rejoined(take, "g3", "peer-c", "Cid", wrong)
+    assert page.seat is None and page.suspect

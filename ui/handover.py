@@ -238,3 +238,87 @@ def _same(a, b):
     for i in range(min(len(x), len(y))):
         diff |= x[i] ^ y[i]
     return diff == 0
+
+
+FOLLOW_EPOCHS = 3       # a page back from away looks this many ids ahead for its room
+FOLLOW_TOKENS = 8       # the seat tokens it tries at one id, at most
+
+
+class Follow:
+    """A seated page that was away while its host went (a phone asleep, a tab frozen, its
+    network gone) looking for its room at the next ids, instead of taking the room over
+    itself from an out-of-date players list (docs/protocol.md "Back from away"). Pure.
+
+    Made from what the page last heard: the `room_id` it was seated in, its `seat` and seat
+    `token` there, the old `host` seat, the room's succession `secret` (`welcome`) and the
+    `players` list. Raises ValueError without a valid secret.
+
+    - `current()`: the id to look at now (`room_id_after` for the next FOLLOW_EPOCHS
+      epochs, the nearest first), or None once every one was found empty (`missing`).
+    - `missing()`: nobody holds the current id: move on to the next one.
+    - `tokens(host)`: the peer at the current id says (`watching`) that seat `host` hosts it:
+      this seat's candidate tokens there, the likeliest first, at most FOLLOW_TOKENS (empty
+      when `host` cannot be that room's host: this page's own seat, or the old host one
+      handover on). At the next epoch the token is `next_token(token, room_id, host)`;
+      further on, the room got there through handovers this page never saw: successors that
+      never hosted (the same old room, the next epoch) or rooms hosted in turn by a person
+      of `players` (each hop `next_token` from the id it left), every such path tried.
+      A wrong one costs a `no_seat`: the seat proof names the seat by a hash and never sends
+      the token.
+    """
+
+    def __init__(self, room_id, seat, token, host, secret, players):
+        first = epoch_after(room_id)
+        self.room_id = room_id
+        self.seat = seat
+        self.token = token
+        self.host = host
+        self.first = first
+        self.ids = [room_id_after(room_id, e, secret)
+                    for e in range(first, min(first + FOLLOW_EPOCHS, MAX_EPOCH + 1))]
+        self.i = 0
+        people = []
+        for p in players or []:
+            s = p.get("seat") if isinstance(p, dict) else None
+            if _is_seat(s) and s != seat and not p.get("bot") and s not in people:
+                people.append(s)
+        people.sort()
+        self.people = people
+
+    def current(self):
+        return self.ids[self.i] if self.i < len(self.ids) else None
+
+    def missing(self):
+        self.i += 1
+        return self.current()
+
+    def restart(self):
+        """Look from the nearest id again (a later round of looking)."""
+        self.i = 0
+
+    def tokens(self, host):
+        if not _is_seat(host) or host == self.seat or self.i >= len(self.ids) \
+                or (self.i == 0 and host == self.host) or not isinstance(self.token, str):
+            return []
+        target = self.first + self.i
+        found = []
+        # (the id it left, its token there, the epoch it moves at, that room's host, the rooms
+        # hosted on the way): walked an epoch at a time, the fewest hosted rooms first
+        paths = [(self.room_id, self.token, self.first, self.host, 0)]
+        while paths and len(found) < FOLLOW_TOKENS:
+            later = []
+            for from_id, token, epoch, last, hops in paths:
+                if epoch == target:
+                    t = next_token(token, from_id, host)
+                    if t not in found:
+                        found.append(t)
+                    continue
+                # a successor at `epoch` that never hosted: the next one, from the same room
+                later.append((from_id, token, epoch + 1, last, hops))
+                for h in self.people:
+                    if h != last:             # a room hosted at `epoch` by h, handed on
+                        later.append((self.ids[epoch - self.first],
+                                      next_token(token, from_id, h), epoch + 1, h, hops + 1))
+            later.sort(key=lambda p: p[4])
+            paths = later
+        return found[:FOLLOW_TOKENS]

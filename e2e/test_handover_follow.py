@@ -1,0 +1,92 @@
+"""Nobody who was at the table is stranded by a host handover (issue 10, item 3, follow-up).
+
+A seated player away during the handover: Hana hosts, Ana (seat 1) and Bea (seat 2) play
+with a bot, mid-round. Ana's phone loses its network (its signaling socket dies, its data
+channels go quiet: e2e/test_network_change.py's SILENCE and SignalingCut); the host sees her
+away. Then Hana's tab closes and Bea's page, the one person left, takes the room over at its
+next id (the round dealt again: one person cannot open the sealed room). Ana's page, still
+offline, must not take the room over itself from its old players list (it still shows her
+connected: the lowest seat, so by that list she would host): once her network is back it
+looks at the room's next id, finds Bea hosting there, and rejoins its own seat with the
+token it derives, with nobody tapping anything. Checked: Ana's page at the new id in seat 1,
+her hand and the scores as Bea's page shows them, and play goes on.
+
+Printed: the time from Ana's network coming back to her page seated at the new host."""
+
+import re
+import time
+
+from crisp_rooms import join_room, no_errors, open_room, wait_away
+from test_handover import GONE_MS, scores
+from test_network_change import SILENCE, SignalingCut
+from test_round import T, live, sel
+
+
+def seat_cards(page, seat):
+    """How many cards the page shows at `seat` (face up or down)."""
+    return page.locator(sel("seat-%d" % seat) + " [data-testid^='card-%d-']" % seat).count()
+
+
+def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_phone, timings):
+    host, link = open_room(new_phone, "Hana")
+    hp = host.page
+    link += "&hostgone=%d" % GONE_MS
+    cuts = []
+    ana = join_room(new_phone, link, "Ana", 1, (hp,), init=SILENCE,
+                    prepare=lambda p: cuts.append(SignalingCut(p.context)))
+    bea = join_room(new_phone, link, "Bea", 2, (hp,))
+    ap, bp = ana.page, bea.page
+    signaling = cuts[0]
+    live(hp, "add-bot")
+    for p in (hp, ap, bp):
+        p.wait_for_selector(sel("player-3"), timeout=T)
+    live(hp, "start-game")
+    for p in (hp, ap, bp):
+        live(p, "ready")
+    ap.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)    # Ana's turn
+    for p in (ap, bp):
+        p.wait_for_function(
+            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
+    room_id = re.search(r"room=([^&]+)", ap.url).group(1)
+
+    # Ana's network goes: her signaling socket dies (new ones hang), her channels go quiet
+    ap.evaluate("window.__crispSilence()")
+    signaling.cut(10 ** 6)
+    wait_away(bp, 1, timeout=20_000)                 # the host told Bea that Ana is away
+    hp.close()                                       # ...and the host's tab closes
+    # Bea's page, the one person left, hosts the room at its next id
+    bp.wait_for_function("location.search.includes('host=%s-h1-')" % room_id, timeout=60_000)
+    live(bp, "ready", timeout=T)                     # the round dealt again
+    assert "-h1-" not in ap.url                      # Ana's page, offline, took nothing over
+    assert ap.evaluate("!location.search.includes('host=')")
+
+    # Ana's network is back: her page finds the room at the new id and her seat there
+    signaling.stall_until = 0
+    t0 = time.monotonic()
+    try:
+        ap.wait_for_function("location.search.includes('room=%s-h1-')" % room_id,
+                             timeout=60_000)
+        ap.wait_for_selector(sel("seat-1", ".me"), timeout=T)
+        ap.wait_for_selector(sel("ready", ":not([disabled])"), timeout=T)
+    except Exception:
+        print("ANA:", "\n".join(t for k, t in ana.console)[-5000:])
+        print("BEA:", "\n".join(t for k, t in bea.console)[-3000:])
+        raise
+    back = time.monotonic() - t0
+    print("Ana's network back -> seated at the new host: %.1f s" % back)
+    timings.setdefault("away during the handover: network back -> seated at the new host",
+                       []).append(back * 1000)
+    bp.wait_for_selector(sel("seat-1", ":not(.away)"), timeout=T)
+    assert ap.locator(sel("handover")).count() == 0
+    assert ap.locator(sel("next-round")).count() == 0           # a player, not the host
+    # her hand and the scores as the others see them
+    assert scores(ap, range(4)) == scores(bp, range(4))
+    assert [seat_cards(ap, s) for s in range(4)] == [seat_cards(bp, s) for s in range(4)]
+    assert seat_cards(ap, 1) > 0
+    # she peeks (her two cards shown to her alone) and play goes on under Bea
+    assert ap.locator(sel("seat-1") + " [data-card]").count() >= 2
+    live(ap, "ready")
+    ap.wait_for_selector(sel("deck"), timeout=T)
+    bp.wait_for_function(
+        "!!document.querySelector('[data-testid^=\"seat-\"].turn')", timeout=T)
+    no_errors(ana, bea)
