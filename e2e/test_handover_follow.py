@@ -11,13 +11,22 @@ looks at the room's next id, finds Bea hosting there, and rejoins its own seat w
 token it derives, with nobody tapping anything. Checked: Ana's page at the new id in seat 1,
 her hand and the scores as Bea's page shows them, and play goes on.
 
-Printed: the time from Ana's network coming back to her page seated at the new host."""
+A spectator follows too: Cleo watches (and asks for the bot's seat) when Hana's tab closes;
+Ana's page takes the room over and tells Cleo's page where it went (`moved`, proven with
+Cleo's follow token); Cleo watches the new host's table with play going on, her seat request
+made again there, and no message she received carries a card she may not see.
 
+Printed: the time from Ana's network coming back to her page seated at the new host, and
+from the takeover to Cleo watching again."""
+
+import json
 import re
 import time
 
-from crisp_rooms import join_room, no_errors, open_room, wait_away
-from test_handover import GONE_MS, scores
+from crisp_e2e import wait_ready
+from crisp_rooms import join_room, no_errors, open_room, phone, wait_away
+from test_handover import GONE_MS, play_turn, scores
+from test_late_friends import assert_public_only
 from test_network_change import SILENCE, SignalingCut
 from test_round import T, live, sel
 
@@ -27,16 +36,16 @@ def seat_cards(page, seat):
     return page.locator(sel("seat-%d" % seat) + " [data-testid^='card-%d-']" % seat).count()
 
 
-def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_phone, timings):
+def table_with_a_bot(new_phone, **ana):
+    """Hana hosts, Ana (with the join_room options `ana`) and Bea join by a link with
+    `?hostgone=`, a bot takes seat 3 and the game starts: Ana's turn, the room sealed for
+    Ana and Bea. -> (host, ana, bea, link, room id)."""
     host, link = open_room(new_phone, "Hana")
     hp = host.page
     link += "&hostgone=%d" % GONE_MS
-    cuts = []
-    ana = join_room(new_phone, link, "Ana", 1, (hp,), init=SILENCE,
-                    prepare=lambda p: cuts.append(SignalingCut(p.context)))
+    ana = join_room(new_phone, link, "Ana", 1, (hp,), **ana)
     bea = join_room(new_phone, link, "Bea", 2, (hp,))
     ap, bp = ana.page, bea.page
-    signaling = cuts[0]
     live(hp, "add-bot")
     for p in (hp, ap, bp):
         p.wait_for_selector(sel("player-3"), timeout=T)
@@ -47,7 +56,15 @@ def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_ph
     for p in (ap, bp):
         p.wait_for_function(
             "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
-    room_id = re.search(r"room=([^&]+)", ap.url).group(1)
+    return host, ana, bea, link, re.search(r"room=([^&]+)", ap.url).group(1)
+
+
+def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_phone, timings):
+    cuts = []
+    host, ana, bea, link, room_id = table_with_a_bot(
+        new_phone, init=SILENCE, prepare=lambda p: cuts.append(SignalingCut(p.context)))
+    hp, ap, bp = host.page, ana.page, bea.page
+    signaling = cuts[0]
 
     # Ana's network goes: her signaling socket dies (new ones hang), her channels go quiet
     ap.evaluate("window.__crispSilence()")
@@ -90,3 +107,63 @@ def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_ph
     bp.wait_for_function(
         "!!document.querySelector('[data-testid^=\"seat-\"].turn')", timeout=T)
     no_errors(ana, bea)
+
+
+def sealed_count(page):
+    return page.evaluate(
+        "(window.__crispWire || []).filter(t => t.includes('\"sealed\"')).length")
+
+
+def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
+    host, ana, bea, link, room_id = table_with_a_bot(new_phone)
+    hp, ap, bp = host.page, ana.page, bea.page
+    # Cleo opens the link late: she watches, and asks for the bot's seat
+    cleo = phone(new_phone)
+    cp = cleo.page
+    cp.goto(link)
+    assert wait_ready(cp) == "micropython"
+    cp.wait_for_selector(sel("spectator"), timeout=T)
+    cp.fill(sel("player-name"), "Cleo")
+    live(cp, "take-seat-3")
+    cp.wait_for_selector(sel("seat-asked"), timeout=T)
+    hp.wait_for_selector(sel("approve-3"), timeout=T)
+    # the room seals itself again with Cleo among its spectators
+    ap.wait_for_function(
+        "n => (window.__crispWire || []).filter(t => t.includes('\"sealed\"')).length > n",
+        arg=sealed_count(ap), timeout=T)
+    time.sleep(1.5)
+
+    hp.close()
+    ap.wait_for_function("location.search.includes('host=%s-h1-')" % room_id, timeout=60_000)
+    took = time.monotonic()
+    try:
+        cp.wait_for_function("location.search.includes('room=%s-h1-')" % room_id,
+                             timeout=T)
+        cp.wait_for_selector(sel("spectator"), timeout=T)
+        cp.wait_for_selector(sel("seat-1"), timeout=T)
+    except Exception:
+        print("CLEO:", "\n".join(t for k, t in cleo.console)[-4000:])
+        print("ANA:", "\n".join(t for k, t in ana.console)[-4000:])
+        raise
+    again = time.monotonic() - took
+    print("takeover -> the spectator watching the new host's table: %.1f s" % again)
+    timings.setdefault("handover: takeover -> spectator watching again", []).append(again * 1000)
+    # her seat request was made again at the new room: Ana, the host now, may approve it
+    cp.wait_for_selector(sel("seat-asked"), timeout=T)
+    ap.wait_for_selector(sel("approve-3"), timeout=T)
+    # play goes on under Ana, and Cleo sees it
+    for p in (ap, bp):
+        p.wait_for_function("!document.querySelector('[data-testid=\"handover\"]')",
+                            timeout=T)
+    play_turn(ap, 1)
+    cp.wait_for_selector(sel("seat-2", ".turn"), timeout=T)
+    assert scores(cp, range(4)) == scores(bp, range(4))
+    # nothing she received carries a card she may not see
+    texts = cp.evaluate("window.__crispWire")
+    moved = [json.loads(t) for t in texts if '"moved"' in t]
+    assert moved and all(set(m) == {"type", "v", "room", "mac"} for m in moved)
+    assert assert_public_only([json.loads(t) for t in texts
+                               if t.startswith("{") and '"moved"' not in t]) >= 2
+    live(ap, "approve-3")
+    cp.wait_for_selector(sel("seat-3", ".me"), timeout=T)
+    no_errors(ana, bea, cleo)

@@ -1,8 +1,9 @@
 """The successor rule's cases (ui/handover.py), plain functions that run on CPython
 (tests/test_handover.py imports them) and on MicroPython (the guests' interpreter)."""
 
-from ui.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue, epoch_after,
-                         is_secret, next_token, room_id_after, successor)
+from ui.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue, check_moved,
+                         epoch_after, is_secret, moved_mac, moved_message, next_token,
+                         room_id_after, successor, watchers)
 
 SECRET = "5e" * 16
 OTHER = "a7" * 16
@@ -190,3 +191,66 @@ def test_without_the_succession_secret_it_cannot_look():
         except ValueError:
             continue
         raise AssertionError(bad)
+
+
+WATCH = "3c" * 16          # a spectator's follow token (`watching`)
+
+
+def test_a_spectator_takes_the_moved_message_its_follow_token_proves():
+    new = room_id_after(ROOM, 1, SECRET)
+    assert check_moved(moved_message(WATCH, ROOM, new), WATCH, ROOM) == new
+    chained = room_id_after(ROOM, 2, SECRET)        # a room handed over again
+    assert check_moved(moved_message(WATCH, new, chained), WATCH, new) == chained
+
+
+def test_anything_else_on_an_incoming_connection_is_refused():
+    """The attack: whoever learns a spectator's PeerJS id connects to it and says the room
+    moved (to a room of its own, say). Without the spectator's follow token it cannot."""
+    new = room_id_after(ROOM, 1, SECRET)
+    mine = ROOM + "-h1-" + "0" * 20                  # an attacker's "new room"
+    good = moved_mac(WATCH, ROOM, new)
+
+    def text(**fields):
+        msg = {"type": "moved", "v": 1, "room": new, "mac": good}
+        msg.update(fields)
+        return "{" + ",".join('"%s":%s' % (k, _json(v)) for k, v in msg.items()) + "}"
+
+    bad = [text(mac=moved_mac("4d" * 16, ROOM, new)),          # another spectator's token
+           text(room=mine, mac=moved_mac("4d" * 16, ROOM, mine)),
+           text(room=mine),                                      # the mac of another id
+           text(mac=good.upper()), text(mac=good[:-1]), text(mac=None),
+           text(v=2), text(v=True), text(type="watching"), text(extra=1),
+           text(room=ROOM, mac=moved_mac(WATCH, ROOM, ROOM)),     # where it is already
+           text(room="crisp-other-h1-" + "0" * 20,
+                mac=moved_mac(WATCH, ROOM, "crisp-other-h1-" + "0" * 20)),  # another room
+           text(room="a b", mac=moved_mac(WATCH, ROOM, "a b")),
+           '{"type":"moved","v":1,"room":"%s"}' % new,
+           "not json", "[]", "", None, 17, text(room="x" * 500)]
+    for t in bad:
+        assert check_moved(t, WATCH, ROOM) is None, t
+    # a page with no follow token (a seated page, or the old room sent none) takes nothing
+    for follow in (None, "", "zz" * 16, WATCH.upper()):
+        assert check_moved(moved_message(WATCH, ROOM, new), follow, ROOM) is None
+    # an older epoch than the room it watches: a replayed `moved` of an earlier handover
+    later = room_id_after(ROOM, 2, SECRET)
+    assert check_moved(moved_message(WATCH, later, new), WATCH, later) is None
+
+
+def _json(v):
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if isinstance(v, str):
+        return '"' + v + '"'
+    return str(v)
+
+
+def test_the_spectators_to_tell_are_checked_and_capped():
+    good = [{"peer": "peer-%d" % i, "follow": "%02x" % i * 16} for i in range(12)]
+    assert watchers(good) == good[:8]
+    junk = [None, "x", {"peer": "p"}, {"peer": "p", "follow": "ab" * 16, "x": 1},
+            {"peer": "bad id", "follow": "ab" * 16}, {"peer": "p", "follow": "AB" * 16},
+            {"peer": 5, "follow": "ab" * 16}, good[0], dict(good[0])]
+    assert watchers(junk) == [good[0]]
+    assert watchers(None) == [] and watchers({"peer": "p"}) == []

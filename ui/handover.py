@@ -24,6 +24,7 @@ page runs it on what it last heard from the room, with nothing to tap or type.
 
 import hashlib
 import hmac
+import json
 
 MAX_EPOCH = 99
 
@@ -322,3 +323,87 @@ class Follow:
             later.sort(key=lambda p: p[4])
             paths = later
         return found[:FOLLOW_TOKENS]
+
+
+# ---- spectators follow the room (docs/protocol.md "Spectators follow a handover") ---------
+
+FOLLOW_HEX = 32         # a spectator's follow token: 16 random bytes, as hex
+MAX_WATCHERS = 8        # spectators a room keeps for its next host to tell (MAX_SPECTATORS)
+MOVED_TEXT = 400        # a `moved` message is shorter than this
+
+
+def _is_hex(text, size):
+    return (isinstance(text, str) and len(text) == size
+            and all(c in "0123456789abcdef" for c in text))
+
+
+def is_peer_id(text):
+    """True when `text` looks like a PeerJS id (letters, digits, single - or _ between; at
+    most 64): a spectator's, or a room's."""
+    if not isinstance(text, str) or not 0 < len(text) <= 64:
+        return False
+    prev = "-"
+    for c in text:
+        sep = c in "-_"
+        if not sep and not (c.isalpha() or c.isdigit()) or ord(c) > 127:
+            return False
+        if sep and prev in "-_":
+            return False
+        prev = c
+    return prev not in "-_"
+
+
+def watchers(items):
+    """The well-formed entries of a list of spectators to tell after a handover:
+    [{"peer": PeerJS id, "follow": FOLLOW_HEX hex}], at most MAX_WATCHERS, no peer twice;
+    anything else is dropped."""
+    out = []
+    peers = []
+    for w in items if isinstance(items, list) else []:
+        if len(out) >= MAX_WATCHERS:
+            break
+        if not isinstance(w, dict) or set(w) != {"peer", "follow"}:
+            continue
+        if is_peer_id(w["peer"]) and _is_hex(w["follow"], FOLLOW_HEX) and w["peer"] not in peers:
+            peers.append(w["peer"])
+            out.append({"peer": w["peer"], "follow": w["follow"]})
+    return out
+
+
+def moved_mac(follow, old_id, new_id):
+    """The proof (64 hex) that the room a spectator watched at `old_id` moved to `new_id`:
+    keyed by that spectator's follow token (`watching`), which only the room and its sealed
+    copy know."""
+    return _mac(follow, "crisp-moved", old_id, new_id)
+
+
+def moved_message(follow, old_id, new_id):
+    """The `moved` message the new host sends a spectator of the room at `old_id`."""
+    return ('{"type":"moved","v":1,"room":"%s","mac":"%s"}'
+            % (new_id, moved_mac(follow, old_id, new_id)))
+
+
+def check_moved(text, follow, old_id):
+    """The new room id a `moved` message (JSON text from an incoming connection) proves,
+    else None: exactly {type "moved", v 1, room, mac}; `room` a PeerJS id of the same room
+    (`<base>-h<k>-<tag>`, k after `old_id`'s epoch) and `mac` = moved_mac(follow, old_id,
+    room). Anything else, a wrong mac, a missing follow token: None (the page closes that
+    connection and changes nothing)."""
+    if not _is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
+        return None
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(msg, dict) or set(msg) != {"type", "v", "room", "mac"} \
+            or msg["type"] != "moved" or msg["v"] != 1 or isinstance(msg["v"], bool):
+        return None
+    new_id, mac = msg["room"], msg["mac"]
+    if not is_peer_id(new_id) or not _is_hex(mac, 64) or new_id == old_id:
+        return None
+    base, epoch = _split(new_id)
+    if base != _split(old_id)[0] or epoch < epoch_after(old_id):
+        return None
+    if not _same(mac, moved_mac(follow, old_id, new_id)):
+        return None
+    return new_id

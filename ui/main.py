@@ -431,6 +431,7 @@ class HostPage(Page):
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
                               on_page(js.window, "pageshow", self.shown)]
         self.probe = None             # a resumed room's check that it did not move (Probe)
+        self.followers = []           # after a takeover: the spectators to tell (`moved`)
         self.alone_since = None       # since when no person is here but the host (ms)
         self.probed_at = 0
         if takeover is not None:
@@ -824,6 +825,10 @@ class HostPage(Page):
                 self.clock_ = hostlife.Clock(self.now(), int(clock), running=True)
             self.client.handover = None
             log("took over the room:", msg.get("handover"))
+            follow = msg.get("follow")
+            self.followers = [f for f in follow if isinstance(f, dict)] \
+                if isinstance(follow, list) else []
+            self.tell_followers()
         out = msg.get("out")
         todo = hostlife.sort_out(out if isinstance(out, list) else [], "local")
         now = self.now()
@@ -909,7 +914,20 @@ class HostPage(Page):
         self.failures = 0
         self.retry_at = None
         self.client.status = "ok"
+        self.tell_followers()
         self.render()
+
+    def tell_followers(self):
+        """After a takeover: tell the old room's spectators where the room is now (`moved`),
+        once this page holds the new id (never before: a spectator must not learn the next
+        id while someone else could still take it)."""
+        if not self.followers or self.net is None or not self.net.open:
+            return
+        followers, self.followers = self.followers, []
+        for f in followers:
+            if isinstance(f.get("peer"), str) and isinstance(f.get("text"), str):
+                self.net.tell(f["peer"], f["text"])
+        log("told", len(followers), "spectators where the room is")
 
     def net_error(self, kind):
         log("peer error:", kind)
@@ -959,8 +977,9 @@ class GuestPage(Page):
         self.looked_at = None             # when the last look began
         self.candidates = []              # seat tokens still to try at the id it moved to
         self.link = Link(self.now(), seated=bool(self.client.token), gone_ms=gone_ms)
+        self.reask = None                 # a spectator's seat request to make again
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
-                            self.net_error)
+                            self.net_error, self.incoming)
         # A page shown again, a network back: check the connection at once.
         self._wake_proxies = [on_page(js.document, "visibilitychange", self.woke),
                               on_page(js.document, "resume", self.woke),
@@ -1143,6 +1162,44 @@ class GuestPage(Page):
         self.net.room_id = new_id
         self.net.connect()
 
+    # -- a spectator follows the room (docs/protocol.md "Spectators follow a handover")
+    def incoming(self, text, answer, close):
+        """A data connection someone opened to this page: the only message that counts on
+        one is the room's new host's `moved` to a spectator, proven with its follow token
+        (handover.check_moved); then the page watches the room at its new id. Anything
+        else gets `error` `bad_message`, its connection closed, nothing changed."""
+        client = self.client
+        new_id = None
+        if not self.retired and client.spectator and client.seat is None \
+                and client.screen != "gone" and text is not None:
+            new_id = handover.check_moved(text, client.follow, self.room_id)
+        if new_id is None:
+            answer(json.dumps({"type": "error", "v": 1, "code": "bad_message",
+                               "text": "this page takes no messages here"}))
+            close()
+            return
+        close()
+        self.watch_at(new_id)
+
+    def watch_at(self, new_id):
+        """The room this page watches moved to `new_id` (a host handover): watch it there,
+        and ask again for the seat it had asked for (the request ended with the old room)."""
+        client = self.client
+        log("the room moved to", new_id, ": watching it there")
+        ask = client.ask
+        if isinstance(ask, dict) and isinstance(ask.get("name"), str):
+            self.reask = {"name": ask.get("name"), "seat": ask.get("seat")}
+        client.follow = None
+        client.ask = None
+        self.room_id = new_id
+        self.token_key = "crisp.token." + new_id
+        set_query("room", new_id)
+        self.link = Link(self.now(), gone_ms=self.gone_ms)
+        self.net.drop()
+        self.net.room_id = new_id
+        self.net.connect()
+        self.render()
+
     # -- back from away (docs/protocol.md "Back from away")
     def look_for_room(self, now):
         """This seated page was away while its host went: look for the room at its next ids
@@ -1295,6 +1352,9 @@ class GuestPage(Page):
             return
         if not client.trusted:
             return                        # waiting for the host's proof
+        if self.reask is not None and client.last_type == "watching" and client.ask is None:
+            ask, self.reask = self.reask, None
+            client.sit(ask["name"], ask["seat"])     # asked the old room: ask the new one
         if client.kicked is not None and client.kicked.get("code") == "left":
             self.go_home()                # the room heard our `leave`
             return
