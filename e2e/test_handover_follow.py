@@ -109,6 +109,38 @@ def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_ph
     no_errors(ana, bea)
 
 
+# Records every PeerJS Peer the page makes (window.__peers), to learn its PeerJS id.
+PEER_TAP = """
+(() => {
+  let Inner;
+  window.__peers = [];
+  Object.defineProperty(window, "Peer", {configurable: true, get() { return Inner; },
+    set(P) { Inner = class extends P {
+      constructor(...args) { super(...args); window.__peers.push(this); } }; }});
+})();
+"""
+
+# From another page: a Peer of its own connects to PeerJS id `target` as Crisp's pages do,
+# sends each text, and reports what came back and whether the connection closed.
+ATTACK = """
+async ([target, texts]) => {
+  const peer = crisp.newPeer(null);
+  await new Promise((ok, no) => { peer.on("open", ok); peer.on("error", no); });
+  const got = [];
+  let closed = false;
+  const conn = peer.connect(target, {reliable: true, serialization: "raw"});
+  conn.on("data", (d) => got.push(d));
+  conn.on("close", () => { closed = true; });
+  await new Promise((ok) => conn.on("open", ok));
+  for (const t of texts) conn.send(t);
+  const until = Date.now() + 8000;
+  while (!closed && Date.now() < until) await new Promise((ok) => setTimeout(ok, 100));
+  peer.destroy();
+  return {got, closed};
+}
+"""
+
+
 def sealed_count(page):
     return page.evaluate(
         "(window.__crispWire || []).filter(t => t.includes('\"sealed\"')).length")
@@ -118,7 +150,8 @@ def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
     host, ana, bea, link, room_id = table_with_a_bot(new_phone)
     hp, ap, bp = host.page, ana.page, bea.page
     # Cleo opens the link late: she watches, and asks for the bot's seat
-    cleo = phone(new_phone)
+    seals = sealed_count(ap)
+    cleo = phone(new_phone, init=PEER_TAP)
     cp = cleo.page
     cp.goto(link)
     assert wait_ready(cp) == "micropython"
@@ -127,10 +160,22 @@ def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
     live(cp, "take-seat-3")
     cp.wait_for_selector(sel("seat-asked"), timeout=T)
     hp.wait_for_selector(sel("approve-3"), timeout=T)
+    # the attack: Bea, seated (she knows the succession secret: she can name the next id),
+    # learns Cleo's PeerJS id and tells her the room moved, to a room of Bea's own. Cleo's
+    # page answers bad_message, closes the connection, and watches on where she was.
+    cleo_peer = cp.evaluate("window.__peers.map(p => p.id).filter(Boolean)[0]")
+    forged = json.dumps({"type": "moved", "v": 1, "room": room_id + "-h1-" + "0" * 20,
+                         "mac": "0" * 64})
+    attacks = ([forged], ["not json", forged], [json.dumps({"type": "view", "v": 1})])
+    for texts in attacks:
+        answer = bp.evaluate(ATTACK, [cleo_peer, texts])
+        assert answer["closed"], answer
+        assert [json.loads(t)["code"] for t in answer["got"]][:1] == ["bad_message"], answer
+    assert room_id + "-h1" not in cp.url and cp.locator(sel("seat-asked")).count() == 1
     # the room seals itself again with Cleo among its spectators
     ap.wait_for_function(
         "n => (window.__crispWire || []).filter(t => t.includes('\"sealed\"')).length > n",
-        arg=sealed_count(ap), timeout=T)
+        arg=seals, timeout=T)
     time.sleep(1.5)
 
     hp.close()
@@ -158,8 +203,10 @@ def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
     play_turn(ap, 1)
     cp.wait_for_selector(sel("seat-2", ".turn"), timeout=T)
     assert scores(cp, range(4)) == scores(bp, range(4))
-    # nothing she received carries a card she may not see
-    texts = cp.evaluate("window.__crispWire")
+    # nothing she received carries a card she may not see (the wire tap has the attack's
+    # texts too: left out)
+    sent = {t for texts in attacks for t in texts}
+    texts = [t for t in cp.evaluate("window.__crispWire") if t not in sent]
     moved = [json.loads(t) for t in texts if '"moved"' in t]
     assert moved and all(set(m) == {"type", "v", "room", "mac"} for m in moved)
     assert assert_public_only([json.loads(t) for t in texts
