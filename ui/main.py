@@ -997,6 +997,9 @@ class GuestPage(Page):
             return
         self.net.shutdown()
         self.link.lost(self.now())
+        if self.looker is not None:
+            self.looker.stop()            # a look for the room starts again once back
+            self.looker = None
 
     def send(self, text):
         self.net.send(text)
