@@ -256,7 +256,8 @@ def axe_violations(page):
     return page.evaluate(AXE_RUN)
 
 
-@pytest.mark.parametrize("width,height,n", [(360, 740, 8), (390, 844, 3), (1280, 800, 4)])
+@pytest.mark.parametrize("width,height,n", [(360, 740, 8), (390, 844, 3), (1280, 800, 4),
+                                            (320, 568, 8)])
 def test_axe_finds_no_serious_or_critical_violation_on_any_screen(new_phone, screens_pages,
                                                                   width, height, n):
     """Issue 11.10: the landing, lobby, the table in each phase, results and game over,
