@@ -18,7 +18,6 @@ from ui.widgets import card_node
 from ui.viewmodel import Ctx, new_ui, read
 
 ERROR_MS = 5000
-_DRAW = ("draw",)       # Screen._later's last entry: the jobs are done, render what they made
 
 
 class Screen:
@@ -176,14 +175,9 @@ class Screen:
             self._warn("cannot defer: " + str(e))
 
     def _run_later(self, *args):
-        """One step of the first deferred job; the next in a task of their own, and once all
-        are done a render, in a task of its own too (the last step and the render that shows
-        what the jobs made would be one long task on a phone)."""
+        """One step of the first deferred job; the next in a task of their own, and a render
+        once all are done."""
         if not self._later:
-            return
-        if self._later[0] is _DRAW:
-            self._later = []
-            self.render()
             return
         try:
             done = do_later(self._later[0])
@@ -192,9 +186,10 @@ class Screen:
             done = True
         if done:
             self._later.pop(0)
-        if not self._later:
-            self._later = [_DRAW]
-        self.js.setTimeout(self._later_proxy, 0)
+        if self._later:
+            self.js.setTimeout(self._later_proxy, 0)
+        else:
+            self.render()
 
     def _draw(self, tree):
         if self.tree is not None:
