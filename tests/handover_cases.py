@@ -1,8 +1,9 @@
 """The successor rule's cases (ui/handover.py), plain functions that run on CPython
 (tests/test_handover.py imports them) and on MicroPython (the guests' interpreter)."""
 
-from ui.handover import (can_continue, epoch_after, is_secret, next_token, room_id_after,
-                         successor)
+from ui.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue, check_moved,
+                         epoch_after, is_secret, moved_mac, moved_message, next_token,
+                         room_id_after, successor, watchers)
 
 SECRET = "5e" * 16
 OTHER = "a7" * 16
@@ -136,3 +137,120 @@ def test_the_next_epoch_follows_the_room_id():
     assert epoch_after(None) == 1 and epoch_after("crisp-x-hx") == 1
     assert epoch_after(room + "-h1") == 1          # the old form is no handed-over room
     assert epoch_after(room + "-h1-" + "g" * 20) == 1
+
+
+ROOM = "crisp-" + "b" * 32
+TOKEN = "1f" * 16
+
+
+def test_a_page_back_from_away_looks_at_the_next_ids_nearest_first():
+    follow = Follow(ROOM, 2, TOKEN, 0, SECRET, players("HHHB"))
+    seen = [follow.current()]
+    while follow.missing() is not None:
+        seen.append(follow.current())
+    assert seen == [room_id_after(ROOM, e, SECRET) for e in range(1, FOLLOW_EPOCHS + 1)]
+    follow.restart()
+    assert follow.current() == seen[0]
+    # from a room handed over already: the epochs after its own
+    later = Follow(seen[0], 2, TOKEN, 1, SECRET, players("HHHB"))
+    assert later.current() == seen[1]
+
+
+def test_at_the_next_id_its_token_is_the_one_the_new_host_gave_its_seat():
+    follow = Follow(ROOM, 2, TOKEN, 0, SECRET, players("HHHB"))
+    assert follow.tokens(1) == [next_token(TOKEN, ROOM, 1)]
+    # a room naming this page's own seat, or the old host one handover on, is no room of ours
+    assert follow.tokens(2) == [] and follow.tokens(0) == []
+    for junk in (None, True, -1, "1"):
+        assert follow.tokens(junk) == []
+
+
+def test_further_on_it_tries_every_way_the_room_may_have_got_there():
+    """Two epochs on: a successor that never hosted (the same old room), or a room hosted
+    by a person in between (0 the old host, 1 Ana; this page is seat 2; 3 a bot)."""
+    follow = Follow(ROOM, 2, TOKEN, 0, SECRET, players("HHHB"))
+    follow.missing()
+    first = room_id_after(ROOM, 1, SECRET)
+    tokens = follow.tokens(0)                       # Hana, back as a player, hosts the next
+    # Ana hosted h1, then Hana took over from her at h2 (e2e test_handover's chain)
+    assert next_token(next_token(TOKEN, ROOM, 1), first, 0) in tokens
+    assert tokens[0] == next_token(TOKEN, ROOM, 0)  # no room between: tried first
+    assert len(tokens) == len(set(tokens)) <= FOLLOW_TOKENS
+    # a bot never hosts; this page's own seat never did (it was away)
+    assert next_token(next_token(TOKEN, ROOM, 3), first, 0) not in tokens
+    assert next_token(next_token(TOKEN, ROOM, 2), first, 0) not in tokens
+    follow.missing()
+    three = follow.tokens(1)
+    assert len(three) <= FOLLOW_TOKENS and three[0] == next_token(TOKEN, ROOM, 1)
+
+
+def test_without_the_succession_secret_it_cannot_look():
+    for bad in (None, "", "x" * 32, SECRET.upper()):
+        try:
+            Follow(ROOM, 2, TOKEN, 0, bad, players("HHH"))
+        except ValueError:
+            continue
+        raise AssertionError(bad)
+
+
+WATCH = "3c" * 16          # a spectator's follow token (`watching`)
+
+
+def test_a_spectator_takes_the_moved_message_its_follow_token_proves():
+    new = room_id_after(ROOM, 1, SECRET)
+    assert check_moved(moved_message(WATCH, ROOM, new), WATCH, ROOM) == new
+    chained = room_id_after(ROOM, 2, SECRET)        # a room handed over again
+    assert check_moved(moved_message(WATCH, new, chained), WATCH, new) == chained
+
+
+def test_anything_else_on_an_incoming_connection_is_refused():
+    """The attack: whoever learns a spectator's PeerJS id connects to it and says the room
+    moved (to a room of its own, say). Without the spectator's follow token it cannot."""
+    new = room_id_after(ROOM, 1, SECRET)
+    mine = ROOM + "-h1-" + "0" * 20                  # an attacker's "new room"
+    good = moved_mac(WATCH, ROOM, new)
+
+    def text(**fields):
+        msg = {"type": "moved", "v": 1, "room": new, "mac": good}
+        msg.update(fields)
+        return "{" + ",".join('"%s":%s' % (k, _json(v)) for k, v in msg.items()) + "}"
+
+    bad = [text(mac=moved_mac("4d" * 16, ROOM, new)),          # another spectator's token
+           text(room=mine, mac=moved_mac("4d" * 16, ROOM, mine)),
+           text(room=mine),                                      # the mac of another id
+           text(mac=good.upper()), text(mac=good[:-1]), text(mac=None),
+           text(v=2), text(v=True), text(type="watching"), text(extra=1),
+           text(room=ROOM, mac=moved_mac(WATCH, ROOM, ROOM)),     # where it is already
+           text(room="crisp-other-h1-" + "0" * 20,
+                mac=moved_mac(WATCH, ROOM, "crisp-other-h1-" + "0" * 20)),  # another room
+           text(room="a b", mac=moved_mac(WATCH, ROOM, "a b")),
+           '{"type":"moved","v":1,"room":"%s"}' % new,
+           "not json", "[]", "", None, 17, text(room="x" * 500)]
+    for t in bad:
+        assert check_moved(t, WATCH, ROOM) is None, t
+    # a page with no follow token (a seated page, or the old room sent none) takes nothing
+    for follow in (None, "", "zz" * 16, WATCH.upper()):
+        assert check_moved(moved_message(WATCH, ROOM, new), follow, ROOM) is None
+    # an older epoch than the room it watches: a replayed `moved` of an earlier handover
+    later = room_id_after(ROOM, 2, SECRET)
+    assert check_moved(moved_message(WATCH, later, new), WATCH, later) is None
+
+
+def _json(v):
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if isinstance(v, str):
+        return '"' + v + '"'
+    return str(v)
+
+
+def test_the_spectators_to_tell_are_checked_and_capped():
+    good = [{"peer": "peer-%d" % i, "follow": "%02x" % i * 16} for i in range(12)]
+    assert watchers(good) == good[:8]
+    junk = [None, "x", {"peer": "p"}, {"peer": "p", "follow": "ab" * 16, "x": 1},
+            {"peer": "bad id", "follow": "ab" * 16}, {"peer": "p", "follow": "AB" * 16},
+            {"peer": 5, "follow": "ab" * 16}, good[0], dict(good[0])]
+    assert watchers(junk) == [good[0]]
+    assert watchers(None) == [] and watchers({"peer": "p"}) == []

@@ -251,16 +251,20 @@ def summary(client, renders):
 
 
 def run_micropython(source):
-    """Run `source` on MicroPython with the `ui` modules client.py imports (ui/proof.py)."""
-    with open(os.path.join(ROOT, "ui", "proof.py"), encoding="utf-8") as f:
-        proof_source = f.read()
+    """Run `source` on MicroPython with the `ui` modules client.py imports (ui/proof.py,
+    ui/handover.py)."""
+    sources = {}
+    for name in ("proof", "handover"):
+        with open(os.path.join(ROOT, "ui", name + ".py"), encoding="utf-8") as f:
+            sources[name] = f.read()
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
               "mp.FS.mkdir('/ui'); mp.FS.writeFile('/ui/__init__.py', '');\n"
               "mp.FS.writeFile('/ui/proof.py', %s);\n"
+              "mp.FS.writeFile('/ui/handover.py', %s);\n"
               "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
-              "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), json.dumps(proof_source),
-                                          json.dumps(source))
+              "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), json.dumps(sources["proof"]),
+                                          json.dumps(sources["handover"]), json.dumps(source))
     done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -140,7 +140,7 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
     import handover_cases
     expected = [n for n in dir(handover_cases) if n.startswith("test_")]
-    assert failed == [] and ran == len(expected) == 10, out
+    assert failed == [] and ran == len(expected) == 17, out
 
 
 # ---- the room continued by its new host ---------------------------------------------------
@@ -352,6 +352,11 @@ def test_the_room_seals_itself_for_the_people_here_each_with_its_own_share():
     assert net.leaks == []
     box = net.clients["a"].sealed["box"]
     opened = seal.open_room(box, [shares["a"], shares["c"]], room.room_id)
+    # the room, and the spectators its next host tells where it went (their PeerJS ids and
+    # follow tokens: inside the box only, never in clear to a player)
+    watchers = opened.pop("watchers")
+    assert watchers == [{"peer": "peer-w", "follow": spectator.follow}]
+    assert all(spectator.follow not in t for c in ("a", "b", "c") for t in net.inbox[c])
     assert unseeded(opened) == unseeded(room.to_dict())
     assert all(set(s["agent"]["rng"]) == {"seed"} for s in opened["seats"] if s["agent"])
     # an older box never replaces a newer one
@@ -407,7 +412,8 @@ def test_a_handover_end_to_end_between_pages_and_an_impostor_gets_nothing():
     assert ana.opened(seal.open_room) is None
     ana.take_share(share)
     state = ana.opened(seal.open_room)
-    assert unseeded(state) == unseeded(room.to_dict())
+    assert state["watchers"] == []                  # nobody watches this room
+    assert unseeded(dict(state, watchers=None)) == dict(unseeded(room.to_dict()), watchers=None)
     continued = Room.from_handover(state, ana.seat, room.now + 3000)
     assert continued.game == room.game and continued.host == 1
 

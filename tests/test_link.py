@@ -1,8 +1,8 @@
 """A guest's reconnection policy (ui/link.py): when to drop, connect and ping, what the
 player is told, and that it never gives up."""
 
-from ui.link import (ATTEMPT_MS, DOUBT_MS, GONE_AFTER, HOST_SILENT_MS, PING_MS, QUIET_MS,
-                     RETRY_MS, Link, backoff)
+from ui.link import (ATTEMPT_MS, BEHIND_MS, DOUBT_MS, GONE_AFTER, HOST_SILENT_MS, LATE_GAP_MS,
+                     PING_MS, QUIET_MS, RETRY_MS, Link, backoff)
 
 
 def opened_link(now=0):
@@ -347,3 +347,58 @@ def test_a_test_build_may_shorten_the_time_before_the_host_counts_as_gone():
 def test_a_page_never_seated_never_says_the_host_is_gone():
     link = Link(0)
     assert not link.host_quiet(10 ** 6) and not link.host_lost(10 ** 6)
+
+
+def steps(link, start, end, every=250):
+    """The page's UI tick from `start` to `end` (ms), online."""
+    t = start
+    while t <= end:
+        link.step(t)
+        t += every
+
+
+def test_a_page_that_stayed_here_while_the_host_went_is_not_behind():
+    link = seated_link(gone_ms=3000)
+    link.lost(1000, missing=True)                  # the host's tab closed
+    steps(link, 1000, 5000)
+    assert link.host_lost(5000) and not link.behind(5000)
+
+
+def test_a_page_that_did_not_run_for_a_while_is_behind_and_follows_only():
+    """A phone asleep or a frozen tab: its own steps far apart. Its players list may be old:
+    it must not take the room over for gone_ms + BEHIND_MS after it runs again."""
+    link = seated_link(gone_ms=3000)
+    steps(link, 0, 2000)
+    back = 2000 + LATE_GAP_MS + 60000              # a minute asleep
+    link.step(back)
+    assert link.host_lost(back) and link.behind(back)
+    steps(link, back, back + 3000 + BEHIND_MS - 250)
+    assert link.behind(back + 3000 + BEHIND_MS - 1)
+    link.step(back + 3000 + BEHIND_MS)
+    assert not link.behind(back + 3000 + BEHIND_MS)    # everyone was away: someone hosts
+
+
+def test_a_page_offline_is_behind_while_offline_and_a_while_after():
+    """Its Peer off the signaling server: connected to nobody, it decides nothing."""
+    link = seated_link(gone_ms=3000)
+    link.online = False
+    steps(link, 0, 100000)
+    assert link.behind(100000) and link.behind(10 ** 9)   # offline: behind whatever the time
+    link.online = True
+    link.step(100250)
+    assert link.behind(100250 + 3000 + BEHIND_MS - 300)
+
+
+def test_a_page_behind_that_hears_its_host_is_up_to_date_again():
+    link = seated_link(gone_ms=3000)
+    link.step(LATE_GAP_MS + 10)
+    assert link.behind(LATE_GAP_MS + 10)
+    link.heard(LATE_GAP_MS + 20)
+    assert not link.behind(LATE_GAP_MS + 30)
+
+
+def test_a_page_never_seated_is_never_behind():
+    link = Link(0)
+    link.online = False
+    link.step(LATE_GAP_MS * 3)
+    assert not link.behind(LATE_GAP_MS * 3)

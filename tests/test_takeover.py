@@ -14,7 +14,7 @@ from roomnet import CARD, Net
 from ui import handover, proof, seal
 from ui.client import Client
 from ui.engine import Engine
-from ui.handover import Handover, next_token
+from ui.handover import Handover, check_moved, next_token
 from ui.room import LOCAL, MAX_TEXT, Room, bot_maker, check_saved
 from ui.takeover import OFFERS_PER_CONN, Takeover, share_kind
 
@@ -409,7 +409,13 @@ def test_the_client_keeps_standby_for_its_own_seat_only_and_hears_host_leaving()
     c.receive(msg("standby", seat=2, tokens={"0": "not hex"}), 0)
     assert c.standby is None
     c.receive(msg("standby", seat=2, tokens={"0": "a" * 32}), 0)
-    assert c.standby == {"seat": 2, "tokens": {"0": "a" * 32}}
+    assert c.standby == {"seat": 2, "tokens": {"0": "a" * 32}, "watchers": []}
+    # the room's spectators for this seat to tell where the room went: well-formed ones only
+    good = {"peer": "peer-w", "follow": "b" * 32}
+    c.receive(msg("standby", seat=2, tokens={"0": "a" * 32},
+                  watchers=[good, {"peer": "x", "follow": "short"}, "junk",
+                            dict(good, extra=1), {"peer": "bad--id", "follow": "c" * 32}]), 0)
+    assert c.standby["watchers"] == [good]
     assert not c.host_leaving
     c.receive(msg("host_leaving", host=0), 0)
     assert c.host_leaving
@@ -458,3 +464,124 @@ def test_a_chained_handover_moves_the_room_again_to_the_next_epoch():
     assert second.seats[2].token == bea_token
     hana = next_token(next_token(old.seats[0].token, old.room_id, 1), first.room_id, 2)
     assert second.seats[0].token == hana
+
+
+def test_a_page_away_during_the_handover_finds_its_seat_at_the_new_host():
+    """Cid's page was asleep while Hana's page went and Ana's took over: its players list is
+    old (everyone connected). Back, it looks at the room's next id (handover.Follow); the
+    room there names Ana's seat as host, and the token Follow gives for it opens Cid's seat
+    through the seat proof: its own seat, its hand, the scores as the others see them."""
+    net = playing()
+    sealed(net)
+    old = net.room
+    cid = net.clients["g3"]
+    stale = [dict(p) for p in cid.players]
+    take = Takeover_(net)
+    share, reply = holder_flow(take, net, "g2", "peer-b")
+    assert reply["handover"] == "sealed"
+    follow = handover.Follow(old.room_id, cid.seat, cid.token, 0, cid.succession, stale)
+    assert follow.current() == take.spec["new_id"]
+    # what a look at the new id shows: `watching`, naming the host's seat
+    take.open("look", "peer-look")
+    watching = [m for m in take.to(take.send("look", msg("watch")), "look")
+                if m["type"] == "watching"]
+    assert watching and watching[0]["host"] == 1 and "succession" not in watching[0]
+    tokens = follow.tokens(watching[0]["host"])
+    take.open("g3", "peer-c")
+    page = rejoined(take, "g3", "peer-c", "Cid", tokens[0])
+    assert page.seat == 3 and not page.suspect
+    assert page.view["seat"] == 3 and page.view["scores"] == cid.view["scores"]
+    # the same cards in its hand as before (face down: where they lie, not what they are)
+    assert [len(h) for h in page.view["hands"]] == [len(h) for h in cid.view["hands"]]
+
+
+def test_a_wrong_token_from_follow_opens_no_seat_and_tells_nothing():
+    """The next candidate token (a room reached otherwise) that is wrong: `no_seat`, the
+    peer marked suspect, nothing taken (the page tries its next candidate)."""
+    net = playing()
+    sealed(net)
+    cid = net.clients["g3"]
+    take = Takeover_(net)
+    holder_flow(take, net, "g2", "peer-b")
+    wrong = next_token(cid.token, net.room.room_id, 2)        # as if Bea had hosted
+    take.open("g3", "peer-c")
+    page = rejoined(take, "g3", "peer-c", "Cid", wrong)
+    assert page.seat is None and page.suspect
+
+
+def watching(net, conn, peer):
+    """A spectator's page (Client) watching the room on `conn` from PeerJS id `peer`."""
+    page = net._client(conn)
+    net.deliver(net.room.open(conn, net.clock, peer=peer))
+    page.connected()
+    page.watch()
+    return page
+
+
+def test_each_spectator_gets_a_follow_token_of_its_own_and_no_secret():
+    net = playing()
+    cleo, dan = watching(net, "w1", "peer-cleo"), watching(net, "w2", "peer-dan")
+    assert proof.is_hex(cleo.follow, 32) and proof.is_hex(dan.follow, 32)
+    assert cleo.follow != dan.follow
+    assert cleo.succession is None and cleo.seat is None
+    for conn in ("w1", "w2"):
+        assert all(net.room.succession not in t for t in net.inbox[conn])
+    # nobody seated learns a spectator's token in clear (only inside the sealed box)
+    sealed(net)
+    for conn in ("g1", "g2", "g3"):
+        assert all(cleo.follow not in t for t in net.inbox[conn] if '"standby"' not in t)
+    assert net.leaks == []
+
+
+def test_after_the_takeover_the_new_host_tells_each_spectator_where_the_room_went():
+    """From the sealed room: the new host's engine gives its page a `moved` for each
+    spectator of the old room, which that spectator's page (and only it) accepts."""
+    net = playing()
+    cleo, dan = watching(net, "w1", "peer-cleo"), watching(net, "w2", "peer-dan")
+    net.later(1000)
+    sealed(net)
+    old_id = net.room.room_id
+    take = Takeover_(net)
+    assert "follow" not in take.last              # not before the room runs at the new id
+    share, reply = holder_flow(take, net, "g2", "peer-b")
+    assert reply["handover"] == "sealed"
+    told = {f["peer"]: f["text"] for f in reply["follow"]}
+    assert sorted(told) == ["peer-cleo", "peer-dan"]
+    new_id = take.spec["new_id"]
+    assert check_moved(told["peer-cleo"], cleo.follow, old_id) == new_id
+    assert check_moved(told["peer-dan"], dan.follow, old_id) == new_id
+    assert check_moved(told["peer-dan"], cleo.follow, old_id) is None   # not for Cleo
+    assert not CARD.search(json.dumps(reply["follow"]))
+    # Cleo watches the new room: a spectator's view, a new follow token for the next time
+    take.open("w9", "peer-cleo")
+    again = take.to(take.send("w9", msg("watch")), "w9")
+    kinds = [m["type"] for m in again]
+    assert kinds[:2] == ["watching", "view"] and again[0]["host"] == 1
+    assert again[0]["follow"] != cleo.follow and again[1]["view"]["allowed"] == []
+
+
+def test_without_a_sealed_room_the_standby_carries_the_spectators_to_tell():
+    """The fallback (the round dealt again): the designate's `standby` names the spectators,
+    so the new host tells them too."""
+    net = playing(("Ana",), bots=1)
+    cleo = watching(net, "w1", "peer-cleo")
+    net.later(1000)
+    sealed(net)
+    ana = net.clients["g1"]
+    assert ana.sealed is None                       # one person besides the host: no box
+    assert ana.standby["watchers"] == [{"peer": "peer-cleo", "follow": cleo.follow}]
+    take = Takeover_(net)
+    assert take.last["handover"] == "public"
+    told = take.last["follow"]
+    assert [f["peer"] for f in told] == ["peer-cleo"]
+    assert check_moved(told[0]["text"], cleo.follow, net.room.room_id) == take.spec["new_id"]
+
+
+def test_a_new_spectator_sends_the_designate_its_standby_again():
+    net = playing()
+    sealed(net)
+    assert not net.room.standby_due()
+    watching(net, "w1", "peer-cleo")
+    assert net.room.standby_due()
+    out = net.room.standby_out()
+    assert len(out) == 1 and json.loads(out[0][1])["watchers"][0]["peer"] == "peer-cleo"

@@ -9,7 +9,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
-from ui import proof
+from ui import handover, proof
 
 VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
@@ -118,7 +118,8 @@ class Client:
         self.spectator = False
         self.ask = None
         self.sealed = None        # the newest sealed room and this seat's share (host handover)
-        self.standby = None       # {seat, tokens}: the old host's tokens for this designate
+        self.standby = None       # {seat, tokens, watchers}: the old host's for this designate
+        self.follow = None        # a spectator's follow token (`watching`): `moved` checks
         self.handover = None      # the page's handover in progress: {"name", "me"} (shown)
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
         self.succession = None    # the room's succession secret (`welcome`): its next ids
@@ -206,10 +207,15 @@ class Client:
             if _is_int(msg.get("seat")) and msg.get("seat") == self.seat \
                     and isinstance(tokens, dict) and len(tokens) <= 8 \
                     and all(proof.is_hex(t, 32) for t in tokens.values()):
-                self.standby = {"seat": msg.get("seat"), "tokens": tokens}
+                # and the room's spectators, for this seat to tell where the room went
+                self.standby = {"seat": msg.get("seat"), "tokens": tokens,
+                                "watchers": handover.watchers(msg.get("watchers"))}
             return False
         if kind == "watching":
             self.spectator = True
+            follow = msg.get("follow")
+            # this spectator's follow token: a `moved` from the next host proves itself with it
+            self.follow = follow if proof.is_hex(follow, 32) else None
             ask = msg.get("ask")
             self.ask = ask if isinstance(ask, dict) else None
             self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room

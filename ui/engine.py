@@ -192,6 +192,7 @@ class Engine:
         self.waiting = []
         reply = self._out(out, now)
         reply["handover"] = takeover.how
+        reply["follow"] = takeover.moved(room)     # the old room's spectators: where it went
         reply["clock"] = room.now
         reply["save"] = _text(room.to_dict())
         return reply

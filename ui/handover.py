@@ -24,6 +24,7 @@ page runs it on what it last heard from the room, with nothing to tap or type.
 
 import hashlib
 import hmac
+import json
 
 MAX_EPOCH = 99
 
@@ -238,3 +239,171 @@ def _same(a, b):
     for i in range(min(len(x), len(y))):
         diff |= x[i] ^ y[i]
     return diff == 0
+
+
+FOLLOW_EPOCHS = 3       # a page back from away looks this many ids ahead for its room
+FOLLOW_TOKENS = 8       # the seat tokens it tries at one id, at most
+
+
+class Follow:
+    """A seated page that was away while its host went (a phone asleep, a tab frozen, its
+    network gone) looking for its room at the next ids, instead of taking the room over
+    itself from an out-of-date players list (docs/protocol.md "Back from away"). Pure.
+
+    Made from what the page last heard: the `room_id` it was seated in, its `seat` and seat
+    `token` there, the old `host` seat, the room's succession `secret` (`welcome`) and the
+    `players` list. Raises ValueError without a valid secret.
+
+    - `current()`: the id to look at now (`room_id_after` for the next FOLLOW_EPOCHS
+      epochs, the nearest first), or None once every one was found empty (`missing`).
+    - `missing()`: nobody holds the current id: move on to the next one.
+    - `tokens(host)`: the peer at the current id says (`watching`) that seat `host` hosts it:
+      this seat's candidate tokens there, the likeliest first, at most FOLLOW_TOKENS (empty
+      when `host` cannot be that room's host: this page's own seat, or the old host one
+      handover on). At the next epoch the token is `next_token(token, room_id, host)`;
+      further on, the room got there through handovers this page never saw: successors that
+      never hosted (the same old room, the next epoch) or rooms hosted in turn by a person
+      of `players` (each hop `next_token` from the id it left), every such path tried.
+      A wrong one costs a `no_seat`: the seat proof names the seat by a hash and never sends
+      the token.
+    """
+
+    def __init__(self, room_id, seat, token, host, secret, players):
+        first = epoch_after(room_id)
+        self.room_id = room_id
+        self.seat = seat
+        self.token = token
+        self.host = host
+        self.first = first
+        self.ids = [room_id_after(room_id, e, secret)
+                    for e in range(first, min(first + FOLLOW_EPOCHS, MAX_EPOCH + 1))]
+        self.i = 0
+        people = []
+        for p in players or []:
+            s = p.get("seat") if isinstance(p, dict) else None
+            if _is_seat(s) and s != seat and not p.get("bot") and s not in people:
+                people.append(s)
+        people.sort()
+        self.people = people
+
+    def current(self):
+        return self.ids[self.i] if self.i < len(self.ids) else None
+
+    def missing(self):
+        self.i += 1
+        return self.current()
+
+    def restart(self):
+        """Look from the nearest id again (a later round of looking)."""
+        self.i = 0
+
+    def tokens(self, host):
+        if not _is_seat(host) or host == self.seat or self.i >= len(self.ids) \
+                or (self.i == 0 and host == self.host) or not isinstance(self.token, str):
+            return []
+        target = self.first + self.i
+        found = []
+        # (the id it left, its token there, the epoch it moves at, that room's host, the rooms
+        # hosted on the way): walked an epoch at a time, the fewest hosted rooms first
+        paths = [(self.room_id, self.token, self.first, self.host, 0)]
+        while paths and len(found) < FOLLOW_TOKENS:
+            later = []
+            for from_id, token, epoch, last, hops in paths:
+                if epoch == target:
+                    t = next_token(token, from_id, host)
+                    if t not in found:
+                        found.append(t)
+                    continue
+                # a successor at `epoch` that never hosted: the next one, from the same room
+                later.append((from_id, token, epoch + 1, last, hops))
+                for h in self.people:
+                    if h != last:             # a room hosted at `epoch` by h, handed on
+                        later.append((self.ids[epoch - self.first],
+                                      next_token(token, from_id, h), epoch + 1, h, hops + 1))
+            later.sort(key=lambda p: p[4])
+            paths = later
+        return found[:FOLLOW_TOKENS]
+
+
+# ---- spectators follow the room (docs/protocol.md "Spectators follow a handover") ---------
+
+FOLLOW_HEX = 32         # a spectator's follow token: 16 random bytes, as hex
+MAX_WATCHERS = 8        # spectators a room keeps for its next host to tell (MAX_SPECTATORS)
+MOVED_TEXT = 400        # a `moved` message is shorter than this
+
+
+def _is_hex(text, size):
+    return (isinstance(text, str) and len(text) == size
+            and all(c in "0123456789abcdef" for c in text))
+
+
+def is_peer_id(text):
+    """True when `text` looks like a PeerJS id (letters, digits, single - or _ between; at
+    most 64): a spectator's, or a room's."""
+    if not isinstance(text, str) or not 0 < len(text) <= 64:
+        return False
+    prev = "-"
+    for c in text:
+        sep = c in "-_"
+        if not sep and not (c.isalpha() or c.isdigit()) or ord(c) > 127:
+            return False
+        if sep and prev in "-_":
+            return False
+        prev = c
+    return prev not in "-_"
+
+
+def watchers(items):
+    """The well-formed entries of a list of spectators to tell after a handover:
+    [{"peer": PeerJS id, "follow": FOLLOW_HEX hex}], at most MAX_WATCHERS, no peer twice;
+    anything else is dropped."""
+    out = []
+    peers = []
+    for w in items if isinstance(items, list) else []:
+        if len(out) >= MAX_WATCHERS:
+            break
+        if not isinstance(w, dict) or set(w) != {"peer", "follow"}:
+            continue
+        if is_peer_id(w["peer"]) and _is_hex(w["follow"], FOLLOW_HEX) and w["peer"] not in peers:
+            peers.append(w["peer"])
+            out.append({"peer": w["peer"], "follow": w["follow"]})
+    return out
+
+
+def moved_mac(follow, old_id, new_id):
+    """The proof (64 hex) that the room a spectator watched at `old_id` moved to `new_id`:
+    keyed by that spectator's follow token (`watching`), which only the room and its sealed
+    copy know."""
+    return _mac(follow, "crisp-moved", old_id, new_id)
+
+
+def moved_message(follow, old_id, new_id):
+    """The `moved` message the new host sends a spectator of the room at `old_id`."""
+    return ('{"type":"moved","v":1,"room":"%s","mac":"%s"}'
+            % (new_id, moved_mac(follow, old_id, new_id)))
+
+
+def check_moved(text, follow, old_id):
+    """The new room id a `moved` message (JSON text from an incoming connection) proves,
+    else None: exactly {type "moved", v 1, room, mac}; `room` a PeerJS id of the same room
+    (`<base>-h<k>-<tag>`, k after `old_id`'s epoch) and `mac` = moved_mac(follow, old_id,
+    room). Anything else, a wrong mac, a missing follow token: None (the page closes that
+    connection and changes nothing)."""
+    if not _is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
+        return None
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(msg, dict) or set(msg) != {"type", "v", "room", "mac"} \
+            or msg["type"] != "moved" or msg["v"] != 1 or isinstance(msg["v"], bool):
+        return None
+    new_id, mac = msg["room"], msg["mac"]
+    if not is_peer_id(new_id) or not _is_hex(mac, 64) or new_id == old_id:
+        return None
+    base, epoch = _split(new_id)
+    if base != _split(old_id)[0] or epoch < epoch_after(old_id):
+        return None
+    if not _same(mac, moved_mac(follow, old_id, new_id)):
+        return None
+    return new_id

@@ -21,7 +21,12 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
 - the host's absence is shown truthfully: once nothing has come from the host for QUIET_MS
   (`host_quiet`) its seat shows away and the timers paused; once it has been silent for
   `gone_ms` (HOST_GONE_MS, 30 s, by default) it counts as gone (`host_lost`) and the page
-  offers the player `keep-waiting` or `leave`.
+  offers the player `keep-waiting` or `leave`;
+- a seated page that was away itself (`behind`: its Peer off the signaling server, or its
+  own steps LATE_GAP_MS apart: a phone asleep, a frozen tab) does not know what happened at
+  the table meanwhile: its players list may be old. While behind (from then until it hears
+  the host, or for `gone_ms` + BEHIND_MS after it is back) it never takes the room over
+  itself: it looks for the room at the next ids (docs/protocol.md "Back from away").
 """
 
 PING_MS = 3000
@@ -35,6 +40,8 @@ RETRY_MS = (250, 500, 1000, 2000, 3000)
 GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
 QUIET_MS = 4500               # no word from the host this long (1.5 pings): its seat shows away
 HOST_GONE_MS = 30000          # no word from the host this long: it counts as gone
+LATE_GAP_MS = 5000            # the page's own steps this far apart: it did not run meanwhile
+BEHIND_MS = 5000              # a page back from away follows only, for gone_ms + this long
 
 
 def backoff(failures):
@@ -78,6 +85,8 @@ class Link:
         self.idle_closed = False  # the host closed our unjoined connection: reopening quietly
         self.doubt_at = None      # when the page doubted the open connection (`doubt`)
         self.quiet = False        # seated, open, and the host silent for QUIET_MS (`step`)
+        self.late_at = None       # seated, and this page itself was away until then
+        self.stepped = now        # the page's last `step`
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -105,6 +114,7 @@ class Link:
         self.last_heard = now
         self.doubt_at = None
         self.host_heard = now
+        self.late_at = None
         if seated:
             self.seated = True
             self.join_at = None
@@ -163,6 +173,9 @@ class Link:
 
     def step(self, now):
         todo = []
+        if self.seated and (not self.online or now - self.stepped >= LATE_GAP_MS):
+            self.late_at = now                # away itself: offline, or did not run
+        self.stepped = now
         if self.open and self.last_heard is not None and now - self.last_heard >= HOST_SILENT_MS:
             self.lost(now)
             todo.append("drop")
@@ -194,6 +207,14 @@ class Link:
         if not self.open or self.join_at is not None or self.impostor:
             return True
         return now - self.host_heard >= QUIET_MS
+
+    def behind(self, now):
+        """True while this seated page was away itself more recently than it heard the host:
+        offline (its Peer off the signaling server: connected to nobody), or back less than
+        `gone_ms` + BEHIND_MS ago. Such a page must not take the room over from what it
+        last heard; it looks for the room at the next ids instead."""
+        return self.late_at is not None and (not self.online
+                                             or now - self.late_at < self.gone_ms + BEHIND_MS)
 
     def host_lost(self, now):
         """True once the host counts as gone: this seated page has had no word from it for

@@ -55,6 +55,9 @@ UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/l
 LEAVE_MS = 600            # a leaving guest waits this long at most for the room to hear it
 PROBE_ALONE_MS = 10000    # a host page alone this long at a game looks whether the room moved
 PROBE_EVERY_MS = 15000    # ... and again this often while it stays alone
+LOOK_MS = 20000           # a look at a room id (Looker) that nothing answered this long is over
+FOLLOW_LOOK_MS = 8000     # ... a look for the room of a page back from away
+FOLLOW_EVERY_MS = 4000    # a seated page back from away looks for its room this often
 SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
                           # the host's gone time: that page went too, the next one hosts
 
@@ -431,6 +434,7 @@ class HostPage(Page):
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
                               on_page(js.window, "pageshow", self.shown)]
         self.probe = None             # a resumed room's check that it did not move (Probe)
+        self.followers = []           # after a takeover: the spectators to tell (`moved`)
         self.alone_since = None       # since when no person is here but the host (ms)
         self.probed_at = 0
         if takeover is not None:
@@ -824,6 +828,10 @@ class HostPage(Page):
                 self.clock_ = hostlife.Clock(self.now(), int(clock), running=True)
             self.client.handover = None
             log("took over the room:", msg.get("handover"))
+            follow = msg.get("follow")
+            self.followers = [f for f in follow if isinstance(f, dict)] \
+                if isinstance(follow, list) else []
+            self.tell_followers()
         out = msg.get("out")
         todo = hostlife.sort_out(out if isinstance(out, list) else [], "local")
         now = self.now()
@@ -909,7 +917,20 @@ class HostPage(Page):
         self.failures = 0
         self.retry_at = None
         self.client.status = "ok"
+        self.tell_followers()
         self.render()
+
+    def tell_followers(self):
+        """After a takeover: tell the old room's spectators where the room is now (`moved`),
+        once this page holds the new id (never before: a spectator must not learn the next
+        id while someone else could still take it)."""
+        if not self.followers or self.net is None or not self.net.open:
+            return
+        followers, self.followers = self.followers, []
+        for f in followers:
+            if isinstance(f.get("peer"), str) and isinstance(f.get("text"), str):
+                self.net.tell(f["peer"], f["text"])
+        log("told", len(followers), "spectators where the room is")
 
     def net_error(self, kind):
         log("peer error:", kind)
@@ -954,9 +975,14 @@ class GuestPage(Page):
         self.handed = None                # what it started from: room, players, host, token
         self.early = False                # the engine started early: this page hosts next
         self.gave_up = False              # nobody could host: no handover from this page
+        self.follow = None                # back from away: where the room may be (Follow)
+        self.looker = None                # the look at one of those ids in progress
+        self.looked_at = None             # when the last look began
+        self.candidates = []              # seat tokens still to try at the id it moved to
         self.link = Link(self.now(), seated=bool(self.client.token), gone_ms=gone_ms)
+        self.reask = None                 # a spectator's seat request to make again
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
-                            self.net_error)
+                            self.net_error, self.incoming)
         # A page shown again, a network back: check the connection at once.
         self._wake_proxies = [on_page(js.document, "visibilitychange", self.woke),
                               on_page(js.document, "resume", self.woke),
@@ -974,6 +1000,9 @@ class GuestPage(Page):
             return
         self.net.shutdown()
         self.link.lost(self.now())
+        if self.looker is not None:
+            self.looker.stop()            # a look for the room starts again once back
+            self.looker = None
 
     def send(self, text):
         self.net.send(text)
@@ -1046,7 +1075,16 @@ class GuestPage(Page):
             log("seat", self.plan.successor, "did not take over: the next one does")
             self.hand_over(failed=self.plan.successor)
             return
+        if self.looker is not None:
+            self.looker.step(now)
+        behind = self.link.behind(now)
         if self.plan is None and not self.gave_up and self.can_hand_over():
+            if behind:
+                # Away itself (asleep, frozen, offline) while the host went: what it last
+                # heard may be old. It never takes the room over: it looks for it.
+                if client.host_lost and self.net.registered:
+                    self.look_for_room(now)
+                return
             if client.host_quiet and not self.early and self.next_host() == client.seat:
                 # This page would host next: Pyodide starts now, while the host may still
                 # come back, so that a takeover waits seconds less (a guest page downloads
@@ -1107,22 +1145,116 @@ class GuestPage(Page):
         if plan.role == "host":
             self.become_host(plan)
             return
-        token = handover.next_token(handed["token"], old_id, plan.successor)
+        self.move_to(plan.new_id, plan.successor, name,
+                     handover.next_token(handed["token"], old_id, plan.successor))
+
+    def move_to(self, new_id, host, name, token):
+        """Go to the room at `new_id`, hosted by seat `host` (called `name`), and rejoin this
+        seat there with `token` (handover.next_token) through the seat proof."""
+        client = self.client
         storage_remove(self.token_key)
-        self.room_id = plan.new_id
-        self.token_key = "crisp.token." + plan.new_id
+        self.room_id = new_id
+        self.token_key = "crisp.token." + new_id
         storage_set(self.token_key, token)
         client.token = token
-        client.host_seat = plan.successor
+        client.host_seat = host
         client.host_lost = client.host_quiet = client.host_leaving = False
         client.handover = {"name": name, "me": False}
         self.screen.ui.pop("keep_waiting", None)
         self.name = self.name or client.name or storage_get("crisp.name") or "?"
-        set_query("room", plan.new_id)
+        set_query("room", new_id)
         self.link = Link(self.now(), seated=True, gone_ms=self.gone_ms)
         self.net.drop()
-        self.net.room_id = plan.new_id
+        self.net.room_id = new_id
         self.net.connect()
+
+    # -- a spectator follows the room (docs/protocol.md "Spectators follow a handover")
+    def incoming(self, text, answer, close):
+        """A data connection someone opened to this page: the only message that counts on
+        one is the room's new host's `moved` to a spectator, proven with its follow token
+        (handover.check_moved); then the page watches the room at its new id. Anything
+        else gets `error` `bad_message`, its connection closed, nothing changed."""
+        client = self.client
+        new_id = None
+        if not self.retired and client.spectator and client.seat is None \
+                and client.screen != "gone" and text is not None:
+            new_id = handover.check_moved(text, client.follow, self.room_id)
+        if new_id is None:
+            answer(json.dumps({"type": "error", "v": 1, "code": "bad_message",
+                               "text": "this page takes no messages here"}))
+            close()
+            return
+        close()
+        self.watch_at(new_id)
+
+    def watch_at(self, new_id):
+        """The room this page watches moved to `new_id` (a host handover): watch it there,
+        and ask again for the seat it had asked for (the request ended with the old room)."""
+        client = self.client
+        log("the room moved to", new_id, ": watching it there")
+        ask = client.ask
+        if isinstance(ask, dict) and isinstance(ask.get("name"), str):
+            self.reask = {"name": ask.get("name"), "seat": ask.get("seat")}
+        client.follow = None
+        client.ask = None
+        self.room_id = new_id
+        self.token_key = "crisp.token." + new_id
+        set_query("room", new_id)
+        self.link = Link(self.now(), gone_ms=self.gone_ms)
+        self.net.drop()
+        self.net.room_id = new_id
+        self.net.connect()
+        self.render()
+
+    # -- back from away (docs/protocol.md "Back from away")
+    def look_for_room(self, now):
+        """This seated page was away while its host went: look for the room at its next ids
+        (handover.Follow), one at a time, every FOLLOW_EVERY_MS; found, rejoin this seat there
+        (`found`). Never a takeover from here."""
+        client = self.client
+        if self.looker is not None and not self.looker.done:
+            return
+        if self.looked_at is not None and now - self.looked_at < FOLLOW_EVERY_MS:
+            return
+        if self.follow is None:
+            try:
+                self.follow = handover.Follow(self.room_id, client.seat, client.token,
+                                              client.host_seat, client.succession,
+                                              client.players)
+            except ValueError as e:
+                log("cannot look for the room:", e)   # no succession secret
+                self.looked_at = now
+                return
+        new_id = self.follow.current()
+        if new_id is None:
+            self.follow.restart()             # none held the room: look again later
+            self.looked_at = now
+            return
+        self.looked_at = now
+        log("away while the host went: looking for the room at", new_id)
+        self.looker = Looker(new_id, self.found, self.not_found, FOLLOW_LOOK_MS)
+
+    def found(self, host):
+        follow = self.follow
+        new_id = follow.current() if follow is not None else None
+        tokens = follow.tokens(host) if new_id is not None else []
+        self.looker = None
+        if self.retired or not tokens or self.link.open:
+            self.not_found()
+            return
+        log("the room moved to", new_id, "hosted by seat", host, ": rejoining there")
+        self.follow = None
+        self.looked_at = None
+        self.candidates = tokens[1:]
+        self.move_to(new_id, host, handover_name(self.client.players, host), tokens[0])
+        self.link.late_at = self.now()        # still behind there: never a takeover from here
+        self.render()
+
+    def not_found(self):
+        self.looker = None
+        if self.follow is not None:
+            self.follow.missing()
+            self.looked_at = None             # the next id at once
 
     def become_host(self, plan):
         """This page is the successor: a HostPage takes it over in place (the same screen,
@@ -1205,6 +1337,15 @@ class GuestPage(Page):
         client = self.client
         now = self.now()
         client.receive(text, now)
+        if client.suspect and self.candidates:
+            # back from away, at a room reached through handovers this page never saw: its
+            # seat there has the next of the tokens it may have (handover.Follow.tokens)
+            client.suspect = False
+            client.token = self.candidates.pop(0)
+            storage_set(self.token_key, client.token)
+            self.net.drop()
+            self.link.lost(now)
+            return
         if client.suspect:
             # The peer at the room id could not prove it is our host (an impostor, or a host
             # that lost our seat): drop it, keep trying, say so. Nothing it sent was taken.
@@ -1217,6 +1358,9 @@ class GuestPage(Page):
             return
         if not client.trusted:
             return                        # waiting for the host's proof
+        if self.reask is not None and client.last_type == "watching" and client.ask is None:
+            ask, self.reask = self.reask, None
+            client.sit(ask["name"], ask["seat"])     # asked the old room: ask the new one
         if client.kicked is not None and client.kicked.get("code") == "left":
             self.go_home()                # the room heard our `leave`
             return
@@ -1228,6 +1372,7 @@ class GuestPage(Page):
         if client.last_type == "welcome" and client.handover is not None:
             client.handover = None            # seated again, under the new host
             self.plan = None
+            self.candidates = []
         if client.name_error and self.name is not None:
             # the room refused the name: the join screen says why; no retry with it
             self.name = None
@@ -1285,12 +1430,66 @@ def set_query(key, value):
         log("could not set the URL:", e)
 
 
+class Looker:
+    """A look at what holds PeerJS id `room_id`: a data connection of its own (a Peer of its
+    own) that sends `watch`. A room there answers `watching` (or `lobby`) naming its host's
+    seat: `on_host(seat)`. No peer holds the id (the signaling server says so), or nothing
+    answers within `wait_ms` (LOOK_MS): `on_none()`. Either once; then the look is `done`. It sends
+    nothing but `watch`: whoever holds the id learns nothing from it."""
+
+    def __init__(self, room_id, on_host, on_none, wait_ms=None):
+        self.room_id = room_id
+        self.wait_ms = LOOK_MS if wait_ms is None else wait_ms
+        self.on_host = on_host
+        self.on_none = on_none
+        self.done = False
+        self.started = int(js.crisp.now())
+        self.net = GuestNet(room_id, self.opened, self.text, self.lost, self.error)
+        self.net.connect()
+
+    def step(self, now):
+        if not self.done and now - self.started > self.wait_ms:
+            self.stop()                   # nothing answered
+            self.on_none()
+
+    def opened(self):
+        if not self.done:
+            self.net.send(json.dumps({"type": "watch", "v": 1}))
+
+    def text(self, text):
+        if self.done or text is None:
+            return
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(msg, dict) or msg.get("type") not in ("lobby", "watching"):
+            return
+        host = msg.get("host")
+        if not isinstance(host, int) or isinstance(host, bool):
+            return
+        self.stop()
+        self.on_host(host)
+
+    def lost(self, missing):
+        if missing and not self.done:
+            self.stop()                   # no room at this id
+            self.on_none()
+
+    def error(self, kind):
+        pass
+
+    def stop(self):
+        self.done = True
+        self.net.shutdown()
+
+
 class Probe:
     """A resumed host room's check that it was not handed over while its page was away
     (issue 10: "if the old host comes back, it rejoins as a player in its own seat"): a
-    connection to the room's next id (handover.room_id_after, from the saved room's
-    succession secret; ValueError without one) that watches it. A room there
-    whose `watching` (or `lobby`) names another seat as host is this room moved:
+    Looker at the room's next id (handover.room_id_after, from the saved room's
+    succession secret; ValueError without one). A room there whose `watching` (or `lobby`)
+    names another seat as host is this room moved:
     `on_moved(new_id, token, name)` with this seat's token there (handover.next_token).
     Nothing there (the signaling server knows no such peer): the probe stops and the page
     goes on hosting. Whoever squats the next id learns nothing: the page then rejoins there
@@ -1308,47 +1507,26 @@ class Probe:
         self.token = me.get("token")
         self.name = me.get("name") or "?"
         self.on_moved = on_moved
-        self.done = False
-        self.started = int(js.crisp.now())
-        self.net = GuestNet(self.new_id, self.opened, self.text, self.lost, self.error)
-        self.net.connect()
+        self.look = Looker(self.new_id, self.hosted, self.nothing)
+
+    @property
+    def done(self):
+        return self.look.done
 
     def step(self, now):
-        if not self.done and now - self.started > 20000:
-            self.stop()                   # nothing answered: the room is here
+        self.look.step(now)               # nothing answered: the room is here
 
-    def opened(self):
-        if not self.done:
-            self.net.send(json.dumps({"type": "watch", "v": 1}))
-
-    def text(self, text):
-        if self.done or text is None:
+    def hosted(self, host):
+        if host == self.seat or not isinstance(self.token, str):
             return
-        try:
-            msg = json.loads(text)
-        except ValueError:
-            return
-        if not isinstance(msg, dict) or msg.get("type") not in ("lobby", "watching"):
-            return
-        host = msg.get("host")
-        if not isinstance(host, int) or isinstance(host, bool) or host == self.seat \
-                or not isinstance(self.token, str):
-            return
-        self.stop()
         self.on_moved(self.new_id, handover.next_token(self.token, self.room_id, host),
                       self.name)
 
-    def lost(self, missing):
-        if missing and not self.done:
-            log("no room at", self.new_id, ": this room was not handed over")
-            self.stop()                   # no room at the next id: never handed over
-
-    def error(self, kind):
-        pass
+    def nothing(self):
+        log("no room at", self.new_id, ": this room was not handed over")
 
     def stop(self):
-        self.done = True
-        self.net.shutdown()
+        self.look.stop()
 
 
 class OwnRoom:

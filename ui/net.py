@@ -124,6 +124,13 @@ def _destroy(peer):
         pass
 
 
+def _close(conn):
+    try:
+        conn.close()
+    except Exception:
+        pass
+
+
 class _Watch:
     """The pending registration check of a net: one re-armable JS timer, one proxy."""
 
@@ -282,6 +289,31 @@ class HostNet:
         except Exception:
             return False
 
+    def tell(self, peer_id, text, keep_ms=10000):
+        """Open a data connection to PeerJS id `peer_id` (a spectator of the room before a
+        handover), send `text` once it opens, and close it after `keep_ms` at most (the
+        spectator closes it first once it has read it). Nothing it sends back is read.
+        False when the room id is not registered yet or PeerJS refuses."""
+        if not self.open or self.closed:
+            return False
+        try:
+            conn = self.peer.connect(peer_id, js.JSON.parse(CONNECT_OPTIONS))
+        except Exception:
+            return False
+        if conn is None:
+            return False
+
+        def opened(*args):
+            try:
+                conn.send(text)
+            except Exception:
+                pass
+        self.handlers.on(conn, "open", opened)
+        closer = _Watch(lambda: self._refuse(conn))
+        closer.arm(keep_ms)
+        self.handlers.proxies.append(closer)
+        return True
+
     def close(self, cid):
         conn = self.conns.pop(cid, None)
         if conn is not None:
@@ -316,10 +348,11 @@ class GuestNet:
     the current one without a callback. `registered`: the Peer reaches the signaling server.
     """
 
-    def __init__(self, room_id, on_open, on_text, on_lost, on_error):
+    def __init__(self, room_id, on_open, on_text, on_lost, on_error, on_call=None):
         self.room_id = room_id
         self.on_open, self.on_text, self.on_lost, self.on_error = (
             on_open, on_text, on_lost, on_error)
+        self.on_call = on_call        # a connection someone opened to us: (text, answer, close)
         self.conn = None
         self.open = False
         self.handlers = _Handlers()
@@ -356,6 +389,32 @@ class GuestNet:
         self.handlers.on(peer, "open", lambda *a: self._registered(peer))
         self.handlers.on(peer, "disconnected", lambda *a: self._unregistered(peer))
         self.handlers.on(peer, "error", lambda err: self._error(peer, err))
+        self.handlers.on(peer, "connection", lambda conn: self._incoming(peer, conn))
+        self.handlers.on(peer, "call", lambda call: _close(call))
+
+    def _incoming(self, peer, conn):
+        """A data connection someone opened to this page: closed at once unless the page
+        listens (`on_call`) and it is opened as Crisp's pages open theirs; then each text on
+        it goes to `on_call(text, answer, close)` (answer(text) sends on it, close() ends it).
+        Guests take one message this way: a new host's `moved` (docs/protocol.md)."""
+        serialization, reliable, metadata = _shape(conn)
+        if peer is not self.peer or self.on_call is None \
+                or not acceptable(serialization, reliable, metadata):
+            _close(conn)
+            return
+
+        def answer(text):
+            try:
+                if conn.open:
+                    conn.send(text)
+            except Exception:
+                pass
+
+        self.handlers.on(conn, "data", lambda data: self.on_call(
+            _text(data), answer, lambda: _close(conn)))
+        closer = _Watch(lambda: _close(conn))     # one message, soon, or nothing
+        closer.arm(10000)
+        self.handlers.proxies.append(closer)
 
     def _ensure(self):
         self.closed = False

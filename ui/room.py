@@ -326,7 +326,10 @@ class Room:
         self.proving = {}         # conn -> a rejoin waiting for its seat proof (`_join`)
         self.gate = Gate()        # connections not seated yet (ui/gate.py)
         self.dropped = []         # connections the page must close (`take_dropped`)
-        self.spectators = {}      # conn -> {"seen": ms, "ask": None | {"seat", "name"}}
+        self.spectators = {}      # conn -> {"seen": ms, "ask": None | {"seat", "name"},
+                                  #          "follow": its follow token (32 hex)}
+        self.followers = []       # the old room's spectators this room's host tells where
+                                  # it went after a handover ([{"peer", "follow"}]: `moved`)
         self.seal_n = 0           # seals sent (`seal_out`): the newest box wins
         self.sealed_at = None     # when the last one went
         self.standby_sent = None  # (designate, its conn, tokens) the last `standby` was for
@@ -707,13 +710,27 @@ class Room:
             if len(self.spectators) >= MAX_SPECTATORS:
                 self._drop(conn)
                 return [(conn, self._error("too_many_watchers", "too many people are watching"))]
-            self.spectators[conn] = {"seen": now, "ask": None}
+            # its follow token: the room's next host proves the room's new id with it
+            # (docs/protocol.md "Spectators follow a handover")
+            self.spectators[conn] = {"seen": now, "ask": None, "follow": self._follow_token()}
             self.gate.joined(conn)
         return [(conn, self._watching_text(conn))] + self._watcher_update(conn, replay=True)
 
     def _watching_text(self, conn):
-        return self._msg("watching", room=self.room_id, ask=self.spectators[conn]["ask"],
-                         host=self.host)
+        watcher = self.spectators[conn]
+        return self._msg("watching", room=self.room_id, ask=watcher["ask"], host=self.host,
+                         follow=watcher["follow"])
+
+    def _follow_token(self):
+        return secrets.token_hex(handover.FOLLOW_HEX // 2)
+
+    def watchers(self):
+        """The spectators the room's next host tells where the room went (`moved`): their
+        PeerJS ids (as the signaling server named them) and follow tokens,
+        [{"peer", "follow"}], at most handover.MAX_WATCHERS; kept in the sealed room and the
+        designate's `standby`, never sent to a spectator."""
+        return handover.watchers([{"peer": self.peers.get(conn), "follow": w["follow"]}
+                                  for conn, w in self.spectators.items()])
 
     def _watcher_update(self, conn, replay=False):
         """The lobby, or the spectator view (with the round's public events on `replay`)."""
@@ -1482,6 +1499,7 @@ class Room:
             agent = seat.get("agent")
             if isinstance(agent, dict) and "rng" in agent:
                 seat["agent"] = dict(agent, rng={"seed": int.from_bytes(randbytes(8), "big")})
+        state["watchers"] = self.watchers()
         return state
 
     def seal_out(self, now, randbytes=secrets.token_bytes):
@@ -1525,7 +1543,8 @@ class Room:
         if seat is None or self.seats[seat].conn is None:
             return None
         return (seat, self.seats[seat].conn,
-                tuple(s.token for s in self.seats if s.bot is None))
+                tuple(s.token for s in self.seats if s.bot is None),
+                tuple((w["peer"], w["follow"]) for w in self.watchers()))
 
     def standby_out(self):
         """The designated successor's `standby`: {"seat": its seat, "tokens": {seat: the
@@ -1541,7 +1560,8 @@ class Room:
         seat = key[0]
         tokens = {str(i): handover.next_token(s.token, self.room_id, seat)
                   for i, s in enumerate(self.seats) if s.bot is None and s.token is not None}
-        return [(self.seats[seat].conn, self._msg("standby", seat=seat, tokens=tokens))]
+        return [(self.seats[seat].conn, self._msg("standby", seat=seat, tokens=tokens,
+                                                  watchers=self.watchers()))]
 
     @classmethod
     def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
@@ -1563,7 +1583,10 @@ class Room:
                 agent = dict(agent, rng=_bots._rng_state(random.Random(rng["seed"])))
             return load_bot(agent)
 
+        d = dict(d)
+        followers = handover.watchers(d.pop("watchers", None))
         room = cls.from_dict(d, make_token=make_token, make_bot=make_bot, load_bot=load)
+        room.followers = followers
         old = room.host
         if not _is_int(seat) or not 0 <= seat < len(room.seats) or seat == old \
                 or room.seats[seat].bot is not None:

@@ -173,6 +173,17 @@ class Takeover:
                        key=lambda p: p["seat"])
         if [p["seat"] for p in seats] != list(range(len(seats))):
             raise ValueError("takeover: players")
-        return Room.from_public(self.new_id, self.seat, seats, public.get("options"), scores,
+        room = Room.from_public(self.new_id, self.seat, seats, public.get("options"), scores,
                                 dealer, number, now, tokens=tokens, make_bot=self.make_bot,
                                 succession=self.spec.get("succession"))
+        if standby.get("seat") == self.seat:
+            room.followers = handover.watchers(standby.get("watchers"))
+        return room
+
+    def moved(self, room):
+        """What the new host's page sends the old room's spectators, once its room runs:
+        [{"peer": a spectator's PeerJS id, "text": its `moved` message}] (the new id, proven
+        with that spectator's follow token: handover.moved_message)."""
+        return [{"peer": w["peer"], "text": handover.moved_message(w["follow"], self.room_id,
+                                                                   self.new_id)}
+                for w in handover.watchers(room.followers)]
