@@ -1,25 +1,48 @@
 # The page's entry script (boot.js: <script type="mpy" src="./start.py">). The page itself is
 # ui/main.py, imported from the page's zip, where tools/build.py put it compiled to MicroPython
 # bytecode (.mpy) with the rest of ui/: a script given as source would be compiled on the
-# page's main thread first (ui/main.py alone is ~1,000 lines).
+# page's main thread first (ui/main.py alone is ~1,400 lines).
 #
-# Imported in a task of its own, after the one in which PyScript started MicroPython and ran
-# its own Python: no one task holds the page's main thread for all of it (ui/main.py, once
-# imported, draws the page in a third task).
+# The page's modules are imported a few per task, each after the modules it imports, in tasks
+# after the one in which PyScript started MicroPython and ran its own Python: a task imports
+# modules until it has taken IMPORT_BUDGET_MS, so no one task holds the page's main thread for
+# all of them (~100-250 ms on a phone's CPU; a laptop imports them in one or two tasks).
+# ui/main.py comes last; once imported it draws the page in a task of its own.
 import js
 from pyscript.ffi import create_proxy
 
+# ui/main.py's imports, each after those it imports itself (tests/test_start.py checks the
+# order against the sources)
+MODULES = (
+    "ui.handover", "ui.roomcode", "ui.hostlife", "ui.cues", "ui.i18n", "ui.limits",
+    "crisp_core.actions", "crisp_core.cards", "ui.cards", "ui.proof", "ui.client", "ui.vdom",
+    "ui.viewmodel", "ui.intents", "ui.qr", "ui.icons", "ui.eventlog", "ui.widgets", "ui.table",
+    "ui.screens", "ui.sound", "ui.storage", "ui.render", "ui.link", "ui.gate", "ui.net",
+    "ui.main",
+)
+IMPORT_BUDGET_MS = 30
+_next = [0]
 
-def _import_page(*args):
+
+def _import_some(*args):
+    """Import the next modules of MODULES until this task has taken IMPORT_BUDGET_MS (one at
+    least), then go on in a task of its own; ui.main, last, runs the page as it is imported."""
+    start = js.performance.now()
     try:
-        import ui.main  # noqa: F401  (it runs the page as it is imported)
+        while _next[0] < len(MODULES):
+            __import__(MODULES[_next[0]])
+            _next[0] += 1
+            if js.performance.now() - start >= IMPORT_BUDGET_MS:
+                break
     except Exception as e:
         try:
             js.crisp.failed("%s: %s" % (type(e).__name__, e))
         except Exception:
             pass
         raise
+    if _next[0] < len(MODULES):
+        js.setTimeout(_IMPORT, 0)
 
 
-_IMPORT = create_proxy(_import_page)
+_IMPORT = create_proxy(_import_some)
 js.setTimeout(_IMPORT, 0)

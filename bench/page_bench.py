@@ -2,9 +2,13 @@
 
     python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3] [--actions 60]
         [--dist DIR] [--tasks [--against DIR]] [--cpu N]
+        [--profile]
     --dist: another build; --tasks: the long tasks alone (--against: and those of another
     build, the two builds' runs in turn); --cpu: the long tasks' pages run on a CPU N times
-    slower (Chrome's CPU throttling, as a mid-range phone; 1 by default)
+    slower (Chrome's CPU throttling, as a mid-range phone; 1 by default); --profile (with
+    --tasks, on a test build: tools/build.py --test --out DIR): also which Python functions
+    ran inside each long task over 100 ms (ui/prof.py's spans, `?prof=1`) and which scripts
+    (long animation frames' attribution) ran them
 
 Starts ``tools/serve.mjs`` (gzip on, as for LAN play) on a free port and opens pages in
 headless Debian Chromium, side by side in one run:
@@ -56,13 +60,47 @@ GUEST = "?room=crisp-" + "0" * 32
 LONGTASKS = """
 (() => {
   window.__crispLong = [];
+  window.__crispLongAt = [];      // [start, duration] of each, for --profile
+  window.__crispFrames = [];      // long animation frames' scripts: [start, duration, invoker]
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__crispLong.push(Math.round(e.duration));
+      for (const e of list.getEntries()) {
+        window.__crispLong.push(Math.round(e.duration));
+        window.__crispLongAt.push([e.startTime, e.duration]);
+      }
     }).observe({type: "longtask", buffered: true});
+  } catch (e) {}
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        for (const s of e.scripts || [])
+          window.__crispFrames.push([s.startTime, s.duration,
+                                     s.invoker + (s.sourceFunctionName ? " " + s.sourceFunctionName : "")]);
+    }).observe({type: "long-animation-frame", buffered: true});
   } catch (e) {}
 })();
 """
+
+# --profile: the Python spans (ui/prof.py) inside each of the page's long tasks, and the long
+# animation frames' scripts that ran them, taken (and emptied) like the long tasks.
+PROFILE = """() => {
+  const tasks = window.__crispLongAt.splice(0);
+  const spans = window.__crispSpans ? window.__crispSpans.splice(0) : [];
+  const frames = window.__crispFrames.splice(0);
+  return tasks.map(([start, dur]) => {
+    const end = start + dur, by = {};
+    for (let i = 0; i + 2 < spans.length; i += 3) {
+      const [label, a, b] = [spans[i], spans[i + 1], spans[i + 2]];
+      if (a >= start - 1 && b <= end + 1) {
+        by[label] = by[label] || [0, 0];
+        by[label][0] += b - a; by[label][1] += 1;
+      }
+    }
+    const scripts = frames.filter(([a, d]) => a >= start - 1 && a + d <= end + 1)
+                          .map(([a, d, who]) => [Math.round(d), who]);
+    return {start: Math.round(start), duration: Math.round(dur), spans: by, scripts: scripts};
+  });
+}"""
 
 # This global scope's responses: [url, transferSize, responseEnd, from the network].
 RESOURCES = """() => performance.getEntriesByType('navigation')
@@ -251,32 +289,41 @@ def _tap(page, testid):
     page.click(_sel(testid, ":not([disabled])"))
 
 
-def _take(page):
-    """The long tasks (ms) this page saw since the last _take."""
+PROFILES = []           # --profile: [(page, its long tasks with their spans)], every run
+
+
+def _take(page, name=None):
+    """The long tasks (ms) this page saw since the last _take; with --profile, their Python
+    spans too (into PROFILES, under `name`)."""
+    if PROF[0]:
+        PROFILES.append((name, page.evaluate(PROFILE)))
     return page.evaluate("window.__crispLong.splice(0)")
+
+
+PROF = [""]             # --profile: the page parameter that turns ui/prof.py on ("&prof=1")
 
 
 def page_tasks(browser, url):
     """One run of every page of PAGES: {page: [its long tasks, ms]}."""
     out = {}
     host_context, host = _phone(browser)
-    host.goto(url + "?botpace=0.1")
+    host.goto(url + "?botpace=0.1" + PROF[0])
     host.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
     host.wait_for_timeout(SETTLE_MS)
-    out["host landing"] = _take(host)
+    out["host landing"] = _take(host, "host landing")
     host.fill(_sel("player-name"), "Hana")
     _tap(host, "create-room")
     host.wait_for_selector(_sel("room-qr"), timeout=WAIT)
     link = host.inner_text(_sel("room-link")).strip()
     host.wait_for_timeout(SETTLE_MS)
-    out["lobby"] = _take(host)
+    out["lobby"] = _take(host, "lobby")
 
     guest_context, guest = _phone(browser)
-    guest.goto(link)
+    guest.goto(link + PROF[0])
     guest.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
     guest.wait_for_selector(_sel("player-name"), timeout=WAIT)
     guest.wait_for_timeout(SETTLE_MS)
-    out["guest join"] = _take(guest)
+    out["guest join"] = _take(guest, "guest join")
     guest.fill(_sel("player-name"), "Ana")
     _tap(guest, "join-room")
     guest.wait_for_selector(_sel("player-1"), timeout=WAIT)
@@ -286,26 +333,26 @@ def page_tasks(browser, url):
     host.wait_for_selector(_sel("card-0-left"), timeout=WAIT)
     guest.wait_for_selector(_sel("card-1-left"), timeout=WAIT)
     host.wait_for_timeout(SETTLE_MS)
-    out["host table"] = _take(host)
-    out["guest table"] = _take(guest)
+    out["host table"] = _take(host, "host table")
+    out["guest table"] = _take(guest, "guest table")
 
     watch_context, watch = _phone(browser)
-    watch.goto(link)
+    watch.goto(link + PROF[0])
     watch.wait_for_selector(_sel("spectator"), timeout=WAIT)
     watch.wait_for_selector(_sel("card-1-left"), timeout=WAIT)
     watch.wait_for_timeout(SETTLE_MS)
-    out["spectator"] = _take(watch)
+    out["spectator"] = _take(watch, "spectator")
     for context in (watch_context, guest_context, host_context):
         context.close()
 
     solo_context, solo = _phone(browser)
-    solo.goto(url + "?botpace=0.1")
+    solo.goto(url + "?botpace=0.1" + PROF[0])
     solo.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
     solo.fill(_sel("player-name"), "Sol")
     solo.click(_sel("play-solo"))
     solo.wait_for_selector(_sel("card-1-left"), timeout=WAIT)
     solo.wait_for_timeout(500)
-    out["solo table"] = _take(solo)
+    out["solo table"] = _take(solo, "solo table")
     solo_context.close()
     return out
 
@@ -328,6 +375,22 @@ def print_tasks(runs):
     print("  %-14s %14s %14s %12s" % ("page", "longest (med)", "over 50 (med)", "longest max"))
     for name, (longest, over, worst) in task_summary(runs).items():
         print("  %-14s %11.0f ms %14.0f %9.0f ms" % (name, longest, over, worst))
+
+
+def print_profiles(top=10):
+    """--profile: each page's long tasks over 100 ms, with the Python spans inside them
+    (inclusive ms and calls, largest first; nested spans overlap) and the scripts that ran."""
+    print("long tasks over 100 ms and the Python inside them (ui/prof.py spans, inclusive):")
+    for name, tasks in PROFILES:
+        for task in tasks:
+            if task["duration"] < 100:
+                continue
+            print("  %-12s task %4d ms at %6d ms  scripts: %s" % (
+                name, task["duration"], task["start"],
+                "; ".join("%s %d ms" % (who, d) for d, who in task["scripts"]) or "-"))
+            spans = sorted(task["spans"].items(), key=lambda kv: -kv[1][0])[:top]
+            for label, (ms, calls) in spans:
+                print("      %-28s %7.1f ms  x%d" % (label, ms, calls))
 
 
 def action_costs(browser, base, dist, actions):
@@ -378,6 +441,8 @@ def main(argv=None):
     runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 3
     if "--cpu" in argv:
         CPU_RATE[0] = float(argv[argv.index("--cpu") + 1])
+    if "--profile" in argv:
+        PROF[0] = "&prof=1"     # a test build's ui/prof.py (tools/build.py --test)
     actions = int(argv[argv.index("--actions") + 1]) if "--actions" in argv else 60
     dist = os.path.abspath(argv[argv.index("--dist") + 1]) if "--dist" in argv \
         else os.path.join(ROOT, "dist")
@@ -390,6 +455,8 @@ def main(argv=None):
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
         if "--tasks" in argv:
             print_tasks([page_tasks(browser, base) for _ in range(runs)])
+            if PROF[0]:
+                print_profiles()
             browser.close()
             return
         rows = {}

@@ -1030,12 +1030,13 @@ def test_lobby_shows_a_qr_code_of_the_link():
     assert find(tree, "room-qr") is None and ("qr", link) in ctx.later
     assert "with-qr" in find_all(tree, lambda n: "share-body" in n["attrs"].get("class", ""))[0][
         "attrs"]["class"]
-    # drawn a step at a time (a task each on the page): the encoding, then each of 8 masks
+    # drawn a step at a time (a task each on the page): the encoding, each of 8 masks, the
+    # drawing; shown in a step of its own (with the render that follows it on the page)
     steps = 0
     while not screens.do_later(ctx.later[0]):
         steps += 1
         assert find(show(m)[0], "room-qr") is None
-    assert steps == 9
+    assert steps == 10
     tree, ctx = show(m)
     assert ctx.later == []
     style = find(tree, "room-qr")["attrs"]["style"]

@@ -156,6 +156,8 @@ PY_EXTENSIONS = (".py", ".json")
 ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/handover.py", "ui/hostlife.py", "ui/limits.py",
              "ui/proof.py", "ui/room.py", "ui/roomcode.py", "ui/seal.py", "ui/takeover.py"]
 PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py", "ui/takeover.py"]
+# ui/ modules only a test build's page has: the profile of bench/page_bench.py --profile
+TEST_ONLY_UI = ["ui/prof.py"]
 
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
@@ -174,6 +176,14 @@ def vendor_dirs():
 # its committed shuffle (`import crisp_core.verify`, docs/protocol.md "Verifiable shuffle").
 GUEST_CORE_EXCLUDED = ("crisp_core/__init__.py", "crisp_core/bots.py",
                        "crisp_core/tournament.py", "crisp_core/scenario.py")
+
+
+def page_files(ui_py, core_py, test=False):
+    """The Python files of the page's zip, from those of ui/ and crisp_core/ (paths relative
+    to the repository): no room, no engine the page does without, no test-only module on a
+    build that is not a test build."""
+    return ([p for p in core_py if p not in GUEST_CORE_EXCLUDED]
+            + [p for p in ui_py if p not in PAGE_ONLY_NOT and (test or p not in TEST_ONLY_UI)])
 
 
 def fail(msg):
@@ -426,8 +436,7 @@ def build(out, mode, test=False):
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
     engine_py = core_py + [p for p in ui_py if p in ENGINE_UI]
-    page_py = ([p for p in core_py if p not in GUEST_CORE_EXCLUDED]
-               + [p for p in ui_py if p not in PAGE_ONLY_NOT])
+    page_py = page_files(ui_py, core_py, test)
     micropython = package_version("@micropython/micropython-webassembly-pyscript")
     bytecode = page_bytecode(page_py, micropython)
     for kind, paths in (("host", engine_py), ("page", page_py)):

@@ -213,11 +213,14 @@ class Page:
         self.render()
 
     def intent(self, name, payload):
+        """A tap's intent (ui/render.py has drawn the tap itself already): handled now, the
+        screen it leads to drawn in a task of its own (render_soon), so that a tap that opens
+        another screen (Create room: the lobby) is not one long task."""
         try:
             self.handle(name, payload)
         except Exception as e:
             log("intent", name, "failed:", e)
-        self.render()
+        self.render_soon()
 
     def handle(self, name, payload):
         client = self.client
@@ -634,9 +637,9 @@ class HostPage(Page):
         self.client.status = "connecting"
         self.name_room_in_url(room_id)
         storage_set("crisp.host.room", room_id)
-        self.render()
+        self.render_soon()
         # PeerJS (the room's Peer, its signaling socket) starts in a task after the one that
-        # drew the lobby: the tap's task stays short
+        # draws the lobby: the tap's task stays short
         self._net_room = room_id
         self._net_soon.at(0)
 
@@ -1603,6 +1606,9 @@ def start(*args):
     all of it, so a phone stays responsive and its loading screen moves meanwhile."""
     global PAGE
     try:
+        if test_param("prof"):
+            from ui import prof     # a test build's profile (bench/page_bench.py --profile)
+            prof.install()
         PAGE = main()
     except Exception as e:
         try:

@@ -446,15 +446,23 @@ def _qr_css(rows):
 def do_later(job):
     """Do one step of a job a render left in `ctx.later` (the page calls it in a task of its
     own, again while it returns False, then renders again): ("qr", link) draws the QR code
-    of `link` a mask at a time (qr.steps). True once the job is done. A code that cannot be
-    drawn is cached as none (False): never asked for again."""
+    of `link` a mask at a time (qr.steps), then its CSS, and shows it in a step of its own.
+    True once the job is done. A code that cannot be drawn is cached as none (False): never
+    asked for again."""
     if job[0] != "qr":
         return True
     link = job[1]
     if link in _QR_CACHE:
         return True
+    drawing = _QR_DRAWING.get(link)
+    if isinstance(drawing, str):
+        # drawn in the step before: shown from now on, by the render that follows this step
+        # (the last mask, the drawing and that render would be one long task on a phone)
+        _QR_DRAWING.pop(link, None)
+        _QR_CACHE[link] = drawing
+        return True
     try:
-        if link not in _QR_DRAWING:
+        if drawing is None:
             _QR_DRAWING[link] = qr.steps(link, "M")
         rows = next(_QR_DRAWING[link])
     except ValueError:                      # too long for a QR code here
@@ -465,9 +473,12 @@ def do_later(job):
         raise
     if rows is None:
         return False
-    _QR_DRAWING.pop(link, None)
-    _QR_CACHE[link] = _qr_css(rows)
-    return True
+    if rows is False:
+        _QR_DRAWING.pop(link, None)
+        _QR_CACHE[link] = False
+        return True
+    _QR_DRAWING[link] = _qr_css(rows)
+    return False
 
 
 def room_link(model, base=""):
