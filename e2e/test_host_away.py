@@ -68,22 +68,28 @@ def test_every_page_holds_the_wake_lock_while_a_round_is_played(new_phone):
     no_errors(host, ana)
 
 
-def test_a_closed_host_tab_shows_away_paused_then_host_gone_with_a_way_out(new_phone, timings):
-    host, link = open_room(new_phone, "Hana")
+def timed_table(new_phone, params="", init=None):
+    """Hana hosts (with the init script `init`, if any), Ana and Bea join by the link plus
+    `params`, a 60 s draw timer, the game starts and all are ready: Ana's turn (dealer 0:
+    seat 1 plays first), her timer running on Ana's and Bea's screens. -> (host, ana, bea)."""
+    host, link = open_room(new_phone, "Hana", init=init)
     hp = host.page
-    link += "&hostgone=6000"                         # a test build: gone after 6 s of silence
-    ana = join_room(new_phone, link, "Ana", 1, (hp,))
-    bea = join_room(new_phone, link, "Bea", 2, (hp,))
-    ap, bp = ana.page, bea.page
+    ana = join_room(new_phone, link + params, "Ana", 1, (hp,))
+    bea = join_room(new_phone, link + params, "Bea", 2, (hp,))
     hp.select_option(sel("opt-draw-seconds"), "60")
-    ap.wait_for_function(
+    ana.page.wait_for_function(
         "document.querySelector('[data-testid=\"opt-draw-seconds\"]').value === '60'", timeout=T)
     live(hp, "start-game")
-    for p in (hp, ap, bp):
+    for p in (hp, ana.page, bea.page):
         live(p, "ready")
-    # Ana's turn (dealer 0: seat 1 plays first): her timer runs on every screen
-    for p in (ap, bp):
+    for p in (ana.page, bea.page):
         p.wait_for_selector(sel("turn-timer"), timeout=T)
+    return host, ana, bea
+
+
+def test_a_closed_host_tab_shows_away_paused_then_host_gone_with_a_way_out(new_phone, timings):
+    host, ana, bea = timed_table(new_phone, "&hostgone=6000")   # gone after 6 s of silence
+    hp, ap, bp = host.page, ana.page, bea.page
     assert bp.get_attribute(sel("turn-timer"), "data-paused") is None
     t0 = time.monotonic()
     hp.close()
@@ -157,19 +163,8 @@ def test_a_cut_off_host_shows_away_and_paused_the_same_on_every_guest_page(new_p
     turn's countdown paused, at the same time left, and it stays there while the pages
     reconnect to the silent host (a connection that opens is not a word from the host: it
     used to count as one, and each page's countdown jumped down at its own reconnects)."""
-    host, link = open_room(new_phone, "Hana", init=CUT)
-    hp = host.page
-    ana = join_room(new_phone, link, "Ana", 1, (hp,))
-    bea = join_room(new_phone, link, "Bea", 2, (hp,))
-    ap, bp = ana.page, bea.page
-    hp.select_option(sel("opt-draw-seconds"), "60")
-    ap.wait_for_function(
-        "document.querySelector('[data-testid=\"opt-draw-seconds\"]').value === '60'", timeout=T)
-    live(hp, "start-game")
-    for p in (hp, ap, bp):
-        live(p, "ready")
-    for p in (ap, bp):
-        p.wait_for_selector(sel("turn-timer"), timeout=T)
+    host, ana, bea = timed_table(new_phone, init=CUT)
+    hp, ap, bp = host.page, ana.page, bea.page
     hp.evaluate("window.__crispCut = true")
     t0 = time.monotonic()
     paused = "[data-testid=\"turn-timer\"][data-paused=\"true\"]"
