@@ -253,6 +253,7 @@ def test_a_reloaded_player_finds_its_seat_at_the_new_host(new_phone, timings):
     assert bp.evaluate("!!localStorage.getItem('crisp.follow.%s')" % new_id)
     assert not bp.evaluate("localStorage.getItem('crisp.token.%s')" % room_id)
     ap.wait_for_selector(sel("seat-2", ":not(.away)"), timeout=T)
+    assert "host=" not in bp.url                                 # it took nothing over
     assert bp.locator(sel("next-round")).count() == 0            # a player, not the host
     assert scores(bp, range(4)) == scores(ap, range(4))
     assert [seat_cards(bp, s) for s in range(4)] == [seat_cards(ap, s) for s in range(4)]

@@ -1166,9 +1166,11 @@ class GuestPage(Page):
 
     # -- the host handover (docs/protocol.md "Host handover")
     def can_hand_over(self):
-        """A seated player at a game in play (the lobby simply waits for its host)."""
+        """A seated player at a game in play (the lobby simply waits for its host), seated
+        by the room since this page loaded (a reloaded page knows only its stored record:
+        it looks for the room, never takes it over)."""
         client = self.client
-        return (client.seat is not None and client.token is not None and client.view is not None
+        return (self.seen and client.seat is not None and client.token is not None and client.view is not None
                 and client.screen == "table" and client.seat != client.host_seat)
 
     def next_host(self):
