@@ -1,9 +1,12 @@
 """The successor rule's cases (ui/handover.py), plain functions that run on CPython
 (tests/test_handover.py imports them) and on MicroPython (the guests' interpreter)."""
 
+import json
+
 from ui.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue,
                          check_follow_record, check_moved, epoch_after, follow_record,
-                         is_secret, moved_mac, moved_message, next_token, reload_should_look,
+                         is_secret, load_follow_record, moved_mac, moved_message, next_token,
+                         reload_should_look,
                          room_id_after, successor, watchers)
 
 SECRET = "5e" * 16
@@ -337,6 +340,12 @@ def test_a_hostile_follow_record_is_ignored_whole():
     # a list longer than the table: refused without walking it (ui/limits.py MAX_PLAYERS)
     assert check_follow_record(but(players=[0] * 100000)) is None
     assert check_follow_record(good, max_players=2) is None              # seat 2 past 2
+    # as stored: JSON text, short; anything else is not even parsed
+    text = json.dumps(good)
+    assert load_follow_record(text) == good
+    for bad in (None, 5, "", "not json", "[1, 2]", "null", text[:-1], text + " " * 1000,
+                json.dumps(but(players=[0] * 500)), text.replace('"v": 1', '"v": 1, "v2": 1')):
+        assert load_follow_record(bad) is None, bad
 
 
 def test_a_reloaded_page_looks_further_only_with_a_record_and_an_empty_room_id():

@@ -472,6 +472,22 @@ def check_follow_record(blob, max_players=8):
     return blob
 
 
+FOLLOW_TEXT = 1000      # a stored follow record is shorter than this (8 seats: ~460)
+
+
+def load_follow_record(text, max_players=8):
+    """The follow record stored as JSON `text` (crisp.follow.<room id>), checked by
+    check_follow_record, else None: also for text that is not a str, longer than
+    FOLLOW_TEXT (never parsed: a hostile page may have stored megabytes) or not JSON."""
+    if not isinstance(text, str) or len(text) > FOLLOW_TEXT:
+        return None
+    try:
+        blob = json.loads(text)
+    except ValueError:
+        return None
+    return check_follow_record(blob, max_players)
+
+
 def reload_should_look(record, seen, missing, failures, online=True):
     """A reloaded page's choice when its room id does not answer: True to look for the room
     at its next ids (a handover may have moved it while the tab was gone), False for the

@@ -974,8 +974,8 @@ class GuestPage(Page):
         if self.client.token:
             # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = storage_get("crisp.name") or "?"
-            self.saved_follow = handover.check_follow_record(storage_json(self.follow_key),
-                                                             limits.MAX_PLAYERS)
+            self.saved_follow = handover.load_follow_record(storage_get(self.follow_key),
+                                                            limits.MAX_PLAYERS)
         gone_ms = HOST_GONE_MS
         shorter = test_param("hostgone")        # a test build may shorten the 30 s
         if shorter and shorter.isdigit():
