@@ -13,14 +13,77 @@
 //                    arrive while Pyodide starts wait for it
 //   from the worker  a reply's JSON text: {"op": "out", ...} or {"op": "refused", ...}
 //                    status objects (not text, so the page tells them apart unparsed):
-//                    {op: "progress", pct: 0-100, stage: "runtime"|"python"|"engine"}
+//                    {op: "progress", pct: 0-99, stage}: pct never goes down; stage:
+//                      "download"  3-70: the bytes of the runtime (pyodide.asm.wasm), the
+//                                  standard library and our zip that have arrived (config.js
+//                                  `loads.engine`, sizes from the build), counted as the
+//                                  fetch streams deliver them (gzip or not: decoded bytes)
+//                      "compile"   72: all downloaded, the runtime's wasm still compiling
+//                      "python"    80: the runtime runs, Python starts (its standard library)
+//                      "engine"    90: Python runs, our zip unpacked and the engine imported
 //                    {op: "ready", ms: <ms since the worker started>, fetched: [urls]}
 //                    (fetched: what this worker downloaded, for the service worker to keep)
 //                    {op: "failed", error: text}  Pyodide or the engine could not start
-import { hostZip as zip } from "./config.js";
+import { hostZip as zip, loads } from "./config.js";
 
 const started = performance.now();
-const progress = (pct, stage) => postMessage({ op: "progress", pct, stage });
+// Progress, in whole percent that never go down (a message only when it moves).
+let shown = 0;
+let shownStage = null;
+const progress = (pct, stage) => {
+  pct = Math.max(shown, Math.min(99, Math.floor(pct)));
+  if (pct === shown && stage === shownStage) return;
+  shown = pct;
+  shownStage = stage;
+  postMessage({ op: "progress", pct, stage });
+};
+
+// The downloads' bytes as they arrive: every fetch of this worker (Pyodide's own of its
+// wasm and standard library, ours of the zip) goes through `counted`, which passes the body
+// on unchanged while it adds up what came of the files in config.js `loads.engine`.
+const plan = ((loads || {}).engine || []).filter((f) => f[1] > 0);
+const total = plan.reduce((sum, f) => sum + f[1], 0);
+const arrived = new Map();     // path -> bytes so far (at most its size)
+const DOWNLOAD_FROM = 3;
+const DOWNLOAD_TO = 70;
+const downloaded = () => {
+  let got = 0;
+  for (const f of plan) got += arrived.get(f[0]) || 0;
+  return total ? got / total : 0;
+};
+const moved = () => {
+  if (shownStage !== "download" && shownStage !== null) return;
+  const part = downloaded();
+  if (part >= 1) progress(DOWNLOAD_TO + 2, "compile");
+  else progress(DOWNLOAD_FROM + (DOWNLOAD_TO - DOWNLOAD_FROM) * part, "download");
+};
+const fetchReal = self.fetch.bind(self);
+const counted = async (input, init) => {
+  const response = await fetchReal(input, init);
+  const url = String(typeof input === "string" || input instanceof URL ? input : input.url);
+  const file = plan.find((f) => url.split("?")[0].endsWith("/" + f[0]));
+  if (!file || !response.ok || !response.body) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        arrived.set(file[0], file[1]);
+        moved();
+        controller.close();
+        return;
+      }
+      arrived.set(file[0], Math.min(file[1], (arrived.get(file[0]) || 0) + value.byteLength));
+      moved();
+      controller.enqueue(value);
+    },
+    cancel(reason) { return reader.cancel(reason); },
+  });
+  // the same status and headers (Content-Type: application/wasm for the streaming compile)
+  return new Response(body, { status: response.status, statusText: response.statusText,
+                              headers: response.headers });
+};
+self.fetch = counted;
 
 let handle = null;       // the engine's handle(text) -> text, once it runs
 let failed = null;
@@ -34,10 +97,10 @@ onmessage = (event) => {
 };
 
 async function start() {
-  progress(5, "runtime");
+  progress(DOWNLOAD_FROM, "download");
   if (!zip || !/^py\/host-[0-9a-f]+\.zip$/.test(zip)) throw new Error("no host zip given");
   const base = new URL("./", self.location.href);
-  const python = fetch(new URL(zip, base)).then((r) => {
+  const python = counted(new URL(zip, base)).then((r) => {
     if (!r.ok) throw new Error(`${zip}: HTTP ${r.status}`);
     return r.arrayBuffer();
   });
@@ -46,10 +109,12 @@ async function start() {
     indexURL: new URL("./vendor/pyodide/", base).href,
     // no packages are ever loaded: nothing may come from a CDN
     packageBaseUrl: new URL("./vendor/pyodide/", base).href,
+    // called once the runtime's wasm is compiled and runs (Emscripten's preRun), before
+    // Python itself starts
+    fsInit: () => progress(80, "python"),
   });
-  progress(80, "python");
-  pyodide.unpackArchive(await python, "zip", { extractDir: "/home/pyodide/crisp" });
   progress(90, "engine");
+  pyodide.unpackArchive(await python, "zip", { extractDir: "/home/pyodide/crisp" });
   const engine = pyodide.runPython(`
 import sys
 sys.path.insert(0, "/home/pyodide/crisp")

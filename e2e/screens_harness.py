@@ -114,11 +114,13 @@ def install(dist, interpreter="micropython", name=None):
 
 
 def show(page, model):
-    return page.evaluate("(t) => window.crispShow(t)", json.dumps(model))
+    # ensure_ascii=False, as the room sends it (ui/room.py): MicroPython's json reads a
+    # "\\ud83d\\ude00" escape pair as two lone surrogates, not as the emoji
+    return page.evaluate("(t) => window.crispShow(t)", json.dumps(model, ensure_ascii=False))
 
 
 def fresh_html(page, model):
-    return page.evaluate("(t) => window.crispFresh(t)", json.dumps(model))
+    return page.evaluate("(t) => window.crispFresh(t)", json.dumps(model, ensure_ascii=False))
 
 
 # A DOM subtree as text with its attributes sorted, plus the live value/checked of fields:

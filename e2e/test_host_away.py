@@ -8,7 +8,7 @@ handed over, `host-gone` with `keep-waiting` and `leave`."""
 import time
 
 from crisp_e2e import wait_ready
-from crisp_rooms import join_room, no_errors, open_room
+from crisp_rooms import CUT, join_room, no_errors, open_room
 from test_round import T, live, sel
 
 # navigator.wakeLock stubbed: records each request and release; `__wake.drop()` does what the
@@ -146,4 +146,46 @@ def test_a_host_gone_in_the_lobby_offers_keep_waiting_and_leave(new_phone, timin
     assert wait_ready(bp) == "micropython"           # the landing
     bp.wait_for_selector(sel("create-room"), timeout=T)
     assert bp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.token.'))") == []
+    no_errors(ana, bea)
+
+
+def test_a_cut_off_host_shows_away_and_paused_the_same_on_every_guest_page(new_phone):
+    """A tester's report: during the 30 s before a handover the successor's page and the
+    other guests' pages did not show the quiet host alike. A host cut off from its players
+    (its page runs on, its data channels silent: crisp_rooms.CUT), timers on: on Ana's page
+    (the successor, whose engine starts early) and Bea's, the host's seat shows away and the
+    turn's countdown paused, at the same time left, and it stays there while the pages
+    reconnect to the silent host (a connection that opens is not a word from the host: it
+    used to count as one, and each page's countdown jumped down at its own reconnects)."""
+    host, link = open_room(new_phone, "Hana", init=CUT)
+    hp = host.page
+    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    bea = join_room(new_phone, link, "Bea", 2, (hp,))
+    ap, bp = ana.page, bea.page
+    hp.select_option(sel("opt-draw-seconds"), "60")
+    ap.wait_for_function(
+        "document.querySelector('[data-testid=\"opt-draw-seconds\"]').value === '60'", timeout=T)
+    live(hp, "start-game")
+    for p in (hp, ap, bp):
+        live(p, "ready")
+    for p in (ap, bp):
+        p.wait_for_selector(sel("turn-timer"), timeout=T)
+    hp.evaluate("window.__crispCut = true")
+    t0 = time.monotonic()
+    paused = "[data-testid=\"turn-timer\"][data-paused=\"true\"]"
+    for p in (ap, bp):
+        p.wait_for_selector(sel("seat-0", ".away"), timeout=T)
+        p.wait_for_selector(paused, timeout=T)
+    first = [p.get_attribute(sel("turn-timer"), "data-ms") for p in (ap, bp)]
+    seen = {first[0], first[1]}
+    # past the pages' first reconnect to the silent host (ui/link.py HOST_SILENT_MS, 9 s)
+    while time.monotonic() - t0 < 16:
+        for p in (ap, bp):
+            assert p.locator(sel("seat-0", ".away")).count() == 1
+            assert p.get_attribute(sel("turn-timer"), "data-paused") == "true"
+            seen.add(p.get_attribute(sel("turn-timer"), "data-ms"))
+        time.sleep(0.5)
+    assert any("starting the engine" in t for _, t in ana.console)    # Ana hosts next
+    assert abs(int(first[0]) - int(first[1])) <= 1000, first
+    assert len(seen) <= 2, seen                    # each page's stays where it stopped
     no_errors(ana, bea)

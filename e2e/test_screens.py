@@ -256,7 +256,8 @@ def axe_violations(page):
     return page.evaluate(AXE_RUN)
 
 
-@pytest.mark.parametrize("width,height,n", [(360, 740, 8), (390, 844, 3), (1280, 800, 4)])
+@pytest.mark.parametrize("width,height,n", [(360, 740, 8), (390, 844, 3), (1280, 800, 4),
+                                            (320, 568, 8)])
 def test_axe_finds_no_serious_or_critical_violation_on_any_screen(new_phone, screens_pages,
                                                                   width, height, n):
     """Issue 11.10: the landing, lobby, the table in each phase, results and game over,
@@ -334,5 +335,172 @@ def test_wide_names_and_the_round_title_read_well_on_a_360px_phone(new_phone, sc
                     problems.append((lang, name, k, r[k]))
             if r["scroll_x"] > 0:
                 problems.append((lang, name, "scroll_x", r["scroll_x"]))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+# A name inside a sentence (the status line, the last move, the log) and the text after it:
+# the name is not clipped in a box of its own (an ellipsis box is as wide as its max-width,
+# so a cut name left a gap before the next word: "Turno de WWWW…   ."), and what follows it
+# starts right after its last letter. [(where, name text, problem)]
+SENTENCE_NAMES = """() => {
+  const out = [];
+  for (const b of document.querySelectorAll(
+      '#app .statusbar bdi, #app .events bdi, #app .announce-slot bdi')) {
+    const where = (b.closest('[data-testid]') || b.parentElement).dataset.testid
+      || b.parentElement.className;
+    if (b.scrollWidth > b.clientWidth + 0.5 && getComputedStyle(b).display !== 'inline')
+      out.push([where, b.textContent, 'clipped']);
+    const next = b.nextSibling;
+    if (!next || next.nodeType !== 3 || !next.textContent.length) continue;
+    const r1 = document.createRange(); r1.selectNodeContents(b);
+    const names = [...r1.getClientRects()];
+    const r2 = document.createRange(); r2.setStart(next, 0); r2.setEnd(next, 1);
+    const after = r2.getClientRects()[0];
+    const last = names[names.length - 1];
+    if (!after || !last) continue;
+    // a one-line sentence cut at its end (the last move) does not draw what is past its end
+    if (after.right > b.parentElement.getBoundingClientRect().right + 0.5) continue;
+    const box = b.getBoundingClientRect();
+    const onLast = names.filter((r) => Math.abs(r.top - last.top) < 2);
+    const end = Math.min(Math.max(...onLast.map((r) => r.right)), box.right);
+    if (Math.abs(after.top - last.top) < 2 && after.left - end > 2.5)
+      out.push([where, b.textContent, 'gap ' + Math.round(after.left - end)]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (320, 568)])
+def test_a_long_name_in_the_status_line_reads_without_a_gap(new_phone, screens_pages, width,
+                                                            height):
+    """A tester's report: in Spanish the status line read "Turno de WWWW…   ." with a gap
+    before the full stop. With names of 20 wide letters or 20 emoji (the most a room takes),
+    at 360 and 320 px, in both languages: no name in a sentence is cut inside a box of its
+    own, the text after it follows it, and the page does not scroll sideways."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    emoji = ["\U0001F600" * 20, "\U0001F469\u200D\U0001F469\u200D\U0001F466" * 6 + "\U0001F3B2" * 2]
+    for names in (WIDE, emoji * 4):
+        for n in (3, 8):
+            for lang in ("en", "es"):
+                models = [("other-turn", M.table(n, 0, names, turn=1)),
+                          ("other-extra", M.table(n, 0, names, turn=1, pending_draws=2)),
+                          ("other-holds", M.table(n, 0, names, turn=1,
+                                                  held={"seat": 1, "from": "deck",
+                                                        "card": None}))]
+                for name, model in models:
+                    H.show(page, dict(model, _ui={"lang": lang}))
+                    r = page.evaluate(SENTENCE_NAMES)
+                    if r:
+                        problems.append((lang, n, name, r[:3]))
+                    # (a name clipped inside its pile's label sticks out only where it
+                    # is not drawn: the page's own scroll width says what does)
+                    m = page.evaluate(NARROW)
+                    if m["scroll_x"] > 0:
+                        problems.append((lang, n, name, "scroll_x", m["scroll_x"]))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+# Every control of the screen, scrolled into view as a browser does for a focused field or a
+# tap (the nearest edge), then hit-tested at its centre: [(control, what covers it)] for each
+# one another element covers (the lobby's sticky Start bar, the results sheet).
+COVERED = """(block) => {
+  const out = [];
+  const name = (e) => e.dataset.testid || e.getAttribute('aria-label') || e.className
+    || e.tagName;
+  for (const e of document.querySelectorAll(
+      '#app button, #app a[href], #app select, #app input, #app summary, #app [data-act]')) {
+    const box = (e.type === 'checkbox' && e.closest('label')) || e;
+    if (box.getBoundingClientRect().width === 0) continue;
+    if (box.closest('.sheet') === null && document.querySelector('#app .sheet')) continue;
+    box.scrollIntoView({block: block, inline: 'nearest'});
+    const r = box.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(box.contains(hit) || hit.contains(box) && hit === box))
+      out.push([name(e), hit ? name(hit) : 'nothing', Math.round(y)]);
+  }
+  window.scrollTo(0, 0);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (320, 568)])
+def test_no_control_is_covered_once_scrolled_into_view(new_phone, screens_pages, width, height):
+    """A tester's report: on a 360 px phone the lobby's sticky Start bar covered part of the
+    bot picker. Every control of the host's (1 to 8 seats) and a guest's lobby and of the
+    table screens, scrolled into view at its nearest edge (as a focused field or a tap
+    scrolls it) or at the start, is the element found at its centre, in both languages."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for lang in ("en", "es"):
+        for n in (1, 2, 3, 5, 8):
+            # (alone, the host's bar also says a second player is needed: a taller bar)
+            shots = [("lobby-host-%d" % n, M.lobby(n, 0, M.LONG, bots=tuple(range(1, n))))]
+            if n > 1:
+                shots.append(("lobby-guest-%d" % n, M.lobby(n, 1, M.LONG)))
+            if n in (3, 8):
+                shots += [(name, model) for name, model in M.screens(n, n // 2, M.LONG)
+                          if model.get("screen") == "table"]
+            for name, model in shots:
+                H.show(page, dict(model, _ui=dict(model.get("_ui") or {}, lang=lang)))
+                for block in ("nearest", "end", "start"):
+                    r = page.evaluate(COVERED, block)
+                    if r:
+                        problems.append((lang, name, block, r[:4]))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+# The live controls of this player's own turn (the deck and the discard pile, the held card's
+# buttons, crisp, ready, their own cards as swap targets) at the page's first view: those
+# outside the viewport or under another element. [(control, top, bottom, what is hit)]
+OWN_ACTIONS = """() => {
+  const vh = window.innerHeight, vw = document.documentElement.clientWidth, out = [];
+  const live = document.querySelectorAll(
+    '#app .actions [data-act], #app .centre [data-act], #app .seat.me [data-act]');
+  for (const e of live) {
+    if (e.disabled) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (r.top < -0.5 || r.bottom > vh + 0.5 || r.left < -0.5 || r.right > vw + 0.5
+        || !hit || !e.contains(hit))
+      out.push([e.dataset.testid || e.className, Math.round(r.top), Math.round(r.bottom),
+                hit ? (hit.dataset.testid || hit.className) : null]);
+  }
+  return {out: out, n: live.length};
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (320, 568)])
+def test_own_actions_show_without_scrolling_at_a_crowded_table_on_a_small_phone(
+        new_phone, screens_pages, width, height):
+    """A tester's report: with 8 seats on a 360 x 640 phone the player's own buttons fell
+    below the fold. In every state of this player's turn (and the peek, the crisp window),
+    with 5 to 8 seats, in both languages, each live control of their own (deck, discard
+    pile, held card, use-special, discard-held, crisp, ready, their cards) is inside the
+    viewport without scrolling and is what a tap at its centre hits."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": width, "height": height},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    problems = []
+    for n in (5, 6, 8):
+        for lang in ("en", "es"):
+            for name, model in M.screens(n, n // 2, M.LONG):
+                if name not in FITS:
+                    continue
+                H.show(page, dict(model, _ui=dict(model.get("_ui") or {}, lang=lang)))
+                page.evaluate("window.scrollTo(0, 0)")
+                r = page.evaluate(OWN_ACTIONS)
+                assert r["n"] > 0 or name == "other-holds", name
+                if r["out"]:
+                    problems.append((n, lang, name, r["out"]))
     assert problems == []
     assert console_errors(phone) == [] and phone.errors == []

@@ -239,3 +239,64 @@ def test_a_reloaded_solo_game_comes_back_without_a_network(new_phone):
     assert (page.inner_text(sel("deck")), page.inner_text(sel("discard"))) == before
     assert page.query_selector(sel("play-solo")) is None
     assert page.evaluate("window.__crispPeers") == 0
+
+
+# Every status object the engine worker posts ({op: "progress" | "ready" | "failed"}),
+# recorded beside boot.js's own handler.
+ENGINE_TAP = """
+(() => {
+  window.__engineStatus = [];
+  const Real = window.Worker;
+  window.Worker = class extends Real {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (e) => {
+        if (e.data && typeof e.data === "object")
+          window.__engineStatus.push({op: e.data.op, pct: e.data.pct, stage: e.data.stage});
+      });
+    }
+  };
+})();
+"""
+
+
+def test_the_engine_start_reports_fine_truthful_progress(new_phone):
+    """A tester's report: under load Play solo waited about 10 s at "5%". The engine worker
+    now reports the bytes of its downloads as the fetch streams deliver them, then the
+    compile, Python's start and the engine's: the progress never goes down, moves through
+    many values and every step in order before `ready`, and the banner says each step."""
+    phone = new_phone(reduced_motion="reduce")
+    page = phone.page
+    page.context.add_init_script(ENGINE_TAP)
+    page.goto(phone.site.url("/?seed=5"))
+    assert wait_ready(page) == "micropython"
+    page.fill(sel("player-name"), "Sol")
+    page.click(sel("play-solo"))              # while the engine starts: its banner shows
+    texts = set()
+    while page.evaluate("!window.__engineStatus.some((s) => s.op === 'ready')"):
+        banner = page.locator(sel("engine-progress"))
+        if banner.count():
+            try:
+                texts.add(banner.inner_text(timeout=500))
+            except Exception:
+                pass                           # gone meanwhile
+        assert page.evaluate("!window.__engineStatus.some((s) => s.op === 'failed')")
+        time.sleep(0.05)
+    status = page.evaluate("window.__engineStatus")
+    progress = [s for s in status if s["op"] == "progress"]
+    pcts = [s["pct"] for s in progress]
+    print("engine progress:", [(s["pct"], s["stage"]) for s in progress])
+    print("banner:", sorted(texts))
+    assert pcts == sorted(pcts) and all(0 <= p < 100 for p in pcts)
+    assert len(set(pcts)) >= 8                  # not one long wait at one number
+    stages = []
+    for s in progress:
+        if not stages or stages[-1] != s["stage"]:
+            stages.append(s["stage"])
+    assert stages == ["download", "compile", "python", "engine"] or \
+        stages == ["download", "python", "engine"], stages
+    downloading = [s["pct"] for s in progress if s["stage"] == "download"]
+    assert len(set(downloading)) >= 5           # the bytes, not one step
+    assert status[-1]["op"] == "ready"
+    page.wait_for_selector(sel("card-3-left"), timeout=T)
+    assert len(texts) >= 2, texts               # the player saw it move

@@ -158,6 +158,27 @@ def test_the_host_waiting_for_its_engine_sees_its_progress_or_its_failure():
     assert find(tree, "engine-progress") is None
 
 
+def test_the_engine_progress_banner_names_the_step_the_engine_is_at():
+    # engine-worker.js says which step it is at (ui/screens.py ENGINE_STAGES): each has its
+    # own words in both languages; no step (an older worker) or an unknown one: the old words
+    for lang in ("en", "es"):
+        texts = set()
+        for stage in ("download", "compile", "python", "engine"):
+            tree, _ = show(FakeClient(screen="landing", engine_wait=37, engine_stage=stage),
+                           lang=lang)
+            banner = find(tree, "engine-progress")
+            assert text_of(banner) == i18n.t(lang, "engine_" + stage, pct=37)
+            assert banner["attrs"]["data-stage"] == stage
+            texts.add(text_of(banner))
+        assert len(texts) == 4
+        for stage in (None, "<b>", 5):
+            tree, _ = show(FakeClient(screen="landing", engine_wait=37, engine_stage=stage),
+                           lang=lang)
+            assert text_of(find(tree, "engine-progress")) == i18n.t(lang, "engine_loading",
+                                                                     pct=37)
+    assert i18n.t("en", "engine_download", pct=12).endswith("12%")
+
+
 def test_join_screen_sends_the_typed_name():
     ui = new_ui("es", "Bea")
     model = FakeClient(screen="join", status="connecting")

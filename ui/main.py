@@ -307,13 +307,16 @@ class Landing:
     """The host page's model before it has a room (or while its room waits for the engine):
     the landing, offering to resume the last saved room (`resume`: hostlife.summary) when
     there is one. `engine_wait`: the engine's start in percent while the player waits for
-    it (Play solo, a resumed room), else None."""
+    it (Play solo, a resumed room), else None; `engine_stage`: the step it is at (EngineLink
+    `stage`), or None."""
 
     screen = "landing"
 
-    def __init__(self, saved=None, status=None, engine_wait=None, refused=False, error=None):
+    def __init__(self, saved=None, status=None, engine_wait=None, refused=False, error=None,
+                 engine_stage=None):
         self.status = status
         self.engine_wait = engine_wait
+        self.engine_stage = engine_stage
         self.refused = refused        # the saved room was refused (damaged or changed)
         self.error = error            # {code, text}: e.g. a name the room refused
         self.resume = hostlife.summary(saved) if saved is not None else None
@@ -325,13 +328,15 @@ class EngineLink:
     `request(msg)` posts one request (a dict, ui/engine.py); the worker answers in order, and
     `on_reply(request_op, reply)` gets each reply with the op it answers. `state`: "idle" |
     "loading" | "ready" | "failed"; `pct`: how far its start has come (0-100); `on_status()`
-    is called when either changes."""
+    is called when either changes; `stage`: the step the worker is at (ENGINE_STAGES: the
+    downloads, the wasm's compile, Python's start, the engine's) or None."""
 
     def __init__(self, on_reply, on_status):
         self.on_reply, self.on_status = on_reply, on_status
         state = _str(js.crisp.engine.state)     # boot.js may have started it already
         self.state = state if state in ("idle", "loading") else "loading"
         self.pct = 0
+        self.stage = None             # what it does now (ENGINE_STAGES), None before it says
         self.progress_at = None       # wall ms of the start or of its last progress
         self.sent = []                # ops of the requests not answered yet, oldest first
         self.proxy = create_proxy(self._message)
@@ -379,6 +384,8 @@ class EngineLink:
             pct = pct if isinstance(pct, int) else 0
             if pct > self.pct:
                 self.progress_at = int(js.crisp.now())
+                stage = msg.get("stage")
+                self.stage = stage if stage in screens.ENGINE_STAGES else None
             self.pct = max(self.pct, pct)
         elif op == "ready":
             self.state, self.pct = "ready", 100
@@ -454,12 +461,14 @@ class HostPage(Page):
     def model(self):
         wait = self.engine_wait()
         client = self.client
+        stage = self.engine.stage
         if client is not None and client.screen != "join":
             client.engine_wait = wait
+            client.engine_stage = stage
             return client
         # no room yet, or the engine has not answered for it (solo, a resumed room)
         return Landing(self.offer, "connecting" if self.pending else None, wait, self.refused,
-                       self.landing_error)
+                       self.landing_error, stage)
 
     def engine_wait(self):
         """The engine's progress (percent) when the player waits for it, else None."""
@@ -1415,7 +1424,8 @@ class GuestPage(Page):
                                       "nonce": nonce}))
         self.link.opened(self.now())
         self.client.connected()           # nothing from this peer counts until it proves itself
-        self.client.last_heard = self.now()
+        # (a connection that opens is not a word from the host: the countdowns a quiet host
+        # paused stay at its last message, client.last_heard, until it speaks again)
         joins = self.client.token or (self.name is not None and not self.client.spectator)
         if joins and self.client.screen != "gone":
             self.join()

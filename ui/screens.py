@@ -35,6 +35,11 @@ def host_gone_panel(model, ui, ctx):
                button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn")))
 
 
+# The steps of the engine worker's start (engine-worker.js `progress` stages), each said in
+# its own words by the engine-progress banner (i18n "engine_<stage>").
+ENGINE_STAGES = ("download", "compile", "python", "engine")
+
+
 def connection_banner(model, ctx, ui=None):
     wait = read(model, "engine_wait")
     if wait is not None:
@@ -45,8 +50,11 @@ def connection_banner(model, ctx, ui=None):
                              "role": "alert"}, ctx.t("engine_failed"), " ",
                      button(ctx, "engine-retry", ctx.t("retry"),
                             ("intent", "retry_engine", {}), "btn"))
+        stage = read(model, "engine_stage")
+        key = "engine_" + stage if stage in ENGINE_STAGES else "engine_loading"
         return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
-                         "role": "status"}, ctx.t("engine_loading", pct=wait))
+                         "role": "status", "data-stage": stage if key != "engine_loading"
+                         else None}, ctx.t(key, pct=wait))
     st = read(model, "status", "ok")
     moving = read(model, "handover")
     if isinstance(moving, dict):

@@ -269,10 +269,16 @@ def table_tree(model, ui, ctx):
             announce_node(ui, info, ctx))
 
     grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= 4 else "")
+    # 5 to 8 players: on a short phone the opponents' seats scroll in their own box (CSS),
+    # which a keyboard reaches too, and which says what it holds
+    grid_attrs = {"class": grid_cls}
+    if len(others) >= 4:
+        grid_attrs.update({"tabindex": "0", "role": "region",
+                           "aria-label": ctx.t("opponents")})
     return h("main", {"class": "table phase-" + str(info["phase"])
                       + (" crowded" if len(others) >= 4 else "")
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
-             h("section", {"class": grid_cls}, [opponent_node(ctx, r, info) for r in others]),
+             h("section", grid_attrs, [opponent_node(ctx, r, info) for r in others]),
              ann, spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
              centre, status_node, my_node,
              None if info["phase"] in END_PHASES or info["spectator"] else actions, end,
