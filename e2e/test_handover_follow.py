@@ -214,3 +214,53 @@ def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
     live(ap, "approve-3")
     cp.wait_for_selector(sel("seat-3", ".me"), timeout=T)
     no_errors(ana, bea, cleo)
+
+
+def test_a_reloaded_player_finds_its_seat_at_the_new_host(new_phone, timings):
+    """A phone drops Bea's background tab (about:blank: nothing of the page runs); Hana's
+    tab closes and Ana's page takes the room over at its next id. Bea opens her room link
+    again: her page has only what it kept in storage (her token and the room's follow
+    record), finds the old id empty, looks at the next ids, and lands in her own seat at
+    Ana's room, with nobody tapping anything."""
+    host, ana, bea, link, room_id = table_with_a_bot(new_phone)
+    hp, ap, bp = host.page, ana.page, bea.page
+    assert bp.evaluate("!!localStorage.getItem('crisp.follow.%s')" % room_id)
+    bp.goto("about:blank")                            # the phone discards Bea's tab
+    wait_away(hp, 2, timeout=20_000)
+    wait_away(ap, 2, timeout=20_000)
+    hp.close()                                        # ...and the host's tab closes
+    ap.wait_for_function("location.search.includes('host=%s-h1-')" % room_id, timeout=60_000)
+    live(ap, "ready", timeout=T)                      # the round dealt again (Ana alone)
+
+    t0 = time.monotonic()
+    bp.goto(link)                                     # Bea comes back: the page reloads
+    assert wait_ready(bp) == "micropython"
+    try:
+        bp.wait_for_function("location.search.includes('room=%s-h1-')" % room_id,
+                             timeout=60_000)
+        bp.wait_for_selector(sel("seat-2", ".me"), timeout=T)
+        bp.wait_for_selector(sel("ready", ":not([disabled])"), timeout=T)
+    except Exception:
+        print("BEA:", "\n".join(t for k, t in bea.console)[-5000:])
+        print("ANA:", "\n".join(t for k, t in ana.console)[-3000:])
+        raise
+    back = time.monotonic() - t0
+    print("Bea's room link opened again -> seated at the new host: %.1f s" % back)
+    timings.setdefault("reloaded after the handover: link opened -> seated at the new host",
+                       []).append(back * 1000)
+    new_id = re.search(r"room=([^&]+)", bp.url).group(1)
+    assert bp.evaluate("!!localStorage.getItem('crisp.token.%s')" % new_id)
+    assert bp.evaluate("!!localStorage.getItem('crisp.follow.%s')" % new_id)
+    assert not bp.evaluate("localStorage.getItem('crisp.token.%s')" % room_id)
+    ap.wait_for_selector(sel("seat-2", ":not(.away)"), timeout=T)
+    assert "host=" not in bp.url                                 # it took nothing over
+    assert bp.locator(sel("next-round")).count() == 0            # a player, not the host
+    assert scores(bp, range(4)) == scores(ap, range(4))
+    assert [seat_cards(bp, s) for s in range(4)] == [seat_cards(ap, s) for s in range(4)]
+    assert bp.locator(sel("seat-2") + " [data-card]").count() >= 2   # her peek, hers alone
+    live(bp, "ready")
+    # play goes on under Ana: someone's turn, on both pages
+    for p in (ap, bp):
+        p.wait_for_function(
+            "!!document.querySelector('[data-testid^=\"seat-\"].turn')", timeout=T)
+    no_errors(ana, bea)

@@ -2,6 +2,9 @@
 waiting for ever, and offers the way back to the start (issue: a room that does not exist
 gets a clear message, not a hang)."""
 
+import json
+import time
+
 from crisp_e2e import wait_ready
 from test_round import T, live, sel
 
@@ -21,3 +24,82 @@ def test_a_link_to_no_room_says_so_and_leads_back_to_the_start(new_phone):
     page.wait_for_selector(sel("create-room"), timeout=T)   # the landing, on the host page
     assert "room=" not in page.url
     assert wait_ready(page) == "micropython"
+
+
+# A seated page's follow record, as it keeps it next to its seat token (ui/handover.py
+# follow_record): the room's succession secret, its seat, the host seat, the players.
+RECORD = {"v": 1, "secret": "5e" * 16, "seat": 1, "host": 0,
+          "players": [{"seat": 0, "bot": False, "connected": True},
+                      {"seat": 1, "bot": False, "connected": True},
+                      {"seat": 2, "bot": True, "connected": True}]}
+
+
+# Every text the connection banner showed (window.__banners).
+BANNERS = """
+window.__banners = [];
+new MutationObserver(() => {
+  const b = document.querySelector('[data-testid=connection]');
+  const t = b && b.textContent;
+  if (t && window.__banners[window.__banners.length - 1] !== t) window.__banners.push(t);
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def reopened(new_phone, room_id, record):
+    """A phone whose tab was discarded: its storage holds a seat token, a name and `record`
+    (JSON text) for `room_id`; it opens the room link again (host gone after 3 s)."""
+    phone = new_phone(reduced_motion="reduce")
+    page = phone.page
+    page.goto(phone.site.url("/config.js"))          # the origin, to write its storage
+    page.evaluate("([id, rec]) => { localStorage.setItem('crisp.token.' + id, 'ab'.repeat(16));"
+                  " localStorage.setItem('crisp.name', 'Bea');"
+                  " localStorage.setItem('crisp.follow.' + id, rec); }", [room_id, record])
+    page.add_init_script(BANNERS)
+    page.goto(phone.site.url("/?room=%s&hostgone=3000" % room_id))
+    assert wait_ready(page) == "micropython"
+    return phone
+
+
+def looked(phone):
+    return [t for kind, t in phone.console if "looking for the room at" in t]
+
+
+def test_a_reloaded_seat_whose_room_is_nowhere_looks_once_then_offers_the_way_out(new_phone):
+    room_id = "crisp-" + "1" * 32
+    phone = reopened(new_phone, room_id, json.dumps(RECORD))
+    page = phone.page
+    # nothing at the link, nothing at its next three ids (looked at once each): the
+    # host-gone panel, and leave
+    until = time.monotonic() + 60
+    while not any("none of its next ids" in t for kind, t in phone.console):
+        assert time.monotonic() < until, phone.console
+        page.wait_for_timeout(250)
+    page.wait_for_selector(sel("host-gone"), timeout=T)
+    assert len(looked(phone)) == 3, phone.console
+    assert (room_id + "-h1-") in looked(phone)[0] and (room_id + "-h3-") in looked(phone)[2]
+    # meanwhile it said that it looks (ui/i18n.py conn_looking), never "no game here"
+    said = page.evaluate("window.__banners")
+    assert any("looking for where it went" in t for t in said), said
+    assert "room=%s" % room_id in page.url and "host=" not in page.url   # no takeover
+    live(page, "leave")
+    page.wait_for_selector(sel("create-room"), timeout=T)
+    assert page.evaluate("localStorage.getItem('crisp.follow.%s')" % room_id) is None
+    assert page.evaluate("localStorage.getItem('crisp.token.%s')" % room_id) is None
+
+
+def test_a_hostile_follow_record_is_ignored_and_the_page_looks_nowhere(new_phone):
+    room_id = "crisp-" + "2" * 32
+    hostile = dict(RECORD, players=[{"seat": i, "bot": False, "connected": True}
+                                    for i in range(5000)])
+    phone = reopened(new_phone, room_id, json.dumps(hostile))
+    page = phone.page
+    # its old id does not answer: without a record it is a seat whose host is gone
+    until = time.monotonic() + 60
+    while len([t for kind, t in phone.console if "peer-unavailable" in t]) < 3:
+        assert time.monotonic() < until, phone.console
+        page.wait_for_timeout(250)
+    page.wait_for_selector(sel("host-gone"), timeout=T)
+    assert looked(phone) == [], phone.console              # (a record taken: at the first)
+    assert phone.errors == []
+    live(page, "leave")
+    page.wait_for_selector(sel("create-room"), timeout=T)

@@ -1,8 +1,12 @@
 """The successor rule's cases (ui/handover.py), plain functions that run on CPython
 (tests/test_handover.py imports them) and on MicroPython (the guests' interpreter)."""
 
-from ui.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue, check_moved,
-                         epoch_after, is_secret, moved_mac, moved_message, next_token,
+import json
+
+from ui.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue,
+                         check_follow_record, check_moved, epoch_after, follow_record,
+                         is_secret, load_follow_record, moved_mac, moved_message, next_token,
+                         reload_should_look,
                          room_id_after, successor, watchers)
 
 SECRET = "5e" * 16
@@ -254,3 +258,108 @@ def test_the_spectators_to_tell_are_checked_and_capped():
             {"peer": 5, "follow": "ab" * 16}, good[0], dict(good[0])]
     assert watchers(junk) == [good[0]]
     assert watchers(None) == [] and watchers({"peer": "p"}) == []
+
+
+# ---- a reloaded page's follow record (docs/protocol.md "Back from away") --------------------
+
+def _copy(v):
+    if isinstance(v, dict):
+        return dict([(k, _copy(v[k])) for k in v])
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return v
+
+
+def test_the_follow_record_keeps_only_what_follow_needs_and_loads_back():
+    listed = players("HBHA")
+    listed[0]["token"] = "ff" * 16                  # never kept: only seat, bot, connected
+    record = follow_record(SECRET, 2, 0, listed)
+    assert sorted(record) == ["host", "players", "seat", "secret", "v"]
+    assert record["players"] == [{"seat": 0, "bot": False, "connected": True},
+                                 {"seat": 1, "bot": True, "connected": True},
+                                 {"seat": 2, "bot": False, "connected": True},
+                                 {"seat": 3, "bot": False, "connected": False}]
+    assert check_follow_record(_copy(record)) == record
+    # a Follow made from the record tries the same tokens as one made from the full list
+    full = Follow(ROOM, 2, TOKEN, 0, SECRET, listed)
+    saved = Follow(ROOM, 2, TOKEN, 0, record["secret"], record["players"])
+    for _ in range(FOLLOW_EPOCHS):
+        assert saved.current() == full.current()
+        for host in range(4):
+            assert saved.tokens(host) == full.tokens(host)
+        full.missing()
+        saved.missing()
+    # nothing worth keeping: no secret, no seat, the host's own seat
+    assert follow_record(None, 2, 0, listed) is None
+    assert follow_record(SECRET, None, 0, listed) is None
+    assert follow_record(SECRET, 0, 0, listed) is None
+
+
+def test_a_hostile_follow_record_is_ignored_whole():
+    good = follow_record(SECRET, 1, 0, players("HHB"))
+    assert check_follow_record(good) == good
+
+    def but(**changes):
+        blob = _copy(good)
+        for key in changes:
+            if changes[key] is KeyError:
+                blob.pop(key)
+            else:
+                blob[key] = changes[key]
+        return blob
+
+    def player(i, **changes):
+        blob = _copy(good)
+        for key in changes:
+            if changes[key] is KeyError:
+                blob["players"][i].pop(key)
+            else:
+                blob["players"][i][key] = changes[key]
+        return blob
+
+    many = [{"seat": i, "bot": False, "connected": True} for i in range(9)]
+    hostile = [
+        None, [], "x", 7, {},
+        but(extra=1), but(v=2), but(v=True), but(v="1"), but(v=1.0), but(v=KeyError),
+        but(secret="AB" * 16), but(secret="zz" * 16), but(secret="ab" * 15),
+        but(secret="ab" * 17), but(secret=None), but(secret=12), but(secret=KeyError),
+        but(seat=True), but(seat=-1), but(seat=8), but(seat=1.0), but(seat="1"),
+        but(seat=None), but(seat=0), but(seat=KeyError),
+        but(host=False), but(host=99), but(host=-1), but(host=[0]), but(host=KeyError),
+        but(players=None), but(players={}), but(players="HHB"), but(players=[]),
+        but(players=many), but(players=[{"seat": 1, "bot": False, "connected": True}] * 3),
+        but(players=good["players"] + [None]), but(players=good["players"] + [[1, 2]]),
+        but(players=[{"seat": 0, "bot": False, "connected": True}]),      # its seat missing
+        but(players=KeyError),
+        player(0, name="Hana"), player(0, seat=KeyError), player(1, bot="easy"),
+        player(1, bot=1), player(2, connected=None), player(2, seat=9), player(2, seat=True),
+        player(1, bot=True),                                             # its seat a bot
+    ]
+    for blob in hostile:
+        assert check_follow_record(blob) is None, blob
+    # a list longer than the table: refused without walking it (ui/limits.py MAX_PLAYERS)
+    assert check_follow_record(but(players=[0] * 100000)) is None
+    assert check_follow_record(good, max_players=2) is None              # seat 2 past 2
+    # as stored: JSON text, short; anything else is not even parsed
+    text = json.dumps(good)
+    assert load_follow_record(text) == good
+    for bad in (None, 5, "", "not json", "[1, 2]", "null", text[:-1], text + " " * 1000,
+                json.dumps(but(players=[0] * 500)), text.replace('"v": 1', '"v": 1, "v2": 1')):
+        assert load_follow_record(bad) is None, bad
+
+
+def test_a_reloaded_page_looks_further_only_with_a_record_and_an_empty_room_id():
+    record = follow_record(SECRET, 1, 0, players("HHB"))
+    # the room id does not answer (peer-unavailable, or 3 attempts failed): look further
+    assert reload_should_look(record, False, True, 1)
+    assert reload_should_look(record, False, False, 3)
+    # the room is (maybe) there: keep trying it; the usual no-room / host-gone path
+    assert not reload_should_look(record, False, False, 0)
+    assert not reload_should_look(record, False, False, 2)
+    # no record (a page never seated at a game, or a refused blob): the no-room screen
+    assert not reload_should_look(None, False, True, 5)
+    # seen the room since the reload: it knows more than its record
+    assert not reload_should_look(record, True, True, 5)
+    # offline: it decides nothing
+    assert not reload_should_look(record, False, True, 5, online=False)
+    assert not reload_should_look(record, False, False, True)

@@ -140,7 +140,7 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
     import handover_cases
     expected = [n for n in dir(handover_cases) if n.startswith("test_")]
-    assert failed == [] and ran == len(expected) == 17, out
+    assert failed == [] and ran == len(expected) == 20, out
 
 
 # ---- the room continued by its new host ---------------------------------------------------

@@ -407,3 +407,95 @@ def check_moved(text, follow, old_id):
     if not _same(mac, moved_mac(follow, old_id, new_id)):
         return None
     return new_id
+
+
+# ---- a reloaded page follows the room (docs/protocol.md "Back from away") ------------------
+
+RECORD_KEYS = ("v", "secret", "seat", "host", "players")
+PLAYER_KEYS = ("seat", "bot", "connected")
+
+
+def follow_record(secret, seat, host, players):
+    """What a seated guest page keeps per room (`crisp.follow.<room id>`, next to its seat
+    token) so that after a reload it can still find the room at its next ids: {"v": 1,
+    "secret": the succession secret, "seat": its seat, "host": the host's seat, "players":
+    [{"seat", "bot", "connected"}]} (the players list reduced to what Follow and successor
+    read). None when there is nothing worth keeping (no secret, no seat)."""
+    reduced = []
+    for p in players or []:
+        if isinstance(p, dict) and _is_seat(p.get("seat")):
+            reduced.append({"seat": p["seat"], "bot": bool(p.get("bot")),
+                            "connected": p.get("connected") is True})
+    record = {"v": 1, "secret": secret, "seat": seat, "host": host, "players": reduced}
+    return record if check_follow_record(record) is not None else None
+
+
+def _seat_below(x, top):
+    return _is_seat(x) and x < top
+
+
+def check_follow_record(blob, max_players=8):
+    """The follow record `blob` (a dict read back from storage: every page of the origin can
+    write it, so it may be hostile) if every field is right, else None, whole: exactly the
+    keys RECORD_KEYS; v 1; the secret SECRET_HEX lowercase hex; seat and host distinct ints
+    below `max_players` (ui/limits.py MAX_PLAYERS); players a list of 1 to `max_players`
+    entries with exactly PLAYER_KEYS, distinct seats below `max_players`, bot and connected
+    booleans, the page's own seat a person among them."""
+    if not isinstance(blob, dict) or len(blob) != len(RECORD_KEYS):
+        return None
+    for key in RECORD_KEYS:
+        if key not in blob:
+            return None
+    if not _is_seat(blob["v"]) or blob["v"] != 1 or not is_secret(blob["secret"]):
+        return None
+    seat, host, players = blob["seat"], blob["host"], blob["players"]
+    if not _seat_below(seat, max_players) or not _seat_below(host, max_players) \
+            or seat == host:
+        return None
+    if not isinstance(players, list) or not 0 < len(players) <= max_players:
+        return None
+    seats = []
+    for p in players:
+        if not isinstance(p, dict) or len(p) != len(PLAYER_KEYS):
+            return None
+        for key in PLAYER_KEYS:
+            if key not in p:
+                return None
+        if not _seat_below(p["seat"], max_players) or p["seat"] in seats \
+                or not isinstance(p["bot"], bool) or not isinstance(p["connected"], bool):
+            return None
+        if p["seat"] == seat and p["bot"]:
+            return None
+        seats.append(p["seat"])
+    if seat not in seats:
+        return None
+    return blob
+
+
+FOLLOW_TEXT = 1000      # a stored follow record is shorter than this (8 seats: ~460)
+
+
+def load_follow_record(text, max_players=8):
+    """The follow record stored as JSON `text` (crisp.follow.<room id>), checked by
+    check_follow_record, else None: also for text that is not a str, longer than
+    FOLLOW_TEXT (never parsed: a hostile page may have stored megabytes) or not JSON."""
+    if not isinstance(text, str) or len(text) > FOLLOW_TEXT:
+        return None
+    try:
+        blob = json.loads(text)
+    except ValueError:
+        return None
+    return check_follow_record(blob, max_players)
+
+
+def reload_should_look(record, seen, missing, failures, online=True):
+    """A reloaded page's choice when its room id does not answer: True to look for the room
+    at its next ids (a handover may have moved it while the tab was gone), False for the
+    plain "no room" / host-gone path. Looks only with a valid saved follow `record`
+    (check_follow_record), while the page has not `seen` the room since the reload (a page
+    the room welcomed knows more and follows the usual way), reaches the signaling server
+    (`online`), and the old id is known empty (`missing`: peer-unavailable) or failed
+    GONE_AFTER (3) times in a row (`failures`)."""
+    if record is None or seen or not online:
+        return False
+    return bool(missing) or (_is_seat(failures) and failures >= 3)

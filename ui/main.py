@@ -35,14 +35,16 @@
 #     ("crisp.live.<id>", refreshed every second, dropped on pagehide) keeps a second tab
 #     from running the same room at the same time.
 #   guest: its seat token is kept per room ("crisp.token.<id>"); ui/link.py decides when to
-#     reconnect (never giving up) and what the banner says.
+#     reconnect (never giving up) and what the banner says. Next to it, once seated at a
+#     game, what it needs to follow a host handover after a reload ("crisp.follow.<id>":
+#     handover.follow_record; docs/protocol.md "Back from away").
 import json
 import sys
 
 import js
 from pyscript.ffi import create_proxy
 
-from ui import handover, hostlife, render
+from ui import handover, hostlife, limits, render
 from ui import screens
 from ui.client import Client
 from ui.link import HOST_GONE_MS, Link, backoff
@@ -969,12 +971,23 @@ class GuestPage(Page):
         Page.__init__(self)
         self.room_id = room_id
         self.token_key = "crisp.token." + room_id
+        self.follow_key = "crisp.follow." + room_id
         self.client = Client(self.send, nonce=lambda: str(js.crisp.randomHex(16)))
         self.client.token = storage_get(self.token_key)
         self.name = None
+        # A reloaded page's way to its room after a handover it did not see (its follow
+        # record: hostile until checked; anything off and it is ignored whole)
+        self.saved_follow = None
+        self.follow_text = None           # the record as last written (written on change only)
+        self.follow_marks = None          # what it was made of (keep_follow)
+        self.seen = False                 # the room welcomed this page since it loaded
+        self.reload_look = None           # None | "looking" | "moving" | "done"
+        self.moved_at = None
         if self.client.token:
             # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = storage_get("crisp.name") or "?"
+            self.saved_follow = handover.load_follow_record(storage_get(self.follow_key),
+                                                            limits.MAX_PLAYERS)
         gone_ms = HOST_GONE_MS
         shorter = test_param("hostgone")        # a test build may shorten the 30 s
         if shorter and shorter.isdigit():
@@ -1019,6 +1032,49 @@ class GuestPage(Page):
     def forget_room(self):
         self.net.shutdown()
         storage_remove(self.token_key)
+        self.forget_follow()
+
+    def forget_follow(self):
+        """Drop this room's follow record (with the token: the page left, or the game ended)."""
+        storage_remove(self.follow_key)
+        self.follow_text = None
+
+    def keep_follow(self):
+        """Keep this seat's follow record up to date (docs/protocol.md "Back from away"):
+        written only when it changed (a welcome, the players list, the host seat), dropped
+        once the game is over."""
+        client = self.client
+        if client.seat is None or client.token is None:
+            return
+        view = client.view if isinstance(client.view, dict) else {}
+        over = view.get("phase") == "game_over"
+        # what the record is made of, compared in memory: most views change none of it
+        marks = (client.seat, client.host_seat, client.succession, over,
+                 tuple([(p.get("seat"), bool(p.get("bot")), p.get("connected") is True)
+                        for p in client.players or [] if isinstance(p, dict)]))
+        if marks == self.follow_marks:
+            return
+        self.follow_marks = marks
+        if over:
+            self.forget_follow()
+            return
+        record = handover.follow_record(client.succession, client.seat, client.host_seat,
+                                        client.players)
+        self.follow_marks = None              # written again once seated there
+        if record is not None:
+            self.follow_text = json.dumps(record)
+            storage_set(self.follow_key, self.follow_text)
+
+    def follow_source(self):
+        """(seat, host, secret, players) to look for the room from: what the page heard, or
+        after a reload the saved follow record."""
+        client = self.client
+        if client.seat is not None:
+            return client.seat, client.host_seat, client.succession, client.players
+        saved = self.saved_follow
+        if saved is None:
+            return None, None, None, []
+        return saved["seat"], saved["host"], saved["secret"], saved["players"]
 
     def tell_leave(self):
         client = self.client
@@ -1086,6 +1142,22 @@ class GuestPage(Page):
             return
         if self.looker is not None:
             self.looker.step(now)
+        if self.reload_look is None and handover.reload_should_look(
+                self.saved_follow, self.seen, self.link.missing, self.link.failures,
+                self.net.registered):
+            # A reloaded page whose room id does not answer: the room may have moved while
+            # its tab was gone. It looks at the next ids (never takes the room over).
+            log("the room does not answer: looking for it at its next ids")
+            self.reload_look = "looking"
+        if self.reload_look == "moving" and now - self.moved_at > self.gone_ms + SUCCESSOR_MS:
+            self.reload_look = "done"         # the room it found does not seat it
+        if self.reload_look == "looking":
+            self.look_for_room(now)
+        if self.reload_look in ("looking", "moving"):
+            client.host_lost = False
+            if client.status not in ("host_unverified", "ok"):
+                client.status = "looking"
+            return
         behind = self.link.behind(now)
         if self.plan is None and not self.gave_up and self.can_hand_over():
             if behind:
@@ -1106,9 +1178,11 @@ class GuestPage(Page):
 
     # -- the host handover (docs/protocol.md "Host handover")
     def can_hand_over(self):
-        """A seated player at a game in play (the lobby simply waits for its host)."""
+        """A seated player at a game in play (the lobby simply waits for its host), seated
+        by the room since this page loaded (a reloaded page knows only its stored record:
+        it looks for the room, never takes it over)."""
         client = self.client
-        return (client.seat is not None and client.token is not None and client.view is not None
+        return (self.seen and client.seat is not None and client.token is not None and client.view is not None
                 and client.screen == "table" and client.seat != client.host_seat)
 
     def next_host(self):
@@ -1161,10 +1235,20 @@ class GuestPage(Page):
         """Go to the room at `new_id`, hosted by seat `host` (called `name`), and rejoin this
         seat there with `token` (handover.next_token) through the seat proof."""
         client = self.client
+        seat, old_host, secret, players = self.follow_source()
         storage_remove(self.token_key)
+        self.forget_follow()
         self.room_id = new_id
         self.token_key = "crisp.token." + new_id
+        self.follow_key = "crisp.follow." + new_id
         storage_set(self.token_key, token)
+        # the follow record goes with the token: a reload before the new host seats this
+        # page can still find the room
+        record = handover.follow_record(secret, seat, host, players)
+        self.follow_marks = None              # written again once seated there
+        if record is not None:
+            self.follow_text = json.dumps(record)
+            storage_set(self.follow_key, self.follow_text)
         client.token = token
         client.host_seat = host
         client.host_lost = client.host_quiet = client.host_leaving = False
@@ -1226,18 +1310,26 @@ class GuestPage(Page):
         if self.looked_at is not None and now - self.looked_at < FOLLOW_EVERY_MS:
             return
         if self.follow is None:
+            seat, host, secret, players = self.follow_source()
             try:
-                self.follow = handover.Follow(self.room_id, client.seat, client.token,
-                                              client.host_seat, client.succession,
-                                              client.players)
+                self.follow = handover.Follow(self.room_id, seat, client.token, host, secret,
+                                              players)
             except ValueError as e:
                 log("cannot look for the room:", e)   # no succession secret
                 self.looked_at = now
+                if self.reload_look == "looking":
+                    self.reload_look = "done"
                 return
         new_id = self.follow.current()
         if new_id is None:
             self.follow.restart()             # none held the room: look again later
             self.looked_at = now
+            if self.reload_look == "looking":
+                # a reloaded page looks once: nothing there, the room is gone (host-gone)
+                log("the room is at none of its next ids")
+                self.reload_look = "done"
+                self.follow = None
+                self.render()
             return
         self.looked_at = now
         log("away while the host went: looking for the room at", new_id)
@@ -1257,6 +1349,10 @@ class GuestPage(Page):
         self.candidates = tokens[1:]
         self.move_to(new_id, host, handover_name(self.client.players, host), tokens[0])
         self.link.late_at = self.now()        # still behind there: never a takeover from here
+        if self.reload_look == "looking":
+            self.reload_look = "moving"       # "looking for the room" until seated there
+            self.moved_at = self.now()
+            self.client.handover = None       # (no names known yet: the banner says looking)
         self.render()
 
     def not_found(self):
@@ -1280,6 +1376,7 @@ class GuestPage(Page):
                            "phase": view.get("phase")}}
         name = client.name or self.name or storage_get("crisp.name") or "?"
         storage_remove(self.token_key)     # a guest of that room no more
+        self.forget_follow()
         self.retire()
         self.net.shutdown()
         client.host_leaving = False
@@ -1379,10 +1476,15 @@ class GuestPage(Page):
             if self.retired:
                 return
         self.link.heard(now, seated=client.last_type == "welcome")
+        if client.last_type == "welcome":
+            self.seen = True                  # this page knows the room now: no reload look
+            self.saved_follow = None
+            if self.reload_look is not None:
+                self.reload_look = "done"
+            self.candidates = []
         if client.last_type == "welcome" and client.handover is not None:
             client.handover = None            # seated again, under the new host
             self.plan = None
-            self.candidates = []
         if client.name_error and self.name is not None:
             # the room refused the name: the join screen says why; no retry with it
             self.name = None
@@ -1393,6 +1495,9 @@ class GuestPage(Page):
             storage_set(self.token_key, client.token)    # the first welcome's, only
         elif client.token is None and client.kicked is not None:
             storage_remove(self.token_key)               # removed by the host: seat gone
+            self.forget_follow()
+        if client.last_type in ("welcome", "view", "lobby") and client.token is not None:
+            self.keep_follow()
         self.render_soon()
 
     def net_lost(self, missing):

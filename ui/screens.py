@@ -86,7 +86,7 @@ def connection_banner(model, ctx, ui=None):
         # screen keeps what the real host last showed, under this warning.
         return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
                          "role": "alert"}, ctx.t("conn_host_unverified"))
-    if st in ("connecting", "reconnecting", "host_gone", "host_paused"):
+    if st in ("connecting", "reconnecting", "host_gone", "host_paused", "looking"):
         return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
                  ctx.t("conn_" + st))
     return None
@@ -234,7 +234,7 @@ def join_tree(model, ui, ctx):
     ok = has_name(ui)
     status = read(model, "status", "")
     # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
-    busy = status == "connecting" and bool(ui.get("joined") or read(model, "token"))
+    busy = status in ("connecting", "looking") and bool(ui.get("joined") or read(model, "token"))
     if status == "no_room":
         # the banner above says there is no game here and offers the way back: no form
         return h("main", {"class": "panel join"},

@@ -3,6 +3,7 @@
 A browser may refuse storage (private mode, a full quota, storage blocked for the site): then
 reads give None and writes do nothing, and the game goes on without what it would have kept.
 Keys in use (docs/design.md "Persistence"): `crisp.name`, `crisp.lang`, `crisp.sound`, `crisp.token.<room>`,
+`crisp.follow.<room>`,
 `crisp.room.<room>`, `crisp.live.<room>`, `crisp.solo.<room>`, `crisp.host.room`.
 
 Runs on MicroPython and Pyodide. `js` is passed in (the page's `js` module, or a stand-in in
