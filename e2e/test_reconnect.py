@@ -144,6 +144,8 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
     pages = (("Hana", hp), ("Ana", ap), ("Bea", bp))
     for name, p in pages:
         wait_signature(p, before[name])
+    for p in (ap, bp):              # heard from the resumed host (its view, not the paused one)
+        p.wait_for_selector(sel("connection"), state="detached", timeout=T)
     m1, t1 = timer_ms(ap), time.monotonic()
     print("draw timer: %d ms left before, %d ms after %.1f s away" % (m0, m1, t1 - t0))
     assert t1 - t0 > 8 and m0 - m1 < 2500, (m0, m1, t1 - t0)     # paused meanwhile
