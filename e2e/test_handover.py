@@ -125,15 +125,8 @@ def going_on(page, seat_to_play):
 
 def test_the_host_closes_its_tab_mid_turn_and_the_game_goes_on_under_a_new_host(
         new_phone, timings):
-    host, link = open_room(new_phone, "Hana")
-    hp = host.page
-    link += "&hostgone=%d" % GONE_MS
-    ana = join_room(new_phone, link, "Ana", 1, (hp,))
-    bea = join_room(new_phone, link, "Bea", 2, (hp,))
-    ap, bp = ana.page, bea.page
-    live(hp, "add-bot")
-    for p in (hp, ap, bp):
-        p.wait_for_selector(sel("player-3"), timeout=T)
+    host, ana, bea, link = seated(new_phone, GONE_MS, bot=True)
+    hp, ap, bp = host.page, ana.page, bea.page
     live(hp, "start-game")
     for p in (hp, ap, bp):
         live(p, "ready")
@@ -290,32 +283,43 @@ def test_with_two_people_the_interrupted_round_is_dealt_again_and_scores_stand(
     no_errors(ana)
 
 
-def three_at_the_table(new_phone, gone=None, init=None):
-    """Hana hosts (with the init script `init`, if any), Ana and Bea join (by a link with
-    `?hostgone=` when `gone` is given, ms) and the game starts: Ana's turn, and the room sealed
-    for Ana and Bea. -> (host, ana, bea)."""
+def seated(new_phone, gone=None, init=None, bot=False, ana=None):
+    """The lobby: Hana hosts (with the init script `init`, if any), Ana (with the join_room
+    options in the dict `ana`) and Bea join by a link with `?hostgone=` when `gone` is given (ms), and
+    with `bot` a bot takes seat 3. -> (host, ana, bea, the link they joined by)."""
     host, link = open_room(new_phone, "Hana", init=init)
     hp = host.page
     if gone is not None:
         link += "&hostgone=%d" % gone
-    ana = join_room(new_phone, link, "Ana", 1, (hp,))
+    ana = join_room(new_phone, link, "Ana", 1, (hp,), **(ana or {}))
     bea = join_room(new_phone, link, "Bea", 2, (hp,))
-    live(hp, "start-game")
-    for p in (hp, ana.page, bea.page):
+    if bot:
+        live(hp, "add-bot")
+        for p in (hp, ana.page, bea.page):
+            p.wait_for_selector(sel("player-3"), timeout=T)
+    return host, ana, bea, link
+
+
+def three_at_the_table(new_phone, gone=None, init=None, bot=False, ana=None):
+    """seated(...), then the game starts: Ana's turn, and the room sealed for Ana and Bea.
+    -> (host, ana, bea, link)."""
+    host, ana, bea, link = seated(new_phone, gone, init, bot, ana)
+    live(host.page, "start-game")
+    for p in (host.page, ana.page, bea.page):
         live(p, "ready")
     ana.page.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)    # Ana's turn
     for p in (ana.page, bea.page):
         p.wait_for_function(
             "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
     time.sleep(1.5)          # the last change sealed too (at most once a second)
-    return host, ana, bea
+    return host, ana, bea, link
 
 
 def test_the_host_leaving_through_its_menu_hands_the_room_over_at_once(new_phone, timings):
     """The host's own `leave` mid-game no longer closes the room for everyone: every page
     hears `host_leaving` and hands the room over without waiting 30 s for the host to count
     as gone (no `?hostgone=` here)."""
-    host, ana, bea = three_at_the_table(new_phone)
+    host, ana, bea, _ = three_at_the_table(new_phone)
     hp, ap, bp = host.page, ana.page, bea.page
     t0 = time.monotonic()
     live(hp, "menu")
@@ -350,7 +354,7 @@ def test_a_host_cut_off_from_its_players_finds_the_room_moved_and_rejoins_as_a_p
     silent, crisp_rooms.CUT), while its players hand the room over. Once it hears from the
     network again and has been alone at its table for a while, it finds the room at its next
     id and rejoins its own seat there as a player, instead of hosting a stale room."""
-    host, ana, bea = three_at_the_table(new_phone, GONE_MS, init=CUT)
+    host, ana, bea, _ = three_at_the_table(new_phone, GONE_MS, init=CUT)
     hp, ap, bp = host.page, ana.page, bea.page
     room_id = re.search(r"host=([^&]+)", hp.url).group(1)
     hp.evaluate("window.__crispCut = true")
@@ -401,7 +405,7 @@ def test_an_old_host_back_as_a_player_hosts_the_next_handover(new_phone, timings
     seat 0 on every page, Bea seated there, her move accepted, the scores unchanged, the
     round finished (before `welcome` named the host seat, Hana's page still believed seat 0
     hosted and never took over; Bea ended up alone with the round dealt again)."""
-    host, ana, bea = three_at_the_table(new_phone, GONE_MS)
+    host, ana, bea, _ = three_at_the_table(new_phone, GONE_MS)
     hp, ap, bp = host.page, ana.page, bea.page
     room_id = url_room(hp)
     for p in (hp, ap, bp):

@@ -24,8 +24,8 @@ import re
 import time
 
 from crisp_e2e import wait_ready
-from crisp_rooms import join_room, no_errors, open_room, phone, wait_away
-from test_handover import GONE_MS, play_turn, scores
+from crisp_rooms import no_errors, phone, wait_away
+from test_handover import GONE_MS, play_turn, scores, three_at_the_table
 from test_late_friends import assert_public_only
 from test_network_change import SILENCE, SignalingCut
 from test_round import T, live, sel
@@ -37,26 +37,32 @@ def seat_cards(page, seat):
 
 
 def table_with_a_bot(new_phone, **ana):
-    """Hana hosts, Ana (with the join_room options `ana`) and Bea join by a link with
-    `?hostgone=`, a bot takes seat 3 and the game starts: Ana's turn, the room sealed for
-    Ana and Bea. -> (host, ana, bea, link, room id)."""
-    host, link = open_room(new_phone, "Hana")
-    hp = host.page
-    link += "&hostgone=%d" % GONE_MS
-    ana = join_room(new_phone, link, "Ana", 1, (hp,), **ana)
-    bea = join_room(new_phone, link, "Bea", 2, (hp,))
-    ap, bp = ana.page, bea.page
-    live(hp, "add-bot")
-    for p in (hp, ap, bp):
-        p.wait_for_selector(sel("player-3"), timeout=T)
-    live(hp, "start-game")
-    for p in (hp, ap, bp):
-        live(p, "ready")
-    ap.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)    # Ana's turn
-    for p in (ap, bp):
-        p.wait_for_function(
-            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
-    return host, ana, bea, link, re.search(r"room=([^&]+)", ap.url).group(1)
+    """test_handover's table of three and a bot in seat 3 (`ana`: Ana's join_room options),
+    with `?hostgone=`: Ana's turn. -> (host, ana, bea, link, room id)."""
+    host, ana, bea, link = three_at_the_table(new_phone, GONE_MS, bot=True, ana=ana)
+    return host, ana, bea, link, re.search(r"room=([^&]+)", ana.page.url).group(1)
+
+
+def back_in_seat(page, seat, room_id, *phones):
+    """Wait until `page` is at its room's next id (-h1-), in its own `seat`, its ready
+    button live; on failure print the consoles of `phones`. -> seconds it took."""
+    t0 = time.monotonic()
+    try:
+        page.wait_for_function("location.search.includes('room=%s-h1-')" % room_id,
+                               timeout=60_000)
+        page.wait_for_selector(sel("seat-%d" % seat, ".me"), timeout=T)
+        page.wait_for_selector(sel("ready", ":not([disabled])"), timeout=T)
+    except Exception:
+        for phone in phones:
+            print(phone.page.url, "\n".join(t for k, t in phone.console)[-4000:])
+        raise
+    return time.monotonic() - t0
+
+
+def same_table(a, b):
+    """Pages `a` and `b` show the same scores and as many cards at each of the 4 seats."""
+    assert scores(a, range(4)) == scores(b, range(4))
+    assert [seat_cards(a, s) for s in range(4)] == [seat_cards(b, s) for s in range(4)]
 
 
 def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_phone, timings):
@@ -79,17 +85,7 @@ def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_ph
 
     # Ana's network is back: her page finds the room at the new id and her seat there
     signaling.stall_until = 0
-    t0 = time.monotonic()
-    try:
-        ap.wait_for_function("location.search.includes('room=%s-h1-')" % room_id,
-                             timeout=60_000)
-        ap.wait_for_selector(sel("seat-1", ".me"), timeout=T)
-        ap.wait_for_selector(sel("ready", ":not([disabled])"), timeout=T)
-    except Exception:
-        print("ANA:", "\n".join(t for k, t in ana.console)[-5000:])
-        print("BEA:", "\n".join(t for k, t in bea.console)[-3000:])
-        raise
-    back = time.monotonic() - t0
+    back = back_in_seat(ap, 1, room_id, ana, bea)
     print("Ana's network back -> seated at the new host: %.1f s" % back)
     timings.setdefault("away during the handover: network back -> seated at the new host",
                        []).append(back * 1000)
@@ -97,8 +93,7 @@ def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_ph
     assert ap.locator(sel("handover")).count() == 0
     assert ap.locator(sel("next-round")).count() == 0           # a player, not the host
     # her hand and the scores as the others see them
-    assert scores(ap, range(4)) == scores(bp, range(4))
-    assert [seat_cards(ap, s) for s in range(4)] == [seat_cards(bp, s) for s in range(4)]
+    same_table(ap, bp)
     assert seat_cards(ap, 1) > 0
     # she peeks (her two cards shown to her alone) and play goes on under Bea
     assert ap.locator(sel("seat-1") + " [data-card]").count() >= 2
@@ -235,16 +230,7 @@ def test_a_reloaded_player_finds_its_seat_at_the_new_host(new_phone, timings):
     t0 = time.monotonic()
     bp.goto(link)                                     # Bea comes back: the page reloads
     assert wait_ready(bp) == "micropython"
-    try:
-        bp.wait_for_function("location.search.includes('room=%s-h1-')" % room_id,
-                             timeout=60_000)
-        bp.wait_for_selector(sel("seat-2", ".me"), timeout=T)
-        bp.wait_for_selector(sel("ready", ":not([disabled])"), timeout=T)
-    except Exception:
-        print("BEA:", "\n".join(t for k, t in bea.console)[-5000:])
-        print("ANA:", "\n".join(t for k, t in ana.console)[-3000:])
-        raise
-    back = time.monotonic() - t0
+    back = time.monotonic() - t0 + back_in_seat(bp, 2, room_id, bea, ana)
     print("Bea's room link opened again -> seated at the new host: %.1f s" % back)
     timings.setdefault("reloaded after the handover: link opened -> seated at the new host",
                        []).append(back * 1000)
@@ -255,8 +241,7 @@ def test_a_reloaded_player_finds_its_seat_at_the_new_host(new_phone, timings):
     ap.wait_for_selector(sel("seat-2", ":not(.away)"), timeout=T)
     assert "host=" not in bp.url                                 # it took nothing over
     assert bp.locator(sel("next-round")).count() == 0            # a player, not the host
-    assert scores(bp, range(4)) == scores(ap, range(4))
-    assert [seat_cards(bp, s) for s in range(4)] == [seat_cards(ap, s) for s in range(4)]
+    same_table(bp, ap)
     assert bp.locator(sel("seat-2") + " [data-card]").count() >= 2   # her peek, hers alone
     live(bp, "ready")
     # play goes on under Ana: someone's turn, on both pages
