@@ -189,6 +189,19 @@ def test_a_reveal_for_another_seat_is_ignored():
     assert client.reveals == {}
 
 
+def test_a_spectator_crowns_the_seat_its_watching_names_and_ignores_a_bad_one():
+    """A spectator learns the host's seat from `watching` (after a handover it is no longer
+    seat 0: a tester saw the crown stay on the old host's away seat)."""
+    client = Client(lambda t: None)
+    assert client.host_seat == 0
+    client.receive(msg("watching", room="r1-h1-" + "0" * 20, ask=None, host=1,
+                       follow="cd" * 16), 0)
+    assert client.spectator and client.host_seat == 1
+    for bad in ("2", -1, 99, None, True, [1]):
+        client.receive(msg("watching", room="r1", ask=None, host=bad, follow="cd" * 16), 0)
+        assert client.host_seat == 1, bad
+
+
 def test_error_kicked_pong_and_garbage():
     client, _ = seated()
     client.receive(msg("error", code="not_your_turn", text="not your turn"), 0)
@@ -252,19 +265,18 @@ def summary(client, renders):
 
 def run_micropython(source):
     """Run `source` on MicroPython with the `ui` modules client.py imports (ui/proof.py,
-    ui/handover.py)."""
-    sources = {}
-    for name in ("proof", "handover"):
+    ui/handover.py, ui/limits.py)."""
+    names = ("proof", "handover", "limits")
+    writes = ""
+    for name in names:
         with open(os.path.join(ROOT, "ui", name + ".py"), encoding="utf-8") as f:
-            sources[name] = f.read()
+            writes += "mp.FS.writeFile('/ui/%s.py', %s);\n" % (name, json.dumps(f.read()))
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
               "mp.FS.mkdir('/ui'); mp.FS.writeFile('/ui/__init__.py', '');\n"
-              "mp.FS.writeFile('/ui/proof.py', %s);\n"
-              "mp.FS.writeFile('/ui/handover.py', %s);\n"
+              "%s"
               "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
-              "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), json.dumps(sources["proof"]),
-                                          json.dumps(sources["handover"]), json.dumps(source))
+              "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), writes, json.dumps(source))
     done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]

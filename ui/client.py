@@ -10,6 +10,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 import json
 
 from ui import handover, proof
+from ui.limits import MAX_PLAYERS
 
 VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
@@ -22,6 +23,11 @@ PROOF_PARTS_MAX = 200
 
 def _is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_seat(x):
+    """Whether `x` may be a seat number: an int from 0 to MAX_PLAYERS - 1."""
+    return _is_int(x) and 0 <= x < MAX_PLAYERS
 
 
 def left_ms(value, elapsed):
@@ -166,7 +172,7 @@ class Client:
                 self.sealed = None
                 self.standby = None
             self.room = msg.get("room")
-            if _is_int(msg.get("host")):
+            if _is_seat(msg.get("host")):
                 self.host_seat = msg.get("host")     # moves with a host handover
             if proof.is_hex(msg.get("succession"), 32):
                 self.succession = msg.get("succession")   # the room's next ids (handover)
@@ -219,11 +225,13 @@ class Client:
             ask = msg.get("ask")
             self.ask = ask if isinstance(ask, dict) else None
             self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room
+            if _is_seat(msg.get("host")):
+                self.host_seat = msg.get("host")     # the crown; it moves with a handover
             return True
         if kind == "lobby":
             self.lobby = msg
             self.players = msg.get("players") or []
-            if _is_int(msg.get("host")):
+            if _is_seat(msg.get("host")):
                 self.host_seat = msg.get("host")
             self.games = _count(msg.get("games"), self.games)
             if self.spectator and self.seat is None:
