@@ -16,7 +16,7 @@ from ui.client import Client
 from ui.engine import Engine
 from ui.handover import Handover, check_moved, next_token
 from ui.room import LOCAL, MAX_TEXT, Room, bot_maker, check_saved
-from ui.takeover import OFFERS_PER_CONN, Takeover, share_kind
+from ui.takeover import MAX_AFTER_SEAL_MS, OFFERS_PER_CONN, Takeover, share_kind
 
 
 def playing(people=("Ana", "Bea", "Cid"), bots=1):
@@ -64,9 +64,9 @@ def reply_types(reply):
 class Takeover_:
     """Ana's engine taking the room over (an Engine driven like the worker)."""
 
-    def __init__(self, net, conn="g1", players=None):
+    def __init__(self, net, conn="g1", players=None, **extra):
         self.engine = Engine()
-        self.spec = spec_for(net, conn, players)
+        self.spec = dict(spec_for(net, conn, players), **extra)
         self.now = 0
         self.last = self.request({"op": "takeover", "handover": self.spec, "now": 0})
 
@@ -240,6 +240,31 @@ def test_the_successor_takes_over_and_the_round_goes_on_exactly_where_it_stopped
     # Bea rejoins through the seat proof with the token her page derives
     bea = rejoined(take, "g2", "peer-b", "Bea", next_token(old.seats[2].token, old.room_id, 1))
     assert bea.seat == 2 and bea.view["seat"] == 2 and not bea.suspect
+
+
+def test_the_clock_goes_on_from_when_the_host_went_silent_not_from_the_last_seal():
+    """A tester saw a turn's timer at 0:56 when the host's tab closed and at 0:58 after the
+    handover: the room had been sealed as the turn began, and the new host's clock went on
+    from the seal. The successor's spec says how long the host still spoke after the seal
+    (`after_seal`, ms); the room's clock goes on from that much later. Junk counts as 0 and
+    too much is capped."""
+    clocks = {}
+    for after in (None, 4000, -5, True, "9", 2.5, 10 ** 9):
+        net = playing()
+        sealed(net)
+        take = Takeover_(net) if after is None else Takeover_(net, after_seal=after)
+        share, reply = holder_flow(take, net, "g2", "peer-b")
+        assert reply["handover"] == "sealed" and take.engine.room.game == net.room.game
+        clocks[after] = reply["clock"]
+    base = clocks[None]
+    assert clocks[4000] == base + 4000
+    assert clocks[-5] == clocks[True] == clocks["9"] == clocks[2.5] == base
+    assert clocks[10 ** 9] == base + MAX_AFTER_SEAL_MS
+    net = playing()
+    state = json.loads(json.dumps(net.room.sealed_state()))
+    for bad in (-1, True, 1.5, "1"):
+        with pytest.raises(ValueError):
+            Room.from_handover(state, 1, 0, after_seal=bad)
 
 
 def test_the_share_exchange_refuses_malformed_replayed_and_unasked_messages():

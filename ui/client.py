@@ -194,8 +194,10 @@ class Client:
                     and isinstance(msg.get("share"), str)
                     and (self.sealed is None or box["n"] > self.sealed["box"]["n"])):
                 keys = msg.get("keys")
+                # `at`: when it came (this page's ms): the room's clock ran on after it
+                # while the host still spoke (docs/protocol.md "Host handover")
                 self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host"),
-                               "keys": keys if isinstance(keys, dict) else {}}
+                               "keys": keys if isinstance(keys, dict) else {}, "at": now}
             return False
         if kind == "host_leaving":
             # The host's player left the game: the room moves to its successor now

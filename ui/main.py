@@ -1371,6 +1371,7 @@ class GuestPage(Page):
         spec = {"room_id": handed["room"], "new_id": plan.new_id, "epoch": handed["epoch"],
                 "succession": handed["succession"], "seat": client.seat, "token": handed["token"], "players": handed["players"],
                 "host": handed["host"], "sealed": client.sealed, "standby": client.standby,
+                "after_seal": self.after_seal(),
                 "public": {"options": view.get("options"), "scores": view.get("scores"),
                            "dealer": view.get("dealer"), "round": view.get("round"),
                            "phase": view.get("phase")}}
@@ -1381,6 +1382,16 @@ class GuestPage(Page):
         self.net.shutdown()
         client.host_leaving = False
         PAGE = HostPage(self.screen, (spec, client, name))
+
+    def after_seal(self):
+        """How long (ms) the old host still spoke after this page's newest sealed box came:
+        the room's clock ran on that long past the box's own reading, so a turn's timer
+        goes on from where it was when the host went silent, not from the last seal."""
+        sealed, heard = self.client.sealed, self.client.last_heard
+        if not isinstance(sealed, dict) or not isinstance(sealed.get("at"), int) \
+                or not isinstance(heard, int):
+            return 0
+        return max(0, heard - sealed["at"])
 
     def share_proof(self, text):
         """The successor's `share_proof` on the connection to the new id: this page's share
@@ -1465,7 +1476,10 @@ class GuestPage(Page):
             return
         if not client.trusted:
             return                        # waiting for the host's proof
-        if self.reask is not None and client.last_type == "watching" and client.ask is None:
+        if self.reask is not None and client.spectator and client.room == self.room_id \
+                and client.ask is None:
+            # the new room's `watching` came (a `view` may have come after it in the same
+            # batch: the page looks at what it holds, not at the last message's type)
             ask, self.reask = self.reask, None
             client.sit(ask["name"], ask["seat"])     # asked the old room: ask the new one
         if client.kicked is not None and client.kicked.get("code") == "left":

@@ -1565,7 +1565,7 @@ class Room:
 
     @classmethod
     def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
-                      make_bot=None, load_bot=Bot.from_dict):
+                      make_bot=None, load_bot=Bot.from_dict, after_seal=0):
         """The room `d` (its old host's `sealed_state`, opened from the sealed box,
         ui/seal.py) hosted from now on by the page of `seat` (ui/handover.successor) at PeerJS
         id `new_id` (handover.room_id_after; the room's id from now on): every seat, name,
@@ -1574,7 +1574,10 @@ class Room:
         which that person's page derives from its own: the old host's seat is a guest's seat
         now, its person rejoins it through the seat proof. Every other person is away from
         `now` until it rejoins; the clock goes on from the saved one (the page sets its epoch
-        so), so no deadline ran out while nobody hosted. A bot sealed with a seed instead of
+        so), so no deadline ran out while nobody hosted. `after_seal` (ms, an int >= 0): how
+        long the old host still ran after it sealed `d`; the clock goes on from that much past
+        the sealed reading, so a turn's timer resumes where it was when the host went silent
+        (ValueError when it is not such an int). A bot sealed with a seed instead of
         its random state is seeded with it. Raises ValueError when `seat` is not a person's
         seat other than the old host's (or `d` is not a room)."""
         def load(agent):
@@ -1585,7 +1588,10 @@ class Room:
 
         d = dict(d)
         followers = handover.watchers(d.pop("watchers", None))
+        if not _is_int(after_seal) or after_seal < 0:
+            raise ValueError("after_seal: ms as an int >= 0")
         room = cls.from_dict(d, make_token=make_token, make_bot=make_bot, load_bot=load)
+        room.now += after_seal
         room.followers = followers
         old = room.host
         if not _is_int(seat) or not 0 <= seat < len(room.seats) or seat == old \

@@ -23,6 +23,7 @@ from ui import handover, proof, seal
 from ui.room import MAX_TEXT, ROOM_ID, Room
 
 SHARE_WAIT_MS = 8000        # no second share after this long: the round is dealt again
+MAX_AFTER_SEAL_MS = 600000  # the most a sealed room's clock is moved on at a takeover (10 min)
 OFFERS_PER_CONN = 3         # share offers one connection may make
 OFFERS_MAX = 48             # share offers all connections together may make
 SHARE_TYPES = ("share_offer", "share_proof", "share")
@@ -62,7 +63,9 @@ class Takeover:
      "seat": this page's seat, "token": its seat token in the old room,
      "players": the last players list, "host": the old host's seat, "sealed": its Client's
      newest sealed room or None, "standby": the old host's `standby` {seat, tokens} or None,
-     "public": {"options", "scores", "dealer", "round", "phase"} from its last view}.
+     "public": {"options", "scores", "dealer", "round", "phase"} from its last view,
+     "after_seal": ms the old host still spoke after that sealed room came (0 if absent;
+     capped at MAX_AFTER_SEAL_MS)}.
     Raises ValueError when the spec cannot make a room (not this page's turn to host)."""
 
     def __init__(self, spec, now, make_bot=None, nonce=lambda: secrets.token_hex(16)):
@@ -88,6 +91,9 @@ class Takeover:
                                       spec.get("succession"))
         if self.plan.role != "host" or self.plan.new_id != self.new_id:
             raise ValueError("takeover: this seat is not the successor")
+        after = spec.get("after_seal")
+        # how long the old host spoke after the newest seal (ms): capped, 0 when unreadable
+        self.after_seal = min(after, MAX_AFTER_SEAL_MS) if _int(after) and after > 0 else 0
         self.make_bot = make_bot
         self.nonce = nonce
         self.started = now
@@ -150,7 +156,7 @@ class Takeover:
             if state is not None:
                 self.how = "sealed"
                 return Room.from_handover(state, self.seat, now, new_id=self.new_id,
-                                          make_bot=self.make_bot)
+                                          make_bot=self.make_bot, after_seal=self.after_seal)
             if now < self.deadline:
                 return None
         self.how = "public"
