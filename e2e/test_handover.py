@@ -496,3 +496,32 @@ def test_an_old_host_back_as_a_player_hosts_the_next_handover(new_phone, timings
     hp2.wait_for_selector(sel("next-round"), timeout=T)   # Hana hosts
     assert bp.locator(sel("next-round")).count() == 0
     no_errors(bea)
+
+
+def test_a_turn_timer_goes_on_from_where_it_stood_when_the_host_went(new_phone, timings):
+    """A tester saw Ana's draw timer at 0:56 when the host's tab closed and at 0:58 once
+    Ana hosted: the room had sealed itself as her turn began (it seals after changes, not
+    every second) and the new host's clock went on from that seal. Now the successor credits
+    the time the old host still spoke after the seal: at most the host's ping interval
+    (3 s) comes back, not the whole turn so far."""
+    from test_host_away import timed_table
+    host, ana, bea = timed_table(new_phone, "&hostgone=%d" % GONE_MS)
+    hp, ap, bp = host.page, ana.page, bea.page
+    for p in (ap, bp):
+        p.wait_for_function(
+            "(window.__crispWire || []).some(t => t.includes('\"sealed\"'))", timeout=T)
+    time.sleep(8)                     # Ana's turn runs on; nothing changes, nothing is sealed
+    before = int(bp.get_attribute(sel("turn-timer"), "data-ms"))
+    hp.close()
+    ap.wait_for_function("location.search.includes('host=')", timeout=60_000)
+    running = sel("turn-timer", ":not([data-paused])")
+    for p in (ap, bp):
+        p.wait_for_selector(sel("handover"), state="detached", timeout=T)
+        p.wait_for_selector(running, timeout=T)
+    after = int(bp.get_attribute(sel("turn-timer"), "data-ms"))
+    print("Ana's draw timer on Bea's screen: %d ms left as the host went, %d ms once Ana"
+          " hosts" % (before, after))
+    timings.setdefault("handover: draw time given back to the player on turn",
+                       []).append(max(0, after - before))
+    assert after <= before + 3500, (before, after)
+    no_errors(ana, bea)

@@ -25,7 +25,7 @@ import time
 
 from crisp_e2e import wait_ready
 from crisp_rooms import no_errors, phone, wait_away
-from test_handover import GONE_MS, play_turn, scores, three_at_the_table
+from test_handover import GONE_MS, play_turn, scores, three_at_the_table, wait_crown
 from test_late_friends import assert_public_only
 from test_network_change import SILENCE, SignalingCut
 from test_round import T, live, sel
@@ -198,6 +198,7 @@ def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
     play_turn(ap, 1)
     cp.wait_for_selector(sel("seat-2", ".turn"), timeout=T)
     assert scores(cp, range(4)) == scores(bp, range(4))
+    wait_crown(cp, 1)                 # the crown on Ana's seat, as the players see it (tester)
     # nothing she received carries a card she may not see (the wire tap has the attack's
     # texts too: left out)
     sent = {t for texts in attacks for t in texts}
