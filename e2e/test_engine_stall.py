@@ -72,3 +72,27 @@ def test_retry_starts_the_engine_once_it_can_load(new_phone):
     page.context.unroute("**/pyodide.asm.wasm")         # the network is back
     live(page, "engine-retry")
     page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=120_000)
+
+
+def test_add_a_bot_before_the_engine_is_ready_shows_its_progress_then_the_bot(new_phone):
+    """A tester tapped Add a bot on a phone whose engine was still loading: nothing showed for
+    15 s, so he tapped again. The lobby says the engine is on its way at the first tap, and
+    the bot comes once it is ready (a tap is never lost)."""
+    me = blocked(new_phone, "stall")
+    page = me.page
+    page.goto(me.site.url("/"))
+    assert wait_ready(page) == "micropython"
+    page.fill(sel("player-name"), "Hana")
+    live(page, "create-room")
+    page.wait_for_selector(sel("room-link"), timeout=T)
+    assert page.locator(sel("engine-progress")).count() == 0     # the lobby needs no engine
+    live(page, "add-bot")
+    page.wait_for_selector(sel("engine-progress"), timeout=T)
+    assert page.locator(sel("player-1")).count() == 0
+    assert me.held
+    for route in me.held:
+        route.continue_()                                         # the network answers
+    page.wait_for_selector(sel("player-1"), timeout=120_000)
+    page.wait_for_selector(sel("engine-progress"), state="detached", timeout=T)
+    assert page.locator(sel("player-2")).count() == 0            # one tap, one bot
+    no_errors(me)

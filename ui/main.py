@@ -513,8 +513,10 @@ class HostPage(Page):
             log("intent not handled here:", name)
 
     def handle(self, name, payload):
-        if name in ("start", "new_game") and self.engine.state != "ready":
-            self.waiting = True                 # show the engine's progress meanwhile
+        if name in ("start", "new_game", "add_bot", "remove") and self.engine.state != "ready":
+            # show the engine's progress meanwhile: a tap that changes nothing on screen
+            # for seconds reads as a broken button (a tester tapped Add a bot 3 times)
+            self.waiting = True
         Page.handle(self, name, payload)
 
     def new_game(self):
