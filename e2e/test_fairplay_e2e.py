@@ -42,6 +42,8 @@ def test_every_page_verifies_an_honest_round_and_the_record_checks_out(new_phone
     assert "contributions from seats 1, 2" in proc.stdout
     # the next round has its own commitment, and checks out again
     live(hp, "next-round")
+    for page, _ in pages:             # round 1's results gone, or play_round takes them as
+        page.wait_for_selector(sel("round-results"), state="detached", timeout=T)   # round 2's
     play_round(pages, {bea.page: 1})
     for page, _ in pages:
         page.wait_for_selector(sel("round-verified"), timeout=T)
