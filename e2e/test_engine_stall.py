@@ -24,16 +24,22 @@ def blocked(new_phone, how):
     return p
 
 
+def blocked_landing(new_phone, how, name):
+    """A `blocked` phone on the landing, with `name` typed in. -> (phone, page)."""
+    me = blocked(new_phone, how)
+    page = me.page
+    page.goto(me.site.url("/"))
+    assert wait_ready(page) == "micropython"
+    page.fill(sel("player-name"), name)
+    return me, page
+
+
 @pytest.mark.parametrize("how", ["abort", "stall"])
 def test_an_engine_that_cannot_start_says_so_with_retry_and_joining_still_works(
         new_phone, how, timings):
     friend, link = open_room(new_phone, "Hana")          # a friend's room, elsewhere
     fp = friend.page
-    me = blocked(new_phone, how)
-    page = me.page
-    page.goto(me.site.url("/"))
-    assert wait_ready(page) == "micropython"
-    page.fill(sel("player-name"), "Ana")
+    me, page = blocked_landing(new_phone, how, "Ana")
     t0 = time.monotonic()
     live(page, "play-solo")                              # needs the engine
     page.wait_for_selector(sel("engine-retry"), timeout=40_000)
@@ -62,11 +68,7 @@ def test_an_engine_that_cannot_start_says_so_with_retry_and_joining_still_works(
 
 
 def test_retry_starts_the_engine_once_it_can_load(new_phone):
-    me = blocked(new_phone, "abort")
-    page = me.page
-    page.goto(me.site.url("/"))
-    assert wait_ready(page) == "micropython"
-    page.fill(sel("player-name"), "Ana")
+    me, page = blocked_landing(new_phone, "abort", "Ana")
     live(page, "play-solo")
     page.wait_for_selector(sel("engine-retry"), timeout=40_000)
     page.context.unroute("**/pyodide.asm.wasm")         # the network is back
@@ -78,11 +80,7 @@ def test_add_a_bot_before_the_engine_is_ready_shows_its_progress_then_the_bot(ne
     """A tester tapped Add a bot on a phone whose engine was still loading: nothing showed for
     15 s, so he tapped again. The lobby says the engine is on its way at the first tap, and
     the bot comes once it is ready (a tap is never lost)."""
-    me = blocked(new_phone, "stall")
-    page = me.page
-    page.goto(me.site.url("/"))
-    assert wait_ready(page) == "micropython"
-    page.fill(sel("player-name"), "Hana")
+    me, page = blocked_landing(new_phone, "stall", "Hana")
     live(page, "create-room")
     page.wait_for_selector(sel("room-link"), timeout=T)
     assert page.locator(sel("engine-progress")).count() == 0     # the lobby needs no engine
