@@ -18,6 +18,7 @@ MODULES = (
     "crisp_core.actions", "crisp_core.cards", "ui.cards", "ui.proof", "ui.client", "ui.vdom",
     "ui.viewmodel", "ui.intents", "ui.qr", "ui.icons", "ui.eventlog", "ui.widgets", "ui.table",
     "ui.screens", "ui.sound", "ui.storage", "ui.render", "ui.link", "ui.gate", "ui.net",
+    "ui.enginewatch",
     "ui.main",
 )
 IMPORT_BUDGET_MS = 30

@@ -130,6 +130,9 @@ class Client:
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
         self.succession = None    # the room's succession secret (`welcome`): its next ids
         self.host_leaving = False  # the host said it leaves the game (`host_leaving`)
+        self.restarting = False   # the host's game restarts (`restarting`) until a welcome
+        self.redealt = None       # the round a host handover dealt again (`welcome` redealt)
+        self.version_clash = None  # the room speaks another protocol version: {host, name}
         self.players_at_leave = None  # the players list when it said so
         self._batch = 0
         self._reveal_batch = {}
@@ -144,6 +147,8 @@ class Client:
             msg = json.loads(text)
         except ValueError:
             return False
+        if isinstance(msg, dict) and msg.get("v") != VERSION and self._clash(msg):
+            return True
         if not isinstance(msg, dict) or msg.get("v") != VERSION:
             return False
         kind = msg.get("type")
@@ -185,6 +190,14 @@ class Client:
             self._clear_reveals()
             self.error = None
             self.name_error = None
+            self.restarting = False
+            redealt = msg.get("redealt")     # a handover dealt this round again (why: shown)
+            self.redealt = redealt if _is_int(redealt) else None
+            return True
+        if kind == "restarting":
+            # The host's engine died and restarts from the room's last save (issue 23): this
+            # connection closes, the page rejoins its seat; the banner says so meanwhile.
+            self.restarting = True
             return True
         if kind == "sealed":
             # The room sealed for the players (docs/protocol.md "Host handover"): ciphertext
@@ -284,6 +297,20 @@ class Client:
                                       # a view sent before this pong would be here already)
             return False
         return False
+
+    def _clash(self, msg):
+        """A room of another protocol version refused this page's message (`error`
+        `bad_version`, readable whatever its `v`: issue 23, fault 1): `version_clash` says
+        whose page is newer ({"host": its version, "name": the host's name}), the screens say
+        who must reload. True when `msg` was that."""
+        version = msg.get("protocol", msg.get("v"))
+        if msg.get("type") != "error" or msg.get("code") != "bad_version" \
+                or not _is_int(version) or version == VERSION:
+            return False
+        name = msg.get("host_name")
+        self.version_clash = {"host": version,
+                              "name": name[:40] if isinstance(name, str) else None}
+        return True
 
     def _unproven(self, kind, msg):
         """A message from a peer that has not proved it is the room: only the `challenge`

@@ -50,6 +50,7 @@ from ui.client import Client
 from ui.link import HOST_GONE_MS, Link, backoff
 from ui.net import GuestNet, HostNet
 from ui.storage import Storage
+from ui.enginewatch import EngineWatch
 from ui.viewmodel import awake_wanted
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
@@ -334,8 +335,9 @@ class EngineLink:
     is called when either changes; `stage`: the step the worker is at (ENGINE_STAGES: the
     downloads, the wasm's compile, Python's start, the engine's) or None."""
 
-    def __init__(self, on_reply, on_status):
-        self.on_reply, self.on_status = on_reply, on_status
+    def __init__(self, on_reply, on_status, on_dead=None):
+        self.on_reply, self.on_status, self.on_dead = on_reply, on_status, on_dead
+        self.life = EngineWatch()     # the running worker's death (ui/enginewatch.py)
         state = _str(js.crisp.engine.state)     # boot.js may have started it already
         self.state = state if state in ("idle", "loading") else "loading"
         self.pct = 0
@@ -364,10 +366,28 @@ class EngineLink:
             log("engine start: no progress for", hostlife.ENGINE_STALL_MS, "ms at", self.pct,
                 "%: given up")
             self.on_status()
+        verdict = self.life.check(now) if self.state == "ready" else None
+        if verdict is not None:
+            log("engine worker dead (", self.life.why, "):", verdict)
+            if verdict == "give_up" or self.on_dead is None:
+                self.state = "failed"
+                self.on_status()
+            else:
+                self.on_dead()
+
+    def restart(self, now):
+        """A new worker in place of the dead one (boot.js engine.restart()); the replies the
+        old one owed never come."""
+        self.life.restarting(now)
+        self.sent = []
+        self.state, self.pct, self.stage = "loading", 0, None
+        self.progress_at = now
+        js.crisp.engine.restart()
 
     def request(self, msg):
         self.start()
         self.sent.append(msg.get("op"))
+        self.life.sent(int(js.crisp.now()))
         js.crisp.engine.post(json.dumps(msg))
 
     def _message(self, text):
@@ -379,6 +399,7 @@ class EngineLink:
             return
         op = msg.get("op")
         if op in ("out", "refused"):
+            self.life.answered()
             asked = self.sent.pop(0) if self.sent else None
             self.on_reply(asked, msg)
             return
@@ -392,12 +413,19 @@ class EngineLink:
             self.pct = max(self.pct, pct)
         elif op == "ready":
             self.state, self.pct = "ready", 100
+            self.life.started(int(js.crisp.now()))
             log("engine ready in", msg.get("ms"), "ms")
+        elif op == "died":
+            log("engine worker died:", msg.get("error"))
+            self.life.died("fatal", int(js.crisp.now()))
+            return                  # the next UI tick restarts it (watch)
         elif op == "failed":
             if self.state == "failed":
                 return
             self.state = "failed"
             log("engine failed:", msg.get("error"))     # the raw reason: the log only
+            if msg.get("error") in ("build", "update"):
+                self.stage = "update"     # a new version replaced this page's: reload
         self.on_status()
 
 
@@ -438,7 +466,8 @@ class HostPage(Page):
             pass
         self._net_soon = Timer(self._start_net_soon)     # create's start_net, after the lobby
         self._net_room = None
-        self.engine = EngineLink(self.reply, self.engine_status)
+        self.engine = EngineLink(self.reply, self.engine_status, self.engine_died)
+        self.last_save = None         # the room's last save (the engine's, text): a restart
         self.engine.listen()
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
                               on_page(js.window, "pageshow", self.shown)]
@@ -478,6 +507,37 @@ class HostPage(Page):
         if self.engine.state == "ready" or not self.waiting:
             return None
         return -1 if self.engine.state == "failed" else self.engine.pct
+
+    def engine_died(self):
+        """The running engine worker died (ui/enginewatch.py): a new one restores the room
+        from its last save; the room's clock holds meanwhile. Each guest hears that the game
+        restarts (`restarting`: its banner says so) and its connection closes: it rejoins
+        its seat as after a reload of this page; a move no reply came for is not kept (the
+        banner says to make it again)."""
+        now = self.now()
+        self.engine.restart(now)
+        save = self.last_save or (storage_get("crisp.room." + self.room_id)
+                                  if self.room_id is not None else None)
+        try:
+            saved = json.loads(save) if save else None
+        except ValueError:
+            saved = None
+        if not isinstance(saved, dict) or self.client is None:
+            log("engine restarted: no room to restore")
+            self.render()
+            return
+        self.clock_.hold(now)
+        if self.net is not None:
+            note = json.dumps({"type": "restarting", "v": 1})
+            for cid in list(self.net.conns):
+                self.net.send(cid, note)
+                self.net.close(cid)
+        self.engine.request({"op": "restore", "saved": saved, "pace": self.bot_pace,
+                             "cheat": self.cheat, "now": self.clock()})
+        self.client.restarting = True
+        self.client.join(self.client.name or storage_get("crisp.name") or "?", None)
+        log("engine restarted: the room restored from its last save")
+        self.render()
 
     def engine_status(self):
         js.document.body.dataset.engine = self.engine.state
@@ -862,6 +922,7 @@ class HostPage(Page):
                 self.client.status = "connecting"
         save = msg.get("save")
         if isinstance(save, str):
+            self.last_save = save
             storage_set("crisp.room." + self.room_id, save)
         if todo["local"] and self.client.screen != "join":
             self.waiting = False
@@ -1092,6 +1153,8 @@ class GuestPage(Page):
             self.name = payload["name"]
             if self.net.open:
                 self.join()
+        elif name == "reload":
+            js.location.reload()          # the host's game is a newer version (version_clash)
         else:
             log("intent not handled here:", name)
 
@@ -1335,7 +1398,12 @@ class GuestPage(Page):
             return
         self.looked_at = now
         log("away while the host went: looking for the room at", new_id)
-        self.looker = Looker(new_id, self.found, self.not_found, FOLLOW_LOOK_MS)
+        # a holder of the sealed room offers its share on the look too: the successor waits
+        # for it before answering anyone (else it deals the round again, issue 23 fault 4)
+        seat, host, secret, players = self.follow_source()
+        offer = handover.holder_plan(self.room_id, seat, players, host, client.sealed,
+                                     new_id, secret)
+        self.looker = Looker(new_id, self.found, self.not_found, FOLLOW_LOOK_MS, offer)
 
     def found(self, host):
         follow = self.follow
@@ -1566,10 +1634,12 @@ class Looker:
     own) that sends `watch`. A room there answers `watching` (or `lobby`) naming its host's
     seat: `on_host(seat)`. No peer holds the id (the signaling server says so), or nothing
     answers within `wait_ms` (LOOK_MS): `on_none()`. Either once; then the look is `done`. It sends
-    nothing but `watch`: whoever holds the id learns nothing from it."""
+    nothing but `watch`: whoever holds the id learns nothing from it; with `offer` (a holder's
+    handover.holder_plan) also a `share_offer`, and its share only to a proven successor."""
 
-    def __init__(self, room_id, on_host, on_none, wait_ms=None):
+    def __init__(self, room_id, on_host, on_none, wait_ms=None, offer=None):
         self.room_id = room_id
+        self.offer = offer              # a holder's handover.Handover: its share, on proof
         self.wait_ms = LOOK_MS if wait_ms is None else wait_ms
         self.on_host = on_host
         self.on_none = on_none
@@ -1584,11 +1654,21 @@ class Looker:
             self.on_none()
 
     def opened(self):
-        if not self.done:
-            self.net.send(json.dumps({"type": "watch", "v": 1}))
+        if self.done:
+            return
+        plan = self.offer
+        if plan is not None:
+            nonce = plan.challenge(str(js.crisp.randomHex(16)))
+            self.net.send(json.dumps({"type": "share_offer", "v": 1, "seat": plan.seat,
+                                      "n": (plan.sealed.get("box") or {}).get("n"),
+                                      "nonce": nonce}))
+        self.net.send(json.dumps({"type": "watch", "v": 1}))
 
     def text(self, text):
         if self.done or text is None:
+            return
+        if self.offer is not None and '"share_proof"' in text:
+            self.prove(text)
             return
         try:
             msg = json.loads(text)
@@ -1601,6 +1681,23 @@ class Looker:
             return
         self.stop()
         self.on_host(host)
+
+    def prove(self, text):
+        """The successor's `share_proof`: this holder's share goes once it checks (an
+        impostor at the new id gets nothing)."""
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(msg, dict) or msg.get("type") != "share_proof":
+            return
+        share = self.offer.share_for(msg.get("mac"), msg.get("nonce"), self.net.peer_id())
+        if share is None:
+            log("the peer at the next room id did not prove it is the successor: no share")
+            return
+        log("away while the host went: this seat's share went to the successor")
+        self.net.send(json.dumps({"type": "share", "v": 1, "n": share["n"],
+                                  "share": share["share"]}))
 
     def lost(self, missing):
         if missing and not self.done:

@@ -301,6 +301,7 @@ class Room:
         # The secret the room's next ids derive from (handover.room_id_after): 16 random
         # bytes as hex, sent in `welcome` to seated people only, never to spectators.
         self.succession = succession if succession is not None else secrets.token_hex(16)
+        self.redealt = None       # the round a host handover dealt again (from_public), or None
         if not handover.is_secret(self.succession):
             raise ValueError("succession: %d hex digits" % handover.SECRET_HEX)
         # Without a seed every room would deal the same decks: draw one (64 bits).
@@ -392,6 +393,12 @@ class Room:
             msg = parse(text)
             return out + self._dispatch(conn, msg, now)
         except BadMessage as e:
+            if e.code == "bad_version":
+                # another build's page (older or newer): it reads `protocol` and the host's
+                # name whatever its own version, and says which of the two must reload
+                return out + [(conn, self._msg("error", code=e.code, text=e.text,
+                                               protocol=VERSION,
+                                               host_name=self.seats[self.host].name))]
             return out + [(conn, self._error(e.code, e.text))]
         except Exception as e:    # a bug must not take the room down
             return out + [(conn, self._error("internal", "internal error: " + type(e).__name__))]
@@ -807,11 +814,15 @@ class Room:
         """The `welcome` to the person at `seat` (a proven seat only: never a spectator):
         its seat, the room id, the host's seat and the room's succession secret
         (handover.room_id_after), with the seat's token only when it is new."""
+        extra = {}
+        if self.redealt is not None and self.game is not None \
+                and self.game.round == self.redealt:
+            extra["redealt"] = self.redealt   # the screens say why the round starts over
         if token is not None:
             return self._msg("welcome", seat=seat, token=token, room=self.room_id,
-                             host=self.host, succession=self.succession)
+                             host=self.host, succession=self.succession, **extra)
         return self._msg("welcome", seat=seat, room=self.room_id, host=self.host,
-                         succession=self.succession)
+                         succession=self.succession, **extra)
 
     def _seat_new(self, conn, index, name, now):
         """Seat spectator `conn` at seat `index` (its token already fresh): the welcome
@@ -1670,6 +1681,7 @@ class Room:
         room.game = Game.new(game_options, seed=room.seed, deck=room.deck, dealer=dealer,
                              scores=list(scores), now=now, round_number=round_no)
         room.now = now
+        room.redealt = room.game.round
         room._record(room.game.deal_events())
         return room
 
