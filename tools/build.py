@@ -171,10 +171,13 @@ def vendor_dirs():
 
 # crisp_core files guests do without: __init__.py (MicroPython imports a package directory
 # without one, so a guest's screens load crisp_core/actions.py and cards.py alone, never the
-# engine at start), the bots (CPython's random.Random), the bot tournament and the scenario runner
-# (command-line tools). Guests import the rest of the engine at the end of a round, to check
-# its committed shuffle (`import crisp_core.verify`, docs/protocol.md "Verifiable shuffle").
+# engine at start), the bots (CPython's random.Random: bots, bot_memory, bot_odds), the bot
+# tournament and the scenario runner (command-line tools); tests/test_guest_core.py checks
+# that the rest is what the page imports. Guests import the rest of the engine at the end of
+# a round, to check its committed shuffle (`import crisp_core.verify`, docs/protocol.md
+# "Verifiable shuffle").
 GUEST_CORE_EXCLUDED = ("crisp_core/__init__.py", "crisp_core/bots.py",
+                       "crisp_core/bot_memory.py", "crisp_core/bot_odds.py",
                        "crisp_core/tournament.py", "crisp_core/scenario.py")
 
 
