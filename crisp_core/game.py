@@ -140,22 +140,28 @@ class Game:
                 self.hands[seat][pass_index] = self.deck.pop(0)
         self.discard = []
         self.phase = "peek"
-        self.turn = None
+        self._no_turn()
         self.caller = None
-        self.held = None
-        self.held_from = None
-        self.pending_draws = 0
-        self.drew = False
         self.ready = [False] * n
         draw_ms = self._draw_ms()
         self.peek_deadline = None if draw_ms is None else now + draw_ms
         self.start_at = now        # every seat may confirm its peek from the deal (awaiting)
-        self.draw_deadline = None
-        self.window = None
         self.round_points = None
         self.winners = None
         for event in self.deal_events():
             self._emit(event)
+
+    def _no_turn(self):
+        """No turn is being played (a deal, the end of a round): no seat on turn, no card in
+        hand, no draw timer, no call window."""
+        self.turn = None
+        self.held = None
+        self.held_from = None
+        self.pending_draws = 0
+        self.drew = False
+        self.start_at = None
+        self.draw_deadline = None
+        self.window = None
 
     def deal_events(self):
         """The events of this round's deal (R2.2, R2.4): ``deal``, then each seat's private
@@ -337,11 +343,7 @@ class Game:
         self.round_points = points
         self.scores = [self.scores[seat] + points[seat] for seat in range(n)]
         self.phase = "round_over"
-        self.turn = None
-        self.window = None
-        self.start_at = None
-        self.draw_deadline = None
-        self.drew = False
+        self._no_turn()
         self._emit({"type": "round_over", "hands": [list(hand) for hand in self.hands],
                     "round_points": list(points), "scores": list(self.scores)})
         if max(self.scores) >= self.options["target"]:

@@ -1,9 +1,5 @@
-"""The texts of the connection: errors, a room gone, the host's absence, spectators,
-leaving and a handover, in English and Spanish.
-
-A part of the catalogue that ui/page/i18n.py puts together and looks texts up in
-(``i18n.t``): screens never import this module. Same keys in both languages, same
-``{placeholders}`` (tests/test_render_model.py); names go into text nodes, never HTML.
+"""Words for when the room or the link fails: errors, a room gone, a host away, spectators,
+leaving (EN, then ES). ui/page/i18n.py merges them with the other parts.
 """
 
 EN = {

@@ -1,9 +1,5 @@
-"""The texts of the moves (the event log, your own moves, the announcements), in English
-and Spanish.
-
-A part of the catalogue that ui/page/i18n.py puts together and looks texts up in
-(``i18n.t``): screens never import this module. Same keys in both languages, same
-``{placeholders}`` (tests/test_render_model.py); names go into text nodes, never HTML.
+"""What the event log says of every move, yours in the second person, and the big
+announcements (EN, then ES): one of the parts that ui/page/i18n.py joins.
 """
 
 EN = {

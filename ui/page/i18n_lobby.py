@@ -1,8 +1,6 @@
-"""The texts of the landing, joining and the lobby, in English and Spanish.
+"""The words of the way in: the landing, joining a room and the lobby (EN, then ES).
 
-A part of the catalogue that ui/page/i18n.py puts together and looks texts up in
-(``i18n.t``): screens never import this module. Same keys in both languages, same
-``{placeholders}`` (tests/test_render_model.py); names go into text nodes, never HTML.
+Part of the catalogue: ui/page/i18n.py puts it together and is its only lookup.
 """
 
 EN = {

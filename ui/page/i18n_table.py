@@ -1,9 +1,5 @@
-"""The texts of the table (the round and its status, the end of a round and of the game)
-and the names screen readers say, in English and Spanish.
-
-A part of the catalogue that ui/page/i18n.py puts together and looks texts up in
-(``i18n.t``): screens never import this module. Same keys in both languages, same
-``{placeholders}`` (tests/test_render_model.py); names go into text nodes, never HTML.
+"""The words of the table: the round and its status, the end of a round and of the game,
+and what screen readers say of the cards (EN, then ES; looked up through ui/page/i18n.py).
 """
 
 EN = {
