@@ -6,7 +6,7 @@ and keeps, per seat and position, the card it knows (or None), an upper bound on
 read from the owner's play, and whether the owner knows it. It only ever reads what a person
 in the seat would see: the events for its seat (its private ``reveal`` events included) and
 its view. The policies that decide from it are in ``crisp_core.bots``. CPython only, like the
-bots (tools/build.py GUEST_CORE_EXCLUDED).
+bots (tools/pyzip.py GUEST_CORE_EXCLUDED).
 """
 
 from .actions import POSITIONS

@@ -3,7 +3,7 @@
 A distribution is a list of 11 probabilities indexed by points (index 0 unused for a card:
 Ace 1 ... 9, and 10 for a Ten, Jack, Queen or King, R1.3); a total's distribution is indexed
 by its points. ``crisp_core.bots`` builds its estimates from these; they know nothing of a
-game or a seat. CPython only, like the bots (tools/build.py GUEST_CORE_EXCLUDED).
+game or a seat. CPython only, like the bots (tools/pyzip.py GUEST_CORE_EXCLUDED).
 """
 
 from .cards import value

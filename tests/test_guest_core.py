@@ -1,4 +1,4 @@
-"""The engine a guest's page gets (tools/build.py GUEST_CORE_EXCLUDED): exactly the crisp_core
+"""The engine a guest's page gets (tools/pyzip.py GUEST_CORE_EXCLUDED): exactly the crisp_core
 modules that the page's code imports, directly or through each other, and none that needs
 CPython (the bots' random.Random): the page zip neither lacks a module the round check
 imports on MicroPython nor grows by the bots when crisp_core gains a module."""

@@ -22,7 +22,6 @@ FUNCTIONS_OVER = {
     ("ui/page/viewmodel.py", "table_info"): ("presence", 161),
     ("ui/page/client.py", "Client.receive"): ("room", 148),
     ("ui/page/screens.py", "lobby_tree"): ("presence", 129),
-    ("tools/build.py", "build"): ("core", 120),
     ("ui/page/table.py", "end_tree"): ("presence", 104),
     ("ui/page/intents.py", "handle"): ("presence", 84),
     ("ui/worker/room.py", "check_saved"): ("room", 82),
