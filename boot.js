@@ -36,7 +36,7 @@
 //                failed)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
 //   store        localStorage behind a door that never throws (store.js: get, set, remove,
-//                state "ok" | "blocked" | "full"); ui/storage.py goes through it
+//                state "ok" | "blocked" | "full"); ui/page/storage.py goes through it
 import { loads, mode, signaling, testBuild } from "./config.js";
 import { keepAwake } from "./awake.js";
 import { store } from "./store.js";

@@ -141,7 +141,7 @@ def build(model, ui, ctx):
 
 def storage_note(ui, ctx):
     """One line on every screen while the browser keeps nothing (storage refused or full,
-    ui/storage.py `state`): the game goes on, but a reload would lose the seat."""
+    ui/page/storage.py `state`): the game goes on, but a reload would lose the seat."""
     if ui.get("storage", "ok") == "ok":
         return None
     return h("p", {"class": "hint note-warn storage-note", "data-testid": "storage-note",
