@@ -265,8 +265,8 @@ def summary(client, renders):
 
 def run_micropython(source):
     """Run `source` on MicroPython with the `ui` modules client.py imports (ui/proof.py,
-    ui/handover.py, ui/limits.py)."""
-    names = ("proof", "handover", "limits")
+    ui/handover.py, ui/limits.py, ui/fairplay.py)."""
+    names = ("proof", "handover", "limits", "fairplay")
     writes = ""
     for name in names:
         with open(os.path.join(ROOT, "ui", name + ".py"), encoding="utf-8") as f:

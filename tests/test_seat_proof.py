@@ -178,7 +178,7 @@ def test_a_stand_in_stops_when_its_person_proves_the_seat():
 
 def test_the_guest_side_of_the_proof_runs_on_micropython(tmp_path):
     files = {"/tests/test_proof.py": os.path.join(ROOT, "tests", "test_proof.py")}
-    for name in ("client.py", "proof.py", "handover.py", "limits.py"):
+    for name in ("client.py", "proof.py", "handover.py", "limits.py", "fairplay.py"):
         files["/ui/" + name] = os.path.join(ROOT, "ui", name)
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_proof", files)
     assert failed == [], out
