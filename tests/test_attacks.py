@@ -6,6 +6,8 @@ its fix; docs/protocol.md "Threat model" points here, one row per test."""
 
 import json
 
+import pytest
+
 from crisp_core import verify
 from roomnet import Net, room_of_three
 from test_fairplay import play_round
@@ -228,3 +230,99 @@ def test_attack_4_an_honest_room_says_nothing_of_the_kind():
         assert client.verdict is None
     play_round(net, (LOCAL, "a", "b"))
     assert all(c.verdict["ok"] for c in guests(net))
+
+
+# ---- 5. a former host opens every seat after it -------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="attack 5 open: a derived seat token keeps working after its seat proved itself")
+def test_attack_5_a_former_host_cannot_open_a_seat_that_proved_itself_after_the_handover():
+    from test_takeover import Takeover_, holder_flow, playing, rejoined, sealed
+    from ui.handover import next_token
+    net = playing()
+    sealed(net)
+    old = net.room
+    saved = json.loads(json.dumps(old.to_dict()))     # what the old host's page keeps
+    take = Takeover_(net)
+    holder_flow(take, net, "g2", "peer-b")
+    derived = next_token(old.seats[2].token, old.room_id, 1)
+    bea = rejoined(take, "g2", "peer-b", "Bea", derived)
+    assert bea.seat == 2 and not bea.suspect
+    # her page got a fresh token over that connection: the derived one opens nothing now
+    assert bea.token != derived and len(bea.token) == 32
+    # the old host, back as a player, derives Bea's token from its save and tries her seat
+    thief_token = next_token(saved["seats"][2]["token"], saved["room_id"], 1)
+    take.open("x", "peer-x")
+    thief = rejoined(take, "x", "peer-x", "Bea", thief_token)
+    assert thief.seat is None and thief.view is None
+    assert take.engine.room.seats[2].conn == "g2"     # Bea keeps her seat
+    # and her fresh token is what a next handover derives from (no one else knows it)
+    assert take.engine.room.seats[2].token == bea.token
+    # her page rejoins with it as with any token
+    take.open("g2b", "peer-b2")
+    again = rejoined(take, "g2b", "peer-b2", "Bea", bea.token)
+    assert again.seat == 2 and again.token == bea.token
+
+
+# ---- 6. one stranger holds every spectator place ------------------------------------------------
+
+def spectator(net, conn, peer):
+    client = net._client(conn)
+    net.deliver(net.room.open(conn, net.clock, peer=peer))
+    client.connected()
+    client.watch()
+    return client
+
+
+@pytest.mark.xfail(strict=True, reason="attack 6 open: no per-peer cap on spectator places")
+def test_attack_6_one_peer_holds_two_spectator_places_at_most_and_a_late_friend_gets_in():
+    from ui.room import MAX_SPECTATORS
+    net = room_of_three()
+    net.host.host({"type": "start"})
+    for i in range(MAX_SPECTATORS):
+        spectator(net, "s%d" % i, "peer-squatter")
+    mine = [c for c in net.room.spectators if c.startswith("s")]
+    assert len(mine) == 2                      # its third place took its own oldest
+    # others fill the room, then a late friend still gets a place: the squatter's oldest goes
+    for i in range(MAX_SPECTATORS - 2):
+        spectator(net, "f%d" % i, "peer-friend%d" % i)
+    assert len(net.room.spectators) == MAX_SPECTATORS
+    late = spectator(net, "late", "peer-late")
+    assert "late" in net.room.spectators and late.spectator
+    assert len([c for c in net.room.spectators if c.startswith("s")]) == 1
+    # pinging every 20 s keeps nothing more than its two places
+    for _ in range(3):
+        net.later(20000)
+        for conn in list(net.room.spectators):
+            net.clients[conn].ping(net.clock)
+    assert len([c for c in net.room.spectators if c.startswith("s")]) <= 2
+
+
+# ---- 7. the designated successor forges `moved` ------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="attack 7 open: standby carries follow tokens in clear")
+def test_attack_7_no_follow_token_leaves_the_host_and_moved_names_only_the_real_next_id():
+    from test_takeover import Takeover_, playing, sealed, watching
+    from ui import handover
+    net = playing(("Ana",), bots=1)           # no sealed box: the standby path
+    cleo = watching(net, "w1", "peer-cleo")
+    net.later(1000)
+    sealed(net)
+    ana = net.clients["g1"]
+    everything = "".join(t for conn, texts in net.inbox.items() if conn != "w1"
+                         for t in texts)
+    assert cleo.follow not in everything       # not in standby, not anywhere
+    # the designate makes a `moved` to a room of its own: Cleo's page refuses it
+    old_id = net.room.room_id
+    own = old_id + "-h1-" + "0" * 20
+    forged = [json.dumps({"type": "moved", "v": 1, "room": own, "mac": entry["moved"][0][1]})
+              for entry in ana.standby["watchers"]] if ana.standby["watchers"] and \
+        "moved" in ana.standby["watchers"][0] else []
+    forged.append(handover.moved_message("ab" * 16, old_id, own))
+    for text in forged:
+        assert handover.check_moved(text, cleo.follow, old_id, cleo.next_ids) is None
+    # the real takeover's `moved` holds
+    take = Takeover_(net)
+    told = take.last["follow"]
+    assert [f["peer"] for f in told] == ["peer-cleo"]
+    assert handover.check_moved(told[0]["text"], cleo.follow, old_id, cleo.next_ids) == \
+        take.spec["new_id"]
