@@ -11,7 +11,7 @@ import pytest
 from crisp_core import verify
 from roomnet import Net, room_of_three
 from test_fairplay import play_round
-from ui.room import CONTRIBUTE_MS, LOCAL
+from ui.worker.room import CONTRIBUTE_MS, LOCAL
 
 
 class Tampered(Net):
@@ -237,7 +237,7 @@ def test_attack_4_an_honest_room_says_nothing_of_the_kind():
 @pytest.mark.xfail(strict=True, reason="attack 5 open: a derived seat token keeps working after its seat proved itself")
 def test_attack_5_a_former_host_cannot_open_a_seat_that_proved_itself_after_the_handover():
     from test_takeover import Takeover_, holder_flow, playing, rejoined, sealed
-    from ui.handover import next_token
+    from ui.shared.handover import next_token
     net = playing()
     sealed(net)
     old = net.room
@@ -275,7 +275,7 @@ def spectator(net, conn, peer):
 
 @pytest.mark.xfail(strict=True, reason="attack 6 open: no per-peer cap on spectator places")
 def test_attack_6_one_peer_holds_two_spectator_places_at_most_and_a_late_friend_gets_in():
-    from ui.room import MAX_SPECTATORS
+    from ui.worker.room import MAX_SPECTATORS
     net = room_of_three()
     net.host.host({"type": "start"})
     for i in range(MAX_SPECTATORS):
@@ -302,7 +302,7 @@ def test_attack_6_one_peer_holds_two_spectator_places_at_most_and_a_late_friend_
 @pytest.mark.xfail(strict=True, reason="attack 7 open: standby carries follow tokens in clear")
 def test_attack_7_no_follow_token_leaves_the_host_and_moved_names_only_the_real_next_id():
     from test_takeover import Takeover_, playing, sealed, watching
-    from ui import handover
+    from ui.shared import handover
     net = playing(("Ana",), bots=1)           # no sealed box: the standby path
     cleo = watching(net, "w1", "peer-cleo")
     net.later(1000)

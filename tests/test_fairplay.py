@@ -19,7 +19,7 @@ import test_shuffle_portable
 from crisp_core import Game, IllegalAction, events_for, shuffle, verify
 from roomnet import Net, engine_bots, play_out, room_of_three
 from test_render_micropython import ROOT, run_tests_on_micropython
-from ui.room import CONTRIBUTE_MS, LOCAL, Room
+from ui.worker.room import CONTRIBUTE_MS, LOCAL, Room
 
 HEX32 = st.binary(min_size=32, max_size=32).map(bytes.hex)
 HEX16 = st.binary(min_size=16, max_size=16).map(bytes.hex)
@@ -406,7 +406,7 @@ def test_an_illegal_log_is_a_mismatch_not_a_crash():
 
 
 def test_a_hostile_proof_or_fair_message_never_crashes_a_page():
-    from ui.client import Client
+    from ui.page.client import Client
     sent = []
     for fair in ({"options": "x"}, {"contributions": "x", "options": {"players": 2}},
                  {"contributions": [[1, "zz"]]}, {"dealer": None, "scores": {}}):

@@ -15,7 +15,7 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
 
     index.html, boot.js       the page shell and its bootstrap (copied; index.html gets its
                               Content-Security-Policy <meta>: content_security_policy())
-    start.py                  the page's entry script (boot.js): `import ui.main`, from the zip
+    start.py                  the page's entry script (boot.js): `import ui.page.main`, from the zip
     awake.js                  the Screen Wake Lock, held while a round is played (copied)
     store.js                  localStorage behind a door that never throws (copied)
     engine-worker.js          the host's engine worker: Pyodide + py/host-<hash>.zip (copied)
@@ -29,8 +29,8 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
                               crisp_core/__init__.py, its bots and tools (GUEST_CORE_EXCLUDED):
                               the screens import crisp_core/actions.py and cards.py at once,
                               the round check the rest at a round's end; not the room
-                              (ui/room.py, ui/engine.py)
-    py/host-<hash>.zip        GENERATED: crisp_core/ + the room's ui/ modules (ENGINE_UI): what
+                              (ui/worker/room.py, ui/worker/engine.py)
+    py/host-<hash>.zip        GENERATED: crisp_core/ + ui/worker/ + ui/shared/ (UI_FOLDERS): what
                               the engine worker runs on Pyodide
     ui/, crisp_core/          copies of the sources (browsable; the page runs the zip's)
     vendor/<name>-<version>/  vendored packages, one folder per version (so cached for good):
@@ -148,13 +148,13 @@ UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "
 
 # Python source files that go into the interpreters' file systems.
 PY_EXTENSIONS = (".py", ".json")
-# ui/ modules only the engine worker (Pyodide) runs: the page's zip leaves them out, the
-# worker's zip has them and nothing else of ui/.
-ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/handover.py", "ui/hostlife.py", "ui/limits.py",
-             "ui/proof.py", "ui/room.py", "ui/roomcode.py", "ui/seal.py", "ui/takeover.py"]
-PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py", "ui/takeover.py"]
+# Where ui/ code runs is its folder, and the zips follow the folders:
+#   ui/page/    the page (MicroPython, main thread): every player's page zip
+#   ui/worker/  the engine worker only (Pyodide): the host zip
+#   ui/shared/  both: in both zips
+UI_FOLDERS = {"page": ("ui/page/", "ui/shared/"), "host": ("ui/worker/", "ui/shared/")}
 # ui/ modules only a test build's page has: the profile of bench/page_bench.py --profile
-TEST_ONLY_UI = ["ui/prof.py"]
+TEST_ONLY_UI = ["ui/page/prof.py"]
 
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
@@ -180,7 +180,13 @@ def page_files(ui_py, core_py, test=False):
     to the repository): no room, no engine the page does without, no test-only module on a
     build that is not a test build."""
     return ([p for p in core_py if p not in GUEST_CORE_EXCLUDED]
-            + [p for p in ui_py if p not in PAGE_ONLY_NOT and (test or p not in TEST_ONLY_UI)])
+            + [p for p in in_folders(ui_py, "page") if test or p not in TEST_ONLY_UI])
+
+
+def in_folders(ui_py, kind):
+    """The paths of `ui_py` (repo-relative ui/ files) that the `kind` ("page" or "host") zip
+    holds: those under its UI_FOLDERS, in order."""
+    return [p for p in ui_py if p.startswith(UI_FOLDERS[kind])]
 
 
 def fail(msg):
@@ -215,7 +221,9 @@ def walk_files(top, exts=None):
 
 def make_zip(paths, compiled=None):
     """A deterministic zip (fixed timestamps, sorted entries) of repo-relative paths; a path
-    in `compiled` ({"ui/x.py": its bytecode}) goes in as that bytecode, named .mpy."""
+    in `compiled` ({"ui/x.py": its bytecode}) goes in as that bytecode, named .mpy. Every
+    folder has an entry of its own before its files (`ui/`, then `ui/page/`): PyScript's
+    unzip makes only a file's own folder, not its parents."""
     compiled = compiled or {}
     entries = {}
     for rel in paths:
@@ -224,10 +232,16 @@ def make_zip(paths, compiled=None):
         else:
             with open(os.path.join(ROOT, rel), "rb") as f:
                 entries[rel] = f.read()
+    folders = {"/".join(name.split("/")[:i]) + "/" for name in entries
+               for i in range(1, name.count("/") + 1)}
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(entries):
+        for name in sorted(folders | set(entries)):
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            if name in folders:
+                info.external_attr = (0o40755 << 16) | 0x10
+                zf.writestr(info, b"")
+                continue
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, entries[name])
@@ -279,7 +293,7 @@ def page_bytecode(paths, micropython):
             if not rel.endswith(".py"):
                 continue
             dst = os.path.join(tmp, rel.replace("/", "_") + ".mpy")
-            # -s: the name tracebacks give (ui/render.py), as for the sources
+            # -s: the name tracebacks give (ui/page/render.py), as for the sources
             proc = subprocess.run([tool, "-s", rel, "-o", dst, os.path.join(ROOT, rel)],
                                   capture_output=True, text=True, timeout=60)
             if proc.returncode != 0:
@@ -305,7 +319,7 @@ def pyscript_config(interpreter_url, zip_url, label):
         f"# GENERATED by tools/build.py: the PyScript config for the {label}.\n"
         "# `interpreter` always points at the vendored file: without it PyScript loads its\n"
         "# interpreter from a CDN. [files]: the zip is unpacked into the interpreter's working\n"
-        "# directory (\"./*\"), so `import ui.render` / `import crisp_core` work.\n"
+        "# directory (\"./*\"), so `import ui.page.render` / `import crisp_core` work.\n"
         f"interpreter = {toml_str(interpreter_url)}\n"
         "# PyScript plugins the game does not use (editor, terminal, pygame...): not loaded.\n"
         "# `error` stays: it shows Python errors on the page.\n"
@@ -439,7 +453,7 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
     ui_py = walk_files(os.path.join(ROOT, "ui"), PY_EXTENSIONS)
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
-    engine_py = core_py + [p for p in ui_py if p in ENGINE_UI]
+    engine_py = core_py + in_folders(ui_py, "host")
     page_py = page_files(ui_py, core_py, test)
     micropython = package_version("@micropython/micropython-webassembly-pyscript")
     bytecode = page_bytecode(page_py, micropython)

@@ -3,7 +3,7 @@
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
-from ui.viewmodel import card_text, read, seat_name
+from ui.page.viewmodel import card_text, read, seat_name
 
 LOG_LINES = 40
 

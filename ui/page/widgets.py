@@ -1,13 +1,13 @@
 """The pieces screens are drawn from: buttons, selects, cards, the top bar.
 
-Each returns a tree node (ui/vdom.py) and registers what a live control does in `ctx`.
+Each returns a tree node (ui/page/vdom.py) and registers what a live control does in `ctx`.
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
-from ui import cards
-from ui import i18n
-from ui.icons import icon
-from ui.vdom import h
+from ui.page import cards
+from ui.page import i18n
+from ui.page.icons import icon
+from ui.page.vdom import h
 
 
 def button(ctx, testid, label, spec=None, cls="btn", extra=None):

@@ -9,8 +9,9 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
-from ui import fairplay, handover, proof
-from ui.limits import MAX_PLAYERS
+from ui.page import fairplay
+from ui.shared import handover, proof
+from ui.shared.limits import MAX_PLAYERS
 
 VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
@@ -58,7 +59,7 @@ class Client:
       name_error  "bad_name" | "name_taken" when the room refused this page's join for its
                name (the join screen says so until the next join), else None
       status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified" |
-               "host_paused" (the page sets it from ui/link.py)
+               "host_paused" (the page sets it from ui/page/link.py)
       quiet_since  None, or the `now` the host was last heard while it is silent (the page
                sets it): the screens stop the view's countdowns there (game paused)
       n        the counter of the last view; latency: ms of the last ping round trip
@@ -433,10 +434,10 @@ class Client:
         self.synced_at = now
         self._send({"type": "sync"})
 
-    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle"; ui/fairplay.py) ------
+    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle"; ui/page/fairplay.py) ------
 
     def _fair_message(self, kind, msg):
-        """`commit`, `fair` or `proof` from the room: ui/fairplay.py checks them."""
+        """`commit`, `fair` or `proof` from the room: ui/page/fairplay.py checks them."""
         return fairplay.receive(self, kind, msg)
 
     # ---- to the room --------------------------------------------------------------------

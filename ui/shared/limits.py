@@ -1,4 +1,4 @@
-"""The room's limits, in one place for the room and the screens: ui/room.py (the host's
+"""The room's limits, in one place for the room and the screens: ui/worker/room.py (the host's
 engine worker, Pyodide) enforces them, the screens (every page, MicroPython) respect them
 (the name field's maxlength, the lobby's seat count). Plain numbers: runs on either
 interpreter; imports nothing, so a guest page loads it at no cost.

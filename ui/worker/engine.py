@@ -2,7 +2,7 @@
 a Web Worker) runs. The host page's main thread (MicroPython) owns the transport, the timers
 and the storage; it sends this one request at a time and gets one reply per request.
 
-Pure Python like ui/room.py (no `js`, no clock, no I/O): CPython tests drive it directly.
+Pure Python like ui/worker/room.py (no `js`, no clock, no I/O): CPython tests drive it directly.
 
 Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "create", "room_id", "name", "seed": int|null, "deck": [card]|null, "pace", "now"}
@@ -15,15 +15,15 @@ Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "drop"}                              forget the room (the host left it)
   {"op": "check", "saved": <Room.to_dict()>}  would this saved room load? (the landing asks
                                               before it offers one: Room.from_dict's checks)
-  {"op": "takeover", "handover": <ui/takeover.py spec>, "pace", "now"}   this page hosts the
+  {"op": "takeover", "handover": <ui/worker/takeover.py spec>, "pace", "now"}   this page hosts the
                                               room from now on (host handover): until the room
                                               is made (two shares open the sealed box, or it is
                                               dealt again) `open`/`receive`/`close` wait, but
-                                              for the share exchange (ui/takeover.py)
+                                              for the share exchange (ui/worker/takeover.py)
 Reply (one per request):
   {"op": "out", "out": [[conn, text, kind]], "save": <JSON text of Room.to_dict()> | null,
    "wakeup": ms | null, "started": bool, "room": room id | null,
-   "dropped": [conn]}  the connections the room closed (ui/gate.py): the page closes them
+   "dropped": [conn]}  the connections the room closed (ui/shared/gate.py): the page closes them
   {"op": "refused", "error": text, "code": str|null}   a request that makes no sense (no
                                      room yet, bad field, a refused save); `code`: the room's
                                      error code when it refused a name (e.g. "name_taken")
@@ -39,10 +39,10 @@ After every request that ran the room, the room's `sealed` and `standby` message
 import json
 import secrets
 
-from ui import hostlife
-from ui.room import ROOM_ID, SEAL_MS, BadMessage, Room, bot_maker
-from ui.seal import THRESHOLD
-from ui.takeover import Takeover, share_kind
+from ui.shared import hostlife
+from ui.worker.room import ROOM_ID, SEAL_MS, BadMessage, Room, bot_maker
+from ui.shared.seal import THRESHOLD
+from ui.worker.takeover import Takeover, share_kind
 
 OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check", "takeover")
 WAITING_MAX = 200           # requests kept while a takeover waits for its room
@@ -53,7 +53,7 @@ class Engine:
 
     def __init__(self):
         self.room = None
-        self.takeover = None        # a host handover waiting for its room (ui/takeover.py)
+        self.takeover = None        # a host handover waiting for its room (ui/worker/takeover.py)
         self.waiting = []           # the open/receive/close requests meanwhile
         self.how = None             # how the last takeover made its room
         self.pace = 1.0

@@ -4,7 +4,7 @@ that the successor proved itself to, opens the room (`Room.from_handover`), or, 
 cannot (no box, one person left, no second share in time), rebuilds it from what every page
 knows with the interrupted round dealt again (`Room.from_public`).
 
-Pure Python like ui/room.py (no `js`, no clock, no I/O). The messages (JSON text, `v` 1):
+Pure Python like ui/worker/room.py (no `js`, no clock, no I/O). The messages (JSON text, `v` 1):
 
     holder -> successor  {"type": "share_offer", "n": box n, "seat": its seat, "nonce": 32 hex}
     successor -> holder  {"type": "share_proof", "n", "nonce": 32 hex, "mac": 64 hex}
@@ -19,8 +19,8 @@ too and changes nothing.
 import json
 import secrets
 
-from ui import handover, proof, seal
-from ui.room import MAX_TEXT, ROOM_ID, Room
+from ui.shared import handover, proof, seal
+from ui.worker.room import MAX_TEXT, ROOM_ID, Room
 
 SHARE_WAIT_MS = 8000        # no second share after this long: the round is dealt again
 MAX_AFTER_SEAL_MS = 600000  # the most a sealed room's clock is moved on at a takeover (10 min)
@@ -45,7 +45,7 @@ def share_kind(text):
 def _msg(kind, **fields):
     msg = {"type": kind, "v": 1}
     msg.update(fields)
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)   # as ui/room.py
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)   # as ui/worker/room.py
 
 
 def _error(text):

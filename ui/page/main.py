@@ -1,13 +1,13 @@
 # The entry script of every page, on MicroPython (boot.js):
 #   host page (no ?room=): landing -> create a room -> lobby with the room link -> table. The
-#     Room (ui/room.py) and the rules engine run on Pyodide in the engine worker
-#     (engine-worker.js, ui/engine.py), started as soon as the landing shows; the page talks
+#     Room (ui/worker/room.py) and the rules engine run on Pyodide in the engine worker
+#     (engine-worker.js, ui/worker/engine.py), started as soon as the landing shows; the page talks
 #     to it by messages (EngineLink) and owns PeerJS, the timers, localStorage, the lease and
 #     the host's own screen: a Client whose messages go to the room as the connection
 #     "local", exactly as a guest's do over the network. The landing, Create room and the
 #     lobby work before the engine is ready; Start and Play solo show its progress if it is
 #     not ready yet. The page's side of the room's life (lease, resume, clock, what the
-#     room's outputs ask for) is pure: ui/hostlife.py.
+#     room's outputs ask for) is pure: ui/shared/hostlife.py.
 #   guest page (?room=<id>): join -> lobby -> table. A Client fed by the data connection to
 #     the host. It never starts the engine worker, unless it becomes the host in a host
 #     handover (docs/protocol.md "Host handover": a HostPage then takes the page over).
@@ -34,7 +34,7 @@
 #     from where it stopped, so deadlines pause while the host is away. A lease
 #     ("crisp.live.<id>", refreshed every second, dropped on pagehide) keeps a second tab
 #     from running the same room at the same time.
-#   guest: its seat token is kept per room ("crisp.token.<id>"); ui/link.py decides when to
+#   guest: its seat token is kept per room ("crisp.token.<id>"); ui/page/link.py decides when to
 #     reconnect (never giving up) and what the banner says. Next to it, once seated at a
 #     game, what it needs to follow a host handover after a reload ("crisp.follow.<id>":
 #     handover.follow_record; docs/protocol.md "Back from away").
@@ -44,16 +44,17 @@ import sys
 import js
 from pyscript.ffi import create_proxy
 
-from ui import handover, hostlife, limits, render
-from ui import screens
-from ui.client import Client
-from ui.link import HOST_GONE_MS, Link, backoff
-from ui.net import GuestNet, HostNet
-from ui.storage import Storage
-from ui.viewmodel import awake_wanted
+from ui.page import render
+from ui.shared import handover, hostlife, limits
+from ui.page import screens
+from ui.page.client import Client
+from ui.page.link import HOST_GONE_MS, Link, backoff
+from ui.page.net import GuestNet, HostNet
+from ui.page.storage import Storage
+from ui.page.viewmodel import awake_wanted
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
-UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/link.py)
+UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/page/link.py)
 LEAVE_MS = 600            # a leaving guest waits this long at most for the room to hear it
 PROBE_ALONE_MS = 10000    # a host page alone this long at a game looks whether the room moved
 PROBE_EVERY_MS = 15000    # ... and again this often while it stays alone
@@ -69,7 +70,7 @@ def _str(value):
     return value if isinstance(value, str) else None
 
 
-_storage = Storage(js)         # localStorage, never failing the page (ui/storage.py)
+_storage = Storage(js)         # localStorage, never failing the page (ui/page/storage.py)
 storage_get = _storage.get
 storage_set = _storage.set
 storage_remove = _storage.remove
@@ -218,7 +219,7 @@ class Page:
         self.render()
 
     def intent(self, name, payload):
-        """A tap's intent (ui/render.py has drawn the tap itself already): handled now, the
+        """A tap's intent (ui/page/render.py has drawn the tap itself already): handled now, the
         screen it leads to drawn in a task of its own (render_soon), so that a tap that opens
         another screen (Create room: the lobby) is not one long task."""
         try:
@@ -329,9 +330,9 @@ class Landing:
 
 
 class EngineLink:
-    """The engine worker (engine-worker.js: ui/engine.py's Room on Pyodide), from the page.
+    """The engine worker (engine-worker.js: ui/worker/engine.py's Room on Pyodide), from the page.
 
-    `request(msg)` posts one request (a dict, ui/engine.py); the worker answers in order, and
+    `request(msg)` posts one request (a dict, ui/worker/engine.py); the worker answers in order, and
     `on_reply(request_op, reply)` gets each reply with the op it answers. `state`: "idle" |
     "loading" | "ready" | "failed"; `pct`: how far its start has come (0-100); `on_status()`
     is called when either changes; `stage`: the step the worker is at (ENGINE_STAGES: the
@@ -407,7 +408,7 @@ class EngineLink:
 class HostPage(Page):
     """The host: its room (in the engine worker), the room's transport, timers, storage and
     the host's own screen. The page's side of the room's life (lease, resume, clock, what
-    the room's outputs ask for) is ui/hostlife.py."""
+    the room's outputs ask for) is ui/shared/hostlife.py."""
 
     def __init__(self, screen=None, takeover=None):
         Page.__init__(self, screen)
@@ -859,7 +860,7 @@ class HostPage(Page):
             for conn in todo["close"]:
                 self.net.close(conn)
             for conn in msg.get("dropped") or []:
-                # not seated within 10 s, or pushed out by newer ones (ui/gate.py)
+                # not seated within 10 s, or pushed out by newer ones (ui/shared/gate.py)
                 self.net.close(conn)
             if not self.net.open:
                 self.client.status = "connecting"
@@ -970,7 +971,7 @@ class HostPage(Page):
 
 
 class GuestPage(Page):
-    """A guest: one Client, one data connection to the host, kept up by ui/link.py."""
+    """A guest: one Client, one data connection to the host, kept up by ui/page/link.py."""
 
     def __init__(self, room_id):
         Page.__init__(self)
@@ -999,7 +1000,7 @@ class GuestPage(Page):
         if shorter and shorter.isdigit():
             gone_ms = int(shorter)
         self.gone_ms = gone_ms
-        self.plan = None                  # the host handover in progress (ui/handover.py)
+        self.plan = None                  # the host handover in progress (ui/shared/handover.py)
         self.handed = None                # what it started from: room, players, host, token
         self.early = False                # the engine started early: this page hosts next
         self.gave_up = False              # nobody could host: no handover from this page
@@ -1100,7 +1101,7 @@ class GuestPage(Page):
             log("intent not handled here:", name)
 
     def join(self):
-        # With a token: the seat proof (ui/proof.py), bound to the room id and our PeerJS id.
+        # With a token: the seat proof (ui/shared/proof.py), bound to the room id and our PeerJS id.
         self.client.join(self.name, self.client.token, room=self.room_id,
                          peer=self.net.peer_id())
         self.link.joining(self.now())
@@ -1132,7 +1133,7 @@ class GuestPage(Page):
         # when the host could not run, no time counted; the next view says how much is left.
         silent = self.link.seated and client.status != "ok" and client.view is not None
         client.quiet_since = self.link.last_heard if silent else None
-        # The host's absence shown truthfully (ui/link.py): its seat away, timers paused,
+        # The host's absence shown truthfully (ui/page/link.py): its seat away, timers paused,
         # and once it counts as gone the choice between keep-waiting and leave.
         client.host_quiet = self.link.host_quiet(now)
         client.host_lost = self.link.host_lost(now)
@@ -1369,7 +1370,7 @@ class GuestPage(Page):
 
     def become_host(self, plan):
         """This page is the successor: a HostPage takes it over in place (the same screen,
-        the same model), and the engine worker makes the room (ui/takeover.py)."""
+        the same model), and the engine worker makes the room (ui/worker/takeover.py)."""
         global PAGE
         client = self.client
         view = client.view or {}
@@ -1401,7 +1402,7 @@ class GuestPage(Page):
 
     def share_proof(self, text):
         """The successor's `share_proof` on the connection to the new id: this page's share
-        goes to it only when its mac proves it is the successor's seat (ui/handover.py);
+        goes to it only when its mac proves it is the successor's seat (ui/shared/handover.py);
         an impostor at the new id gets nothing. True when `text` was one."""
         plan = self.plan
         if plan is None or '"share_proof"' not in text:
@@ -1665,7 +1666,7 @@ class Probe:
 
 
 class OwnRoom:
-    """The model of a room link opened in the browser that hosts the room (ui/link.py
+    """The model of a room link opened in the browser that hosts the room (ui/page/link.py
     `own_room`): `own` "elsewhere" (a tab runs it now) or "resume" (none does)."""
 
     screen = "own_room"
@@ -1732,7 +1733,7 @@ def start(*args):
     global PAGE
     try:
         if test_param("prof"):
-            from ui import prof     # a test build's profile (bench/page_bench.py --profile)
+            from ui.page import prof     # a test build's profile (bench/page_bench.py --profile)
             prof.install()
         PAGE = main()
     except Exception as e:

@@ -15,7 +15,7 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
 - a peer at the room id that cannot prove it is the host (`unverified`: the seat proof,
   docs/protocol.md) is dropped at once and the page keeps trying for the real one, saying
   "host_unverified" until the room seats it again;
-- the host closes a connection that has not joined within 10 s (ui/gate.py): while this page
+- the host closes a connection that has not joined within 10 s (ui/shared/gate.py): while this page
   has sent no join (a player still typing a name) that close is expected, the page connects
   again at once and the player is told nothing;
 - the host's absence is shown truthfully: once nothing has come from the host for QUIET_MS
@@ -139,7 +139,7 @@ class Link:
             self.impostor = False         # nobody holds the id now
         if idle:
             # An open connection on which we asked for nothing: the host closes those after
-            # 10 s (ui/gate.py). Not a failure; connect again at once, say nothing.
+            # 10 s (ui/shared/gate.py). Not a failure; connect again at once, say nothing.
             self.idle_closed = True
             self.retry_at = now
             return

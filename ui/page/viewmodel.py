@@ -8,10 +8,10 @@ and CPython (tests).
 """
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
-from ui import cards
-from ui import i18n
-from ui.client import left_ms
-from ui.vdom import isolate
+from ui.page import cards
+from ui.page import i18n
+from ui.page.client import left_ms
+from ui.page.vdom import isolate
 
 
 class Ctx:
@@ -78,7 +78,7 @@ def seat_name(players, seat, ctx):
     name = p.get("name") if p else None
     if not name:
         return ctx.t("seat_n", n=seat + 1)
-    return isolate(name)            # shown in its own <bdi> (ui/vdom.py)
+    return isolate(name)            # shown in its own <bdi> (ui/page/vdom.py)
 
 
 def allowed_map(view):
@@ -152,7 +152,7 @@ def table_info(model, ui, ctx):
     ready = view.get("ready") or [True] * n
     public = phase in END_PHASES
     log = read(model, "log", []) or []
-    # The host silent (ui/link.py `host_quiet`): its seat shows away and the timers stop at
+    # The host silent (ui/page/link.py `host_quiet`): its seat shows away and the timers stop at
     # what they showed when it was last heard (nothing runs out while the room is away).
     quiet = bool(read(model, "host_quiet", False)) and not read(model, "is_host", False)
     elapsed = ctx.elapsed
@@ -174,7 +174,7 @@ def table_info(model, ui, ctx):
 
     moved = recent_moves(log)
     # the seat whose page hosts: seat 0 until a host handover moves it (the room says so in
-    # its `welcome`, `lobby` and `sealed` messages: ui/client.py `host_seat`)
+    # its `welcome`, `lobby` and `sealed` messages: ui/page/client.py `host_seat`)
     host = read(model, "host_seat", (read(model, "lobby", {}) or {}).get("host", 0))
 
     seats = []

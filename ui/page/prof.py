@@ -1,5 +1,5 @@
 """Where a page's main thread spends its time, by Python function (test builds only: the page
-parameter `?prof=1`, read through ui/main.py's `test_param`; bench/page_bench.py --profile).
+parameter `?prof=1`, read through ui/page/main.py's `test_param`; bench/page_bench.py --profile).
 
 `install()` wraps the functions of TARGETS so that each call is noted as a span
 [label, start ms, end ms] (performance.now(), the clock of the browser's long tasks) in the
@@ -14,26 +14,26 @@ import js
 # (module name, class name or None, function name): the page's entry points and the work
 # they lead to, outermost first
 TARGETS = (
-    ("ui.main", "Page", "render"), ("ui.main", "Page", "ui_tick"),
-    ("ui.main", "GuestPage", "net_text"), ("ui.main", "GuestPage", "net_open"),
-    ("ui.main", "GuestPage", "step"), ("ui.main", "HostPage", "reply"),
-    ("ui.main", "HostPage", "create"), ("ui.main", "HostPage", "start_net"),
-    ("ui.main", "HostPage", "ui_tick"), ("ui.main", None, "main"),
-    ("ui.client", "Client", "receive"), ("ui.client", "Client", "_view"),
-    ("ui.client", "Client", "_fair_message"),
-    ("ui.render", "Screen", "_render_once"), ("ui.render", "Screen", "_draw"),
-    ("ui.render", "Screen", "_take_events"), ("ui.render", "Screen", "_fly"),
-    ("ui.render", "Screen", "_run_later"), ("ui.render", None, "build"),
-    ("ui.render", None, "do_later"),
-    ("ui.vdom", "Patcher", "create"), ("ui.vdom", "Patcher", "patch"),
-    ("ui.screens", None, "lobby_tree"), ("ui.screens", None, "table_tree"),
-    ("ui.screens", None, "landing_tree"), ("ui.screens", None, "join_tree"),
-    ("ui.screens", None, "qr_style"),
-    ("ui.table", None, "table_info"), ("ui.table", None, "log_entries"),
-    ("ui.table", None, "last_move"), ("ui.table", None, "queen_notice"),
-    ("ui.table", None, "announce_node"), ("ui.table", None, "end_tree"),
-    ("ui.table", None, "opponent_node"), ("ui.table", None, "spectator_bar"),
-    ("ui.cues", None, "new_events"), ("ui.cues", None, "flights"),
+    ("ui.page.main", "Page", "render"), ("ui.page.main", "Page", "ui_tick"),
+    ("ui.page.main", "GuestPage", "net_text"), ("ui.page.main", "GuestPage", "net_open"),
+    ("ui.page.main", "GuestPage", "step"), ("ui.page.main", "HostPage", "reply"),
+    ("ui.page.main", "HostPage", "create"), ("ui.page.main", "HostPage", "start_net"),
+    ("ui.page.main", "HostPage", "ui_tick"), ("ui.page.main", None, "main"),
+    ("ui.page.client", "Client", "receive"), ("ui.page.client", "Client", "_view"),
+    ("ui.page.client", "Client", "_fair_message"),
+    ("ui.page.render", "Screen", "_render_once"), ("ui.page.render", "Screen", "_draw"),
+    ("ui.page.render", "Screen", "_take_events"), ("ui.page.render", "Screen", "_fly"),
+    ("ui.page.render", "Screen", "_run_later"), ("ui.page.render", None, "build"),
+    ("ui.page.render", None, "do_later"),
+    ("ui.page.vdom", "Patcher", "create"), ("ui.page.vdom", "Patcher", "patch"),
+    ("ui.page.screens", None, "lobby_tree"), ("ui.page.screens", None, "table_tree"),
+    ("ui.page.screens", None, "landing_tree"), ("ui.page.screens", None, "join_tree"),
+    ("ui.page.screens", None, "qr_style"),
+    ("ui.page.table", None, "table_info"), ("ui.page.table", None, "log_entries"),
+    ("ui.page.table", None, "last_move"), ("ui.page.table", None, "queen_notice"),
+    ("ui.page.table", None, "announce_node"), ("ui.page.table", None, "end_tree"),
+    ("ui.page.table", None, "opponent_node"), ("ui.page.table", None, "spectator_bar"),
+    ("ui.page.cues", None, "new_events"), ("ui.page.cues", None, "flights"),
 )
 
 

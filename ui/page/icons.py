@@ -7,7 +7,7 @@ Each icon is a 24 x 24 drawing in the text's colour (`currentColor`) and 1em squ
 d): the page's CSP allows no style attribute. Pure: runs on MicroPython, Pyodide and CPython.
 """
 
-from ui.vdom import svg
+from ui.page.vdom import svg
 
 # name -> [(tag, attrs)]: filled shapes unless they say stroke
 _LINE = {"fill": "none", "stroke": "currentColor", "stroke-width": "2.2",

@@ -4,10 +4,10 @@ resume, the room's clock, and what the room's outputs ask of the page.
 MicroPython-compatible (the host page's main thread runs it there) and tested in CPython: no
 `js`, no clock, no storage, no randomness of its own. Every function takes what it needs
 (`now` in ms from the page's wall clock, saved records already parsed from JSON) and returns
-plain values; ui/main.py does the I/O (localStorage, timers, PeerJS).
+plain values; ui/page/main.py does the I/O (localStorage, timers, PeerJS).
 
-Storage records (keys in ui/main.py):
-  saved room   "crisp.room.<id>": Room.to_dict() (ui/room.py), written by the page after
+Storage records (keys in ui/page/main.py):
+  saved room   "crisp.room.<id>": Room.to_dict() (ui/worker/room.py), written by the page after
                every change the room reports
   lease        "crisp.live.<id>": {"tab": <tab id>, "at": <ms, wall clock>, "clock": <room ms>}
                refreshed every second by the tab that runs the room; `at` 0 lets it go
@@ -15,7 +15,7 @@ Storage records (keys in ui/main.py):
 
 import json
 
-from ui import roomcode
+from ui.shared import roomcode
 
 LEASE_MS = 5000           # a lease not refreshed for this long is stale: another tab may run it
 LEASE_EVERY_MS = 1000     # how often the running tab refreshes its lease
@@ -29,7 +29,7 @@ TICK_MS = 1000
 ROOM_ID_PREFIX = "crisp-"
 HEX = "0123456789abcdef"
 
-# The room's lobby options before the engine answers (ui/room.py DEFAULT_OPTIONS).
+# The room's lobby options before the engine answers (ui/worker/room.py DEFAULT_OPTIONS).
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 
 # Room outputs that change nothing worth saving: answering a ping, refusing a message (a
@@ -38,7 +38,7 @@ UNSAVED_KINDS = ("pong", "error", "challenge")
 
 
 def new_room_id(random_hex):
-    """A room id ("crisp-" + a room code, ui/roomcode.py: 50 random bits) from 16 random hex
+    """A room id ("crisp-" + a room code, ui/shared/roomcode.py: 50 random bits) from 16 random hex
     digits (64 bits; the page draws them with crypto.getRandomValues). Raises ValueError for
     anything else: a room id is also a PeerJS id, and a guessable one would let strangers
     take the room."""
@@ -236,7 +236,7 @@ def draft(room_id, name, seed=None, deck=None):
     """The saved record of a room created while the engine still starts: enough to create
     the same room again (same id: its link may be shared already) if the page reloads or
     closes before the engine saved the room itself. Resumable (`resumable`), and
-    ui/engine.py's `restore` creates a fresh room from it."""
+    ui/worker/engine.py's `restore` creates a fresh room from it."""
     return {"room_id": room_id, "draft": True, "seats": [{"name": name}], "game": None,
             "seed": seed, "deck": deck, "now": 0}
 
@@ -244,7 +244,7 @@ def draft(room_id, name, seed=None, deck=None):
 def provisional(room_id, name):
     """The host's own screen for a room the engine has not answered for yet (it is still
     starting): the room's `welcome` and `lobby` messages for a room with the host alone,
-    as ui/room.py sends them. The room's own messages replace them once it runs."""
+    as ui/worker/room.py sends them. The room's own messages replace them once it runs."""
     welcome = {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": room_id,
                "host": 0}
     lobby = {"type": "lobby", "v": 1, "host": 0, "started": False, "games": 0,

@@ -11,7 +11,7 @@ Connections are opened with `reliable: true` (ordered delivery) and `serializati
 import js
 from pyscript.ffi import create_proxy
 
-from ui.gate import acceptable
+from ui.shared.gate import acceptable
 
 CONNECT_OPTIONS = '{"reliable": true, "serialization": "raw"}'
 
@@ -179,7 +179,7 @@ class HostNet:
     crashed page for a while), a reconnect when it only lost the server (open data
     connections go on meanwhile).
 
-    A connection not opened the way Crisp's pages open one (ui/gate.py `acceptable`: "raw"
+    A connection not opened the way Crisp's pages open one (ui/shared/gate.py `acceptable`: "raw"
     serialization, reliable, no metadata) is closed at once and never reported; so is any
     media call. `token`: this room's PeerJS token, kept across reloads so that the signaling
     server gives the room id back to this host first (tools/serve.mjs keeps it reserved).
@@ -343,7 +343,7 @@ class GuestNet:
     no peer with the room id, "peer-unavailable"), on_error(kind) (PeerJS error types, and
     "disconnected" when the signaling server is lost: the page may doubt its connection).
     The Peer registers again by itself (`revive`), also when an attempt hangs.
-    The page decides when (ui/link.py): `connect()` opens a new connection (making the Peer
+    The page decides when (ui/page/link.py): `connect()` opens a new connection (making the Peer
     again first if PeerJS destroyed it, or reconnecting it to the server), `drop()` closes
     the current one without a callback. `registered`: the Peer reaches the signaling server.
     """

@@ -1,21 +1,21 @@
 """The DOM part of the screens (browser only): `Screen` draws the Client model into the page and
 turns taps into intents.
 
-It builds the page's tree (`screens.build`), patches the real DOM from it (ui/vdom.py: only
+It builds the page's tree (`screens.build`), patches the real DOM from it (ui/page/vdom.py: only
 what changed, so calling `update` on every message and every 250 ms tick is cheap), and listens
 for click/input/change on the root (one listener each, delegated through `data-act`), handing
 taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dicts only.
 """
 
-from ui import cues
-from ui import i18n
-from ui.intents import handle
-from ui.screens import build, do_later
-from ui.sound import Sounds
-from ui.storage import Storage
-from ui.vdom import Patcher
-from ui.widgets import card_node
-from ui.viewmodel import Ctx, new_ui, read
+from ui.page import cues
+from ui.page import i18n
+from ui.page.intents import handle
+from ui.page.screens import build, do_later
+from ui.page.sound import Sounds
+from ui.page.storage import Storage
+from ui.page.vdom import Patcher
+from ui.page.widgets import card_node
+from ui.page.viewmodel import Ctx, new_ui, read
 
 ERROR_MS = 5000
 
@@ -208,7 +208,7 @@ class Screen:
         self.root.appendChild(self.patcher.create(tree))
         self.tree = tree
 
-    # -- cues: what new events play (ui/cues.py)
+    # -- cues: what new events play (ui/page/cues.py)
     def _take_events(self, model, now):
         """The table's events that are new since the last render (none on other screens, and
         none when the log started over); their announcement goes into ui["announce"] and its

@@ -1,23 +1,23 @@
 """The table screen: seats, piles, status, actions, the event log, and the results sheet.
 
-Draws what `table_info` (ui/viewmodel.py) decided. Pure: runs on MicroPython, Pyodide and
+Draws what `table_info` (ui/page/viewmodel.py) decided. Pure: runs on MicroPython, Pyodide and
 CPython (tests).
 """
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES
-from ui import cards
-from ui.icons import icon, medal
-from ui.cues import ANNOUNCE_MS
-from ui.eventlog import last_move, log_entries, queen_notice
-from ui.vdom import h
-from ui.viewmodel import (card_text, clock, player_list, read, seat_name, secs, standings,
+from ui.page import cards
+from ui.page.icons import icon, medal
+from ui.page.cues import ANNOUNCE_MS
+from ui.page.eventlog import last_move, log_entries, queen_notice
+from ui.page.vdom import h
+from ui.page.viewmodel import (card_text, clock, player_list, read, seat_name, secs, standings,
                           table_info)
-from ui.widgets import button, card_button, card_name, card_node, place_label
+from ui.page.widgets import button, card_button, card_name, card_node, place_label
 
 
 def icon_badge(cls, label, testid=None):
     """A badge drawn as an icon (a name stays readable beside it, issue 11.5): the SVG icon
-    `cls` (ui/icons.py), its word `label` its accessible name and its tooltip."""
+    `cls` (ui/page/icons.py), its word `label` its accessible name and its tooltip."""
     a = {"class": "badge icon " + cls, "title": label, "role": "img", "aria-label": label}
     if testid:
         a["data-testid"] = testid
@@ -99,7 +99,7 @@ def spectator_bar(model, info, ui, ctx):
     """A spectator's bar: it watches (public information only); with a name it may ask for a
     seat that is away or played by a bot (`take-seat-<seat>` on that seat) or for a seat in
     the next game; `leave` is always there."""
-    from ui.screens import leave_button, name_input    # (screens imports this module)
+    from ui.page.screens import leave_button, name_input    # (screens imports this module)
     ask = info["ask"]
     if ask is not None:
         note = h("p", {"class": "hint", "data-testid": "seat-asked"},
@@ -263,7 +263,7 @@ def table_tree(model, ui, ctx):
     # End of round / game
     end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
 
-    # The announcement of a call, this seat's turn, the end of a round (ui/cues.py)
+    # The announcement of a call, this seat's turn, the end of a round (ui/page/cues.py)
     # (its live region is always there, so that it is heard and nothing after it moves)
     ann = h("div", {"class": "announce-slot", "aria-live": "assertive"},
             announce_node(ui, info, ctx))

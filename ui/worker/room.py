@@ -20,17 +20,17 @@ from crisp_core import bots as _bots
 from crisp_core import shuffle
 from crisp_core.actions import POSITIONS
 from crisp_core.actions import ActionError, check_shape
-from ui import handover
-from ui import proof
-from ui import seal
-from ui import roomcode
-from ui.gate import Gate
-from ui.limits import MAX_PLAYERS, NAME_MAX
+from ui.shared import handover
+from ui.shared import proof
+from ui.shared import seal
+from ui.shared import roomcode
+from ui.shared.gate import Gate
+from ui.shared.limits import MAX_PLAYERS, NAME_MAX
 
 VERSION = 1
 LOCAL = "local"
 MAX_TEXT = 16 * 1024          # bytes, both ways
-MAX_NAME = NAME_MAX          # characters (ui/limits.py: the screens' name field too)
+MAX_NAME = NAME_MAX          # characters (ui/shared/limits.py: the screens' name field too)
 MAX_MARKS = 3              # combining marks on one character of a name (Vietnamese needs 2)
 MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
 MAX_SEATS = MAX_PLAYERS
@@ -58,7 +58,7 @@ CHEATS = ("hand", "deck")     # test builds only (?cheat=): what a cheating host
 
 
 def new_room_id():
-    """A fresh room id, usable as a PeerJS id: "crisp-" + a room code (ui/roomcode.py: 50
+    """A fresh room id, usable as a PeerJS id: "crisp-" + a room code (ui/shared/roomcode.py: 50
     random bits in 10 characters that friends can read out and type)."""
     return roomcode.room_id(roomcode.new_code(secrets.randbits))
 
@@ -324,7 +324,7 @@ class Room:
         self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
         self.peers = {}           # conn -> the remote PeerJS id (bound into the seat proofs)
         self.proving = {}         # conn -> a rejoin waiting for its seat proof (`_join`)
-        self.gate = Gate()        # connections not seated yet (ui/gate.py)
+        self.gate = Gate()        # connections not seated yet (ui/shared/gate.py)
         self.dropped = []         # connections the page must close (`take_dropped`)
         self.spectators = {}      # conn -> {"seen": ms, "ask": None | {"seat", "name"},
                                   #          "follow": its follow token (32 hex)}
@@ -342,7 +342,7 @@ class Room:
     def open(self, conn, now, peer=None):
         """A data connection from PeerJS id `peer` (the signaling server's word for who opened
         it) arrived; it gets a seat only with `join`, and must be seated within JOIN_MS
-        (ui/gate.py): the connections this pushes out are in `take_dropped()`."""
+        (ui/shared/gate.py): the connections this pushes out are in `take_dropped()`."""
         self._clock(now)
         self.peers[conn] = peer if isinstance(peer, str) else ""
         for old in self.gate.admit(conn, peer, self.now):
@@ -1503,10 +1503,10 @@ class Room:
         return state
 
     def seal_out(self, now, randbytes=secrets.token_bytes):
-        """The room sealed for the players (ui/seal.py): one `sealed` message to each holder
+        """The room sealed for the players (ui/shared/seal.py): one `sealed` message to each holder
         with the box (the same for all; `sealed_state`), that seat's own share, never
         another's, and the keys with which every other holder's page, as successor, proves
-        itself to this one (ui/handover.py `successor_key`); nothing to spectators, bots or
+        itself to this one (ui/shared/handover.py `successor_key`); nothing to spectators, bots or
         the host's own screen. [] when fewer than two could hold it, or when the message would
         pass MAX_TEXT even with the bots' memories left out (then the bots start afresh)."""
         holders = self.seal_holders()
@@ -1567,7 +1567,7 @@ class Room:
     def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
                       make_bot=None, load_bot=Bot.from_dict, after_seal=0):
         """The room `d` (its old host's `sealed_state`, opened from the sealed box,
-        ui/seal.py) hosted from now on by the page of `seat` (ui/handover.successor) at PeerJS
+        ui/shared/seal.py) hosted from now on by the page of `seat` (ui/handover.successor) at PeerJS
         id `new_id` (handover.room_id_after; the room's id from now on): every seat, name,
         bot, option and score, the dealer rotation and the round in play exactly where it
         stopped. Every person's token becomes `handover.next_token(token, old id, seat)`,

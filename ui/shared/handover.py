@@ -7,7 +7,7 @@ page runs it on what it last heard from the room, with nothing to tap or type.
   page names the same seat.
 - `can_continue(players, host)`: the round in play can go on exactly where it stopped only
   if at least two human players remain (the sealed room opens with two players' shares,
-  ui/seal.py); with one, the interrupted round is dealt again and finished rounds' scores
+  ui/shared/seal.py); with one, the interrupted round is dealt again and finished rounds' scores
   stand.
 - `room_id_after(room_id, epoch, secret)`: the PeerJS id the room moves to on its
   `epoch`-th handover (the old id may stay reserved for the old host's token for minutes on
@@ -145,7 +145,7 @@ def successor_mac(key, room_id, seat, holder_peer, holder_nonce, host_nonce):
 class Handover:
     """One page's part in a handover, as decisions (pure; the page does what it says).
 
-    Made when the host counts as gone (ui/link.py `host_lost`), from what this page last
+    Made when the host counts as gone (ui/page/link.py `host_lost`), from what this page last
     heard: `room_id`, its `seat`, the room's `players` list, the old `host` seat, `sealed`
     (the Client's newest sealed room, or None), the handover's `epoch` (1 for the first) and
     the room's succession `secret` (`welcome`). Raises ValueError without a valid secret.
@@ -159,7 +159,7 @@ class Handover:
       `{"n", "share"}` to send, or None when the proof is wrong (an impostor at the new id).
     - The successor answers each holder with `prove(token, holder, holder_peer,
       holder_nonce, host_nonce)` and gathers shares with `take_share(msg)` until `opened()`
-      gives the room's state (ui/seal.py), or None while it cannot yet.
+      gives the room's state (ui/shared/seal.py), or None while it cannot yet.
     """
 
     def __init__(self, room_id, seat, players, host, sealed, epoch=1, secret=None):
@@ -222,7 +222,7 @@ class Handover:
 
     def opened(self, open_room):
         """The room's state once the shares open the box, else None. `open_room` is
-        ui/seal.py's (passed in: guests' MicroPython pages never import the sealing code)."""
+        ui/shared/seal.py's (passed in: guests' MicroPython pages never import the sealing code)."""
         if not self.resume or self.role != "host" or len(self.shares) < 2:
             return None
         try:
@@ -438,7 +438,7 @@ def check_follow_record(blob, max_players=8):
     """The follow record `blob` (a dict read back from storage: every page of the origin can
     write it, so it may be hostile) if every field is right, else None, whole: exactly the
     keys RECORD_KEYS; v 1; the secret SECRET_HEX lowercase hex; seat and host distinct ints
-    below `max_players` (ui/limits.py MAX_PLAYERS); players a list of 1 to `max_players`
+    below `max_players` (ui/shared/limits.py MAX_PLAYERS); players a list of 1 to `max_players`
     entries with exactly PLAYER_KEYS, distinct seats below `max_players`, bot and connected
     booleans, the page's own seat a person among them."""
     if not isinstance(blob, dict) or len(blob) != len(RECORD_KEYS):

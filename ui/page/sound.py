@@ -1,7 +1,7 @@
 """Short sounds and vibrations for the table's cues (browser only).
 
 Tones are made with the Web Audio API (an oscillator per note: no audio file to download) and
-vibrations with `navigator.vibrate` where the phone has it; ui/cues.py says which. Browsers
+vibrations with `navigator.vibrate` where the phone has it; ui/page/cues.py says which. Browsers
 only let a page make sound after a tap, so the page calls `unlock()` from its click listener
 on taps at the table, where cues play (the first one makes the AudioContext in a task right
 after the tap's), and on the sound switch (its sample plays at once).
@@ -11,11 +11,11 @@ nothing here ever raises. Runs on MicroPython and Pyodide.
 
 import json
 
-from ui import cues
+from ui.page import cues
 
 
 class Sounds:
-    """Plays the cues of ui/cues.py through `js` (the browser's global scope). `proxy` makes a
+    """Plays the cues of ui/page/cues.py through `js` (the browser's global scope). `proxy` makes a
     Python function callable from JS (pyscript.ffi.create_proxy; by default the function)."""
 
     def __init__(self, js, proxy=None):

@@ -10,7 +10,7 @@ reorders a sentence: `isolate` wraps a name in FSI/PDI marks (U+2068/U+2069; the
 `seat_name` does it for every name), which a text child turns into a `<bdi>` element and an
 attribute (an aria-label: spoken, not laid out) drops.
 
-SVG elements (icons, ui/icons.py) are nodes made by `svg`: they carry "ns" (the SVG namespace)
+SVG elements (icons, ui/page/icons.py) are nodes made by `svg`: they carry "ns" (the SVG namespace)
 and the patcher creates them with createElementNS, so the browser draws them; an `h` node of
 the same tag name would be an unknown HTML element and draw nothing.
 """

@@ -1,26 +1,26 @@
 """The screens: landing, join, lobby, the way out, and `build`, which picks one for the model.
 
 `build(model, ui, ctx)` turns the Client model (docs/protocol.md) plus this screen's own small
-state `ui` into a tree (ui/vdom.py), collecting in `ctx` what each live element does; the table
-itself is ui/table.py. Names and every other text go into text nodes, so a name such as
+state `ui` into a tree (ui/page/vdom.py), collecting in `ctx` what each live element does; the table
+itself is ui/page/table.py. Names and every other text go into text nodes, so a name such as
 `<img src=x onerror=alert(1)>` shows exactly as typed. Pure: runs on MicroPython, Pyodide and
 CPython (tests).
 """
 
-from ui import i18n
-from ui import qr
-from ui import roomcode
-from ui.limits import MAX_PLAYERS, NAME_MAX
-from ui.table import table_tree, tally
-from ui.vdom import h, isolate, keyed
-from ui.viewmodel import player_list, read, seat_name
-from ui.widgets import button, decor, rules_text, select, topbar
+from ui.page import i18n
+from ui.page import qr
+from ui.shared import roomcode
+from ui.shared.limits import MAX_PLAYERS, NAME_MAX
+from ui.page.table import table_tree, tally
+from ui.page.vdom import h, isolate, keyed
+from ui.page.viewmodel import player_list, read, seat_name
+from ui.page.widgets import button, decor, rules_text, select, topbar
 
 COPIED_MS = 2000
 
 
 def host_gone_panel(model, ui, ctx):
-    """The host counts as gone (ui/link.py `host_lost`): the player chooses to keep waiting
+    """The host counts as gone (ui/page/link.py `host_lost`): the player chooses to keep waiting
     or to leave; after `keep-waiting` the banner stays, with `leave` still at hand."""
     if ui.get("keep_waiting"):
         return h("div", {"class": "banner host_gone", "data-testid": "connection",
@@ -141,7 +141,7 @@ def build(model, ui, ctx):
 
 def storage_note(ui, ctx):
     """One line on every screen while the browser keeps nothing (storage refused or full,
-    ui/storage.py `state`): the game goes on, but a reload would lose the seat."""
+    ui/page/storage.py `state`): the game goes on, but a reload would lose the seat."""
     if ui.get("storage", "ok") == "ok":
         return None
     return h("p", {"class": "hint note-warn storage-note", "data-testid": "storage-note",
@@ -221,7 +221,7 @@ def landing_tree(model, ui, ctx):
 
 def code_box(ui, ctx):
     """Join a friend's room by its code (read out, typed in any case, with spaces or dashes:
-    ui/roomcode.py). The button opens that room's guest page."""
+    ui/shared/roomcode.py). The button opens that room's guest page."""
     code = roomcode.parse(ui.get("code"))
     typed = bool((ui.get("code") or "").strip())
     return h("section", {"class": "card-box join-code"},
@@ -415,7 +415,7 @@ def lobby_tree(model, ui, ctx):
 def leave_button(ctx):
     """`leave` where the menu's is not enough (a spectator's bar, the host-gone panel): the
     room hears it first when there is one, then the page forgets the room and opens the
-    landing (ui/main.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
+    landing (ui/page/main.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
     return button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn leave")
 
 

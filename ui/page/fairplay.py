@@ -21,7 +21,7 @@ What a host running changed code cannot do here (issue 18; tests/test_attacks.py
   `test_deck`).
 """
 
-from ui import proof
+from ui.shared import proof
 
 OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a few hundred)
 PROOF_PARTS_MAX = 200

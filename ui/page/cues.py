@@ -1,7 +1,7 @@
 """What the table plays when new events arrive: cards flying from where they were to where they
 go, the announcement of a turn or a call, and the sound and vibration that go with it.
 
-Pure (no `js`): the page (ui/render.py) finds the events that are new since its last render,
+Pure (no `js`): the page (ui/page/render.py) finds the events that are new since its last render,
 asks `flights` and `cue` what to play, and plays it. Runs on MicroPython, Pyodide and CPython.
 """
 

@@ -4,9 +4,9 @@ intents it sends (the Queen flow and the landing's pickers stay local until thei
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
-from ui import roomcode
-from ui.limits import MAX_PLAYERS, NAME_MAX
-from ui.viewmodel import read
+from ui.shared import roomcode
+from ui.shared.limits import MAX_PLAYERS, NAME_MAX
+from ui.page.viewmodel import read
 
 
 def parse_option(key, value):
