@@ -1,8 +1,8 @@
-"""ui/enginewatch.py: when the host page counts its running engine worker as dead (an error
+"""ui/page/enginewatch.py: when the host page counts its running engine worker as dead (an error
 event, Pyodide's fatal error, a reply that never comes) and whether it starts a new one
 (issue 23, fault 3)."""
 
-from ui.enginewatch import REPLY_MS, RESTART_WINDOW_MS, RESTARTS_MAX, EngineWatch
+from ui.page.enginewatch import REPLY_MS, RESTART_WINDOW_MS, RESTARTS_MAX, EngineWatch
 
 
 def running(now=0):
