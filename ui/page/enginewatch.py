@@ -13,9 +13,12 @@ Plain values only (ms, texts); the page does the I/O (ui/page/main.py wires it).
 MicroPython and CPython.
 """
 
-REPLY_MS = 5000               # a request still unanswered after this long: the worker is dead
+REPLY_MS = 8000               # a request still unanswered after this long: the worker is dead
 RESTARTS_MAX = 3              # restarts allowed within RESTART_WINDOW_MS
 RESTART_WINDOW_MS = 120000
+# (REPLY_MS: a reply takes milliseconds; 8 s leaves room for a phone's busy moment, since a
+# false death costs every guest a rejoin. Guests ping every 3 s: a dead worker is found
+# within about 11 s, and the room goes on about as long again after, Pyodide's start.)
 
 
 class EngineWatch:
