@@ -73,7 +73,7 @@ def test_the_engine_worker_dies_mid_turn_and_the_round_goes_on(new_phone, timing
     print("engine worker dead -> table on: %.1f s; Ana's draw timer %d -> %d ms; banners %r"
           % (back, before, after, texts))
     assert all("Hana" in t[0] and "restarting" in t[0] for t in texts.values()), texts
-    assert after >= before - 12_000, (before, after)
+    assert after >= before - 4_000, (before, after)     # the clock held from the death
     timings.setdefault("engine worker died -> table on", []).append(back * 1000)
     assert hp.evaluate("document.body.dataset.engine") == "ready"
 

@@ -25,7 +25,7 @@ def test_a_reply_that_never_comes_counts_as_death_after_the_bound():
     watch.sent(1000)
     assert watch.check(1000 + REPLY_MS - 1) is None
     assert watch.check(1000 + REPLY_MS) == "restart"
-    assert watch.why == "no_reply"
+    assert watch.why == "no_reply" and watch.dead_at == 1000    # it stopped answering then
 
 
 def test_requests_sent_while_it_starts_are_not_held_against_it():

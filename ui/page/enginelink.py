@@ -136,6 +136,7 @@ def restart_room(page, save):
     and its connection closes: it rejoins its seat as after a reload of the host's page; a
     move no reply came for is not kept (the banner says to make it again)."""
     now = page.now()
+    since = page.engine.life.dead_at
     page.engine.restart(now)
     try:
         saved = json.loads(save) if save else None
@@ -145,7 +146,8 @@ def restart_room(page, save):
         log("engine restarted: no room to restore")
         page.render()
         return
-    page.clock_.hold(now)
+    # the room's clock holds from when the worker stopped answering: no turn loses the time
+    page.clock_.hold(since if isinstance(since, int) and since <= now else now)
     if page.net is not None:
         note = json.dumps({"type": "restarting", "v": 1})
         for cid in list(page.net.conns):

@@ -32,7 +32,7 @@ class EngineWatch:
         self.pending = []          # send times of the requests it has not answered, oldest first
         self.why = None            # why it counts as dead ("error", "fatal", "no_reply")
         self.restarts = []         # when the page restarted it
-        self.dead_at = None
+        self.dead_at = None        # when it died (ms): the room's clock holds from then
 
     def started(self, now):
         """The worker is ready: requests count against REPLY_MS from now on (those sent while
@@ -62,7 +62,7 @@ class EngineWatch:
         if self.running and self.pending and now - self.pending[0] >= REPLY_MS:
             self.running = False
             self.why = "no_reply"
-            self.dead_at = now
+            self.dead_at = self.pending[0]     # it stopped answering then
         if self.why is None:
             return None
         recent = [t for t in self.restarts if now - t < RESTART_WINDOW_MS]
