@@ -20,6 +20,10 @@ from crisp_rooms import no_errors
 from test_reconnect import table_of_three, timer_ms
 from test_round import T, live, sel, shows
 
+# Bea's page heard a welcome from the room at its next id (`-h1-`), and a view after it
+SEATED_THERE = """() => { const w = window.__crispWire || [];
+  const i = w.findIndex((t) => t.includes('"welcome"') && t.includes('-h1-'));
+  return i >= 0 && w.slice(i + 1).some((t) => t.includes('"view"')); }"""
 BUSY = "(ms) => { setTimeout(() => { const t = Date.now(); while (Date.now() - t < ms) {} }, 0); }"
 
 
@@ -42,9 +46,12 @@ def test_a_host_asleep_past_the_gone_time_keeps_the_round_and_anas_card(
     ap.wait_for_function("location.search.includes('host=')", timeout=60_000)
     for p in (ap, bp):
         p.wait_for_selector(sel("handover"), state="detached", timeout=T)
-    bp.wait_for_function("location.search.includes('-h1-')", timeout=T)
+    # Bea is seated in the new room and has its table (a welcome at the new id, a view after)
+    bp.wait_for_function(SEATED_THERE, timeout=T)
     shows(ap, "held-card", "6d", timeout=5_000)
     on = time.monotonic() - t0
+    for p in (ap, bp):
+        assert p.locator(sel("redealt")).count() == 0, p.url       # not dealt again
     for p in (ap, bp):
         p.wait_for_selector(sel("turn-timer", ":not([data-paused])"), timeout=T)
         assert "Memorize" not in p.inner_text(sel("status")), p.url
