@@ -56,10 +56,20 @@ def deploy(tmp_path):
     dist = os.path.join(str(tmp_path), "dist")
     a = build_into(src, dist)
     with serve(dist) as site:
-        def again():
-            # a change in the game (a file of ui/), built into the served folder
-            with open(os.path.join(src, "ui", "cards.py"), "a", encoding="utf-8") as f:
+        def again(protocol=None):
+            # a change in the game (a file of ui/), built into the served folder; with
+            # `protocol`, the new build speaks that protocol version
+            with open(os.path.join(src, "ui", "page", "cards.py"), "a", encoding="utf-8") as f:
                 f.write("\n# deployed again\n")
+            for rel in (("ui", "page", "client.py"), ("ui", "worker", "room.py")):
+                if protocol is None:
+                    break
+                path = os.path.join(src, *rel)
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                assert "\nVERSION = 1\n" in text, rel
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text.replace("\nVERSION = 1\n", "\nVERSION = %d\n" % protocol))
             return build_into(src, dist)
         yield site, a, again
 
@@ -94,3 +104,41 @@ def test_a_deploy_under_an_open_page_never_mixes_two_builds(new_phone, deploy):
     print("loads after the deploy (page, engine):", seen, "A =", a, "B =", b)
     assert seen[-1] == (b, b), seen
     assert phone.errors == []
+
+
+def test_a_guest_page_of_the_old_build_is_told_to_reload_not_shown_a_broken_table(
+        new_phone, deploy):
+    """Bea's phone kept build A (its service worker, its cache); build B, which speaks
+    protocol 2, is deployed; Hana opens B and makes a room; Bea opens the link on her phone:
+    her page runs A from its cache (one build: all of A), joins, and is told that Hana's game
+    is a newer version, with a reload at hand. Before: each page dropped the other's
+    messages (another `v`) and Bea's join did nothing, with nothing said."""
+    site, a, again = deploy
+    bea = new_phone(site=site)
+    bp = bea.page
+    bp.goto(site.url("/?room=crisp-0000000000"))
+    assert wait_ready(bp) == "micropython"
+    bp.wait_for_function("['page', 'engine'].includes(document.body.dataset.offline)",
+                         timeout=120_000)
+    b = again(protocol=2)
+    host = new_phone(site=site)
+    hp = host.page
+    hp.goto(site.url("/"))
+    assert wait_ready(hp) == "micropython"
+    assert builds(hp) == [b, b]
+    hp.fill(sel("player-name"), "Hana")
+    live(hp, "create-room")
+    link = hp.inner_text(sel("room-link")).strip()
+    bp.goto(link)
+    assert wait_ready(bp) == "micropython"
+    assert bp.evaluate("crisp.build") == a                 # her phone's build, all of it
+    bp.wait_for_selector(sel("connection"), state="detached", timeout=T)
+    bp.fill(sel("player-name"), "Bea")
+    live(bp, "join-room")
+    bp.wait_for_selector(sel("version-clash", '[data-newer="host"]'), timeout=T)
+    text = bp.inner_text(sel("version-clash"))
+    print("Bea's page (build %s) joining Hana's (build %s): %r" % (a, b, text))
+    assert "Hana" in text and "newer" in text
+    assert bp.locator(sel("reload")).count() == 1
+    assert hp.locator(sel("player-1")).count() == 0        # no seat half-made
+    assert bea.errors == [] and host.errors == []
