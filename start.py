@@ -19,7 +19,9 @@ MODULES = (
     "ui.page.cards", "ui.shared.proof", "ui.page.client", "ui.page.vdom", "ui.page.viewmodel",
     "ui.page.intents", "ui.page.qr", "ui.page.icons", "ui.page.eventlog", "ui.page.widgets",
     "ui.page.table", "ui.page.screens", "ui.page.sound", "ui.page.storage", "ui.page.render",
-    "ui.page.link", "ui.shared.gate", "ui.page.net", "ui.page.main",
+    "ui.page.browser", "ui.page.room_commands", "ui.page.base_page", "ui.page.engine_link",
+    "ui.page.link", "ui.shared.gate", "ui.page.net", "ui.page.saved_rooms", "ui.page.lookout",
+    "ui.page.own_room_page", "ui.page.main",
 )
 IMPORT_BUDGET_MS = 30
 _next = [0]
