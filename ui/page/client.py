@@ -131,6 +131,10 @@ class Client:
         self.succession = None    # the room's succession secret (`welcome`): its next ids
         self.host_leaving = False  # the host said it leaves the game (`host_leaving`)
         self.players_at_leave = None  # the players list when it said so
+        self.host_quiet = False   # the page says the host is silent (its seat shows away)
+        self.host_lost = False    # ... and counts as gone (the keep-waiting-or-leave panel)
+        self.engine_wait = None   # host page: the engine's start in percent while waited for
+        self.engine_stage = None  # ... and the step it is at (ui/page/engine_link.py)
         self._batch = 0
         self._reveal_batch = {}
 
@@ -593,6 +597,61 @@ class Client:
 
     def ping(self, now):
         self._send({"type": "ping", "t": now})
+
+    # ---- set by the page (ui/page/*_page.py), never field by field from outside ----------
+
+    def set_status(self, status):
+        """The page's word on the connection (`status` above: ui/page/link.py's, or the host
+        page's "connecting" | "ok")."""
+        self.status = status
+
+    def set_link(self, status, quiet_since, host_quiet, host_lost):
+        """What the guest page's link says of the host (ui/page/link.py): `status`, the `now`
+        the host was last heard while it is silent (or None: the countdowns run), whether
+        its seat shows away, whether it counts as gone."""
+        self.status, self.quiet_since = status, quiet_since
+        self.host_quiet, self.host_lost = host_quiet, host_lost
+
+    def set_engine(self, wait, stage):
+        """Host page: the engine's start (percent, -1 failed, None: not waited for) and its
+        step (ENGINE_STAGES or None), shown while the player waits for it."""
+        self.engine_wait, self.engine_stage = wait, stage
+
+    def set_handover(self, handover):
+        """The page's handover in progress, shown: None, {"me": True} (this page takes over;
+        "failed": True when it could not), {"name": <the new host>, "me": False}."""
+        self.handover = handover
+
+    def become_local_host(self, send):
+        """This guest's page hosts the room from now on (a host handover): its messages go
+        to the room as "local" through `send`, trusted, the takeover shown."""
+        self.send, self.is_host, self.trusted, self.suspect = send, True, True, False
+        self.host_lost = self.host_quiet = False
+        self.handover = {"me": True}
+        self.status = "connecting"
+
+    def moved_to(self, token, host, name):
+        """The room moved to a new id hosted by seat `host` (called `name`): rejoin there
+        with `token` (handover.next_token); the move shown until seated there."""
+        self.token, self.host_seat = token, host
+        self.host_lost = self.host_quiet = self.host_leaving = False
+        self.handover = {"name": name, "me": False}
+
+    def set_token(self, token):
+        """The seat token to rejoin with (back from away: the next one to try)."""
+        self.token, self.suspect = token, False
+
+    def doubted(self):
+        """The page dropped a peer that failed the seat proof (`suspect`): forget it."""
+        self.suspect = False
+
+    def unfollow(self):
+        """A spectator whose room moved: its follow token and seat request end with it."""
+        self.follow = self.ask = None
+
+    def leave_heard(self):
+        """The host's `host_leaving` was acted on (the handover began)."""
+        self.host_leaving = False
 
     # ---- helpers for screens -------------------------------------------------------------
 

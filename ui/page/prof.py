@@ -16,9 +16,10 @@ import js
 TARGETS = (
     ("ui.page.base_page", "Page", "render"), ("ui.page.base_page", "Page", "ui_tick"),
     ("ui.page.main", "GuestPage", "net_text"), ("ui.page.main", "GuestPage", "net_open"),
-    ("ui.page.main", "GuestPage", "step"), ("ui.page.main", "HostPage", "reply"),
-    ("ui.page.main", "HostPage", "create"), ("ui.page.main", "HostPage", "start_net"),
-    ("ui.page.main", "HostPage", "ui_tick"), ("ui.page.main", None, "main"),
+    ("ui.page.main", "GuestPage", "step"), ("ui.page.host_page", "HostPage", "reply"),
+    ("ui.page.host_page", "HostPage", "create"),
+    ("ui.page.host_transport", "HostTransport", "start_net"),
+    ("ui.page.host_page", "HostPage", "ui_tick"), ("ui.page.main", None, "main"),
     ("ui.page.client", "Client", "receive"), ("ui.page.client", "Client", "_view"),
     ("ui.page.client", "Client", "_fair_message"),
     ("ui.page.render", "Screen", "_render_once"), ("ui.page.render", "Screen", "_draw"),
