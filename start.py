@@ -23,7 +23,8 @@ MODULES = (
     "ui.page.room_commands", "ui.page.base_page", "ui.page.engine_link", "ui.page.link",
     "ui.shared.gate", "ui.page.net", "ui.page.saved_rooms", "ui.page.lookout",
     "ui.page.own_room_page", "ui.page.host_phase", "ui.page.host_saves",
-    "ui.page.host_transport", "ui.page.host_page", "ui.page.main",
+    "ui.page.host_transport", "ui.page.host_page", "ui.page.guest_phase",
+    "ui.page.guest_succession", "ui.page.guest_page", "ui.page.main",
 )
 IMPORT_BUDGET_MS = 30
 _next = [0]

@@ -3,7 +3,7 @@
 take fails here, not first in an e2e test. Run on MicroPython by tests/test_handover.py."""
 
 GLUE = ("main", "browser", "base_page", "engine_link", "lookout", "own_room_page", "host_page",
-        "host_saves", "host_transport")
+        "host_saves", "host_transport", "guest_page", "guest_succession")
 
 
 def test_the_page_modules_compile():

@@ -3,6 +3,11 @@
 again on MicroPython (the pages run these modules there)."""
 
 from ui.page import host_phase
+from ui.page.guest_phase import MOVES as GUEST_MOVES
+from ui.page.guest_phase import PHASES as GUEST_PHASES
+from ui.page.guest_phase import (GuestPhase, after_seal, can_hand_over, handover_name,
+                                 takeover_spec, without)
+from ui.page.guest_phase import move as guest_move
 from ui.page.host_phase import MOVES, PHASES, HostPhase, move, reply_kind
 
 
@@ -94,6 +99,147 @@ def test_the_landing_model_offers_a_saved_room_summary():
     assert Landing().resume is None and Landing().screen == "landing"
     offer = Landing({"room_id": "crisp-abc", "seats": [{"name": "Ana"}]}, "connecting", 40)
     assert offer.resume is not None and offer.engine_wait == 40
+
+
+def facts(**kw):
+    f = {"gone_ms": 30000, "successor_ms": 5000, "missing": False, "open": True,
+         "failures": 0, "registered": True, "quiet": False, "lost": False, "leaving": False,
+         "behind": False, "saved_follow": None, "can_hand_over": True, "next_is_me": False}
+    f.update(kw)
+    return f
+
+
+def seated():
+    p = GuestPhase()
+    p.welcomed()
+    return p
+
+
+class FakeLooker:
+    def __init__(self):
+        self.done = False
+
+    def stop(self):
+        self.done = True
+
+
+def test_every_guest_move_goes_between_named_phases_and_closed_always_ends():
+    for (phase, event), after in GUEST_MOVES.items():
+        assert phase in GUEST_PHASES and after in GUEST_PHASES
+        assert guest_move(phase, event) == after
+    for phase in GUEST_PHASES:
+        assert guest_move(phase, "closed") == "gone"
+        assert guest_move(phase, "no such event") == phase
+
+
+def test_a_guest_is_joining_until_welcomed_then_follows_the_hosts_silence():
+    p = GuestPhase()
+    p.link(True)
+    assert p.phase == "joining"                         # not seated: no host_quiet yet
+    p.welcomed()
+    assert p.phase == "seated" and p.seen
+    p.link(True)
+    assert p.phase == "host_quiet"
+    p.link(False)
+    assert p.phase == "seated"
+
+
+def test_a_quiet_host_whose_successor_is_this_seat_starts_the_engine_once():
+    p = seated()
+    assert p.step(0, facts(quiet=True, next_is_me=True)) == ["start_engine"]
+    assert p.step(250, facts(quiet=True, next_is_me=True)) == []
+    assert p.step(500, facts(quiet=True, lost=True, next_is_me=True)) == ["hand_over"]
+
+
+def test_the_host_gone_or_leaving_means_hand_over_but_never_from_the_lobby_or_a_reload():
+    assert seated().step(0, facts(lost=True)) == ["hand_over"]
+    assert seated().step(0, facts(leaving=True)) == ["hand_over"]
+    assert seated().step(0, facts(lost=True, can_hand_over=False)) == []
+    assert GuestPhase().step(0, facts(lost=True, can_hand_over=False)) == []
+
+
+def test_a_page_behind_never_takes_over_it_looks_for_the_room():
+    p = seated()
+    assert p.step(0, facts(lost=True, behind=True)) == ["look"]
+    assert p.step(0, facts(lost=True, behind=True, registered=False)) == []
+    assert p.step(0, facts(quiet=True, behind=True, next_is_me=True)) == []   # no engine
+
+
+def test_a_look_ends_when_the_host_is_back_and_stops_its_looker():
+    p = seated()
+    looker = FakeLooker()
+    assert p.to("look", {"reload": False, "looker": looker})
+    assert p.phase == "looking" and not p.reloading()
+    assert p.step(0, facts()) == [] and p.phase == "seated" and looker.done
+
+
+def test_a_successor_that_never_hosts_is_passed_over_after_the_gone_time():
+    p = seated()
+    p.to("hand_over", {"plan": object(), "handed": {"at": 1000}})
+    assert p.phase == "handing_over"
+    f = facts(missing=True, open=False, lost=True)
+    assert p.step(1000 + 34999, f) == []                 # no second handover meanwhile
+    assert p.step(1000 + 35000, f) == ["next_successor"]
+    assert p.step(1000 + 35000, facts(missing=True, open=True)) == []
+    assert p.to("hand_over", {"plan": object(), "handed": {"at": 36000}})   # the next one
+    assert p.to("nobody") and p.phase == "gone"
+    assert p.step(50000, facts(lost=True)) == []         # gave up: no handover from here
+    p.welcomed()
+    assert p.phase == "gone"
+
+
+def test_a_reloaded_page_whose_room_does_not_answer_looks_once_then_waits():
+    p = GuestPhase()
+    record = {"seat": 1}
+    assert p.step(0, facts(saved_follow=record, missing=False, can_hand_over=False)) == []
+    todo = p.step(0, facts(saved_follow=record, missing=True, can_hand_over=False))
+    assert todo == ["look", "looking"] and p.phase == "looking" and p.reloading()
+    assert p.to("nothing") and p.phase == "joining"
+    assert p.step(0, facts(saved_follow=record, missing=True, can_hand_over=False)) == []
+
+
+def test_a_reloaded_page_that_found_its_room_says_looking_until_seated_or_too_late():
+    p = GuestPhase()
+    p.step(0, facts(saved_follow={"seat": 1}, missing=True, can_hand_over=False))
+    assert p.to("found", {"reload": True, "candidates": ["t2"], "moved_at": 1000})
+    assert p.step(2000, facts(can_hand_over=False)) == ["looking"]
+    assert p.step(1000 + 35001, facts(can_hand_over=False)) == [] and p.phase == "joining"
+    p = GuestPhase()
+    p.step(0, facts(saved_follow={"seat": 1}, missing=True, can_hand_over=False))
+    p.to("found", {"reload": True, "moved_at": 0})
+    p.welcomed()
+    assert p.phase == "seated" and p.data == {}
+
+
+def test_only_a_seated_player_at_a_game_in_play_may_hand_over():
+    assert can_hand_over(True, 1, "t", {}, "table", 0)
+    assert not can_hand_over(False, 1, "t", {}, "table", 0)       # not seen since load
+    assert not can_hand_over(True, 1, "t", {}, "lobby", 0)
+    assert not can_hand_over(True, 0, "t", {}, "table", 0)        # the host itself
+    assert not can_hand_over(True, 1, None, {}, "table", 0)
+    assert not can_hand_over(True, None, "t", {}, "table", 0)
+    assert not can_hand_over(True, 1, "t", None, "table", 0)
+
+
+def test_a_successor_that_never_hosted_is_marked_away_in_a_copy():
+    players = [{"seat": 0, "connected": True}, {"seat": 1, "connected": True}, "junk"]
+    out = without(players, 1)
+    assert out[1] == {"seat": 1, "connected": False} and players[1]["connected"] is True
+    assert out[0] is players[0] and out[2] == "junk"
+    assert handover_name(players, 1) == "?"
+    assert handover_name([{"seat": 2, "name": "Bea"}], 2) == "Bea"
+
+
+def test_the_takeover_spec_carries_the_clock_after_the_last_seal():
+    assert after_seal({"at": 1000}, 4500) == 3500
+    assert after_seal({"at": 5000}, 4500) == 0
+    assert after_seal(None, 4500) == 0 and after_seal({"at": "x"}, 4500) == 0
+    handed = {"room": "crisp-a", "epoch": 1, "succession": "ab" * 16, "token": "t",
+              "players": [], "host": 0}
+    spec = takeover_spec(handed, "crisp-b", 2, {"at": 1}, None, 7, {"round": 3, "hand": 1})
+    assert spec["new_id"] == "crisp-b" and spec["seat"] == 2 and spec["after_seal"] == 7
+    assert spec["public"]["round"] == 3 and "hand" not in spec["public"]
+    assert takeover_spec(handed, "crisp-b", 2, None, None, 0, None)["public"]["round"] is None
 
 
 def test_the_phase_tests_pass_on_micropython(tmp_path):

@@ -1,6 +1,10 @@
 """What every page shares (MicroPython, main thread): the renderer, the model, the periodic
 UI tick, the wake lock, a tap's intent turned into the room's message (room_commands), the
-round's record to save, and leaving the room."""
+round's record to save, and leaving the room.
+
+Fair play (docs/protocol.md "Verifiable shuffle"): a guest's page answers each commitment with
+16 random bytes (the Client's nonce: boot.js crisp.randomHex, crypto.getRandomValues); every
+page checks each round at its end and offers its record as a JSON download (save_record)."""
 import json
 
 import js

@@ -630,6 +630,10 @@ class Client:
         self.handover = {"me": True}
         self.status = "connecting"
 
+    def nobody_hosts(self):
+        """The host went and nobody can host in its place: the host-gone panel, for good."""
+        self.handover, self.host_lost = None, True
+
     def moved_to(self, token, host, name):
         """The room moved to a new id hosted by seat `host` (called `name`): rejoin there
         with `token` (handover.next_token); the move shown until seated there."""

@@ -15,8 +15,9 @@ import js
 # they lead to, outermost first
 TARGETS = (
     ("ui.page.base_page", "Page", "render"), ("ui.page.base_page", "Page", "ui_tick"),
-    ("ui.page.main", "GuestPage", "net_text"), ("ui.page.main", "GuestPage", "net_open"),
-    ("ui.page.main", "GuestPage", "step"), ("ui.page.host_page", "HostPage", "reply"),
+    ("ui.page.guest_page", "GuestPage", "net_text"),
+    ("ui.page.guest_page", "GuestPage", "net_open"),
+    ("ui.page.guest_page", "GuestPage", "step"), ("ui.page.host_page", "HostPage", "reply"),
     ("ui.page.host_page", "HostPage", "create"),
     ("ui.page.host_transport", "HostTransport", "start_net"),
     ("ui.page.host_page", "HostPage", "ui_tick"), ("ui.page.main", None, "main"),
