@@ -265,12 +265,14 @@ def summary(client, renders):
 
 def run_micropython(source):
     """Run `source` on MicroPython with the `ui` modules client.py imports (ui/shared/proof.py,
-    ui/shared/handover.py, ui/shared/limits.py)."""
+    ui/shared/handover.py, ui/shared/limits.py; ui/page/fairplay.py)."""
     names = ("proof", "handover", "limits")
     writes = ""
     for name in names:
         with open(os.path.join(ROOT, "ui", "shared", name + ".py"), encoding="utf-8") as f:
             writes += "mp.FS.writeFile('/ui/shared/%s.py', %s);\n" % (name, json.dumps(f.read()))
+    with open(os.path.join(ROOT, "ui", "page", "fairplay.py"), encoding="utf-8") as f:
+        writes += "mp.FS.writeFile('/ui/page/fairplay.py', %s);\n" % json.dumps(f.read())
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
               "mp.FS.mkdir('/ui'); mp.FS.mkdir('/ui/shared'); mp.FS.mkdir('/ui/page');\n"

@@ -90,16 +90,19 @@ def download(name, text, mime="application/json"):
     js.setTimeout(create_proxy(lambda *a: js.URL.revokeObjectURL(url)), 10000)
 
 
-def test_param(name):
-    """A test-only page parameter (`?deck=`, `?seed=`): its text on a test build
-    (`tools/build.py --test`, boot.js `crisp.test`), None on any other build, so that nobody
-    can stack or predict a real room's deck by getting its host to open a crafted link."""
+def test_build():
+    """True on a test build (`tools/build.py --test`, boot.js `crisp.test`) only."""
     try:
-        if js.crisp.test is not True:
-            return None
+        return js.crisp.test is True
     except Exception:
-        return None
-    return param(name)
+        return False
+
+
+def test_param(name):
+    """A test-only page parameter (`?deck=`, `?seed=`): its text on a test build, None on any
+    other build, so that nobody can stack or predict a real room's deck by getting its host
+    to open a crafted link."""
+    return param(name) if test_build() else None
 
 
 class Timer:

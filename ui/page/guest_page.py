@@ -34,7 +34,8 @@ class GuestPage(Page):
     def __init__(self, room_id):
         Page.__init__(self)
         self.at_room(room_id, url=False)
-        self.client = Client(self.send, nonce=lambda: random_hex(16))
+        self.client = Client(self.send, nonce=lambda: random_hex(16),
+                             test_build=browser.test_build())
         self.client.set_token(browser.storage_get(self.token_key))
         self.name = None
         # A reloaded page's way to its room after a handover it did not see (its follow
