@@ -1,7 +1,7 @@
 # The page's entry script (boot.js: <script type="mpy" src="./start.py">). The page itself is
 # ui/page/main.py, imported from the page's zip, where tools/build.py put it compiled to MicroPython
 # bytecode (.mpy) with the rest of ui/: a script given as source would be compiled on the
-# page's main thread first (ui/page/main.py alone is ~1,400 lines).
+# page's main thread first.
 #
 # The page's modules are imported a few per task, each after the modules it imports, in tasks
 # after the one in which PyScript started MicroPython and ran its own Python: a task imports

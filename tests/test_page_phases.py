@@ -11,13 +11,21 @@ from ui.page.guest_phase import move as guest_move
 from ui.page.host_phase import MOVES, PHASES, HostPhase, move, reply_kind
 
 
-def test_every_host_move_goes_between_named_phases_and_forget_always_lands():
-    for (phase, event), after in MOVES.items():
-        assert phase in PHASES and after in PHASES
+def check_moves(moves, phases, move, from_any, to):
+    """Every move of a MOVES table is between named phases and is what `move` does; the
+    event `from_any` leads to `to` from every phase; an unknown event changes nothing; and
+    every phase but `to` can be left."""
+    for (phase, event), after in moves.items():
+        assert phase in phases and after in phases
         assert move(phase, event) == after
-    for phase in PHASES:
-        assert move(phase, "forget") == "landing"
+    for phase in phases:
+        assert move(phase, from_any) == to
         assert move(phase, "no such event") == phase
+    assert set([p for p, e in moves]) | set([to]) == set(phases)
+
+
+def test_every_host_move_goes_between_named_phases_and_forget_always_lands():
+    check_moves(MOVES, PHASES, move, "forget", "landing")
 
 
 def test_a_new_room_is_creating_until_the_engine_says_lobby_then_playing():
@@ -124,12 +132,7 @@ class FakeLooker:
 
 
 def test_every_guest_move_goes_between_named_phases_and_closed_always_ends():
-    for (phase, event), after in GUEST_MOVES.items():
-        assert phase in GUEST_PHASES and after in GUEST_PHASES
-        assert guest_move(phase, event) == after
-    for phase in GUEST_PHASES:
-        assert guest_move(phase, "closed") == "gone"
-        assert guest_move(phase, "no such event") == phase
+    check_moves(GUEST_MOVES, GUEST_PHASES, guest_move, "closed", "gone")
 
 
 def test_a_guest_is_joining_until_welcomed_then_follows_the_hosts_silence():

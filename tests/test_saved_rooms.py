@@ -9,19 +9,7 @@ from ui.page.saved_rooms import SavedRooms, host_of
 from ui.page.storage import Storage
 from ui.shared import hostlife
 
-
-class FakeLocalStorage:
-    def __init__(self):
-        self.items = {}
-
-    def getItem(self, key):
-        return self.items.get(key)
-
-    def setItem(self, key, value):
-        self.items[key] = value
-
-    def removeItem(self, key):
-        self.items.pop(key, None)
+from test_storage import FakeLocalStorage
 
 
 def rooms():

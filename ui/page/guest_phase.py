@@ -26,32 +26,20 @@ SEATED = ("seated", "host_quiet")
 # (the host silent / heard again), hand_over (the host went: a plan to follow), nobody (no
 # one can host), look (start looking for the room), found, nothing (a reload's look found
 # nothing), timeout (the room found does not seat this page), closed (the room is gone).
-MOVES = {
-    ("joining", "welcome"): "seated",
-    ("seated", "quiet"): "host_quiet",
-    ("host_quiet", "heard"): "seated",
-    ("seated", "hand_over"): "handing_over",
-    ("host_quiet", "hand_over"): "handing_over",
-    ("handing_over", "hand_over"): "handing_over",
-    ("seated", "nobody"): "gone",
-    ("host_quiet", "nobody"): "gone",
-    ("handing_over", "nobody"): "gone",
-    ("looking", "nobody"): "gone",
-    ("moving", "nobody"): "gone",
-    ("handing_over", "welcome"): "seated",
-    ("joining", "look"): "looking",
-    ("seated", "look"): "looking",
-    ("host_quiet", "look"): "looking",
-    ("moving", "look"): "looking",
-    ("looking", "hand_over"): "handing_over",
-    ("moving", "hand_over"): "handing_over",
-    ("looking", "heard"): "seated",
-    ("looking", "welcome"): "seated",
-    ("looking", "found"): "moving",
-    ("looking", "nothing"): "joining",
-    ("moving", "welcome"): "seated",
-    ("moving", "timeout"): "joining",
+NEXT = {          # phase: {event: the phase it leads to}
+    "joining": {"welcome": "seated", "look": "looking"},
+    "seated": {"quiet": "host_quiet", "hand_over": "handing_over", "nobody": "gone",
+               "look": "looking"},
+    "host_quiet": {"heard": "seated", "hand_over": "handing_over", "nobody": "gone",
+                   "look": "looking"},
+    "handing_over": {"hand_over": "handing_over", "nobody": "gone", "welcome": "seated"},
+    "looking": {"heard": "seated", "welcome": "seated", "found": "moving", "nothing": "joining",
+                "hand_over": "handing_over", "nobody": "gone"},
+    "moving": {"welcome": "seated", "timeout": "joining", "look": "looking",
+               "hand_over": "handing_over", "nobody": "gone"},
+    "gone": {},
 }
+MOVES = dict([((phase, event), after) for phase in NEXT for event, after in NEXT[phase].items()])
 
 
 def move(phase, event):

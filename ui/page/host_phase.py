@@ -18,20 +18,16 @@ PHASES = ("landing", "creating", "lobby", "playing", "restarting", "taking_over"
 # (phase, event) -> next phase. Events: create (a new room asked), resume_lobby /
 # resume_game (a saved room restored), take_over, lobby / started (a reply of the engine for
 # this room: its game not started / started), new_game_solo, forget (the room is left).
-MOVES = {
-    ("landing", "create"): "creating",
-    ("landing", "resume_lobby"): "lobby",
-    ("landing", "resume_game"): "playing",
-    ("landing", "take_over"): "taking_over",
-    ("creating", "lobby"): "lobby",
-    ("creating", "started"): "playing",
-    ("lobby", "started"): "playing",
-    ("playing", "lobby"): "lobby",
-    ("playing", "new_game_solo"): "restarting",
-    ("restarting", "lobby"): "lobby",
-    ("taking_over", "lobby"): "lobby",
-    ("taking_over", "started"): "playing",
+NEXT = {          # phase: {event: the phase it leads to}
+    "landing": {"create": "creating", "resume_lobby": "lobby", "resume_game": "playing",
+                "take_over": "taking_over"},
+    "creating": {"lobby": "lobby", "started": "playing"},
+    "lobby": {"started": "playing"},
+    "playing": {"lobby": "lobby", "new_game_solo": "restarting"},
+    "restarting": {"lobby": "lobby"},
+    "taking_over": {"lobby": "lobby", "started": "playing"},
 }
+MOVES = dict([((phase, event), after) for phase in NEXT for event, after in NEXT[phase].items()])
 STARTED = ("playing", "restarting", "taking_over")
 
 
