@@ -139,6 +139,7 @@ class Client:
         self.host_lost = False    # ... and counts as gone (the keep-waiting-or-leave panel)
         self.engine_wait = None   # host page: the engine's start in percent while waited for
         self.engine_stage = None  # ... and the step it is at (ui/page/engine_link.py)
+        self.phase = None         # the page's phase (ui/page/host_phase.py, guest_phase.py)
         self._batch = 0
         self._reveal_batch = {}
 
@@ -515,10 +516,11 @@ class Client:
 
     # ---- set by the page (ui/page/*_page.py), never field by field from outside ----------
 
-    def set_status(self, status):
+    def set_status(self, status, phase=None):
         """The page's word on the connection (`status` above: ui/page/link.py's, or the host
-        page's "connecting" | "ok")."""
+        page's "connecting" | "ok"); `phase`: the page's (host_phase / guest_phase PHASES)."""
         self.status = status
+        self.phase = phase if phase is not None else self.phase
 
     def set_link(self, status, quiet_since, host_quiet, host_lost):
         """What the guest page's link says of the host (ui/page/link.py): `status`, the `now`
@@ -528,13 +530,11 @@ class Client:
         self.host_quiet, self.host_lost = host_quiet, host_lost
 
     def set_engine(self, wait, stage):
-        """Host page: the engine's start (percent, -1 failed, None: not waited for) and its
-        step (ENGINE_STAGES or None), shown while the player waits for it."""
+        """Host page: the engine's start shown while waited for (`engine_wait`, `_stage`)."""
         self.engine_wait, self.engine_stage = wait, stage
 
     def set_handover(self, handover):
-        """The page's handover in progress, shown: None, {"me": True} (this page takes over;
-        "failed": True when it could not), {"name": <the new host>, "me": False}."""
+        """The page's handover shown: None, {"me": True[, "failed": True]}, {"name", "me"}."""
         self.handover = handover
 
     def become_local_host(self, send):

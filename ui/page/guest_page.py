@@ -204,6 +204,7 @@ class GuestPage(Page):
         if looker is not None:
             looker.step(now)
         self.act(now, self.phase.step(now, self.facts(now)))
+        client.set_status(client.status, self.phase.phase)   # the banner reads the phase
 
     def show_link(self, now):
         """The host's presence as the link sees it, on the Client (ui/page/link.py): its seat

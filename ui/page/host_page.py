@@ -94,6 +94,7 @@ class HostPage(HostTransport, HostSaves, Page):
         client = self.client
         if client is not None and client.screen != "join":
             client.set_engine(wait, self.engine.stage)
+            client.set_status(client.status, self.phase.phase)
             return client
         # no room yet, or the engine has not answered for it (solo, a resumed room)
         return Landing(self.offer, "connecting" if self.phase.held else None, wait,
