@@ -91,3 +91,11 @@ def test_the_profile_names_functions_where_they_are_defined():
         if name not in names:
             wrong.append((module, cls, name))
     assert wrong == []
+
+
+def test_the_pages_entry_point_stays_short():
+    """ui/page/main.py says which page this is, nothing else (issue 19: at most 150 lines);
+    each page and each of its jobs is a module of its own (docs/design.md "The page's
+    modules and phases")."""
+    with open(os.path.join(ROOT, "ui", "page", "main.py"), encoding="utf-8") as f:
+        assert len(f.read().splitlines()) <= 150
