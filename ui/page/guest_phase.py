@@ -14,7 +14,8 @@ Phases, each with the data only it has (`GuestPhase.data`):
   moving        found it: rejoining there (`candidates`: the seat tokens still to try,
                 `moved_at`; `reload` as above)
   gone          nobody could host (the host-gone panel, for good), or the room is gone
-Each move is a line of MOVES; an event a phase does not take leaves it as it is.
+Each move is an entry of NEXT (phase: {event: next phase}; MOVES: the same as (phase, event)
+-> next phase); an event a phase does not take leaves it as it is.
 
 MicroPython-compatible (guests run it) and tested in CPython (tests/test_page_phases.py).
 """

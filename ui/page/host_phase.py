@@ -8,7 +8,8 @@ Phases (docs/design.md "The page's modules and phases"):
   playing      the room's game is on
   restarting   solo: the next game asked; back in the lobby it starts by itself
   taking_over  a host handover: this page hosts the room from now on, the engine makes it
-Each move is a line of MOVES; an event a phase does not take leaves it as it is.
+Each move is an entry of NEXT (phase: {event: next phase}; MOVES: the same as (phase, event)
+-> next phase); an event a phase does not take leaves it as it is.
 
 MicroPython-compatible (the page runs it) and tested in CPython (tests/test_page_phases.py).
 """
