@@ -2,8 +2,8 @@
 `js` and run only in a browser) compiled by MicroPython itself: a syntax MicroPython does not
 take fails here, not first in an e2e test. Run on MicroPython by tests/test_handover.py."""
 
-GLUE = ("main", "browser", "base_page", "engine_link", "lookout", "own_room_page", "host_page",
-        "host_saves", "host_transport", "guest_page", "guest_succession")
+GLUE = ("main", "browser", "base_page", "lookout", "own_room_page", "host_page",
+        "host_saves", "host_transport", "guest_page", "guest_succession", "enginelink")
 
 
 def test_the_page_modules_compile():

@@ -10,6 +10,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 import json
 
 from ui.page import fairplay
+from ui.page.client_page import PageSide
 from ui.shared import handover, proof
 from ui.shared.limits import MAX_PLAYERS
 
@@ -39,7 +40,7 @@ def left_ms(value, elapsed):
     return left if left > 0 else 0
 
 
-class Client:
+class Client(PageSide):
     """One seat's view of the room.
 
     Attributes (the model the page renders):
@@ -134,11 +135,14 @@ class Client:
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
         self.succession = None    # the room's succession secret (`welcome`): its next ids
         self.host_leaving = False  # the host said it leaves the game (`host_leaving`)
+        self.restarting = False   # the host's game restarts (`restarting`) until a welcome
+        self.redealt = None       # the round a host handover dealt again (`welcome` redealt)
+        self.version_clash = None  # the room speaks another protocol version: {host, name}
         self.players_at_leave = None  # the players list when it said so
         self.host_quiet = False   # the page says the host is silent (its seat shows away)
         self.host_lost = False    # ... and counts as gone (the keep-waiting-or-leave panel)
         self.engine_wait = None   # host page: the engine's start in percent while waited for
-        self.engine_stage = None  # ... and the step it is at (ui/page/engine_link.py)
+        self.engine_stage = None  # ... and the step it is at (ui/page/enginelink.py)
         self.phase = None         # the page's phase (ui/page/host_phase.py, guest_phase.py)
         self._batch = 0
         self._reveal_batch = {}
@@ -154,7 +158,7 @@ class Client:
         except ValueError:
             return False
         if not isinstance(msg, dict) or msg.get("v") != VERSION:
-            return False
+            return isinstance(msg, dict) and self._clash(msg)    # another build's room?
         kind = msg.get("type")
         if not self.trusted:
             return self._unproven(kind, msg)
@@ -191,9 +195,9 @@ class Client:
             self.fresh = True
             self._segment = True
             self.log = []
-            self._clear_reveals()
-            self.error = None
-            self.name_error = None
+            return self._seated(msg)
+        if kind == "restarting":      # the host's engine restarts (ui/page/enginewatch.py)
+            self.restarting = True    # (this connection closes: the page rejoins its seat)
             return True
         if kind == "sealed":
             # The room sealed for the players (docs/protocol.md "Host handover"): ciphertext
@@ -291,6 +295,32 @@ class Client:
                                       # a view sent before this pong would be here already)
             return False
         return False
+
+    def _seated(self, msg):
+        """What a `welcome` clears and says besides the seat: errors, the one-time reveals,
+        a restart's banner; `redealt` (a handover dealt this round again: the screens say
+        why). True (the model changed)."""
+        self._clear_reveals()
+        self.error = None
+        self.name_error = None
+        self.restarting = False
+        redealt = msg.get("redealt")
+        self.redealt = redealt if _is_int(redealt) else None
+        return True
+
+    def _clash(self, msg):
+        """A room of another protocol version refused this page's message (`error`
+        `bad_version`, readable whatever its `v`: issue 23, fault 1): `version_clash` says
+        whose page is newer ({"host": its version, "name": the host's name}), the screens say
+        who must reload. True when `msg` was that."""
+        version = msg.get("protocol", msg.get("v"))
+        if msg.get("type") != "error" or msg.get("code") != "bad_version" \
+                or not _is_int(version) or version == VERSION:
+            return False
+        name = msg.get("host_name")
+        self.version_clash = {"host": version,
+                              "name": name[:40] if isinstance(name, str) else None}
+        return True
 
     def _unproven(self, kind, msg):
         """A message from a peer that has not proved it is the room: only the `challenge`
@@ -513,64 +543,6 @@ class Client:
 
     def ping(self, now):
         self._send({"type": "ping", "t": now})
-
-    # ---- set by the page (ui/page/*_page.py), never field by field from outside ----------
-
-    def set_status(self, status, phase=None):
-        """The page's word on the connection (`status` above: ui/page/link.py's, or the host
-        page's "connecting" | "ok"); `phase`: the page's (host_phase / guest_phase PHASES)."""
-        self.status = status
-        self.phase = phase if phase is not None else self.phase
-
-    def set_link(self, status, quiet_since, host_quiet, host_lost):
-        """What the guest page's link says of the host (ui/page/link.py): `status`, the `now`
-        the host was last heard while it is silent (or None: the countdowns run), whether
-        its seat shows away, whether it counts as gone."""
-        self.status, self.quiet_since = status, quiet_since
-        self.host_quiet, self.host_lost = host_quiet, host_lost
-
-    def set_engine(self, wait, stage):
-        """Host page: the engine's start shown while waited for (`engine_wait`, `_stage`)."""
-        self.engine_wait, self.engine_stage = wait, stage
-
-    def set_handover(self, handover):
-        """The page's handover shown: None, {"me": True[, "failed": True]}, {"name", "me"}."""
-        self.handover = handover
-
-    def become_local_host(self, send):
-        """This guest's page hosts the room from now on (a host handover): its messages go
-        to the room as "local" through `send`, trusted, the takeover shown."""
-        self.send, self.is_host, self.trusted, self.suspect = send, True, True, False
-        self.host_lost = self.host_quiet = False
-        self.handover = {"me": True}
-        self.status = "connecting"
-
-    def nobody_hosts(self):
-        """The host went and nobody can host in its place: the host-gone panel, for good."""
-        self.handover, self.host_lost = None, True
-
-    def moved_to(self, token, host, name):
-        """The room moved to a new id hosted by seat `host` (called `name`): rejoin there
-        with `token` (handover.next_token); the move shown until seated there."""
-        self.token, self.host_seat = token, host
-        self.host_lost = self.host_quiet = self.host_leaving = False
-        self.handover = {"name": name, "me": False}
-
-    def set_token(self, token):
-        """The seat token to rejoin with (back from away: the next one to try)."""
-        self.token, self.suspect = token, False
-
-    def doubted(self):
-        """The page dropped a peer that failed the seat proof (`suspect`): forget it."""
-        self.suspect = False
-
-    def unfollow(self):
-        """A spectator whose room moved: its follow token and seat request end with it."""
-        self.follow = self.ask = None
-
-    def leave_heard(self):
-        """The host's `host_leaving` was acted on (the handover began)."""
-        self.host_leaving = False
 
     # ---- helpers for screens -------------------------------------------------------------
 

@@ -166,6 +166,8 @@ class GuestPage(Page):
             self.name = payload["name"]
             if self.net.open:
                 self.join()
+        elif name == "reload":
+            js.location.reload()          # the host's game is a newer version (version_clash)
         else:
             log("intent not handled here:", name)
 

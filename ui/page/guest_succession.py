@@ -205,7 +205,13 @@ class Succession:
                 page.render()
             return
         log("away while the host went: looking for the room at", new_id)
-        phase.data["looker"] = Looker(new_id, self.found, self.not_found, FOLLOW_LOOK_MS)
+        # a holder of the sealed room offers its share on the look too: the successor waits
+        # for it before answering anyone (else it deals the round again, issue 23 fault 4)
+        seat, host, secret, players = page.follow_source()
+        offer = handover.holder_plan(page.room_id, seat, players, host, page.client.sealed,
+                                     new_id, secret)
+        phase.data["looker"] = Looker(new_id, self.found, self.not_found, FOLLOW_LOOK_MS,
+                                      offer)
 
     def new_follow(self, now):
         """The Follow to look from (the page's seat, host, secret, players); False when

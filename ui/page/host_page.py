@@ -1,6 +1,6 @@
 """The host's page (MicroPython, main thread): landing -> create a room -> lobby with the room
 link -> table. The Room (ui/worker/room.py) and the rules engine run on Pyodide in the engine
-worker (ui/page/engine_link.py), started as soon as the landing shows; this page owns PeerJS
+worker (ui/page/enginelink.py), started as soon as the landing shows; this page owns PeerJS
 (ui/page/host_transport.py), the timers, localStorage and the lease (ui/page/saved_rooms.py)
 and the host's own screen: a Client whose messages go to the room as the connection "local",
 exactly as a guest's do over the network. Its phase is ui/page/host_phase.py's; the pure side
@@ -13,7 +13,7 @@ from ui.page import browser, host_phase, room_commands
 from ui.page.base_page import Page
 from ui.page.browser import Timer, log, on_page, param, test_param
 from ui.page.client import Client
-from ui.page.engine_link import EngineLink
+from ui.page.enginelink import EngineLink, restart_room
 from ui.page.host_phase import HostPhase, Landing
 from ui.page.host_saves import HostSaves
 from ui.page.host_transport import HostTransport
@@ -63,7 +63,8 @@ class HostPage(HostTransport, HostSaves, Page):
         self.seed, self.deck, self.cheat, self.bot_pace = room_params()
         self._net_soon = Timer(self._start_net_soon)     # create's start_net, after the lobby
         self._net_room = None
-        self.engine = EngineLink(self.reply, self.engine_status)
+        self.engine = EngineLink(self.reply, self.engine_status, self.engine_died)
+        self.last_save = None         # the room's last save (the engine's, text): a restart
         self.engine.listen()
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
                               on_page(js.window, "pageshow", self.shown)]
@@ -105,6 +106,11 @@ class HostPage(HostTransport, HostSaves, Page):
         if self.engine.state == "ready" or not self.phase.waits:
             return None
         return -1 if self.engine.state == "failed" else self.engine.pct
+
+    def engine_died(self):
+        """The running engine worker died (ui/page/enginewatch.py): restart_room."""
+        restart_room(self, self.last_save or (self.saves.saved_text(self.room_id)
+                                              if self.room_id is not None else None))
 
     def engine_status(self):
         js.document.body.dataset.engine = self.engine.state
@@ -345,6 +351,7 @@ class HostPage(HostTransport, HostSaves, Page):
         self.deliver(todo, msg.get("dropped"))
         save = msg.get("save")
         if isinstance(save, str):
+            self.last_save = save
             self.saves.save(self.room_id, save)
         if todo["local"] and self.client.screen != "join":
             self.phase.waits = False

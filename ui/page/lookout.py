@@ -3,7 +3,7 @@ it? Looker looks once at one id; Probe is a resumed host room's look at its next
 handed over while this page was away?). Both send nothing but `watch`."""
 import json
 
-from ui.page.browser import log, now
+from ui.page.browser import log, now, random_hex
 from ui.page.net import GuestNet
 from ui.page.saved_rooms import host_of
 from ui.shared import handover
@@ -17,10 +17,12 @@ class Looker:
     own) that sends `watch`. A room there answers `watching` (or `lobby`) naming its host's
     seat: `on_host(seat)`. No peer holds the id (the signaling server says so), or nothing
     answers within `wait_ms` (LOOK_MS): `on_none()`. Either once; then the look is `done`. It sends
-    nothing but `watch`: whoever holds the id learns nothing from it."""
+    nothing but `watch`: whoever holds the id learns nothing from it; with `offer` (a holder's
+    handover.holder_plan) also a `share_offer`, and its share only to a proven successor."""
 
-    def __init__(self, room_id, on_host, on_none, wait_ms=None):
+    def __init__(self, room_id, on_host, on_none, wait_ms=None, offer=None):
         self.room_id = room_id
+        self.offer = offer              # a holder's handover.Handover: its share, on proof
         self.wait_ms = LOOK_MS if wait_ms is None else wait_ms
         self.on_host = on_host
         self.on_none = on_none
@@ -35,11 +37,21 @@ class Looker:
             self.on_none()
 
     def opened(self):
-        if not self.done:
-            self.net.send(json.dumps({"type": "watch", "v": 1}))
+        if self.done:
+            return
+        plan = self.offer
+        if plan is not None:
+            nonce = plan.challenge(random_hex(16))
+            self.net.send(json.dumps({"type": "share_offer", "v": 1, "seat": plan.seat,
+                                      "n": (plan.sealed.get("box") or {}).get("n"),
+                                      "nonce": nonce}))
+        self.net.send(json.dumps({"type": "watch", "v": 1}))
 
     def text(self, text):
         if self.done or text is None:
+            return
+        if self.offer is not None and '"share_proof"' in text:
+            self.prove(text)
             return
         try:
             msg = json.loads(text)
@@ -52,6 +64,23 @@ class Looker:
             return
         self.stop()
         self.on_host(host)
+
+    def prove(self, text):
+        """The successor's `share_proof`: this holder's share goes once it checks (an
+        impostor at the new id gets nothing)."""
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(msg, dict) or msg.get("type") != "share_proof":
+            return
+        share = self.offer.share_for(msg.get("mac"), msg.get("nonce"), self.net.peer_id())
+        if share is None:
+            log("the peer at the next room id did not prove it is the successor: no share")
+            return
+        log("away while the host went: this seat's share went to the successor")
+        self.net.send(json.dumps({"type": "share", "v": 1, "n": share["n"],
+                                  "share": share["share"]}))
 
     def lost(self, missing):
         if missing and not self.done:

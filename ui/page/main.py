@@ -1,7 +1,7 @@
 # The entry script of every page, on MicroPython (start.py imports it last): which page is
 # this? (docs/design.md "The page's modules and phases")
 #   host page (no ?room=): ui/page/host_page.py. The landing shows; Pyodide starts in the
-#     engine worker meanwhile (ui/page/engine_link.py).
+#     engine worker meanwhile (ui/page/enginelink.py).
 #   guest page (?room=<id>): ui/page/guest_page.py. It never starts the engine worker, unless
 #     it becomes the host in a host handover (ui/page/guest_succession.py).
 #   a room link opened in the browser that hosts the room: ui/page/own_room_page.py.

@@ -62,6 +62,10 @@ class SavedRooms:
             saved = None
         return saved if isinstance(saved, dict) else "bad"
 
+    def saved_text(self, room_id):
+        """The saved room `room_id` as the engine wrote it (JSON text), or None."""
+        return self.storage.get("crisp.room." + room_id)
+
     def save(self, room_id, text):
         """Keep the room's save (the engine's JSON text) under its id."""
         self.storage.set("crisp.room." + room_id, text)

@@ -301,6 +301,7 @@ class Room:
         # The secret the room's next ids derive from (handover.room_id_after): 16 random
         # bytes as hex, sent in `welcome` to seated people only, never to spectators.
         self.succession = succession if succession is not None else secrets.token_hex(16)
+        self.redealt = None       # the round a host handover dealt again (from_public), or None
         if not handover.is_secret(self.succession):
             raise ValueError("succession: %d hex digits" % handover.SECRET_HEX)
         # Without a seed every room would deal the same decks: draw one (64 bits).
@@ -807,11 +808,11 @@ class Room:
         """The `welcome` to the person at `seat` (a proven seat only: never a spectator):
         its seat, the room id, the host's seat and the room's succession secret
         (handover.room_id_after), with the seat's token only when it is new."""
-        if token is not None:
-            return self._msg("welcome", seat=seat, token=token, room=self.room_id,
-                             host=self.host, succession=self.succession)
+        extra = {"token": token} if token is not None else {}
+        if self.redealt is not None and self.game is not None and self.game.round == self.redealt:
+            extra["redealt"] = self.redealt   # why the round starts over: the screens say it
         return self._msg("welcome", seat=seat, room=self.room_id, host=self.host,
-                         succession=self.succession)
+                         succession=self.succession, **extra)
 
     def _seat_new(self, conn, index, name, now):
         """Seat spectator `conn` at seat `index` (its token already fresh): the welcome
@@ -1321,8 +1322,7 @@ class Room:
         spectator asking for that seat (docs/protocol.md "Spectators"), when one does."""
         players = [{"seat": i, "name": s.name, "bot": s.bot or s.stand_in,
                     "connected": s.bot is not None or (s.conn is not None
-                                                       and s.away_since is None),
-                    "wins": s.wins}
+                                                       and s.away_since is None), "wins": s.wins}
                    for i, s in enumerate(self.seats)]
         for watcher in self.spectators.values():
             ask = watcher["ask"]
@@ -1391,7 +1391,9 @@ class Room:
         return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
     def _error(self, code, text):
-        return self._msg("error", code=code, text=text[:200])
+        extra = {"protocol": VERSION, "host_name": self.seats[self.host].name} \
+            if code == "bad_version" else {}    # read by a page of any version: who reloads
+        return self._msg("error", code=code, text=text[:200], **extra)
 
     def _kicked(self, code, text):
         return self._msg("kicked", code=code, text=text)
@@ -1670,6 +1672,7 @@ class Room:
         room.game = Game.new(game_options, seed=room.seed, deck=room.deck, dealer=dealer,
                              scores=list(scores), now=now, round_number=round_no)
         room.now = now
+        room.redealt = room.game.round
         room._record(room.game.deal_events())
         return room
 
@@ -1771,8 +1774,7 @@ EVENT_TYPES = {
     "swap": ("seat", "pos", "card"), "discard": ("seat", "card"), "jack": ("seat", "card"),
     "queen": ("seat", "card", "pos", "target", "target_pos"), "king": ("seat", "card", "pending"),
     "timeout": ("seat", "card", "forced", "lost"), "turn": ("seat",), "crisp": ("seat",),
-    "round_over": ("hands", "round_points", "scores"), "game_over": ("winners",),
-}
+    "round_over": ("hands", "round_points", "scores"), "game_over": ("winners",)}
 
 
 def is_event(e, players):
@@ -1798,8 +1800,7 @@ def is_event(e, players):
     fields = {
         "seat": seat, "to": seat, "turn": seat, "dealer": seat, "target": seat,
         "pos": lambda v: v in POSITIONS, "target_pos": lambda v: v in POSITIONS,
-        "card": card, "taken": is_card, "cards": shown,
-        "from": lambda v: v in ("deck", "discard"),
+        "card": card, "taken": is_card, "cards": shown, "from": lambda v: v in ("deck", "discard"),
         "reason": lambda v: v in ("peek", "draw", "jack", "queen"),
         "auto": lambda v: isinstance(v, bool), "forced": lambda v: isinstance(v, bool),
         "away": lambda v: isinstance(v, bool),
@@ -1807,8 +1808,7 @@ def is_event(e, players):
         "hands": lambda v: isinstance(v, list) and len(v) == players and all(
             isinstance(h, list) and len(h) == 3 and all(is_card(c) for c in h) for h in v),
         "round_points": ints, "scores": ints,
-        "winners": lambda v: isinstance(v, list) and len(v) <= players and all(
-            seat(x) for x in v),
+        "winners": lambda v: isinstance(v, list) and len(v) <= players and all(map(seat, v)),
     }
     if not isinstance(e, dict) or not isinstance(e.get("type"), str) \
             or e["type"] not in EVENT_TYPES:
