@@ -67,3 +67,8 @@ class PageSide:
     def leave_heard(self):
         """The host's `host_leaving` was acted on (the handover began)."""
         self.host_leaving = False
+
+    def engine_restarts(self):
+        """Host page: its engine worker restarts the room (ui/page/enginelink.py
+        restart_room): the banner says so until the room welcomes this screen again."""
+        self.restarting = True

@@ -144,7 +144,7 @@ def restart_room(page, save):
             page.net.close(cid)
     page.engine.request({"op": "restore", "saved": saved, "pace": page.bot_pace,
                          "cheat": page.cheat, "now": page.clock()})
-    page.client.restarting = True
+    page.client.engine_restarts()
     page.client.join(page.client.name or "?", None)
     log("engine restarted: the room restored from its last save")
     page.render()
