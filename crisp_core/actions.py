@@ -7,9 +7,11 @@ and the schema of an action (its kind and the fields it may carry). The engine
 (``ui/page/render.py``, guests included) take the positions and phases from here.
 
 Deliberately tiny and dependency-free: guests' pages run it on MicroPython, shipped alone
-(tools/build.py puts this one file of ``crisp_core`` in the guest zip), so no imports,
-no dataclasses, typing or enum here.
+(with the other ``crisp_core`` files a guest's screens need), so it imports only
+``crisp_core.checks``; no dataclasses, typing or enum here.
 """
+
+from .checks import is_int
 
 #: A hand's positions, in hand order (R2.2: dealt left, center, right).
 POSITIONS = ("left", "center", "right")
@@ -38,10 +40,6 @@ ACTIONS = {
 
 class ActionError(ValueError):
     """An action of the wrong shape; ``str(exc)`` says why in one short English line."""
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_shape(action, players=None):
@@ -75,7 +73,7 @@ def check_shape(action, players=None):
             raise ActionError("%s must be left, center or right" % key)
     if "target" in action:
         target = action["target"]
-        if not _is_int(target):
+        if not is_int(target):
             raise ActionError("target must be a seat number")
         if players is not None and not 0 <= target < players:
             raise ActionError("target must be a seat at this table")

@@ -10,6 +10,7 @@ Actions and events are plain JSON-safe dicts, described in ``docs/protocol.md``.
 """
 
 from . import cards
+from .checks import is_int
 from .actions import PHASES, PLAY_PHASES, POSITIONS, ActionError, check_shape
 
 #: Time after a turn ends during which its player may still call crisp (R10.1), ms.
@@ -55,23 +56,19 @@ def normalize_options(options):
     if unknown:
         raise ValueError("unknown option: %s" % sorted(unknown)[0])
     players = options.get("players")
-    if not _is_int(players) or not 2 <= players <= 8:
+    if not is_int(players) or not 2 <= players <= 8:
         raise ValueError("players must be 2 to 8")
     target = options.get("target", 100)
-    if not _is_int(target) or target not in TARGETS:
+    if not is_int(target) or target not in TARGETS:
         raise ValueError("target must be 50, 100 or 150")
     draw_seconds = options.get("draw_seconds")
-    if draw_seconds is not None and (not _is_int(draw_seconds) or draw_seconds not in DRAW_SECONDS):
+    if draw_seconds is not None and (not is_int(draw_seconds) or draw_seconds not in DRAW_SECONDS):
         raise ValueError("draw_seconds must be null, 30, 45 or 60")
     from_discard = options.get("draw_from_discard", False)
     if not isinstance(from_discard, bool):
         raise ValueError("draw_from_discard must be true or false")
     return {"players": players, "target": target, "draw_seconds": draw_seconds,
             "draw_from_discard": from_discard}
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _reveal(to, reason, shown):
@@ -136,12 +133,12 @@ class Game:
         game = cls()
         game.options = normalize_options(options)
         n = game.options["players"]
-        if not _is_int(dealer) or not 0 <= dealer < n:
+        if not is_int(dealer) or not 0 <= dealer < n:
             raise ValueError("dealer must be a seat")
         if scores is None:
             scores = [0] * n
         if (not isinstance(scores, list) or len(scores) != n
-                or not all(_is_int(score) for score in scores)):
+                or not all(is_int(score) for score in scores)):
             raise ValueError("scores must be one integer per seat")
         if deck is not None:
             cards.stacked_deck(deck)  # validates
@@ -153,7 +150,7 @@ class Game:
         game._events = []
         if order is not None and len(cards.stacked_deck(order)) != len(order):
             raise ValueError("order must be the whole deck")
-        if not _is_int(round_number) or round_number < 1:
+        if not is_int(round_number) or round_number < 1:
             raise ValueError("round_number must be 1 or more")
         game.round = round_number - 1
         game._deal(now, order)
@@ -468,7 +465,7 @@ class Game:
                 raise IllegalAction("the round is not over")
             return {"do": kind}
         n = self.players
-        if not _is_int(seat) or not 0 <= seat < n:
+        if not is_int(seat) or not 0 <= seat < n:
             raise IllegalAction("no such seat")
         if kind == "ready":
             if self.phase != "peek":
@@ -631,7 +628,7 @@ class Game:
         self._events = []
         now = self._advance(now)
         fired = self._events
-        since = self.awaiting(now).get(seat) if _is_int(seat) else None
+        since = self.awaiting(now).get(seat) if is_int(seat) else None
         if since is None or since > now:
             self._events = []
             self._note(fired, [now, "advance"])
@@ -781,21 +778,21 @@ def _check_state(game):
         raise ValueError("saved game is inconsistent: " + what)
 
     def is_seat(value):
-        return _is_int(value) and 0 <= value < n
+        return is_int(value) and 0 <= value < n
 
     def is_time(value):
-        return _is_int(value) and value >= 0
+        return is_int(value) and value >= 0
 
     def int_list(value):
         return (isinstance(value, list) and len(value) == n
-                and all(_is_int(item) for item in value))
+                and all(is_int(item) for item in value))
 
     n = game.players
     phase = game.phase
     playing = phase in ("play", "last_turns")
     if not isinstance(phase, str) or phase not in PHASES:
         bad("unknown phase")
-    if game.seed is not None and not isinstance(game.seed, str) and not _is_int(game.seed):
+    if game.seed is not None and not isinstance(game.seed, str) and not is_int(game.seed):
         bad("seed")
     if game.stack is not None:
         if not isinstance(game.stack, list):
@@ -804,7 +801,7 @@ def _check_state(game):
             cards.stacked_deck(game.stack)
         except (TypeError, ValueError):
             bad("stacked deck")
-    if not _is_int(game.round) or game.round < 1:
+    if not is_int(game.round) or game.round < 1:
         bad("round")
     if not is_seat(game.dealer):
         bad("dealer")
@@ -831,7 +828,7 @@ def _check_state(game):
         bad("a held card outside a turn")
     if not isinstance(game.drew, bool) or (game.drew and not playing):
         bad("drew")
-    if not _is_int(game.pending_draws) or not 0 <= game.pending_draws <= 8 \
+    if not is_int(game.pending_draws) or not 0 <= game.pending_draws <= 8 \
             or (game.pending_draws and not playing):
         bad("pending draws")
     if playing:
@@ -891,12 +888,12 @@ def _check_state(game):
 
 def _is_journal_entry(entry, players):
     """``[at, "act", seat, action]``, ``[at, "advance"]`` or ``[at, "forfeit", seat]``."""
-    if not isinstance(entry, list) or len(entry) < 2 or not _is_int(entry[0]) or entry[0] < 0:
+    if not isinstance(entry, list) or len(entry) < 2 or not is_int(entry[0]) or entry[0] < 0:
         return False
     kind = entry[1]
     if kind == "advance":
         return len(entry) == 2
     if kind == "forfeit":
-        return len(entry) == 3 and _is_int(entry[2]) and 0 <= entry[2] < players
-    return (kind == "act" and len(entry) == 4 and _is_int(entry[2]) and 0 <= entry[2] < players
+        return len(entry) == 3 and is_int(entry[2]) and 0 <= entry[2] < players
+    return (kind == "act" and len(entry) == 4 and is_int(entry[2]) and 0 <= entry[2] < players
             and isinstance(entry[3], dict) and isinstance(entry[3].get("do"), str))

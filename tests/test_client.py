@@ -264,16 +264,18 @@ def summary(client, renders):
 
 
 def run_micropython(source):
-    """Run `source` on MicroPython with the `ui` modules client.py imports (ui/shared/proof.py,
-    ui/shared/handover.py, ui/shared/limits.py)."""
-    names = ("proof", "handover", "limits")
+    """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
+    handover.py, limits.py, wire.py and crisp_core/checks.py)."""
+    names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/limits", "ui/shared/wire",
+             "crisp_core/checks")
     writes = ""
     for name in names:
-        with open(os.path.join(ROOT, "ui", "shared", name + ".py"), encoding="utf-8") as f:
-            writes += "mp.FS.writeFile('/ui/shared/%s.py', %s);\n" % (name, json.dumps(f.read()))
+        with open(os.path.join(ROOT, name + ".py"), encoding="utf-8") as f:
+            writes += "mp.FS.writeFile('/%s.py', %s);\n" % (name, json.dumps(f.read()))
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
               "mp.FS.mkdir('/ui'); mp.FS.mkdir('/ui/shared'); mp.FS.mkdir('/ui/page');\n"
+              "mp.FS.mkdir('/crisp_core');\n"
               "%s"
               "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
               "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), writes, json.dumps(source))

@@ -57,8 +57,11 @@ process.stdout.write(out);
 def run_tests_on_micropython(tmp_path, module, files, skip=()):
     """Run every `test_` function of tests/`module`.py on MicroPython (the npm build, under
     node), with `files` ({path in MicroPython's file system: path here}) copied in first and
-    the names in `skip` left out. Returns (tests run, names failed, the output). Skips the
-    calling test when node or node_modules is missing."""
+    the names in `skip` left out, and crisp_core/checks.py (the value checks every shared
+    module imports). Returns (tests run, names failed, the output). Skips the calling test
+    when node or node_modules is missing."""
+    files = dict(files)
+    files.setdefault("/crisp_core/checks.py", os.path.join(ROOT, "crisp_core", "checks.py"))
     node = shutil.which("node")
     if node is None or not os.path.isfile(MPY):
         pytest.skip("node or node_modules/@micropython is missing (npm ci)")

@@ -10,7 +10,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 import json
 
 from ui.shared import handover, proof
-from ui.shared.limits import MAX_PLAYERS
+from ui.shared.wire import is_hex, is_int, is_seat, same
 
 VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
@@ -19,15 +19,6 @@ SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this of
 LOG_MAX = 200         # public events of the round kept for the event log
 OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a few hundred)
 PROOF_PARTS_MAX = 200
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _is_seat(x):
-    """Whether `x` may be a seat number: an int from 0 to MAX_PLAYERS - 1."""
-    return _is_int(x) and 0 <= x < MAX_PLAYERS
 
 
 def left_ms(value, elapsed):
@@ -163,7 +154,7 @@ class Client:
             if not isinstance(seat, int) or isinstance(seat, bool):
                 return False
             self.seat = seat
-            if self.token is None and proof.is_hex(msg.get("token"), 32):
+            if self.token is None and is_hex(msg.get("token"), 32):
                 self.token = msg.get("token")    # the first welcome only; never replaced
             if msg.get("room") != self.room:
                 # Seated in another room (a handover's new id): the old room's sealed box and
@@ -172,9 +163,9 @@ class Client:
                 self.sealed = None
                 self.standby = None
             self.room = msg.get("room")
-            if _is_seat(msg.get("host")):
+            if is_seat(msg.get("host")):
                 self.host_seat = msg.get("host")     # moves with a host handover
-            if proof.is_hex(msg.get("succession"), 32):
+            if is_hex(msg.get("succession"), 32):
                 self.succession = msg.get("succession")   # the room's next ids (handover)
             self.spectator = False
             self.ask = None
@@ -212,9 +203,9 @@ class Client:
             # This seat would host next (docs/protocol.md "Host handover"): every person's
             # token in a room it hosts, should the sealed room not open. Kept, never shown.
             tokens = msg.get("tokens")
-            if _is_int(msg.get("seat")) and msg.get("seat") == self.seat \
+            if is_int(msg.get("seat")) and msg.get("seat") == self.seat \
                     and isinstance(tokens, dict) and len(tokens) <= 8 \
-                    and all(proof.is_hex(t, 32) for t in tokens.values()):
+                    and all(is_hex(t, 32) for t in tokens.values()):
                 # and the room's spectators, for this seat to tell where the room went
                 self.standby = {"seat": msg.get("seat"), "tokens": tokens,
                                 "watchers": handover.watchers(msg.get("watchers"))}
@@ -223,17 +214,17 @@ class Client:
             self.spectator = True
             follow = msg.get("follow")
             # this spectator's follow token: a `moved` from the next host proves itself with it
-            self.follow = follow if proof.is_hex(follow, 32) else None
+            self.follow = follow if is_hex(follow, 32) else None
             ask = msg.get("ask")
             self.ask = ask if isinstance(ask, dict) else None
             self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room
-            if _is_seat(msg.get("host")):
+            if is_seat(msg.get("host")):
                 self.host_seat = msg.get("host")     # the crown; it moves with a handover
             return True
         if kind == "lobby":
             self.lobby = msg
             self.players = msg.get("players") or []
-            if _is_seat(msg.get("host")):
+            if is_seat(msg.get("host")):
                 self.host_seat = msg.get("host")
             self.games = _count(msg.get("games"), self.games)
             if self.spectator and self.seat is None:
@@ -279,7 +270,7 @@ class Client:
             if isinstance(t, (int, float)):
                 self.latency = now - t
             n = msg.get("n")
-            if _is_int(n) and n > self.n:
+            if is_int(n) and n > self.n:
                 self._resync(now)     # the host sent a view we never got (ordered channel:
                                       # a view sent before this pong would be here already)
             return False
@@ -292,11 +283,11 @@ class Client:
         ask = self._ask
         if kind == "pong":
             return False
-        if kind == "challenge" and ask is not None and proof.is_hex(msg.get("nonce"), 32):
+        if kind == "challenge" and ask is not None and is_hex(msg.get("nonce"), 32):
             host_nonce = msg.get("nonce")
             mac = proof.host_mac(ask["token"], ask["room"], ask["peer"], ask["seat_id"],
                                  ask["nonce"], host_nonce)
-            if proof.same(msg.get("mac"), mac):
+            if same(msg.get("mac"), mac):
                 self._ask = None
                 self.trusted = True
                 self._send({"type": "proof", "mac": proof.guest_mac(
@@ -317,10 +308,10 @@ class Client:
         if msg.get("replay") is True:
             self._segment = True      # the replay: a new stretch of observed events
         n = msg.get("n")
-        gap = _is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
+        gap = is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
         self.view = view
         self.view_at = now
-        if _is_int(n):
+        if is_int(n):
             self.n = n
             self.fresh = False
         self.players = msg.get("players") or self.players

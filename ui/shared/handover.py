@@ -26,6 +26,8 @@ import hashlib
 import hmac
 import json
 
+from crisp_core.checks import is_hex, same
+
 MAX_EPOCH = 99
 
 
@@ -69,8 +71,7 @@ TAG_HEX = 20          # the unguessable part of a next id: 80 bits of an HMAC
 
 def is_secret(secret):
     """True when `secret` is a succession secret: SECRET_HEX lowercase hex digits."""
-    return (isinstance(secret, str) and len(secret) == SECRET_HEX
-            and all(c in "0123456789abcdef" for c in secret))
+    return is_hex(secret, SECRET_HEX)
 
 
 def _split(room_id):
@@ -80,8 +81,8 @@ def _split(room_id):
     parts = room_id.split("-")
     if len(parts) >= 3:
         mark, tag = parts[-2], parts[-1]
-        if (len(mark) >= 2 and mark[0] == "h" and mark[1:].isdigit() and len(tag) == TAG_HEX
-                and all(c in "0123456789abcdef" for c in tag)):
+        if (len(mark) >= 2 and mark[0] == "h" and mark[1:].isdigit()
+                and is_hex(tag, TAG_HEX)):
             return "-".join(parts[:-2]), int(mark[1:])
     return room_id, 0
 
@@ -199,7 +200,7 @@ class Handover:
         expected = successor_mac(key, self.room_id, self.successor, my_peer, self.nonce,
                                  host_nonce)
         self.nonce = None                   # one answer for one challenge
-        if not _same(mac, expected):
+        if not same(mac, expected):
             return None
         box = self.sealed.get("box") or {}
         return {"n": box.get("n"), "share": self.sealed.get("share")}
@@ -229,16 +230,6 @@ class Handover:
             return open_room(self.sealed["box"], self.shares, self.room_id)
         except ValueError:
             return None
-
-
-def _same(a, b):
-    """Compare two texts without an early exit."""
-    x = a.encode("utf-8")
-    y = b.encode("utf-8")
-    diff = len(x) ^ len(y)
-    for i in range(min(len(x), len(y))):
-        diff |= x[i] ^ y[i]
-    return diff == 0
 
 
 FOLLOW_EPOCHS = 3       # a page back from away looks this many ids ahead for its room
@@ -332,11 +323,6 @@ MAX_WATCHERS = 8        # spectators a room keeps for its next host to tell (MAX
 MOVED_TEXT = 400        # a `moved` message is shorter than this
 
 
-def _is_hex(text, size):
-    return (isinstance(text, str) and len(text) == size
-            and all(c in "0123456789abcdef" for c in text))
-
-
 def is_peer_id(text):
     """True when `text` looks like a PeerJS id (letters, digits, single - or _ between; at
     most 64): a spectator's, or a room's."""
@@ -364,7 +350,7 @@ def watchers(items):
             break
         if not isinstance(w, dict) or set(w) != {"peer", "follow"}:
             continue
-        if is_peer_id(w["peer"]) and _is_hex(w["follow"], FOLLOW_HEX) and w["peer"] not in peers:
+        if is_peer_id(w["peer"]) and is_hex(w["follow"], FOLLOW_HEX) and w["peer"] not in peers:
             peers.append(w["peer"])
             out.append({"peer": w["peer"], "follow": w["follow"]})
     return out
@@ -389,7 +375,7 @@ def check_moved(text, follow, old_id):
     (`<base>-h<k>-<tag>`, k after `old_id`'s epoch) and `mac` = moved_mac(follow, old_id,
     room). Anything else, a wrong mac, a missing follow token: None (the page closes that
     connection and changes nothing)."""
-    if not _is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
+    if not is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
         return None
     try:
         msg = json.loads(text)
@@ -399,12 +385,12 @@ def check_moved(text, follow, old_id):
             or msg["type"] != "moved" or msg["v"] != 1 or isinstance(msg["v"], bool):
         return None
     new_id, mac = msg["room"], msg["mac"]
-    if not is_peer_id(new_id) or not _is_hex(mac, 64) or new_id == old_id:
+    if not is_peer_id(new_id) or not is_hex(mac, 64) or new_id == old_id:
         return None
     base, epoch = _split(new_id)
     if base != _split(old_id)[0] or epoch < epoch_after(old_id):
         return None
-    if not _same(mac, moved_mac(follow, old_id, new_id)):
+    if not same(mac, moved_mac(follow, old_id, new_id)):
         return None
     return new_id
 

@@ -15,6 +15,7 @@ Storage records (keys in ui/page/main.py):
 
 import json
 
+from crisp_core.checks import is_hex, is_number
 from ui.shared import roomcode
 
 LEASE_MS = 5000           # a lease not refreshed for this long is stale: another tab may run it
@@ -27,7 +28,6 @@ LEASE_EVERY_MS = 1000     # how often the running tab refreshes its lease
 GAP_MS = 3000
 TICK_MS = 1000
 ROOM_ID_PREFIX = "crisp-"
-HEX = "0123456789abcdef"
 
 # The room's lobby options before the engine answers (ui/worker/room.py DEFAULT_OPTIONS).
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
@@ -42,10 +42,9 @@ def new_room_id(random_hex):
     digits (64 bits; the page draws them with crypto.getRandomValues). Raises ValueError for
     anything else: a room id is also a PeerJS id, and a guessable one would let strangers
     take the room."""
-    text = random_hex if isinstance(random_hex, str) else ""
-    if len(text) != 16 or any(c not in HEX for c in text):
+    if not is_hex(random_hex, 16):
         raise ValueError("a room id needs 16 random hex digits")
-    bits = int(text, 16)
+    bits = int(random_hex, 16)
     return roomcode.room_id(roomcode.new_code(lambda k: bits >> (64 - k)))
 
 
@@ -82,7 +81,7 @@ def lease_free(lease, tab, now):
     if not isinstance(lease, dict):
         return True
     at = lease.get("at")
-    return (lease.get("tab") in (None, tab) or not _is_number(at)
+    return (lease.get("tab") in (None, tab) or not is_number(at)
             or abs(now - at) > LEASE_MS)
 
 
@@ -116,9 +115,9 @@ def resume_clock(saved, lease):
     and the lease's `clock` (refreshed every second, so newer than a save when the last
     change was long ago). Never negative; ignores what is not a number."""
     clock = saved.get("now") if isinstance(saved, dict) else None
-    clock = clock if _is_number(clock) and clock > 0 else 0
+    clock = clock if is_number(clock) and clock > 0 else 0
     held = lease.get("clock") if isinstance(lease, dict) else None
-    if _is_number(held) and held > clock:
+    if is_number(held) and held > clock:
         clock = held
     return int(clock)
 
@@ -252,7 +251,3 @@ def provisional(room_id, name):
              "players": [{"seat": 0, "name": name, "bot": None, "connected": True,
                           "wins": 0}]}
     return [json.dumps(welcome), json.dumps(lobby)]
-
-
-def _is_number(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)

@@ -19,7 +19,8 @@ too and changes nothing.
 import json
 import secrets
 
-from ui.shared import handover, proof, seal
+from ui.shared import handover, seal
+from ui.shared.wire import is_hex, is_int
 from ui.worker.room import MAX_TEXT, ROOM_ID, Room
 
 SHARE_WAIT_MS = 8000        # no second share after this long: the round is dealt again
@@ -52,10 +53,6 @@ def _error(text):
     return _msg("error", code="bad_message", text=text)
 
 
-def _int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 class Takeover:
     """One successor's takeover. `spec` (from the successor's page):
     {"room_id": the old id, "new_id", "epoch" (1, or more when a successor failed),
@@ -79,12 +76,12 @@ class Takeover:
         for what, ok in (("room id", isinstance(self.room_id, str)
                           and ROOM_ID.match(self.room_id)),
                          ("new id", isinstance(self.new_id, str) and ROOM_ID.match(self.new_id)),
-                         ("seat", _int(self.seat)),
+                         ("seat", is_int(self.seat)),
                          ("token", isinstance(self.token, str) and 0 < len(self.token) <= 128)):
             if not ok:
                 raise ValueError("takeover: " + what)
         epoch = spec.get("epoch")
-        if not _int(epoch) or not 1 <= epoch <= handover.MAX_EPOCH:
+        if not is_int(epoch) or not 1 <= epoch <= handover.MAX_EPOCH:
             epoch = handover.epoch_after(self.room_id)
         self.plan = handover.Handover(self.room_id, self.seat, spec.get("players"),
                                       spec.get("host"), spec.get("sealed"), epoch,
@@ -93,7 +90,7 @@ class Takeover:
             raise ValueError("takeover: this seat is not the successor")
         after = spec.get("after_seal")
         # how long the old host spoke after the newest seal (ms): capped, 0 when unreadable
-        self.after_seal = min(after, MAX_AFTER_SEAL_MS) if _int(after) and after > 0 else 0
+        self.after_seal = min(after, MAX_AFTER_SEAL_MS) if is_int(after) and after > 0 else 0
         self.make_bot = make_bot
         self.nonce = nonce
         self.started = now
@@ -128,8 +125,8 @@ class Takeover:
             seat, nonce, n = msg.get("seat"), msg.get("nonce"), msg.get("n")
             if count > OFFERS_PER_CONN or sum(self.offers.values()) > OFFERS_MAX:
                 return [(conn, _error("too many share offers"))]
-            if not _int(seat) or not 0 <= seat < 8 or seat == self.seat \
-                    or not proof.is_hex(nonce, 32) or not _int(n):
+            if not is_int(seat) or not 0 <= seat < 8 or seat == self.seat \
+                    or not is_hex(nonce, 32) or not is_int(n):
                 return [(conn, _error("share_offer: seat, n and a 32-hex nonce"))]
             if not self.plan.resume or n != box.get("n") or conn not in self.peers:
                 return [(conn, _error("share_offer: not the box this room waits for"))]
@@ -170,12 +167,12 @@ class Takeover:
         tokens = dict(tokens) if isinstance(tokens, dict) else {}
         tokens[str(self.seat)] = handover.next_token(self.token, self.room_id, self.seat)
         scores, dealer, number = public.get("scores"), public.get("dealer"), public.get("round")
-        if not isinstance(players, list) or not _int(dealer) or not _int(number):
+        if not isinstance(players, list) or not is_int(dealer) or not is_int(number):
             raise ValueError("takeover: no round to deal again")
         if public.get("phase") in ("round_over", "game_over"):
             # the round had ended (its scores counted): the next one is dealt
             number, dealer = number + 1, (dealer + 1) % len(players)
-        seats = sorted([p for p in players if isinstance(p, dict) and _int(p.get("seat"))],
+        seats = sorted([p for p in players if isinstance(p, dict) and is_int(p.get("seat"))],
                        key=lambda p: p["seat"])
         if [p["seat"] for p in seats] != list(range(len(seats))):
             raise ValueError("takeover: players")
