@@ -12,7 +12,6 @@ import json
 import random
 import re
 import secrets
-import unicodedata
 
 from crisp_core import (Bot, Game, IllegalAction, events_for, is_card, normalize_options,
                         public_events, spectator_view, view_for)
@@ -24,15 +23,15 @@ from ui.shared import handover
 from ui.shared import proof
 from ui.shared import seal
 from ui.shared import roomcode
+from ui.shared import wire
 from ui.shared.gate import Gate
-from ui.shared.limits import MAX_PLAYERS, NAME_MAX
+from ui.shared.limits import MAX_PLAYERS
+from ui.shared.wire import (BOT_LEVELS, MAX_TEXT, VERSION, BadMessage, is_hex, is_int,  # noqa: F401
+                            is_number, parse, same)
+from ui.worker.names import (MAX_NAME, bot_name, check_name, clean_name,  # noqa: F401
+                             is_bot_name, name_key)
 
-VERSION = 1
 LOCAL = "local"
-MAX_TEXT = 16 * 1024          # bytes, both ways
-MAX_NAME = NAME_MAX          # characters (ui/shared/limits.py: the screens' name field too)
-MAX_MARKS = 3              # combining marks on one character of a name (Vietnamese needs 2)
-MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
 MAX_SEATS = MAX_PLAYERS
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
 LOG_KEEP = 300                # events of the round the room keeps for replays
@@ -44,7 +43,6 @@ RATE_BURST = 40               # messages a connection may send at once (token bu
 RATE_PER_S = 10               # ... and per second after that; a person taps a few a second
 RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a flooding peer
 SYNC_MS = 1000                # a seat's `sync` is answered at most once in this long
-BOT_LEVELS = ("easy", "hard")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 HOST_ONLY = ("options", "start", "next_round", "add_bot", "remove", "stand_in", "new_game",
              "approve")
@@ -73,12 +71,12 @@ def fair_from_dict(data):
     if not isinstance(data, dict):
         return None
     try:
-        ok = (shuffle.is_hex(data["secret"], shuffle.SECRET_BYTES)
-              and _is_int(data["round"]) and _is_number(data["deadline"])
-              and isinstance(data["asked"], list) and all(_is_int(i) for i in data["asked"])
+        ok = (is_hex(data["secret"], 2 * shuffle.SECRET_BYTES)
+              and is_int(data["round"]) and is_number(data["deadline"])
+              and isinstance(data["asked"], list) and all(is_int(i) for i in data["asked"])
               and isinstance(data["contributions"], list)
-              and all(isinstance(c, list) and len(c) == 2 and _is_int(c[0])
-                      and shuffle.is_hex(c[1], shuffle.CONTRIBUTION_BYTES)
+              and all(isinstance(c, list) and len(c) == 2 and is_int(c[0])
+                      and is_hex(c[1], 2 * shuffle.CONTRIBUTION_BYTES)
                       for c in data["contributions"])
               and isinstance(data["dealt"], bool)
               and (data["info"] is None or isinstance(data["info"], dict)))
@@ -100,122 +98,9 @@ def bot_maker(seed, pace=1.0):
     return make_bot
 
 
-class BadMessage(Exception):
-    """A message refused before it reaches the engine; becomes one `error` to its sender."""
-
-    def __init__(self, code, text):
-        Exception.__init__(self, text)
-        self.code = code
-        self.text = text
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _is_number(x):
-    return (isinstance(x, (int, float)) and not isinstance(x, bool)
-            and x == x and x not in (float("inf"), float("-inf")))
-
-
-def _fields(msg, required, optional=()):
-    """Refuse a message missing a required field or holding an unknown one."""
-    allowed = set(required) | set(optional) | {"type", "v"}
-    for key in required:
-        if key not in msg:
-            raise BadMessage("bad_message", "missing field: " + key)
-    for key in msg:
-        if key not in allowed:
-            raise BadMessage("bad_message", "unknown field: " + str(key)[:40])
-
-
-# Code points that draw nothing but are not format characters (Cf): fillers and blanks that
-# would make a name invisible, and the combining grapheme joiner.
-INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180E,
-                       0x180F, 0x2800, 0x3164, 0xFFA0])
-ZWJ = "\u200d"
-
-
-def _is_emoji(ch):
-    """A pictograph an emoji sequence joins (category So: \U0001F469, \u2764, ...)."""
-    return unicodedata.category(ch) == "So"
-
-
-def _emoji_before(chars):
-    """True when `chars` ends with an emoji, maybe followed by its presentation selector
-    (U+FE0F) or a skin tone (U+1F3FB..U+1F3FF): where a joiner may continue the sequence."""
-    i = len(chars) - 1
-    while i >= 0 and (chars[i] == "\ufe0f" or 0x1F3FB <= ord(chars[i]) <= 0x1F3FF):
-        i -= 1
-    return i >= 0 and _is_emoji(chars[i])
-
-
-def clean_name(name):
-    """A player's name as the room keeps and shows it (names are never trusted).
-
-    `name`: what a `join` (or the host page) says. Returns it in NFC with: control, format
-    (Cf), surrogate, private-use and unassigned characters dropped, but a zero-width joiner
-    between two emoji (an emoji sequence such as a family); invisible fillers dropped; every
-    run of whitespace one space, none at the ends; at most MAX_MARKS combining marks on one
-    character; at most MAX_NAME (20) characters. Raises BadMessage `bad_name` when it is not
-    text or nothing visible is left.
-    """
-    if not isinstance(name, str):
-        raise BadMessage("bad_name", "the name must be text")
-    name = unicodedata.normalize("NFC", name[:MAX_NAME * 16])
-    out = []
-    marks = 0
-    for i, ch in enumerate(name):
-        kind = unicodedata.category(ch)
-        if ch.isspace() or kind[0] == "Z":
-            if out and out[-1] != " ":
-                out.append(" ")
-            marks = 0
-        elif kind in ("Cc", "Cs", "Co", "Cn") or ord(ch) in INVISIBLE:
-            continue
-        elif kind == "Cf":
-            if (ch == ZWJ and _emoji_before(out) and i + 1 < len(name)
-                    and _is_emoji(name[i + 1])):
-                out.append(ch)
-        elif kind[0] == "M":
-            # a mark on nothing (or on a space) is dropped; a tower of them is cut down
-            if out and out[-1] not in (" ", ZWJ) and marks < MAX_MARKS:
-                out.append(ch)
-                marks += 1
-        else:
-            out.append(ch)
-            marks = 0
-    name = unicodedata.normalize("NFC", "".join(out))[:MAX_NAME]
-    # A cut at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
-    name = name.strip(" " + ZWJ)
-    if not any(not unicodedata.category(ch).startswith("M") and ch not in (" ", ZWJ)
-               for ch in name):
-        raise BadMessage("bad_name", "the name has nothing visible")
-    return name
-
-
-def name_key(name):
-    """What two names are compared by: case-folded, NFKC (so "ANA", "ana" and "\uff21na"
-    are one name)."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-
-
-def bot_name(seat):
-    """A bot's name, by its seat: "Bot 2". People may not take names of this form."""
-    return "Bot " + str(seat)
-
-
-def is_bot_name(name):
-    key = name_key(name)
-    return key.startswith("bot") and key[3:].strip().isdigit()
-
-
-def check_name(name):
-    """`clean_name`, and no name a bot goes by (`Bot 3`): BadMessage `name_taken`."""
-    name = clean_name(name)
-    if is_bot_name(name):
-        raise BadMessage("name_taken", "that name is taken by the bots: pick another one")
-    return name
+def _fields(msg):
+    """Refuse a message whose fields are not its type's (ui/shared/wire.py TO_ROOM)."""
+    wire.check_fields(wire.TO_ROOM[msg["type"]], msg)
 
 
 def check_action(action, players):
@@ -226,31 +111,6 @@ def check_action(action, players):
     except ActionError as e:
         raise BadMessage("bad_message", str(e))
     return action
-
-
-def parse(text):
-    """Decode one incoming text into a message dict with a known `type` and `v` 1."""
-    if not isinstance(text, str):
-        raise BadMessage("bad_message", "messages are JSON text")
-    if len(text) > MAX_TEXT or len(text.encode("utf-8")) > MAX_TEXT:
-        raise BadMessage("too_big", "message larger than 16 KB")
-    # A guest's message nests two levels at most; refusing deep nesting before parsing keeps
-    # a crafted "[[[[..." from running the parser's recursion out (fatal on a small stack).
-    if text.count("[") + text.count("{") > MAX_BRACKETS:
-        raise BadMessage("bad_message", "message nested too deeply")
-    try:
-        msg = json.loads(text)
-    except (ValueError, RecursionError):
-        raise BadMessage("bad_message", "not JSON")
-    if not isinstance(msg, dict):
-        raise BadMessage("bad_message", "a message is a JSON object")
-    kind = msg.get("type")
-    if not isinstance(kind, str):
-        raise BadMessage("bad_message", "missing type")
-    version = msg.get("v")
-    if not _is_int(version) or version != VERSION:
-        raise BadMessage("bad_version", "protocol version must be 1")
-    return msg
 
 
 class Seat:
@@ -558,8 +418,8 @@ class Room:
     def _dispatch(self, conn, msg, now):
         kind = msg["type"]
         if kind == "ping":
-            _fields(msg, ("t",))
-            if not _is_number(msg["t"]):
+            _fields(msg)
+            if not is_number(msg["t"]):
                 raise BadMessage("bad_message", "t must be a number")
             seat = self.conns.get(conn)
             if seat is not None and self.game is not None:
@@ -567,28 +427,28 @@ class Room:
                 return [(conn, self._msg("pong", t=msg["t"], n=self.seats[seat].n))]
             return [(conn, self._msg("pong", t=msg["t"]))]
         if kind == "sync":
-            _fields(msg, ())
+            _fields(msg)
             return self._sync(conn, now)
         if kind == "join":
-            _fields(msg, ("name",), ("seat_id", "nonce"))
+            _fields(msg)
             return self._join(conn, msg, now)
         if kind == "proof":
-            _fields(msg, ("mac",))
+            _fields(msg)
             return self._proof(conn, msg, now)
         if kind == "action":
-            _fields(msg, ("action",), ("n",))
+            _fields(msg)
             return self._action(conn, msg, now)
         if kind == "contribute":
-            _fields(msg, ("round", "value"))
+            _fields(msg)
             return self._contribute(conn, msg, now)
         if kind == "watch":
-            _fields(msg, ())
+            _fields(msg)
             return self._watch(conn, now)
         if kind == "sit":
-            _fields(msg, ("name",), ("seat",))
+            _fields(msg)
             return self._sit(conn, msg, now)
         if kind == "leave":
-            _fields(msg, ())
+            _fields(msg)
             return self._leave(conn, now)
         if kind in HOST_ONLY:
             if conn != LOCAL:
@@ -604,8 +464,8 @@ class Room:
         name = clean_name(msg["name"])
         bound = self.conns.get(conn)
         if "seat_id" in msg or "nonce" in msg:
-            if conn == LOCAL or not proof.is_hex(msg.get("seat_id"), proof.SEAT_ID_HEX) \
-                    or not proof.is_hex(msg.get("nonce"), proof.NONCE_HEX):
+            if conn == LOCAL or not is_hex(msg.get("seat_id"), proof.SEAT_ID_HEX) \
+                    or not is_hex(msg.get("nonce"), proof.NONCE_HEX):
                 raise BadMessage("bad_message", "seat_id and nonce: 32 hex digits each")
             if bound is not None:
                 raise BadMessage("already_joined", "this connection already has a seat")
@@ -641,8 +501,7 @@ class Room:
         expected = proof.guest_mac(token, self.room_id, self.peers.get(conn, ""),
                                    pending["seat_id"], pending["guest_nonce"],
                                    pending["host_nonce"])
-        if not proof.is_hex(msg["mac"], proof.MAC_HEX) or not secrets.compare_digest(
-                msg["mac"], expected):
+        if not is_hex(msg["mac"], proof.MAC_HEX) or not same(msg["mac"], expected):
             raise BadMessage("bad_proof", "the seat proof is wrong")
         seat = self._seat_of_token(token)
         if seat is None:                        # removed meanwhile
@@ -751,7 +610,7 @@ class Room:
         name = clean_name(msg["name"])
         index = msg.get("seat")
         if index is not None:
-            if not _is_int(index) or not self._guest_seat(index):
+            if not is_int(index) or not self._guest_seat(index):
                 raise BadMessage("bad_message", "seat must be a guest's seat")
             if not self._open_seat(index):
                 raise BadMessage("seat_taken", "that seat is played by someone who is here")
@@ -768,11 +627,11 @@ class Room:
         """The host gives seat `seat` to the spectator asking for it: a new token (the seat's
         old one opens nothing any more), the seat's name, the current view and the round's
         log; a bot playing it stops."""
-        _fields(msg, ("seat",))
+        _fields(msg)
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
         index = msg["seat"]
-        if not _is_int(index) or not self._guest_seat(index):
+        if not is_int(index) or not self._guest_seat(index):
             raise BadMessage("bad_message", "seat must be a guest's seat")
         conn = self._asker(index)
         if conn is None:
@@ -909,7 +768,7 @@ class Room:
     def _fresh(self, seat, n):
         """An action names the view it answers (`n`): one from before what this seat may do
         last changed is stale (a late tap, a replayed message) and is refused."""
-        if not _is_int(n) or not 0 <= n <= seat.n:
+        if not is_int(n) or not 0 <= n <= seat.n:
             raise BadMessage("bad_message", "n must be the number of a view you received")
         if n < seat.allowed_n:
             raise BadMessage("stale", "the table has changed since that view")
@@ -917,7 +776,7 @@ class Room:
     # ---- host-only messages -------------------------------------------------------------
 
     def _host_options(self, msg, now):
-        _fields(msg, (), ("target", "draw_seconds", "draw_from_discard"))
+        _fields(msg)
         self._in_lobby()
         options = dict(self.options)
         for key in DEFAULT_OPTIONS:
@@ -931,7 +790,7 @@ class Room:
         return self._broadcast()
 
     def _host_start(self, msg, now):
-        _fields(msg, ())
+        _fields(msg)
         self._in_lobby()
         if not 2 <= len(self.seats) <= MAX_SEATS:
             raise BadMessage("not_enough_players", "a game needs 2 to 8 players")
@@ -945,7 +804,7 @@ class Room:
         return out + self._after_change(self.game.deal_events(), now)
 
     def _host_next_round(self, msg, now):
-        _fields(msg, ())
+        _fields(msg)
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
         return self._apply(self.host, {"do": "next_round"}, now)
@@ -953,7 +812,7 @@ class Room:
     def _host_new_game(self, msg, now):
         """After game over: everyone back to the lobby, same seats, bots and options,
         scores reset (the game is gone). A fresh seed: the next game deals other decks."""
-        _fields(msg, ())
+        _fields(msg)
         if self.game is None or self.game.phase != "game_over":
             raise BadMessage("not_over", "the game is not over")
         self.game = None
@@ -977,7 +836,7 @@ class Room:
         return out + self._broadcast()
 
     def _host_add_bot(self, msg, now):
-        _fields(msg, ("level",))
+        _fields(msg)
         self._in_lobby()
         if msg["level"] not in BOT_LEVELS:
             raise BadMessage("bad_message", "level must be easy or hard")
@@ -992,10 +851,10 @@ class Room:
 
     def _host_remove(self, msg, now):
         """The host removes a bot or a person from the lobby (its page hears `removed`)."""
-        _fields(msg, ("seat",))
+        _fields(msg)
         self._in_lobby()
         index = msg["seat"]
-        if not _is_int(index) or not self._guest_seat(index):
+        if not is_int(index) or not self._guest_seat(index):
             raise BadMessage("bad_message", "seat must be a guest's seat")
         return self._remove_seat(index, "removed", "the host removed you")
 
@@ -1024,11 +883,11 @@ class Room:
     def _host_stand_in(self, msg, now):
         """A bot plays an away person's seat until that person is back (`_join`, `_heard`).
         It starts from what that seat was shown this round (the round's events for it)."""
-        _fields(msg, ("seat", "level"))
+        _fields(msg)
         if self.game is None:
             raise BadMessage("not_started", "the game has not started")
         index = msg["seat"]
-        if not _is_int(index) or not self._guest_seat(index) \
+        if not is_int(index) or not self._guest_seat(index) \
                 or self.seats[index].bot is not None:
             raise BadMessage("bad_message", "seat must be a guest's seat")
         if msg["level"] not in BOT_LEVELS:
@@ -1099,7 +958,7 @@ class Room:
         if seat is None:
             raise BadMessage("not_joined", "join the room first")
         value = msg["value"]
-        if not _is_int(msg["round"]) or not shuffle.is_hex(value, shuffle.CONTRIBUTION_BYTES):
+        if not is_int(msg["round"]) or not is_hex(value, 2 * shuffle.CONTRIBUTION_BYTES):
             raise BadMessage("bad_message", "a contribution is 32 lowercase hex digits")
         fair = self.fair
         if (fair is None or fair.get("dealt") is not False or msg["round"] != fair["round"]
@@ -1360,7 +1219,7 @@ class Room:
 
     def _guest_seat(self, index):
         """True for a seat of this room that is not the host's."""
-        return _is_int(index) and 0 <= index < len(self.seats) and index != self.host
+        return is_int(index) and 0 <= index < len(self.seats) and index != self.host
 
     def _token(self):
         return self.make_token(16)
@@ -1368,8 +1227,7 @@ class Room:
     def _seat_of_id(self, seat_id):
         """The guest seat whose token's public id is `seat_id`, or None (never the host's)."""
         for index, seat in enumerate(self.seats):
-            if index != self.host and seat.token is not None and secrets.compare_digest(
-                    proof.seat_id(seat.token), seat_id):
+            if index != self.host and seat.token is not None and same(proof.seat_id(seat.token), seat_id):
                 return index
         return None
 
@@ -1378,7 +1236,7 @@ class Room:
             return None
         for index, seat in enumerate(self.seats):
             if index != self.host and seat.token is not None \
-                    and secrets.compare_digest(seat.token, token):
+                    and same(seat.token, token):
                 return index
         return None
 
@@ -1441,7 +1299,7 @@ class Room:
             seat.n = s["n"]
             seat.stand_in = s["stand_in"] if game is not None else None
             wins = s.get("wins", 0)
-            seat.wins = wins if _is_int(wins) and wins >= 0 else 0
+            seat.wins = wins if is_int(wins) and wins >= 0 else 0
             level = seat.bot or seat.stand_in
             if s["agent"] is not None and level is not None:
                 try:
@@ -1465,10 +1323,10 @@ class Room:
         room.now = max(d["now"], game.clock if game is not None else 0)
         history = d.get("history")
         if isinstance(history, list) and all(
-                isinstance(r, list) and all(_is_int(p) for p in r) for r in history):
+                isinstance(r, list) and all(is_int(p) for p in r) for r in history):
             room.history = [list(r) for r in history]
         games = d.get("games", 0)
-        room.games = games if _is_int(games) and games >= 0 else 0
+        room.games = games if is_int(games) and games >= 0 else 0
         room.fair = fair_from_dict(d.get("fair"))    # checked there: None when malformed
         return room
 
@@ -1582,19 +1440,19 @@ class Room:
         seat other than the old host's (or `d` is not a room)."""
         def load(agent):
             rng = agent.get("rng") if isinstance(agent, dict) else None
-            if isinstance(rng, dict) and set(rng) == {"seed"} and _is_int(rng["seed"]):
+            if isinstance(rng, dict) and set(rng) == {"seed"} and is_int(rng["seed"]):
                 agent = dict(agent, rng=_bots._rng_state(random.Random(rng["seed"])))
             return load_bot(agent)
 
         d = dict(d)
         followers = handover.watchers(d.pop("watchers", None))
-        if not _is_int(after_seal) or after_seal < 0:
+        if not is_int(after_seal) or after_seal < 0:
             raise ValueError("after_seal: ms as an int >= 0")
         room = cls.from_dict(d, make_token=make_token, make_bot=make_bot, load_bot=load)
         room.now += after_seal
         room.followers = followers
         old = room.host
-        if not _is_int(seat) or not 0 <= seat < len(room.seats) or seat == old \
+        if not is_int(seat) or not 0 <= seat < len(room.seats) or seat == old \
                 or room.seats[seat].bot is not None:
             raise ValueError("the new host must be a person's seat other than the old host's")
         old_id = room.room_id
@@ -1633,7 +1491,7 @@ class Room:
             raise ValueError("succession: the room's secret")
         if not isinstance(players, list) or not 2 <= len(players) <= MAX_SEATS:
             raise ValueError("players: 2 to 8 seats")
-        if not _is_int(seat) or not 0 <= seat < len(players):
+        if not is_int(seat) or not 0 <= seat < len(players):
             raise ValueError("seat must be one of the players'")
         tokens = tokens if isinstance(tokens, dict) else {}
         room = cls(room_id, players[seat].get("name") or "?", seed=seed, make_token=make_token,
@@ -1644,7 +1502,7 @@ class Room:
             p = p if isinstance(p, dict) else {}
             name = clean_name(p.get("name") or "Bot " + str(index))
             token = tokens.get(str(index))
-            person = proof.is_hex(token, 32) and token not in seen   # (a person's seat:
+            person = is_hex(token, 32) and token not in seen   # (a person's seat:
             # `standby` has tokens for people only; the list shows a stand-in as a bot)
             if index == seat:
                 room.seats.append(Seat(name, token if person else room._token()))
@@ -1702,7 +1560,7 @@ def check_saved(d):
             bad("unknown field " + str(key)[:40])
     if not isinstance(d["room_id"], str) or not ROOM_ID.match(d["room_id"]):
         bad("room id")
-    if not _is_int(d["seed"]):
+    if not is_int(d["seed"]):
         bad("seed")
     if "succession" in d and not handover.is_secret(d["succession"]):
         bad("succession secret")
@@ -1722,7 +1580,7 @@ def check_saved(d):
     if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
         bad("1 to 8 seats")
     host = d.get("host", 0)
-    if not _is_int(host) or not 0 <= host < len(seats):
+    if not is_int(host) or not 0 <= host < len(seats):
         bad("host")
     tokens = set()
     for i, s in enumerate(seats):
@@ -1738,13 +1596,13 @@ def check_saved(d):
         elif i == host or s["bot"] not in BOT_LEVELS or s["token"] is not None \
                 or s["stand_in"] is not None:
             bad("seat %d: bot" % i)
-        if not _is_int(s["n"]) or s["n"] < 0:
+        if not is_int(s["n"]) or s["n"] < 0:
             bad("seat %d: view count" % i)
         if s["agent"] is not None and not isinstance(s["agent"], dict):
             bad("seat %d: bot state" % i)
         plan = s["plan"]
         if plan is not None and (not isinstance(plan, dict) or set(plan) != {"at", "action"}
-                                 or not _is_int(plan["at"])
+                                 or not is_int(plan["at"])
                                  or not isinstance(plan["action"], dict)):
             bad("seat %d: bot plan" % i)
     # (after a handover the seat that hosts need not be seat 0: checked above, as a person)
@@ -1760,7 +1618,7 @@ def check_saved(d):
                 or not is_event(event, len(seats))
                 or event["type"] != "reveal" or event["to"] != int(key)):
             bad("peeks")
-    if not _is_int(d["now"]) or d["now"] < 0:
+    if not is_int(d["now"]) or d["now"] < 0:
         bad("clock")
 
 
@@ -1779,16 +1637,16 @@ def is_event(e, players):
     """True when `e` has the shape of an engine event (docs/protocol.md "Events") at a table
     of `players` seats: a known type, and every field of its kind with a fitting value."""
     def seat(v):
-        return _is_int(v) and 0 <= v < players
+        return is_int(v) and 0 <= v < players
 
     def card(v):
         return v is None or is_card(v)
 
     def count(v):
-        return _is_int(v) and 0 <= v <= 1000
+        return is_int(v) and 0 <= v <= 1000
 
     def ints(v):
-        return isinstance(v, list) and len(v) == players and all(_is_int(x) for x in v)
+        return isinstance(v, list) and len(v) == players and all(is_int(x) for x in v)
 
     def shown(v):
         return isinstance(v, list) and len(v) <= 3 and all(
