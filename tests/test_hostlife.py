@@ -168,7 +168,10 @@ def test_the_hostlife_tests_pass_on_micropython(tmp_path):
 
     files = {"/tests/test_hostlife.py": os.path.join(ROOT, "tests", "test_hostlife.py"),
              "/ui/shared/hostlife.py": os.path.join(ROOT, "ui", "shared", "hostlife.py"),
-             "/ui/shared/roomcode.py": os.path.join(ROOT, "ui", "shared", "roomcode.py")}
+             "/ui/shared/roomcode.py": os.path.join(ROOT, "ui", "shared", "roomcode.py"),
+             "/ui/shared/savedroom.py": os.path.join(ROOT, "ui", "shared", "savedroom.py"),
+             "/ui/shared/wire.py": os.path.join(ROOT, "ui", "shared", "wire.py"),
+             "/ui/shared/limits.py": os.path.join(ROOT, "ui", "shared", "limits.py")}
     me = ["test_the_hostlife_tests_pass_on_micropython",
           "test_the_defaults_are_the_rooms"]
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_hostlife", files, me)

@@ -16,7 +16,7 @@ Storage records (keys in ui/page/main.py):
 import json
 
 from crisp_core.checks import is_hex, is_number
-from ui.shared import roomcode
+from ui.shared import roomcode, savedroom, wire
 
 LEASE_MS = 5000           # a lease not refreshed for this long is stale: another tab may run it
 LEASE_EVERY_MS = 1000     # how often the running tab refreshes its lease
@@ -29,8 +29,7 @@ GAP_MS = 3000
 TICK_MS = 1000
 ROOM_ID_PREFIX = "crisp-"
 
-# The room's lobby options before the engine answers (ui/worker/room.py DEFAULT_OPTIONS).
-DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
+DEFAULT_OPTIONS = wire.DEFAULT_OPTIONS   # the lobby's options before the engine answers
 
 # Room outputs that change nothing worth saving: answering a ping, refusing a message (a
 # flood of refused messages must not become a flood of saves), a seat proof's challenge.
@@ -49,29 +48,17 @@ def new_room_id(random_hex):
 
 
 def resumable(saved):
-    """True for a saved room worth offering again: a dict with a text `room_id` and a list of
-    `seats`, whose game (if any) is not over. Never raises, whatever `saved` holds."""
-    try:
-        if not isinstance(saved, dict):
-            return False
-        game = saved.get("game")
-        if game is not None and not isinstance(game, dict):
-            return False
-        return (isinstance(saved.get("room_id"), str) and isinstance(saved.get("seats"), list)
-                and len(saved.get("seats")) > 0
-                and (game is None or game.get("phase") != "game_over"))
-    except Exception:
-        return False
+    """True for a saved room worth offering again: a room record (ui/shared/savedroom.py
+    `summary`) whose game (if any) is readable and not over. Never raises, whatever `saved`
+    holds."""
+    room = savedroom.summary(saved)
+    return room is not None and room["readable"] and not room["over"]
 
 
 def summary(saved):
     """What the landing shows of a resumable saved room: {room, names, started, round}."""
-    game = saved.get("game") or {}
-    names = []
-    for seat in saved.get("seats") or []:
-        names.append(seat.get("name") if isinstance(seat, dict) else None)
-    return {"room": saved.get("room_id"), "names": names, "started": bool(saved.get("game")),
-            "round": game.get("round")}
+    room = savedroom.summary(saved)
+    return {key: room[key] for key in ("room", "names", "started", "round")}
 
 
 def lease_free(lease, tab, now):
@@ -114,8 +101,8 @@ def resume_clock(saved, lease):
     """The room clock (ms) a resumed room goes on from: the later of the saved room's `now`
     and the lease's `clock` (refreshed every second, so newer than a save when the last
     change was long ago). Never negative; ignores what is not a number."""
-    clock = saved.get("now") if isinstance(saved, dict) else None
-    clock = clock if is_number(clock) and clock > 0 else 0
+    room = savedroom.summary(saved)
+    clock = room["clock"] if room is not None else 0
     held = lease.get("clock") if isinstance(lease, dict) else None
     if is_number(held) and held > clock:
         clock = held
@@ -231,23 +218,15 @@ def sort_out(out, local):
     return result
 
 
-def draft(room_id, name, seed=None, deck=None):
-    """The saved record of a room created while the engine still starts: enough to create
-    the same room again (same id: its link may be shared already) if the page reloads or
-    closes before the engine saved the room itself. Resumable (`resumable`), and
-    ui/worker/engine.py's `restore` creates a fresh room from it."""
-    return {"room_id": room_id, "draft": True, "seats": [{"name": name}], "game": None,
-            "seed": seed, "deck": deck, "now": 0}
+draft = savedroom.draft      # (the saved record of a room created while the engine starts)
 
 
 def provisional(room_id, name):
     """The host's own screen for a room the engine has not answered for yet (it is still
-    starting): the room's `welcome` and `lobby` messages for a room with the host alone,
-    as ui/worker/room.py sends them. The room's own messages replace them once it runs."""
-    welcome = {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": room_id,
-               "host": 0}
-    lobby = {"type": "lobby", "v": 1, "host": 0, "started": False, "games": 0,
-             "options": dict(DEFAULT_OPTIONS),
-             "players": [{"seat": 0, "name": name, "bot": None, "connected": True,
-                          "wins": 0}]}
-    return [json.dumps(welcome), json.dumps(lobby)]
+    starting): the room's `welcome` and `lobby` messages (JSON text) for a room with the host
+    alone, made by the wire (ui/shared/wire.py) as the room makes them. The room's own
+    messages replace them once it runs."""
+    welcome = wire.welcome(0, room_id, 0)
+    welcome["token"] = None              # (the host's own seat: no token on the wire)
+    return [wire.encode(welcome),
+            wire.encode(wire.lobby([wire.player(0, name)], wire.DEFAULT_OPTIONS))]

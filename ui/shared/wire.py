@@ -26,6 +26,7 @@ VERSION = 1
 MAX_TEXT = 16 * 1024       # bytes (UTF-8), both ways
 MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
 BOT_LEVELS = ("easy", "hard")
+DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 
 
 class BadMessage(Exception):
@@ -224,6 +225,29 @@ def message(kind, **fields):
     return msg
 
 
+def welcome(seat, room, host, succession=None, token=None):
+    """A `welcome` to the person at `seat` of room `room` whose page at seat `host` hosts:
+    with the room's succession secret (none in the host page's provisional welcome) and the
+    seat's token only when the seat is new."""
+    msg = message("welcome", seat=seat, room=room, host=host)
+    if succession is not None:
+        msg["succession"] = succession
+    if token is not None:
+        msg["token"] = token
+    return msg
+
+
+def player(seat, name, bot=None, connected=True, wins=0):
+    """One seat of a `players` list (`lobby`, `view`)."""
+    return {"seat": seat, "name": name, "bot": bot, "connected": connected, "wins": wins}
+
+
+def lobby(players, options, host=0, started=False, games=0):
+    """A `lobby` message."""
+    return message("lobby", players=players, options=dict(options), host=host,
+                   started=started, games=games)
+
+
 def error(code, text):
     """An `error` message (its text cut to 200 characters)."""
     return message("error", code=code, text=text[:200])
@@ -233,17 +257,50 @@ def kicked(code, text):
     return message("kicked", code=code, text=text)
 
 
+class Encoded(dict):
+    """A message whose wire text is known already (the room encoded it to measure it against
+    MAX_TEXT: `encoded`): `encode` returns that text instead of encoding it again."""
+    text = None
+
+
+def encoded(msg):
+    """`msg` as an Encoded message: encoded now, once."""
+    out = Encoded(msg)
+    out.text = _dumps(msg)
+    return out
+
+
 def encode(msg):
-    """`msg` (a dict) as the compact JSON text that goes on the wire. ensure_ascii=False: the
-    text carries characters as they are (MicroPython's json decodes a "\\ud83d\\ude00" escape
-    pair as two broken characters, so an emoji escaped by CPython's default would arrive
-    garbled on every guest page)."""
+    """`msg` (a dict) as the compact JSON text that goes on the wire (an Encoded message's
+    own text)."""
+    if isinstance(msg, Encoded) and msg.text is not None:
+        return msg.text
+    return _dumps(msg)
+
+
+def _dumps(msg):
+    # ensure_ascii=False: the text carries characters as they are (MicroPython's json decodes
+    # a "\\ud83d\\ude00" escape pair as two broken characters, so an emoji escaped by
+    # CPython's default would arrive garbled on every guest page).
     try:
         return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
     except TypeError:                   # MicroPython's json.dumps takes no ensure_ascii
         return json.dumps(msg, separators=(",", ":"))
 
 
-def size(text):
-    """The UTF-8 size of `text` in bytes (MAX_TEXT is a size in bytes)."""
-    return len(text.encode("utf-8"))
+def size(msg):
+    """The UTF-8 size in bytes of an Encoded message's text (MAX_TEXT is a size in bytes)."""
+    return len(encode(msg).encode("utf-8"))
+
+
+def texts(out):
+    """The room's outputs [(conn, msg)] as [(conn, text)], each message encoded once however
+    many connections it goes to (a lobby sent to every seat is one text)."""
+    done = {}
+    result = []
+    for conn, msg in out:
+        key = id(msg)
+        if key not in done:
+            done[key] = encode(msg)
+        result.append((conn, done[key]))
+    return result

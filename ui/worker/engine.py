@@ -32,16 +32,15 @@ Reply (one per request):
 `kind` is each output's message type, read from the message itself (ui/hostlife.kind_of);
 `save` is there whenever the room changed (anything but pongs and errors went out).
 After every request that ran the room, the room's `sealed` and `standby` messages that are due
-(Room.seal_due/seal_out, standby_due/standby_out) go out with the reply; a reply may carry
-"handover": "sealed" | "public" once a takeover made its room.
+(its sealing policy: Room.after_request, ui/worker/succession.py) go out with the reply;
+a reply may carry "handover": "sealed" | "public" once a takeover made its room.
 """
 
 import json
 import secrets
 
-from ui.shared import hostlife
-from ui.worker.room import ROOM_ID, SEAL_MS, BadMessage, Room, bot_maker
-from ui.shared.seal import THRESHOLD
+from ui.shared import handover, hostlife
+from ui.worker.room import BadMessage, Room, bot_maker
 from ui.worker.takeover import Takeover, share_kind
 
 OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check", "takeover")
@@ -57,7 +56,6 @@ class Engine:
         self.waiting = []           # the open/receive/close requests meanwhile
         self.how = None             # how the last takeover made its room
         self.pace = 1.0
-        self.seal_dirty = False     # the room changed since it was last sealed
 
     def handle(self, request_text):
         """One request (JSON text) -> one reply (JSON text). Never raises."""
@@ -87,7 +85,7 @@ class Engine:
         room_id, name = request["room_id"], request["name"]
         if not isinstance(room_id, str) or not isinstance(name, str):
             raise TypeError("room_id and name must be text")
-        if not ROOM_ID.match(room_id):
+        if not handover.is_peer_id(room_id):
             raise ValueError("not a room id")
         try:
             room = Room(room_id, name, seed=seed, deck=request.get("deck") or None)
@@ -180,7 +178,7 @@ class Engine:
         self.how = takeover.how
         self.room = room
         room.make_bot = bot_maker(room.seed, self.pace)
-        self.seal_dirty = True
+        room.seal_dirty = True      # a new host seals its room for the players at once
         for request in self.waiting:
             conn = request.get("conn")
             if request["op"] == "open":
@@ -221,25 +219,14 @@ class Engine:
         changed = hostlife.sort_out(tagged, "local")["changed"]
         room = self.room
         if now is not None and room is not None:
-            self.seal_dirty = self.seal_dirty or changed
-            # the room sealed for the players (at most once a second, when it changed), and
-            # the designated successor's standby tokens (when the designate or seats change)
-            extra = []
-            if self.seal_dirty and room.seal_due(now):
-                extra = room.seal_out(now)
-                self.seal_dirty = False
-            if room.standby_due():
-                extra += room.standby_out()
+            # the room's sealing policy (ui/worker/succession.py `after_request`)
+            extra = room.after_request(changed, now)
             tagged += [[conn, text, hostlife.kind_of(text)] for conn, text in extra]
         return self._reply(tagged, changed)
 
     def _reply(self, out, changed):
         room = self.room
         wakeup = room.next_wakeup()
-        if self.seal_dirty and room.sealed_at is not None and room.game is not None \
-                and len(room.seal_holders()) >= THRESHOLD:
-            due = room.sealed_at + SEAL_MS       # the last change sealed too, when quiet
-            wakeup = due if wakeup is None else min(wakeup, due)
         return {"op": "out", "out": out,
                 "save": _text(room.to_dict()) if changed else None,
                 "wakeup": wakeup, "started": room.game is not None,

@@ -21,7 +21,7 @@ import secrets
 
 from ui.shared import handover, seal
 from ui.shared.wire import is_hex, is_int
-from ui.worker.room import MAX_TEXT, ROOM_ID, Room
+from ui.worker.room import MAX_TEXT, Room
 
 SHARE_WAIT_MS = 8000        # no second share after this long: the round is dealt again
 MAX_AFTER_SEAL_MS = 600000  # the most a sealed room's clock is moved on at a takeover (10 min)
@@ -73,9 +73,8 @@ class Takeover:
         self.new_id = spec.get("new_id")
         self.seat = spec.get("seat")
         self.token = spec.get("token")
-        for what, ok in (("room id", isinstance(self.room_id, str)
-                          and ROOM_ID.match(self.room_id)),
-                         ("new id", isinstance(self.new_id, str) and ROOM_ID.match(self.new_id)),
+        for what, ok in (("room id", handover.is_peer_id(self.room_id)),
+                         ("new id", handover.is_peer_id(self.new_id)),
                          ("seat", is_int(self.seat)),
                          ("token", isinstance(self.token, str) and 0 < len(self.token) <= 128)):
             if not ok:
