@@ -7,11 +7,9 @@ and the schema of an action (its kind and the fields it may carry). The engine
 (``ui/page/render.py``, guests included) take the positions and phases from here.
 
 Deliberately tiny and dependency-free: guests' pages run it on MicroPython, shipped alone
-(with the other ``crisp_core`` files a guest's screens need), so it imports only
-``crisp_core.checks``; no dataclasses, typing or enum here.
+(tools/build.py puts this one file of ``crisp_core`` in the guest zip), so no imports,
+no dataclasses, typing or enum here.
 """
-
-from .checks import is_int
 
 #: A hand's positions, in hand order (R2.2: dealt left, center, right).
 POSITIONS = ("left", "center", "right")
@@ -40,6 +38,14 @@ ACTIONS = {
 
 class ActionError(ValueError):
     """An action of the wrong shape; ``str(exc)`` says why in one short English line."""
+
+
+def is_int(value):
+    """True when ``value`` is an integer and not a bool (JSON's ``true`` is not a seat).
+
+    The one such check of ``crisp_core``: the engine, the round check and the scenario
+    runner take it from here."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_shape(action, players=None):

@@ -1,16 +1,13 @@
 """The value checks every reader of untrusted data shares: the engine's saves and actions, the
 room's and the pages' messages (ui/shared/wire.py re-exports them), the seat proof, the
-committed shuffle. One definition each.
+committed shuffle. One definition each (is_int's is crisp_core/actions.py's, taken here).
 
 Pure and MicroPython-compatible (guests' pages load it with crisp_core/actions.py).
 """
 
+from .actions import is_int  # noqa: F401 (the one is_int: crisp_core/actions.py)
+
 HEX = "0123456789abcdef"
-
-
-def is_int(value):
-    """True for an int that is not a bool (JSON's true/false are not numbers here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def is_number(value):

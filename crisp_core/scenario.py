@@ -11,8 +11,7 @@ it; the other files are still run). Also usable as a library: :func:`load_scenar
 import json
 import sys
 
-from .actions import PLAY_PHASES, ActionError, check_shape
-from .checks import is_int
+from .actions import PLAY_PHASES, ActionError, check_shape, is_int
 from .cards import stacked_deck
 from .game import Game, IllegalAction, normalize_options
 from .views import shown_by

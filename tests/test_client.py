@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -265,9 +266,9 @@ def summary(client, renders):
 
 def run_micropython(source):
     """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
-    handover.py, limits.py, wire.py and crisp_core/checks.py)."""
+    handover.py, limits.py, wire.py, crisp_core/checks.py and actions.py; ui/page/fairplay.py)."""
     names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/limits", "ui/shared/wire",
-             "crisp_core/checks")
+             "crisp_core/checks", "crisp_core/actions", "ui/page/fairplay")
     writes = ""
     for name in names:
         with open(os.path.join(ROOT, name + ".py"), encoding="utf-8") as f:
@@ -279,8 +280,14 @@ def run_micropython(source):
               "%s"
               "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
               "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), writes, json.dumps(source))
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
-                          text=True, timeout=120)
+    # the script goes through a file: with every module written into it, it is longer than
+    # one command-line argument may be
+    with tempfile.NamedTemporaryFile("w", suffix=".mjs", encoding="utf-8", delete=False) as f:
+        f.write(script)
+    try:
+        done = subprocess.run(["node", f.name], capture_output=True, text=True, timeout=120)
+    finally:
+        os.unlink(f.name)
     assert done.returncode == 0, done.stderr[-2000:]
     for line in done.stdout.splitlines():
         if line.startswith("RESULT "):

@@ -61,7 +61,8 @@ def run_tests_on_micropython(tmp_path, module, files, skip=()):
     module imports). Returns (tests run, names failed, the output). Skips the calling test
     when node or node_modules is missing."""
     files = dict(files)
-    files.setdefault("/crisp_core/checks.py", os.path.join(ROOT, "crisp_core", "checks.py"))
+    for name in ("checks", "actions"):          # (checks.py takes is_int from actions.py)
+        files.setdefault("/crisp_core/%s.py" % name, os.path.join(ROOT, "crisp_core", name + ".py"))
     node = shutil.which("node")
     if node is None or not os.path.isfile(MPY):
         pytest.skip("node or node_modules/@micropython is missing (npm ci)")

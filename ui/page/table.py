@@ -199,7 +199,7 @@ def table_tree(model, ui, ctx):
                     if moved else None,
                     h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
                               "role": "status"}, notice) if notice else None,
-                    reveal_note(model, info, ctx))
+                    reveal_note(model, info, ctx), fair_alarm_node(info, ctx))
 
     # Actions
     sp = info["special"]
@@ -404,8 +404,19 @@ def tally(model, ctx):
                             for w, s, name in rows]))
 
 
-FAIR_WHATS = ("record", "commitment", "contribution", "log", "deal", "peek", "draw", "jack",
-              "queen", "discard", "recycle", "hands", "event")
+FAIR_WHATS = ("record", "uncommitted", "again", "commitment", "contribution", "log", "deal",
+              "peek", "draw", "jack", "queen", "discard", "recycle", "hands", "event")
+
+
+def fair_alarm_node(info, ctx):
+    """Said at once during play (ui/fairplay.py): the host dealt this round again, or dealt
+    it with no commitment (`fair-alarm`, loud)."""
+    what = info.get("fair_now")
+    if what is None:
+        return None
+    return h("div", {"class": "notice fair-alarm", "data-testid": "fair-alarm",
+                     "data-what": what, "role": "alert"},
+             icon("warning", "fair-mark"), " ", ctx.t("fair_what_" + what))
 
 
 def fair_tree(fair, info, ctx):
@@ -417,12 +428,23 @@ def fair_tree(fair, info, ctx):
                if isinstance(s, int) and 0 <= s < len(seats)]
     save = button(ctx, "save-record", ctx.t("save_record"),
                   ("intent", "save_record", {"round": fair.get("round")}), "btn small")
+    me_skipped = info["me"] in (fair.get("skipped") or [])
     if fair.get("ok"):
         return h("div", {"class": "fair ok", "data-testid": "round-verified", "role": "status"},
                  h("p", None, icon("check", "fair-mark"),
                    " ", ctx.t("fair_ok")),
                  h("p", {"class": "hint"}, ctx.t("fair_skipped", names=", ".join(skipped)))
-                 if skipped else None, save)
+                 if skipped else None,
+                 h("p", {"class": "hint", "data-testid": "fair-skipped-you"},
+                   ctx.t("fair_skipped_you")) if me_skipped else None, save)
+    if fair.get("what") == "test_deck":
+        return h("div", {"class": "fair ok", "data-testid": "round-test-deck", "role": "status"},
+                 h("p", None, ctx.t("fair_test_deck")))
+    if fair.get("what") == "uncommitted":
+        return h("div", {"class": "fair bad", "data-testid": "round-unchecked", "role": "alert",
+                         "data-what": "uncommitted"},
+                 h("p", {"class": "fair-title"}, icon("warning", "fair-mark"), " ",
+                   ctx.t("fair_what_uncommitted")), save)
     what = fair.get("what") if fair.get("what") in FAIR_WHATS else "event"
     saw = " ".join([c for c in fair.get("saw") or [] if isinstance(c, str)]) or "\u2014"
     expected = " ".join([c for c in fair.get("expected") or [] if isinstance(c, str)]) or "\u2014"
@@ -433,7 +455,7 @@ def fair_tree(fair, info, ctx):
                ctx.t("fair_bad", n=fair.get("round"))),
              h("p", None, ctx.t("fair_what_" + what)),
              h("p", {"class": "fair-cards"}, ctx.t("fair_saw", saw=saw, expected=expected))
-             if what not in ("record", "commitment", "log") else None,
+             if what not in ("record", "commitment", "log", "again") else None,
              save)
 
 
