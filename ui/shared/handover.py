@@ -27,6 +27,7 @@ import hmac
 import json
 
 from crisp_core.checks import is_hex, same
+from ui.shared import wire
 
 MAX_EPOCH = 99
 
@@ -365,8 +366,8 @@ def moved_mac(follow, old_id, new_id):
 
 def moved_message(follow, old_id, new_id):
     """The `moved` message the new host sends a spectator of the room at `old_id`."""
-    return ('{"type":"moved","v":1,"room":"%s","mac":"%s"}'
-            % (new_id, moved_mac(follow, old_id, new_id)))
+    return wire.encode(wire.message("moved", room=new_id,
+                                    mac=moved_mac(follow, old_id, new_id)))
 
 
 def check_moved(text, follow, old_id):
@@ -377,15 +378,12 @@ def check_moved(text, follow, old_id):
     connection and changes nothing)."""
     if not is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
         return None
-    try:
-        msg = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(msg, dict) or set(msg) != {"type", "v", "room", "mac"} \
-            or msg["type"] != "moved" or msg["v"] != 1 or isinstance(msg["v"], bool):
+    msg = wire.read(text)
+    if msg is None or msg["type"] != "moved" or not wire.fits(wire.BETWEEN, msg) \
+            or set(msg) != {"type", "v", "room", "mac"}:
         return None
     new_id, mac = msg["room"], msg["mac"]
-    if not is_peer_id(new_id) or not is_hex(mac, 64) or new_id == old_id:
+    if not is_peer_id(new_id) or new_id == old_id:
         return None
     base, epoch = _split(new_id)
     if base != _split(old_id)[0] or epoch < epoch_after(old_id):

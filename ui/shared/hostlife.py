@@ -13,8 +13,6 @@ Storage records (keys in ui/page/main.py):
                refreshed every second by the tab that runs the room; `at` 0 lets it go
 """
 
-import json
-
 from crisp_core.checks import is_hex, is_number
 from ui.shared import roomcode, savedroom, wire
 
@@ -183,22 +181,9 @@ def engine_stalled(state, progress_at, now):
             and now - progress_at >= ENGINE_STALL_MS)
 
 
-def kind_of(text):
-    """The `type` of a room message (JSON text), or None when it is not a JSON object with a
-    text `type`. Messages are read whole, never by their first bytes."""
-    try:
-        msg = json.loads(text)
-    except (ValueError, TypeError):
-        return None
-    if not isinstance(msg, dict):
-        return None
-    kind = msg.get("type")
-    return kind if isinstance(kind, str) else None
-
-
 def sort_out(out, local):
-    """Sort the room's outputs for the page. `out`: [(conn, text, kind)] (kind as `kind_of`;
-    None is read from the text). Returns a dict:
+    """Sort the room's outputs for the page. `out`: [(conn, text, kind)], the engine's reply
+    (`kind`: the message's type, as the room made it). Returns a dict:
       local    texts for the host's own screen (conn == `local`), in order
       remote   [(conn, text)] to send over the data connections, in order
       close    conns to close after their message was sent (they were `kicked`)
@@ -206,7 +191,7 @@ def sort_out(out, local):
     result = {"local": [], "remote": [], "close": [], "changed": False}
     for item in out:
         conn, text = item[0], item[1]
-        kind = item[2] if len(item) > 2 and item[2] is not None else kind_of(text)
+        kind = item[2] if len(item) > 2 else None
         if conn == local:
             result["local"].append(text)
         else:

@@ -34,7 +34,7 @@ class BadMessage(Exception):
     `code`: the error code (docs/protocol.md), `text`: one short English line."""
 
     def __init__(self, code, text):
-        Exception.__init__(self, text)
+        super().__init__(text)          # (MicroPython has no Exception.__init__)
         self.code = code
         self.text = text
 
@@ -294,13 +294,21 @@ def size(msg):
 
 
 def texts(out):
-    """The room's outputs [(conn, msg)] as [(conn, text)], each message encoded once however
-    many connections it goes to (a lobby sent to every seat is one text)."""
+    """The room's outputs, [(conn, msg)] or typed [(conn, kind, msg)], as [(conn, text)]: each
+    message encoded once however many connections it goes to (a lobby sent to every seat
+    is one text)."""
+    return [(item[0], item[1]) for item in encode_all(out)]
+
+
+def encode_all(out):
+    """The room's outputs, [(conn, msg)] or typed [(conn, kind, msg)], as [(conn, text,
+    kind)]: each message encoded once however many connections it goes to."""
     done = {}
     result = []
-    for conn, msg in out:
+    for item in out:
+        msg = item[-1]
         key = id(msg)
         if key not in done:
             done[key] = encode(msg)
-        result.append((conn, done[key]))
+        result.append((item[0], done[key], msg.get("type")))
     return result

@@ -29,7 +29,7 @@ Reply (one per request):
                                      error code when it refused a name (e.g. "name_taken")
   {"op": "out", "checked": room id}  (to "check") the saved room would load
   (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
-`kind` is each output's message type, read from the message itself (ui/hostlife.kind_of);
+`kind` is each output's message type, as the room made it (typed outputs, encoded here once);
 `save` is there whenever the room changed (anything but pongs and errors went out).
 After every request that ran the room, the room's `sealed` and `standby` messages that are due
 (its sealing policy: Room.after_request, ui/worker/succession.py) go out with the reply;
@@ -39,7 +39,7 @@ a reply may carry "handover": "sealed" | "public" once a takeover made its room.
 import json
 import secrets
 
-from ui.shared import handover, hostlife
+from ui.shared import handover, hostlife, savedroom, wire
 from ui.worker.room import BadMessage, Room, bot_maker
 from ui.worker.takeover import Takeover, share_kind
 
@@ -103,8 +103,8 @@ class Engine:
             raise ValueError("not a resumable room")
         if saved.get("draft") is True:
             # created while the engine started, never saved by the room: make it again
-            return self._create({"room_id": saved["room_id"], "name": saved["seats"][0]["name"],
-                                 "seed": saved.get("seed"), "deck": saved.get("deck"),
+            room_id, name, seed, deck = savedroom.draft_fields(saved)
+            return self._create({"room_id": room_id, "name": name, "seed": seed, "deck": deck,
                                  "pace": request.get("pace"), "cheat": request.get("cheat"),
                                  "now": request.get("now")})
         room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
@@ -116,16 +116,15 @@ class Engine:
     def _receive(self, request):
         text = request["text"]          # not text (a binary payload): the room says so
         now = self._now(request)
-        kind = share_kind(text) if request["conn"] != "local" else None
-        if kind is not None:
-            # the share exchange is the takeover's; once the room runs, nobody needs shares
-            if self.takeover is not None:
-                return self._pending(self.takeover.receive(request["conn"], kind, text), now)
-            self._room()
-            return self._out([], now)
         if self.takeover is not None:
+            # while the room is made: the share exchange is the takeover's (read through the
+            # wire, ui/shared/wire.py BETWEEN), anything else waits for the room
+            kind = share_kind(text) if request["conn"] != "local" else None
+            if kind is not None:
+                return self._pending(self.takeover.receive(request["conn"], kind, text), now)
             return self._wait(request, now)
-        return self._out(self._room().receive(request["conn"], text, now), now)
+        # (once the room runs it takes a late share message itself: it changes nothing)
+        return self._out(self._room().receive_out(request["conn"], text, now), now)
 
     def _open(self, request):
         peer = request.get("peer")
@@ -141,13 +140,13 @@ class Engine:
         if self.takeover is not None:
             self.takeover.closed(request["conn"])
             return self._wait(request, now)
-        return self._out(self._room().close(request["conn"], now), now)
+        return self._out(self._room().close_out(request["conn"], now), now)
 
     def _tick(self, request):
         now = self._now(request)
         if self.takeover is not None:
             return self._pending([], now)
-        return self._out(self._room().tick(now), now)
+        return self._out(self._room().tick_out(now), now)
 
     # ---- a host handover: this page hosts the room from now on ---------------------------
 
@@ -171,7 +170,7 @@ class Engine:
         takeover = self.takeover
         room = takeover.room(now)
         if room is None:
-            return {"op": "out", "out": [[c, t, hostlife.kind_of(t)] for c, t in out],
+            return {"op": "out", "out": _encoded(out),
                     "save": None, "wakeup": takeover.deadline, "started": True,
                     "room": takeover.new_id, "dropped": []}
         self.takeover = None
@@ -184,9 +183,9 @@ class Engine:
             if request["op"] == "open":
                 out += room.open(conn, now, peer=request.get("peer"))
             elif request["op"] == "close":
-                out += room.close(conn, now)
+                out += room.close_out(conn, now)
             else:
-                out += room.receive(conn, request.get("text"), now)
+                out += room.receive_out(conn, request.get("text"), now)
         self.waiting = []
         reply = self._out(out, now)
         reply["handover"] = takeover.how
@@ -215,14 +214,15 @@ class Engine:
         return self.room
 
     def _out(self, out, now=None):
-        tagged = [[conn, text, hostlife.kind_of(text)] for conn, text in out]
-        changed = hostlife.sort_out(tagged, "local")["changed"]
+        """The reply to a request that ran the room: its typed outputs `out` [(conn, kind,
+        message)] and the seals and standby the room's sealing policy adds, encoded here,
+        each message once (the edge: ui/shared/wire.py `encode_all`)."""
+        changed = any(kind not in hostlife.UNSAVED_KINDS for _, kind, _ in out)
         room = self.room
         if now is not None and room is not None:
             # the room's sealing policy (ui/worker/succession.py `after_request`)
-            extra = room.after_request(changed, now)
-            tagged += [[conn, text, hostlife.kind_of(text)] for conn, text in extra]
-        return self._reply(tagged, changed)
+            out = out + room.after_request(changed, now)
+        return self._reply(_encoded(out), changed)
 
     def _reply(self, out, changed):
         room = self.room
@@ -231,6 +231,11 @@ class Engine:
                 "save": _text(room.to_dict()) if changed else None,
                 "wakeup": wakeup, "started": room.game is not None,
                 "room": room.room_id, "dropped": list(room.take_dropped())}
+
+
+def _encoded(out):
+    """Typed outputs [(conn, kind, message dict)] as the reply's [[conn, text, kind]]."""
+    return [list(item) for item in wire.encode_all(out)]
 
 
 def _pace(request):

@@ -2,7 +2,9 @@
 
 Pure Python: runs on Pyodide (the engine worker) and in CPython (tests). No `js`, no clock, no
 I/O. Every entry point takes `now` (ms on the host's clock) and returns the messages to send
-as a list of `(conn, text)`. `conn` is any hashable id of a data connection; `"local"` is the
+as a list of `(conn, text)`; its `*_out` twins (`receive_out`, `close_out`, `tick_out`,
+`after_request`) return typed outputs `(conn, kind, message dict)`, which the engine worker
+encodes once at its edge (ui/worker/engine.py). `conn` is any hashable id of a data connection; `"local"` is the
 host's own screen (its seat), the only connection allowed host-only messages.
 
 The Room holds the state and the front door: every message is checked by the wire table
@@ -84,6 +86,12 @@ def _fresh(seat, n):
 def contribute(room, conn, msg, now):
     """A seat's contribution to the next deal (the fair deal's)."""
     return room.deal.contribute(room.conns[conn], msg, now)
+
+
+def _typed(out):
+    """The room's outputs [(conn, message dict)] as typed outputs [(conn, kind, message)]:
+    what the edge (ui/worker/engine.py) encodes, once (ui/shared/wire.py `texts`)."""
+    return [(conn, msg["type"], msg) for conn, msg in out]
 
 
 # Each message a page sends (ui/shared/wire.py TO_ROOM) -> its handler(room, conn, msg, now).
@@ -181,34 +189,43 @@ class Room:
         return out
 
     def close(self, conn, now):
-        """A data connection closed: its seat stays, marked not connected."""
+        """A data connection closed: [(conn, text)] (`close_out`, encoded)."""
+        return wire.texts(self.close_out(conn, now))
+
+    def close_out(self, conn, now):
+        """A data connection closed: its seat stays, marked not connected. Typed outputs."""
         now = self._clock(now)
         watcher = self.spectators.get(conn)
         self.forget(conn)
         seat = self.conns.pop(conn, None)
         if seat is None:
             if watcher is not None and watcher["ask"] is not None:
-                return wire.texts(outbox.broadcast(self))   # its request for a seat goes too
+                return _typed(outbox.broadcast(self))   # its request for a seat goes with it
             return []
         self.seats[seat].conn = None
         if self.seats[seat].away_since is None:
             self.seats[seat].away_since = now
-        return wire.texts(outbox.broadcast(self))
+        return _typed(outbox.broadcast(self))
 
     def receive(self, conn, text, now):
-        """One message from `conn`. Never raises: a refused message gets one `error` back."""
+        """One message from `conn`: [(conn, text)] (`receive_out`, encoded)."""
+        return wire.texts(self.receive_out(conn, text, now))
+
+    def receive_out(self, conn, text, now):
+        """One message from `conn` (JSON text): the typed outputs [(conn, kind, message
+        dict)]. Never raises: a refused message gets one `error` back."""
         now = self._clock(now)
         if conn != LOCAL and not seats.allow(self, conn, now):
-            return wire.texts(seats.limited(self, conn, now))
+            return _typed(seats.limited(self, conn, now))
         out = []
         try:
             out += seats.heard(self, conn, now)
             msg = parse(text)
-            return wire.texts(out + self._dispatch(conn, msg, now))
+            return _typed(out + self._dispatch(conn, msg, now))
         except BadMessage as e:
-            return wire.texts(out + [(conn, wire.error(e.code, e.text))])
+            return _typed(out + [(conn, wire.error(e.code, e.text))])
         except Exception as e:    # a bug must not take the room down
-            return wire.texts(out + [(conn, wire.error(
+            return _typed(out + [(conn, wire.error(
                 "internal", "internal error: " + type(e).__name__))])
 
     def resumed(self, now):
@@ -231,8 +248,12 @@ class Room:
         return []
 
     def tick(self, now):
+        """[(conn, text)]: `tick_out`, encoded."""
+        return wire.texts(self.tick_out(now))
+
+    def tick_out(self, now):
         """Fire the engine's deadlines, bots' moves and what is due for away players at `now`;
-        send views if anything moved."""
+        send views if anything moved. Typed outputs."""
         now = self._clock(now)
         for conn in self.gate.expired(now):
             self.drop(conn)
@@ -241,10 +262,10 @@ class Room:
                 self.drop(conn)               # a watching tab that died without a word
         changed = seats.check_silence(self, now)
         if self.deal.due(now):
-            return wire.texts(self.deal.deal(now) + self._run_bots(now))
+            return _typed(self.deal.deal(now) + self._run_bots(now))
         if self.game is None:
-            return wire.texts(outbox.broadcast(self)) if changed else []
-        return wire.texts(self.advance(now, changed) + self._run_bots(now))
+            return _typed(outbox.broadcast(self)) if changed else []
+        return _typed(self.advance(now, changed) + self._run_bots(now))
 
     def next_wakeup(self):
         """When `tick` should run next (ms), or None."""
@@ -416,9 +437,9 @@ class Room:
         return wire.texts(succession.standby_out(self))
 
     def after_request(self, changed, now):
-        """The sealing policy after a request that ran the room: [(conn, text)] of the seals
-        and standby due (succession.after_request)."""
-        return wire.texts(succession.after_request(self, changed, now))
+        """The sealing policy after a request that ran the room: the typed outputs of the
+        seals and standby due (succession.after_request)."""
+        return _typed(succession.after_request(self, changed, now))
 
     @classmethod
     def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
