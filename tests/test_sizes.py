@@ -18,7 +18,6 @@ FILES_OVER = {
 FUNCTIONS_OVER = {
     ("ui/page/table.py", "table_tree"): ("presence", 166),
     ("ui/page/viewmodel.py", "table_info"): ("presence", 162),
-    ("ui/page/client.py", "Client.receive"): ("room", 146),
     ("ui/page/screens.py", "lobby_tree"): ("presence", 129),
     ("ui/page/table.py", "end_tree"): ("presence", 104),
     ("ui/page/intents.py", "handle"): ("presence", 84),

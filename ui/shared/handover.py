@@ -379,7 +379,7 @@ def check_moved(text, follow, old_id):
     if not is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
         return None
     msg = wire.read(text)
-    if msg is None or msg["type"] != "moved" or not wire.fits(wire.BETWEEN, msg) \
+    if msg is None or msg.get("type") != "moved" or not wire.fits(wire.BETWEEN, msg) \
             or set(msg) != {"type", "v", "room", "mac"}:
         return None
     new_id, mac = msg["room"], msg["mac"]

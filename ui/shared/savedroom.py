@@ -22,7 +22,8 @@ def summary(saved):
     "host_token": the host seat's token or None, "succession": the room's succession secret
     or None, "started": a game is on, "round": its round or None, "over": the game is over,
     "clock": the saved room clock in ms (0 when unreadable), "draft": made while the engine
-    started (`draft`), "readable": its game is an object or none}. None when `saved` is not a room record (no text id, no seats)."""
+    started (`draft`), "readable": its game is an object or none}. None when `saved` is not
+    a room record (no text id, no seats)."""
     if not isinstance(saved, dict):
         return None
     seats = saved.get("seats")

@@ -4,8 +4,9 @@ Pure Python: runs on Pyodide (the engine worker) and in CPython (tests). No `js`
 I/O. Every entry point takes `now` (ms on the host's clock) and returns the messages to send
 as a list of `(conn, text)`; its `*_out` twins (`receive_out`, `close_out`, `tick_out`,
 `after_request`) return typed outputs `(conn, kind, message dict)`, which the engine worker
-encodes once at its edge (ui/worker/engine.py). `conn` is any hashable id of a data connection; `"local"` is the
-host's own screen (its seat), the only connection allowed host-only messages.
+encodes once at its edge (ui/worker/engine.py). `conn` is any hashable id of a data
+connection; `"local"` is the host's own screen (its seat), the only connection allowed
+host-only messages.
 
 The Room holds the state and the front door: every message is checked by the wire table
 (ui/shared/wire.py TO_ROOM: fields, sender, phase) and goes to its handler (HANDLERS). Each

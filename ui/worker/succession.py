@@ -104,8 +104,8 @@ def seal_wakeup(room):
 
 
 def designate(room):
-    """The seat that would host next if the host went now (ui/shared/handover.py `successor` over the
-    players list every page gets), or None."""
+    """The seat that would host next if the host went now (ui/shared/handover.py
+    `successor` over the players list every page gets), or None."""
     return handover.successor(outbox.players(room), room.host)
 
 
@@ -145,10 +145,10 @@ def standby_out(room):
 def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
                   make_bot=None, load_bot=Bot.from_dict, after_seal=0):
     """The room `d` (its old host's `sealed_state`, opened from the sealed box,
-    ui/shared/seal.py) hosted from now on by the page of `seat` (ui/shared/handover.py `successor`) at PeerJS
-    id `new_id` (handover.room_id_after; the room's id from now on): every seat, name,
-    bot, option and score, the dealer rotation and the round in play exactly where it
-    stopped. Every person's token becomes `handover.next_token(token, old id, seat)`,
+    ui/shared/seal.py) hosted from now on by the page of `seat` (ui/shared/handover.py
+    `successor`) at PeerJS id `new_id` (handover.room_id_after; the room's id from now
+    on): every seat, name, bot, option and score, the dealer rotation and the round in
+    play exactly where it stopped. Every person's token becomes `handover.next_token(token, old id, seat)`,
     which that person's page derives from its own: the old host's seat is a guest's seat
     now, its person rejoins it through the seat proof. Every other person is away from
     `now` until it rejoins; the clock goes on from the saved one (the page sets its epoch
