@@ -146,18 +146,18 @@ def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
                   make_bot=None, load_bot=Bot.from_dict, after_seal=0):
     """The room `d` (its old host's `sealed_state`, opened from the sealed box,
     ui/shared/seal.py) hosted from now on by the page of `seat` (ui/shared/handover.py
-    `successor`) at PeerJS id `new_id` (handover.room_id_after; the room's id from now
-    on): every seat, name, bot, option and score, the dealer rotation and the round in
-    play exactly where it stopped. Every person's token becomes `handover.next_token(token, old id, seat)`,
-    which that person's page derives from its own: the old host's seat is a guest's seat
-    now, its person rejoins it through the seat proof. Every other person is away from
-    `now` until it rejoins; the clock goes on from the saved one (the page sets its epoch
-    so), so no deadline ran out while nobody hosted. `after_seal` (ms, an int >= 0): how
-    long the old host still ran after it sealed `d`; the clock goes on from that much past
-    the sealed reading, so a turn's timer resumes where it was when the host went silent
-    (ValueError when it is not such an int). A bot sealed with a seed instead of
-    its random state is seeded with it. Raises ValueError when `seat` is not a person's
-    seat other than the old host's (or `d` is not a room)."""
+    `successor`) at PeerJS id `new_id` (handover.room_id_after; the room's id from now on):
+    every seat, name, bot, option and score, the dealer rotation and the round in play
+    exactly where it stopped. Every person's token becomes `handover.next_token(token, old
+    id, seat)`, which that person's page derives from its own: the old host's seat is a
+    guest's seat now, its person rejoins it through the seat proof. Every other person is
+    away from `now` until it rejoins; the clock goes on from the saved one (the page sets
+    its epoch so), so no deadline ran out while nobody hosted. `after_seal` (ms, an int >=
+    0): how long the old host still ran after it sealed `d`; the clock goes on from that
+    much past the sealed reading, so a turn's timer resumes where it was when the host went
+    silent (ValueError when it is not such an int). A bot sealed with a seed instead of its
+    random state is seeded with it. Raises ValueError when `seat` is not a person's seat
+    other than the old host's (or `d` is not a room)."""
     def load(agent):
         rng = agent.get("rng") if isinstance(agent, dict) else None
         if isinstance(rng, dict) and set(rng) == {"seed"} and is_int(rng["seed"]):
