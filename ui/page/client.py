@@ -143,10 +143,15 @@ class Client:
     # ---- from the room ------------------------------------------------------------------
 
     def receive(self, text, now):
-        """One message from the room. Returns True when the model changed (re-render).
-        A malformed message is ignored (returns False): the room is trusted, the wire is not."""
+        """One message from the room (JSON text). Returns True when the model changed
+        (re-render). A malformed message is ignored (returns False): the room is trusted,
+        the wire is not."""
+        return self.take(wire.read(text), now)
+
+    def take(self, msg, now):
+        """One message from the room already read (`wire.read(text)`: a dict, or None for
+        a text that was none): as `receive`, for a page that reads each text once."""
         self.last_type = None
-        msg = wire.read(text)
         if msg is None:
             return False
         kind = msg.get("type")

@@ -206,6 +206,21 @@ class Handover:
         box = self.sealed.get("box") or {}
         return {"n": box.get("n"), "share": self.sealed.get("share")}
 
+    def answer(self, msg, my_peer):
+        """What this holder sends back on the connection to the new id for `msg`, a message
+        read there (wire.read: a dict, or None): (True, the `share` message text) for the
+        successor's `share_proof` whose mac checks out, (True, None) for a `share_proof`
+        that does not (an impostor at the new id gets nothing), (False, None) for any other
+        message (it is the Client's: Client.take). The page reads each text once."""
+        if not isinstance(msg, dict) or msg.get("type") != "share_proof":
+            return False, None
+        if not wire.fits(wire.BETWEEN, msg):
+            return True, None
+        share = self.share_for(msg["mac"], msg["nonce"], my_peer)
+        if share is None:
+            return True, None
+        return True, wire.encode(wire.message("share", n=share["n"], share=share["share"]))
+
     # ---- the successor -------------------------------------------------------------------
 
     def prove(self, token, holder, holder_peer, holder_nonce, host_nonce):
