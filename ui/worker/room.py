@@ -35,8 +35,6 @@ from ui.worker.seats import (GONE_MS, LEFT_BOT, LOCAL, MAX_SEATS, RATE_BURST,  #
 from ui.worker.spectators import MAX_SPECTATORS, SPECTATOR_SILENT_MS  # noqa: F401
 from ui.worker.succession import SEAL_MS  # noqa: F401
 
-succession_module = succession   # (`from_public` takes a `succession` secret)
-
 
 def new_room_id():
     """A fresh room id, usable as a PeerJS id: "crisp-" + a room code (ui/shared/roomcode.py: 50
@@ -391,47 +389,22 @@ class Room:
             self.now = now
         return self.now
 
-    def watchers(self):
-        """The spectators the room's next host tells where the room went (spectators.py)."""
-        return spectators.watchers(self)
+    # ---- the concept modules' functions of the room, as its methods ----------------------
 
-    # ---- saving (ui/worker/saves.py) ------------------------------------------------------
-
-    def to_dict(self):
-        """The whole room, JSON-safe (connections are not saved: everyone rejoins)."""
-        return saves.to_dict(self)
-
-    @classmethod
-    def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
-        """The room saved by `to_dict` (ui/worker/saves.py `from_dict`: ValueError unless it
-        is whole and consistent)."""
-        return saves.from_dict(cls, d, make_token, make_bot, load_bot)
-
-    # ---- the host handover (ui/worker/succession.py) ------------------------------------
-
-    def seal_holders(self):
-        """The seats that hold a share of the sealed room (succession.seal_holders)."""
-        return succession.seal_holders(self)
-
-    def seal_due(self, now):
-        """True when the room should be sealed now (succession.seal_due)."""
-        return succession.seal_due(self, now)
-
-    def sealed_state(self, randbytes=secrets.token_bytes):
-        """What the sealed box holds (succession.sealed_state)."""
-        return succession.sealed_state(self, randbytes)
+    watchers = spectators.watchers          # the spectators the next host tells (`moved`)
+    to_dict = saves.to_dict                 # the whole room, JSON-safe
+    from_dict = classmethod(saves.from_dict)
+    seal_holders = succession.seal_holders
+    seal_due = succession.seal_due
+    sealed_state = succession.sealed_state
+    designate = succession.designate
+    standby_due = succession.standby_due
+    from_handover = classmethod(succession.from_handover)
+    from_public = classmethod(succession.from_public)
 
     def seal_out(self, now, randbytes=secrets.token_bytes):
         """The room sealed for the players: [(conn, text)] (succession.seal_out)."""
         return wire.texts(succession.seal_out(self, now, randbytes))
-
-    def designate(self):
-        """The seat that would host next (succession.designate), or None."""
-        return succession.designate(self)
-
-    def standby_due(self):
-        """True when the designate has not got `standby` for the seats as they are."""
-        return succession.standby_due(self)
 
     def standby_out(self):
         """The designate's `standby`: [(conn, text)] (succession.standby_out)."""
@@ -441,22 +414,3 @@ class Room:
         """The sealing policy after a request that ran the room: the typed outputs of the
         seals and standby due (succession.after_request)."""
         return _typed(succession.after_request(self, changed, now))
-
-    @classmethod
-    def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
-                      make_bot=None, load_bot=Bot.from_dict, after_seal=0):
-        """The room `d` (a sealed room) hosted from now on by seat `seat`
-        (succession.from_handover)."""
-        return succession.from_handover(cls, d, seat, now, new_id, make_token, make_bot,
-                                        load_bot, after_seal)
-
-    @classmethod
-    def from_public(cls, room_id, seat, players, options, scores, dealer, round_no, now,
-                    seed=None, tokens=None, make_token=secrets.token_hex, make_bot=None,
-                    succession=None):
-        """A room rebuilt by seat `seat` from what every page knows
-        (succession.from_public)."""
-        return succession_module.from_public(cls, room_id, seat, players, options, scores,
-                                             dealer, round_no, now, seed, tokens, make_token,
-                                             make_bot, succession)
-
