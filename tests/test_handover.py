@@ -481,3 +481,29 @@ def test_a_holder_answers_only_a_proven_share_proof_and_leaves_the_rest_to_the_c
     proven, text = holder.answer(wire.message("share_proof", n=3, nonce=host_nonce, mac=mac),
                                  "peer-c")
     assert proven and wire.read(text) == {"type": "share", "v": 1, "n": 3, "share": "1:abc"}
+
+
+def test_a_holder_away_while_its_host_went_still_offers_its_share():
+    """Issue 23, fault 4: a holder whose page was behind looks for the room instead of
+    handing it over; holder_plan lets it offer its share at the first next id, to the
+    successor its list names, and to nobody else."""
+    from ui.shared import handover as ho
+    secret = "ab" * 16
+    players = [{"seat": s, "name": n, "connected": True}
+               for s, n in ((0, "Hana"), (1, "Ana"), (2, "Bea"))]
+    sealed = {"box": {"n": 3}, "share": "2:ff", "keys": {"1": "k" * 64}}
+    new_id = ho.room_id_after("crisp-ABCDEFGHJK", 1, secret)
+    plan = ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, sealed, new_id, secret)
+    assert plan is not None and plan.role == "guest" and plan.successor == 1
+    # not for a later epoch's id, not without a box, not when its list names itself
+    later = ho.room_id_after("crisp-ABCDEFGHJK", 2, secret)
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, sealed, later, secret) is None
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, None, new_id, secret) is None
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 1, players, 0, sealed, new_id, secret) is None
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, sealed, new_id, None) is None
+    # the share goes only on the successor's proof
+    nonce = plan.challenge("cd" * 16)
+    assert plan.share_for("00" * 32, "ef" * 16, "peer-b") is None
+    plan.challenge(nonce)
+    mac = ho.successor_mac("k" * 64, "crisp-ABCDEFGHJK", 1, "peer-b", nonce, "ef" * 16)
+    assert plan.share_for(mac, "ef" * 16, "peer-b") == {"n": 3, "share": "2:ff"}

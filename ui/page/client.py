@@ -34,7 +34,7 @@ def left_ms(value, elapsed):
 # Each message type from the room (ui/shared/wire.py FROM_ROOM) -> the Client method that reads
 # it (msg, now) -> True when the model changed.
 RECEIVERS = {
-    "welcome": "_on_welcome", "sealed": "_on_sealed", "host_leaving": "_on_host_leaving",
+    "welcome": "_on_welcome", "restarting": "_on_restarting", "sealed": "_on_sealed", "host_leaving": "_on_host_leaving",
     "standby": "_on_standby", "watching": "_on_watching", "lobby": "_on_lobby",
     "view": "_on_view", "commit": "_on_fair", "fair": "_on_fair", "proof": "_on_fair",
     "error": "_on_error", "kicked": "_on_kicked", "pong": "_on_pong",
@@ -136,6 +136,9 @@ class Client:
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
         self.succession = None    # the room's succession secret (`welcome`): its next ids
         self.host_leaving = False  # the host said it leaves the game (`host_leaving`)
+        self.restarting = False   # the host's game restarts (`restarting`) until a welcome
+        self.redealt = None       # the round a host handover dealt again (`welcome` redealt)
+        self.version_clash = None  # the room speaks another protocol version: {host, name}
         self.players_at_leave = None  # the players list when it said so
         self._batch = 0
         self._reveal_batch = {}
@@ -146,14 +149,17 @@ class Client:
         """One message from the room (JSON text). Returns True when the model changed
         (re-render). A malformed message is ignored (returns False): the room is trusted,
         the wire is not."""
-        return self.take(wire.read(text), now)
+        return self.take(wire.read(text, any_version=True), now)
 
     def take(self, msg, now):
-        """One message from the room already read (`wire.read(text)`: a dict, or None for
-        a text that was none): as `receive`, for a page that reads each text once."""
+        """One message from the room already read (`wire.read(text, any_version=True)`: a
+        dict, or None for a text that was none): as `receive`, for a page that reads each
+        text once. A message of another version is read only for a version clash."""
         self.last_type = None
         if msg is None:
             return False
+        if not wire.current(msg):
+            return self._clash(msg)             # another build's room?
         kind = msg.get("type")
         if not self.trusted:
             return self._unproven(kind, msg)
@@ -194,9 +200,38 @@ class Client:
         self.fresh = True
         self._segment = True
         self.log = []
+        return self._seated(msg)
+
+    def _on_restarting(self, msg, now):
+        """`restarting`: the host's engine restarts (ui/page/enginewatch.py); this connection
+        closes and the page rejoins its seat."""
+        self.restarting = True
+        return True
+
+    def _seated(self, msg):
+        """What a `welcome` clears and says besides the seat: errors, the one-time reveals,
+        a restart's banner; `redealt` (a handover dealt this round again: the screens say
+        why). True (the model changed)."""
         self._clear_reveals()
         self.error = None
         self.name_error = None
+        self.restarting = False
+        redealt = msg.get("redealt")
+        self.redealt = redealt if is_int(redealt) else None
+        return True
+
+    def _clash(self, msg):
+        """A room of another protocol version refused this page's message (`error`
+        `bad_version`, readable whatever its `v`: issue 23, fault 1): `version_clash` says
+        whose page is newer ({"host": its version, "name": the host's name}), the screens say
+        who must reload. True when `msg` was that."""
+        version = msg.get("protocol", msg.get("v"))
+        if msg.get("type") != "error" or msg.get("code") != "bad_version" \
+                or not is_int(version) or version == VERSION:
+            return False
+        name = msg.get("host_name")
+        self.version_clash = {"host": version,
+                              "name": name[:40] if isinstance(name, str) else None}
         return True
 
     def _on_sealed(self, msg, now):

@@ -104,14 +104,15 @@ TO_ROOM = {
 
 FROM_ROOM = {
     "welcome": _row("room", None, {"seat": is_seat, "room": _text, "host": is_seat},
-                    {"token": _hex32, "succession": _hex32}),
+                    {"token": _hex32, "succession": _hex32, "redealt": is_int}),
     "challenge": _row("room", None, {"nonce": _hex32, "mac": _hex64}),
     "lobby": _row("room", None, {"players": _list, "options": _dict, "host": is_seat,
                                  "started": _bool, "games": is_int}),
     "view": _row("room", "game", {"n": is_int, "view": _dict, "events": _list,
                                   "players": _list},
                  {"history": _list, "games": is_int, "replay": _bool}),
-    "error": _row("room", None, {"code": _text, "text": _text}),
+    "error": _row("room", None, {"code": _text, "text": _text},
+                  {"protocol": is_int, "host_name": _text}),     # (those two: bad_version)
     "pong": _row("room", None, {"t": is_number}, {"n": is_int}),
     "kicked": _row("room", None, {"code": _text, "text": _text}),
     "watching": _row("room", None, {"room": _text, "ask": None, "host": is_seat,
@@ -127,6 +128,8 @@ FROM_ROOM = {
     "sealed": _row("room", "game", {"box": _dict, "share": _text, "host": is_seat,
                                     "keys": _dict}),
     "standby": _row("room", "game", {"seat": is_seat, "tokens": _dict, "watchers": _list}),
+    # the host's page, not the room: its engine restarts (ui/page/enginewatch.py)
+    "restarting": _row("host page", "game"),
 }
 
 BETWEEN = {
@@ -165,19 +168,26 @@ def parse(text, limit=MAX_TEXT):
     return msg
 
 
-def read(text):
-    """A message as a page reads it: a JSON object with `v` VERSION, or None (`parse` without
-    its limits: the room's views nest deeper than a guest's messages). Its `type` is the
-    reader's to judge (a peer that sends no real type may be an impostor: ui/page/client.py)."""
+def read(text, any_version=False):
+    """A message as a page reads it: a JSON object with `v` VERSION (of any `v` with
+    `any_version`: a page reads another version's `bad_version` error, `current`), or None
+    (`parse` without its limits: the room's views nest deeper than a guest's messages). Its
+    `type` is the reader's to judge (a peer that sends no real type may be an impostor:
+    ui/page/client.py)."""
     if not isinstance(text, str):
         return None
     try:
         msg = json.loads(text)
     except ValueError:
         return None
-    if not isinstance(msg, dict) or msg.get("v") != VERSION or isinstance(msg.get("v"), bool):
+    if not isinstance(msg, dict) or not (any_version or current(msg)):
         return None
     return msg
+
+
+def current(msg):
+    """True when message `msg` (a dict) is of this protocol version (`v` VERSION)."""
+    return msg.get("v") == VERSION and not isinstance(msg.get("v"), bool)
 
 
 def row_of(table, msg):

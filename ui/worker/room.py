@@ -119,6 +119,7 @@ class Room:
         # The secret the room's next ids derive from (handover.room_id_after): 16 random
         # bytes as hex, sent in `welcome` to seated people only, never to spectators.
         self.succession = succession if succession is not None else secrets.token_hex(16)
+        self.redealt = None       # the round a host handover dealt again (from_public), or None
         if not handover.is_secret(self.succession):
             raise ValueError("succession: %d hex digits" % handover.SECRET_HEX)
         # Without a seed every room would deal the same decks: draw one (64 bits).
@@ -222,7 +223,7 @@ class Room:
             msg = parse(text)
             return _typed(out + self._dispatch(conn, msg, now))
         except BadMessage as e:
-            return _typed(out + [(conn, wire.error(e.code, e.text))])
+            return _typed(out + [(conn, self._refusal(e))])
         except Exception as e:    # a bug must not take the room down
             return _typed(out + [(conn, wire.error(
                 "internal", "internal error: " + type(e).__name__))])
@@ -314,6 +315,15 @@ class Room:
             raise BadMessage("not_watching", "watch the game first")
         self._in_phase(row["phase"])
         return HANDLERS[msg["type"]](self, conn, msg, now)
+
+    def _refusal(self, e):
+        """The `error` refusing a message (BadMessage `e`); a message of another protocol
+        version is told this room's version and the host's name, which a page of any
+        version reads (docs/protocol.md "Room messages": who must reload)."""
+        msg = wire.error(e.code, e.text)
+        if e.code == "bad_version":
+            msg.update(protocol=VERSION, host_name=self.seats[self.host].name)
+        return msg
 
     def _in_phase(self, phase):
         if phase == "lobby" and (self.game is not None or self.deal.state is not None):

@@ -271,8 +271,12 @@ def name_for(room, seat, name):
 def welcome(room, seat, token=None):
     """The `welcome` to the person at `seat` (a proven seat only: never a spectator):
     its seat, the room id, the host's seat and the room's succession secret
-    (handover.room_id_after), with the seat's token only when it is new."""
-    return wire.welcome(seat, room.room_id, room.host, room.succession, token)
+    (handover.room_id_after), with the seat's token only when it is new, and `redealt`
+    while the round a handover dealt again (`from_public`) lasts."""
+    msg = wire.welcome(seat, room.room_id, room.host, room.succession, token)
+    if room.redealt is not None and room.game is not None and room.game.round == room.redealt:
+        msg["redealt"] = room.redealt     # why the round starts over: the screens say it
+    return msg
 
 
 def seat_of_id(room, seat_id):

@@ -248,5 +248,6 @@ def from_public(cls, room_id, seat, players, options, scores, dealer, round_no, 
     room.game = Game.new(game_options, seed=room.seed, deck=room.deck, dealer=dealer,
                          scores=list(scores), now=now, round_number=round_no)
     room.now = now
+    room.redealt = room.game.round
     room._record(room.game.deal_events())
     return room
