@@ -461,6 +461,30 @@ def test_on_its_own_turn_the_gone_old_host_is_timed_out_at_once_not_after_anothe
     assert room.game.turn != 0 or room.game.phase != "play"
 
 
+def test_a_holder_answers_only_a_proven_share_proof_and_leaves_the_rest_to_the_client():
+    from ui.shared import wire
+    from ui.shared.handover import Handover, successor_key, successor_mac
+    token = "b" * 32
+    keys = {"1": successor_key(token, "crisp-room", 2)}
+    sealed = {"box": {"n": 3}, "share": "1:abc", "keys": keys}
+    players = [{"seat": s, "name": n, "connected": True, "bot": None}
+               for s, n in enumerate(["Ana", "Bea", "Cleo"])]
+    holder = Handover("crisp-room", 2, players, 0, sealed, 1, "c" * 32)
+    assert holder.role == "guest" and holder.successor == 1
+    nonce = holder.challenge("1" * 32)
+    assert holder.answer({"type": "view", "v": 1}, "peer-c") == (False, None)
+    assert holder.answer(None, "peer-c") == (False, None)
+    host_nonce = "d" * 32
+    mac = successor_mac(keys["1"], "crisp-room", 1, "peer-c", nonce, host_nonce)
+    forged = wire.message("share_proof", n=3, nonce=host_nonce, mac="e" * 64)
+    assert holder.answer(forged, "peer-c") == (True, None)
+    nonce = holder.challenge("1" * 32)
+    mac = successor_mac(keys["1"], "crisp-room", 1, "peer-c", nonce, host_nonce)
+    proven, text = holder.answer(wire.message("share_proof", n=3, nonce=host_nonce, mac=mac),
+                                 "peer-c")
+    assert proven and wire.read(text) == {"type": "share", "v": 1, "n": 3, "share": "1:abc"}
+
+
 def test_a_holder_away_while_its_host_went_still_offers_its_share():
     """Issue 23, fault 4: a holder whose page was behind looks for the room instead of
     handing it over; holder_plan lets it offer its share at the first next id, to the

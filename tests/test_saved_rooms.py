@@ -18,8 +18,8 @@ def rooms():
 
 
 def test_the_host_seat_of_a_save_names_its_seat_name_and_token():
-    saved = {"host": 1, "seats": [{"name": "Ana", "token": "a" * 32},
-                                  {"name": "Bea", "token": "b" * 32}]}
+    saved = {"room_id": "crisp-x", "host": 1, "seats": [{"name": "Ana", "token": "a" * 32},
+                                                        {"name": "Bea", "token": "b" * 32}]}
     assert host_of(saved) == (1, "Bea", "b" * 32)
 
 
@@ -28,7 +28,8 @@ def test_a_hostile_save_gives_seat_0_and_no_token_never_an_error():
                   {"seats": "xx"}, {"host": 0, "seats": [7]}, {"seats": [{"name": 3}]}):
         seat, name, token = host_of(saved)
         assert seat == 0 and token is None and isinstance(name, str)
-    assert host_of({"host": 5, "seats": [{"name": "Ana"}]}) == (0, "Ana", None)
+    assert host_of({"room_id": "crisp-x", "host": 5, "seats": [{"name": "Ana"}]}) == \
+        (0, "Ana", None)
 
 
 def test_a_save_that_is_not_a_json_object_reads_as_bad_and_forget_drops_every_record():

@@ -12,6 +12,12 @@ class PageSide:
     engine_wait, engine_stage, phase, handover, token, host_seat, send, is_host, trusted,
     suspect, follow, ask, host_leaving: see Client), through these methods."""
 
+    host_quiet = False    # the page says the host is silent (its seat shows away)
+    host_lost = False     # ... and counts as gone (the keep-waiting-or-leave panel)
+    engine_wait = None    # host page: the engine's start in percent while waited for
+    engine_stage = None   # ... and the step it is at (ui/page/enginelink.py)
+    phase = None          # the page's phase (ui/page/host_phase.py, guest_phase.py)
+
     def set_status(self, status, phase=None):
         """The page's word on the connection (`status` above: ui/page/link.py's, or the host
         page's "connecting" | "ok"); `phase`: the page's (host_phase / guest_phase PHASES)."""

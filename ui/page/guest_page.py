@@ -16,7 +16,7 @@ from ui.page.guest_phase import GuestPhase
 from ui.page.guest_succession import Succession
 from ui.page.link import HOST_GONE_MS, Link
 from ui.page.net import GuestNet
-from ui.shared import handover, limits
+from ui.shared import handover, limits, wire
 
 SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
                           # the host's gone time: that page went too, the next one hosts
@@ -281,11 +281,14 @@ class GuestPage(Page):
         self.render()
 
     def net_text(self, text):
-        if text is None or self.retired or self.succession.share_proof(text):
+        if text is None or self.retired:
+            return
+        msg = wire.read(text, any_version=True)       # each text read once
+        if self.succession.share_proof(msg):
             return
         client = self.client
         now = self.now()
-        client.receive(text, now)
+        client.take(msg, now)
         if client.suspect:
             self.doubt(now)
             return

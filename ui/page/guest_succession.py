@@ -8,9 +8,9 @@ ui/page/guest_phase.py's, the succession rules ui/shared/handover.py's."""
 import json
 
 from ui.page import browser, guest_phase
-from ui.page.browser import log, random_hex
+from ui.page.browser import log
 from ui.page.host_page import HostPage
-from ui.page.lookout import Looker
+from ui.page.lookout import Looker, give_share, offer_share
 from ui.shared import handover
 
 FOLLOW_LOOK_MS = 8000     # a look for the room of a page back from away (Looker)
@@ -103,36 +103,17 @@ class Succession:
 
     def offer_share(self):
         """On the connection to the new id: a holder of the sealed room offers the successor
-        this seat's share (it goes only once the successor proved itself: `share_proof`)."""
-        page = self.page
-        plan = page.phase.get("plan")
-        if plan is None or plan.sealed is None or not plan.resume:
-            return
-        nonce = plan.challenge(random_hex(16))
-        page.net.send(json.dumps({"type": "share_offer", "v": 1, "seat": page.client.seat,
-                                  "n": (plan.sealed.get("box") or {}).get("n"),
-                                  "nonce": nonce}))
-
-    def share_proof(self, text):
-        """The successor's `share_proof` on the connection to the new id: this page's share
-        goes to it only when its mac proves it is the successor's seat (ui/shared/handover.py);
-        an impostor at the new id gets nothing. True when `text` was one."""
+        this seat's share (lookout.offer_share)."""
         plan = self.page.phase.get("plan")
-        if plan is None or '"share_proof"' not in text:
-            return False
-        try:
-            msg = json.loads(text)
-        except ValueError:
-            return False
-        if not isinstance(msg, dict) or msg.get("type") != "share_proof":
-            return False
-        share = plan.share_for(msg.get("mac"), msg.get("nonce"), self.page.net.peer_id())
-        if share is None:
-            log("the peer at the new room id did not prove it is the successor: no share")
-            return True
-        self.page.net.send(json.dumps({"type": "share", "v": 1, "n": share["n"],
-                                       "share": share["share"]}))
-        return True
+        if plan is not None and plan.sealed is not None and plan.resume:
+            offer_share(plan, self.page.client.seat, self.page.net)
+
+    def share_proof(self, msg):
+        """`msg` (read once) on the connection to the new id: the successor's `share_proof`
+        gets this seat's share once it proves itself (lookout.give_share). True when it was
+        one."""
+        plan = self.page.phase.get("plan")
+        return plan is not None and give_share(plan, msg, self.page.net)
 
     # -- a spectator follows the room (docs/protocol.md "Spectators follow a handover")
     def incoming(self, text, answer, close):

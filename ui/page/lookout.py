@@ -6,9 +6,31 @@ import json
 from ui.page.browser import log, now, random_hex
 from ui.page.net import GuestNet
 from ui.page.saved_rooms import host_of
-from ui.shared import handover
+from ui.shared import handover, wire
 
 LOOK_MS = 20000           # a look at a room id (Looker) that nothing answered this long is over
+
+
+def offer_share(plan, seat, net):
+    """A holder of the sealed room (`plan`: its handover.Handover) offers the successor its
+    seat's share on `net`, the connection to the new id (it goes only once the successor
+    proved itself: `give_share`)."""
+    nonce = plan.challenge(random_hex(16))
+    net.send(json.dumps({"type": "share_offer", "v": 1, "seat": seat,
+                         "n": (plan.sealed.get("box") or {}).get("n"), "nonce": nonce}))
+
+
+def give_share(plan, msg, net):
+    """`msg` (read once: wire.read) on the connection `net` to the new id: the successor's
+    `share_proof` gets this seat's share when its mac proves it is the successor's seat
+    (handover.Handover.answer); an impostor gets nothing. True when `msg` was one."""
+    proven, reply = plan.answer(msg, net.peer_id())
+    if proven and reply is None:
+        log("the peer at the new room id did not prove it is the successor: no share")
+    elif proven:
+        log("this seat's share went to the successor")
+        net.send(reply)
+    return proven
 
 
 
@@ -39,23 +61,15 @@ class Looker:
     def opened(self):
         if self.done:
             return
-        plan = self.offer
-        if plan is not None:
-            nonce = plan.challenge(random_hex(16))
-            self.net.send(json.dumps({"type": "share_offer", "v": 1, "seat": plan.seat,
-                                      "n": (plan.sealed.get("box") or {}).get("n"),
-                                      "nonce": nonce}))
+        if self.offer is not None:
+            offer_share(self.offer, self.offer.seat, self.net)
         self.net.send(json.dumps({"type": "watch", "v": 1}))
 
     def text(self, text):
         if self.done or text is None:
             return
-        if self.offer is not None and '"share_proof"' in text:
-            self.prove(text)
-            return
-        try:
-            msg = json.loads(text)
-        except ValueError:
+        msg = wire.read(text)
+        if self.offer is not None and give_share(self.offer, msg, self.net):
             return
         if not isinstance(msg, dict) or msg.get("type") not in ("lobby", "watching"):
             return
@@ -64,23 +78,6 @@ class Looker:
             return
         self.stop()
         self.on_host(host)
-
-    def prove(self, text):
-        """The successor's `share_proof`: this holder's share goes once it checks (an
-        impostor at the new id gets nothing)."""
-        try:
-            msg = json.loads(text)
-        except ValueError:
-            return
-        if not isinstance(msg, dict) or msg.get("type") != "share_proof":
-            return
-        share = self.offer.share_for(msg.get("mac"), msg.get("nonce"), self.net.peer_id())
-        if share is None:
-            log("the peer at the next room id did not prove it is the successor: no share")
-            return
-        log("away while the host went: this seat's share went to the successor")
-        self.net.send(json.dumps({"type": "share", "v": 1, "n": share["n"],
-                                  "share": share["share"]}))
 
     def lost(self, missing):
         if missing and not self.done:

@@ -12,27 +12,20 @@ nothing here raises on one.
 """
 import json
 
-from ui.shared import hostlife
+from ui.shared import hostlife, savedroom
 
 ROOM_KEYS = ("crisp.room.", "crisp.live.", "crisp.solo.", "crisp.peer.")
 LAST = "crisp.host.room"
 
 
 def host_of(saved):
-    """(seat, name, token) of the host's seat in a saved room (a dict: Room.to_dict()): its
-    `host` seat when that is a seat of `seats`, else seat 0; name "?" and token None when
-    the save does not say. Never raises, whatever `saved` holds."""
-    saved = saved if isinstance(saved, dict) else {}
-    seats = saved.get("seats")
-    seats = seats if isinstance(seats, list) else []
-    host = saved.get("host", 0)
-    ok = isinstance(host, int) and not isinstance(host, bool) and 0 <= host < len(seats)
-    seat = host if ok else 0
-    me = seats[seat] if seat < len(seats) and isinstance(seats[seat], dict) else {}
-    name = me.get("name")
-    token = me.get("token")
-    return (seat, name if isinstance(name, str) and name else "?",
-            token if isinstance(token, str) else None)
+    """(seat, name, token) of the host's seat in a saved room (a dict: Room.to_dict(), read
+    through ui/shared/savedroom.py `summary`): seat 0, name "?" and token None when the save
+    does not say. Never raises, whatever `saved` holds."""
+    seen = savedroom.summary(saved)
+    if seen is None:
+        return 0, "?", None
+    return seen["host"], seen["host_name"], seen["host_token"]
 
 
 class SavedRooms:
