@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -264,23 +265,29 @@ def summary(client, renders):
 
 
 def run_micropython(source):
-    """Run `source` on MicroPython with the `ui` modules client.py imports (ui/shared/proof.py,
-    ui/shared/handover.py, ui/shared/limits.py; ui/page/fairplay.py)."""
-    names = ("proof", "handover", "limits")
+    """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
+    handover.py, limits.py, wire.py, crisp_core/checks.py and actions.py; ui/page/fairplay.py, client_page.py)."""
+    names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/limits", "ui/shared/wire",
+             "crisp_core/checks", "crisp_core/actions", "ui/page/fairplay", "ui/page/client_page")
     writes = ""
     for name in names:
-        with open(os.path.join(ROOT, "ui", "shared", name + ".py"), encoding="utf-8") as f:
-            writes += "mp.FS.writeFile('/ui/shared/%s.py', %s);\n" % (name, json.dumps(f.read()))
-    with open(os.path.join(ROOT, "ui", "page", "fairplay.py"), encoding="utf-8") as f:
-        writes += "mp.FS.writeFile('/ui/page/fairplay.py', %s);\n" % json.dumps(f.read())
+        with open(os.path.join(ROOT, name + ".py"), encoding="utf-8") as f:
+            writes += "mp.FS.writeFile('/%s.py', %s);\n" % (name, json.dumps(f.read()))
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
               "mp.FS.mkdir('/ui'); mp.FS.mkdir('/ui/shared'); mp.FS.mkdir('/ui/page');\n"
+              "mp.FS.mkdir('/crisp_core');\n"
               "%s"
               "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
               "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), writes, json.dumps(source))
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
-                          text=True, timeout=120)
+    # the script goes through a file: with every module written into it, it is longer than
+    # one command-line argument may be
+    with tempfile.NamedTemporaryFile("w", suffix=".mjs", encoding="utf-8", delete=False) as f:
+        f.write(script)
+    try:
+        done = subprocess.run(["node", f.name], capture_output=True, text=True, timeout=120)
+    finally:
+        os.unlink(f.name)
     assert done.returncode == 0, done.stderr[-2000:]
     for line in done.stdout.splitlines():
         if line.startswith("RESULT "):

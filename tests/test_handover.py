@@ -433,8 +433,10 @@ def test_with_one_person_left_the_successor_deals_again_and_nobody_hosts_bots():
 def test_the_pages_entry_script_compiles_on_micropython(tmp_path):
     import os
     from test_render_micropython import ROOT, run_tests_on_micropython
-    files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py"),
-             "/ui/page/main.py": os.path.join(ROOT, "ui", "page", "main.py")}
+    from page_compile_cases import GLUE
+    files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py")}
+    for name in GLUE:
+        files["/ui/page/%s.py" % name] = os.path.join(ROOT, "ui", "page", name + ".py")
     ran, failed, out = run_tests_on_micropython(tmp_path, "page_compile_cases", files)
     assert failed == [] and ran == 1, out
 
@@ -457,6 +459,30 @@ def test_on_its_own_turn_the_gone_old_host_is_timed_out_at_once_not_after_anothe
     assert room.game.turn == 0
     room.tick(room.now + 100)
     assert room.game.turn != 0 or room.game.phase != "play"
+
+
+def test_a_holder_answers_only_a_proven_share_proof_and_leaves_the_rest_to_the_client():
+    from ui.shared import wire
+    from ui.shared.handover import Handover, successor_key, successor_mac
+    token = "b" * 32
+    keys = {"1": successor_key(token, "crisp-room", 2)}
+    sealed = {"box": {"n": 3}, "share": "1:abc", "keys": keys}
+    players = [{"seat": s, "name": n, "connected": True, "bot": None}
+               for s, n in enumerate(["Ana", "Bea", "Cleo"])]
+    holder = Handover("crisp-room", 2, players, 0, sealed, 1, "c" * 32)
+    assert holder.role == "guest" and holder.successor == 1
+    nonce = holder.challenge("1" * 32)
+    assert holder.answer({"type": "view", "v": 1}, "peer-c") == (False, None)
+    assert holder.answer(None, "peer-c") == (False, None)
+    host_nonce = "d" * 32
+    mac = successor_mac(keys["1"], "crisp-room", 1, "peer-c", nonce, host_nonce)
+    forged = wire.message("share_proof", n=3, nonce=host_nonce, mac="e" * 64)
+    assert holder.answer(forged, "peer-c") == (True, None)
+    nonce = holder.challenge("1" * 32)
+    mac = successor_mac(keys["1"], "crisp-room", 1, "peer-c", nonce, host_nonce)
+    proven, text = holder.answer(wire.message("share_proof", n=3, nonce=host_nonce, mac=mac),
+                                 "peer-c")
+    assert proven and wire.read(text) == {"type": "share", "v": 1, "n": 3, "share": "1:abc"}
 
 
 def test_a_holder_away_while_its_host_went_still_offers_its_share():

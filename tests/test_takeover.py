@@ -370,7 +370,7 @@ def test_a_holder_posing_as_the_successor_cannot_run_the_takeover_or_prove_itsel
     cid.opened("g2", "peer-b")
     out = cid.receive("g2", "share_offer", msg("share_offer", seat=2,
                                                n=bea.sealed["box"]["n"], nonce=nonce))
-    proof_msg = json.loads(out[0][1])
+    proof_msg = out[0][2]                          # (typed: conn, kind, message)
     assert bea.share_for(proof_msg["mac"], proof_msg["nonce"], "peer-b") is None
 
 
