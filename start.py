@@ -17,7 +17,8 @@ MODULES = (
     "ui.handover", "ui.roomcode", "ui.hostlife", "ui.cues", "ui.i18n", "ui.limits",
     "crisp_core.actions", "crisp_core.cards", "ui.cards", "ui.proof", "ui.client", "ui.vdom",
     "ui.viewmodel", "ui.intents", "ui.qr", "ui.icons", "ui.eventlog", "ui.widgets", "ui.table",
-    "ui.screens", "ui.sound", "ui.storage", "ui.render", "ui.link", "ui.gate", "ui.net",
+    "ui.screens", "ui.sound", "ui.storage", "ui.render", "ui.link", "ui.netcheck", "ui.webrtc",
+    "ui.gate", "ui.net",
     "ui.main",
 )
 IMPORT_BUDGET_MS = 30

@@ -48,6 +48,7 @@ from ui import handover, hostlife, limits, render
 from ui import screens
 from ui.client import Client
 from ui.link import HOST_GONE_MS, Link, backoff
+from ui import webrtc as netlib
 from ui.net import GuestNet, HostNet
 from ui.storage import Storage
 from ui.viewmodel import awake_wanted
@@ -468,10 +469,13 @@ class HostPage(Page):
         if client is not None and client.screen != "join":
             client.engine_wait = wait
             client.engine_stage = stage
+            netlib.describe(client, self.net, self.now())   # a friend could not connect
             return client
         # no room yet, or the engine has not answered for it (solo, a resumed room)
-        return Landing(self.offer, "connecting" if self.pending else None, wait, self.refused,
-                       self.landing_error, stage)
+        landing = Landing(self.offer, "connecting" if self.pending else None, wait,
+                          self.refused, self.landing_error, stage)
+        netlib.describe(landing, None)    # no WebRTC: the landing offers solo only
+        return landing
 
     def engine_wait(self):
         """The engine's progress (percent) when the player waits for it, else None."""
@@ -947,6 +951,10 @@ class HostPage(Page):
 
     def net_error(self, kind):
         log("peer error:", kind)
+        if kind == netlib.INCOMPATIBLE:
+            self.client.status = "no_webrtc"      # said once; no retry (ui/net.py)
+            self.render()
+            return
         if self.net.open:
             return                  # e.g. a guest's connection failed: the room id is ours
         # Not registered (the id still held by our own reloaded page, or the server lost):
@@ -1115,6 +1123,7 @@ class GuestPage(Page):
             return
         now = self.now()
         self.link.online = self.net.registered
+        netlib.report(self.net, self.link, now)     # the host answered? ICE failed?
         for todo in self.link.step(now):
             if todo == "drop":
                 log("no word from the host: reconnecting")
@@ -1519,6 +1528,8 @@ class GuestPage(Page):
     def net_lost(self, missing):
         if self.retired or self.client.screen == "gone":
             return
+        if self.net.lost_to_ice:
+            self.link.blocked(self.now())       # no path between the phones (issue 21)
         self.link.lost(self.now(), missing)
         self.link.online = self.net.registered
         self.client.status = self.link.status()
@@ -1528,6 +1539,12 @@ class GuestPage(Page):
         if self.retired:
             return
         log("peer error:", kind)
+        if kind == netlib.INCOMPATIBLE:
+            self.link.no_webrtc()                 # said once; never retried (ui/link.py)
+            netlib.describe(self.client, None)
+            self.client.status = self.link.status()
+            self.render()
+            return
         if kind in ("disconnected", "network"):
             # the signaling server is lost: a new network? check the connection now
             self.link.doubt(self.now())

@@ -40,7 +40,23 @@ def host_gone_panel(model, ui, ctx):
 ENGINE_STAGES = ("download", "compile", "python", "engine")
 
 
+def no_webrtc_note(model, ctx, solo=True):
+    """This browser cannot play with friends (no WebRTC: ui/netcheck.py): said once, with
+    a browser that can, and (`solo`, a page other than the landing) the way to solo."""
+    browser = read(model, "browser", "browser_any")
+    if browser not in ("browser_safari", "browser_chrome", "browser_any"):
+        browser = "browser_any"
+    return h("div", {"class": "banner host_gone", "data-testid": "no-webrtc", "role": "alert"},
+             h("strong", None, ctx.t("no_webrtc_title")), " ",
+             ctx.t("no_webrtc", browser=ctx.t(browser)),
+             " " if solo else None,
+             h("a", {"class": "btn", "href": "./", "data-testid": "play-solo-instead"},
+               ctx.t("no_webrtc_solo")) if solo else None)
+
+
 def connection_banner(model, ctx, ui=None):
+    if read(model, "status") == "no_webrtc":
+        return no_webrtc_note(model, ctx)
     wait = read(model, "engine_wait")
     if wait is not None:
         # The host asked for something the engine does (Start, Play solo, a resumed room)
@@ -69,13 +85,22 @@ def connection_banner(model, ctx, ui=None):
         return h("div", {"class": "banner connecting", "data-testid": "handover",
                          "role": "status"}, text, " ", leave_button(ctx))
     if read(model, "host_lost", False) and not read(model, "is_host", False) \
-            and st != "host_unverified":
+            and st not in ("host_unverified", "unreachable"):
         return host_gone_panel(model, ui if ui is not None else {}, ctx)
     if read(model, "is_host", False) and st in ("connecting", "reconnecting"):
         # The host is the room: play goes on over the open data channels while only its
         # signaling server is out of reach. Say what that means, discreetly.
         return h("div", {"class": "banner host-note", "data-testid": "connection",
                          "role": "status"}, ctx.t("conn_host_offline"))
+    if read(model, "is_host", False) and read(model, "friend_blocked", False):
+        return h("div", {"class": "banner host-note", "data-testid": "friend-blocked",
+                         "role": "status"}, ctx.t("conn_friend_blocked"))
+    if st == "unreachable":
+        # The host answers, but no channel opens: this network is why (issue 21). Still
+        # trying in the background; a seated player may leave.
+        return h("div", {"class": "banner host_gone", "data-testid": "unreachable",
+                         "role": "status"}, ctx.t("conn_unreachable"),
+                 " ", leave_button(ctx) if read(model, "seat") is not None else None)
     if st == "no_room":
         # A mistyped or ended link: say so, and offer the way back (the page keeps trying).
         return h("div", {"class": "banner host_gone", "data-testid": "connection",
@@ -185,13 +210,9 @@ def landing_tree(model, ui, ctx):
              keyed(resume_box(model, ctx), "resume"),
              keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
-             keyed(h("section", {"class": "card-box"},
-               h("h2", None, ctx.t("with_friends")),
-               h("p", {"class": "hint"}, ctx.t("with_friends_hint")),
-               button(ctx, "create-room", ctx.t("create_room"),
-                      ("local", "submit", "create_room") if ok else None, "btn primary big")),
-                   "friends"),
-             keyed(code_box(ui, ctx), "code"),
+             keyed(friends_box(model, ui, ctx, ok), "friends"),
+             keyed(code_box(ui, ctx) if read(model, "webrtc", True) is not False else None,
+                   "code"),
              keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("solo")),
                h("div", {"class": "row pickers"},
@@ -207,6 +228,19 @@ def landing_tree(model, ui, ctx):
              keyed(h("details", {"class": "rules"},
                      h("summary", None, ctx.t("how_to_play")), rules_text(ctx)),
                    "rules"))
+
+
+def friends_box(model, ui, ctx, ok):
+    """Play with friends: Create a room; in a browser without WebRTC, why it cannot (the
+    solo box below works), before any Peer is made."""
+    if read(model, "webrtc", True) is False:
+        return h("section", {"class": "card-box"},
+                 h("h2", None, ctx.t("with_friends")), no_webrtc_note(model, ctx, solo=False))
+    return h("section", {"class": "card-box"},
+             h("h2", None, ctx.t("with_friends")),
+             h("p", {"class": "hint"}, ctx.t("with_friends_hint")),
+             button(ctx, "create-room", ctx.t("create_room"),
+                    ("local", "submit", "create_room") if ok else None, "btn primary big"))
 
 
 def code_box(ui, ctx):
@@ -235,6 +269,13 @@ def join_tree(model, ui, ctx):
     status = read(model, "status", "")
     # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
     busy = status in ("connecting", "looking") and bool(ui.get("joined") or read(model, "token"))
+    if status == "no_webrtc":
+        # the banner above says why and offers solo: no form that could never work
+        return h("main", {"class": "panel join"},
+                 h("div", {"class": "hero"},
+                   h("div", {"class": "fan"},
+                     decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
+                   h("h2", None, ctx.t("no_webrtc_title"))))
     if status == "no_room":
         # the banner above says there is no game here and offers the way back: no form
         return h("main", {"class": "panel join"},

@@ -1,0 +1,54 @@
+"""The browser's WebRTC, as the pages need to know it (browser only, through `js`): whether
+this browser has data channels at all (boot.js `crisp.webrtc`), how a connection attempt
+stands (boot.js `crisp.channelState`), and what the screens say about it (`describe`,
+`report`; the decisions are ui/netcheck.py's and ui/link.py's). Issue 21.
+"""
+
+import js
+
+from ui.netcheck import INCOMPATIBLE, capable_browser
+
+def webrtc_ok():
+    """True when this browser has WebRTC data channels (boot.js `crisp.webrtc`, checked
+    before any Peer is made): without them a page never makes a Peer."""
+    try:
+        return js.crisp.webrtc is True
+    except Exception:
+        return False
+
+
+def channel_state(conn):
+    """boot.js `crisp.channelState(conn)`: "failed" | "answered" | "asked" | ""."""
+    if conn is None:
+        return ""
+    try:
+        state = js.crisp.channelState(conn)
+    except Exception:
+        return ""
+    return state if isinstance(state, str) else ""
+
+
+def describe(model, net=None, now=None):
+    """Write onto a page's model what its screens say about the network (ui/screens.py):
+    `webrtc` (False: this browser cannot play with friends), `browser` (the i18n key of
+    one that can, ui/netcheck.py), and on a host page (`net` its HostNet, `now` ms)
+    `friend_blocked` (a friend's connection arrived and never opened, lately)."""
+    model.webrtc = webrtc_ok()
+    if not model.webrtc:
+        try:
+            agent = js.navigator.userAgent
+        except Exception:
+            agent = None
+        model.browser = capable_browser(agent if isinstance(agent, str) else None)
+    friends = getattr(net, "friends", None)
+    model.friend_blocked = friends is not None and now is not None and friends.showing(now)
+
+
+def report(net, link, now):
+    """Tell a guest's Link (ui/link.py) how the current attempt of its GuestNet stands: the
+    host answered (it is there), or the connection's ICE failed (the network's fault)."""
+    state = net.attempt()
+    if state in ("answered", "failed"):
+        link.answered(now)
+    if state == "failed":
+        link.blocked(now)
