@@ -1,8 +1,8 @@
-"""ui/storage.py: the page's one door to localStorage never fails the page (a browser may
+"""ui/page/storage.py: the page's one door to localStorage never fails the page (a browser may
 refuse storage), and a saved blob that is not a JSON object reads as nothing. Runs on
 CPython and, below, again on MicroPython (guests' pages use it there)."""
 
-from ui.storage import Storage
+from ui.page.storage import Storage
 
 
 class FakeLocalStorage:
@@ -41,6 +41,57 @@ class NoStoragePage:
     @property
     def localStorage(self):
         raise RuntimeError("SecurityError: access denied")
+
+
+class Door:
+    """crisp.store (store.js): never throws; keeps what it is given; says its state."""
+
+    def __init__(self, state="ok"):
+        self.items = {}
+        self.state = state
+
+    def get(self, key):
+        return self.items.get(key)
+
+    def set(self, key, value):
+        self.items[key] = value
+        return True
+
+    def remove(self, key):
+        self.items.pop(key, None)
+
+
+class Crisp:
+    def __init__(self, door):
+        self.store = door
+
+
+class DoorPage:
+    """A page with crisp.store: its localStorage is never touched (it would throw)."""
+
+    def __init__(self, door):
+        self.crisp = Crisp(door)
+
+    @property
+    def localStorage(self):
+        raise RuntimeError("SecurityError: touched past the door")
+
+
+def test_a_page_goes_through_its_guarded_door():
+    door = Door()
+    store = Storage(DoorPage(door))
+    store.set("crisp.name", "Ana")
+    assert door.items == {"crisp.name": "Ana"}
+    assert store.get("crisp.name") == "Ana"
+    store.remove("crisp.name")
+    assert store.get("crisp.name") is None and store.state() == "ok"
+
+
+def test_the_state_says_whether_the_browser_keeps_anything():
+    for state in ("blocked", "full", "ok"):
+        assert Storage(DoorPage(Door(state))).state() == state
+    assert Storage(DoorPage(Door("junk"))).state() == "ok"
+    assert Storage(Page(FakeLocalStorage())).state() == "ok"      # no door: tests, CPython
 
 
 def test_get_set_remove():
@@ -83,7 +134,7 @@ def test_the_storage_tests_pass_on_micropython(tmp_path):
     from test_render_micropython import ROOT, run_tests_on_micropython
 
     files = {"/tests/test_storage.py": os.path.join(ROOT, "tests", "test_storage.py"),
-             "/ui/storage.py": os.path.join(ROOT, "ui", "storage.py")}
+             "/ui/page/storage.py": os.path.join(ROOT, "ui", "page", "storage.py")}
     if os.path.exists(os.path.join(ROOT, "ui", "__init__.py")):
         files["/ui/__init__.py"] = os.path.join(ROOT, "ui", "__init__.py")
     me = "test_the_storage_tests_pass_on_micropython"
