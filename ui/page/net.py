@@ -539,7 +539,7 @@ class GuestNet:
         self.handlers.on(conn, "open", lambda *a: self._opened(conn))
         self.handlers.on(conn, "data", lambda data: self._data(conn, data))
         self.handlers.on(conn, "close", lambda *a: self._lost(conn, False))
-        self.handlers.on(conn, "error", lambda err: self._conn_error(conn, err))
+        self.handlers.on(conn, "error", lambda *a: self._conn_error(conn, a[0] if a else None))
 
     def _conn_error(self, conn, err):
         # PeerJS: "negotiation-failed" when the connection's ICE failed (then it closes it)
