@@ -8,11 +8,13 @@ CPython (tests).
 """
 
 from ui.page import i18n
+from ui.page import netscreens
 from ui.page import qr
 from ui.shared import roomcode
 from ui.shared.limits import MAX_PLAYERS, NAME_MAX
 from ui.page.table import table_tree, tally
 from ui.page.vdom import h, isolate, keyed
+from ui.page.client import VERSION as PROTOCOL
 from ui.page.viewmodel import player_list, read, seat_name
 from ui.page.widgets import button, decor, rules_text, select, topbar
 
@@ -40,38 +42,45 @@ def host_gone_panel(model, ui, ctx):
 ENGINE_STAGES = ("download", "compile", "python", "engine")
 
 
-def no_webrtc_note(model, ctx, solo=True):
-    """This browser cannot play with friends (no WebRTC: ui/page/netcheck.py): said once, with
-    a browser that can, and (`solo`, a page other than the landing) the way to solo."""
-    browser = read(model, "browser", "browser_any")
-    if browser not in ("browser_safari", "browser_chrome", "browser_any"):
-        browser = "browser_any"
-    return h("div", {"class": "banner host_gone", "data-testid": "no-webrtc", "role": "alert"},
-             h("strong", None, ctx.t("no_webrtc_title")), " ",
-             ctx.t("no_webrtc", browser=ctx.t(browser)),
-             " " if solo else None,
-             h("a", {"class": "btn", "href": "./", "data-testid": "play-solo-instead"},
-               ctx.t("no_webrtc_solo")) if solo else None)
-
-
 def connection_banner(model, ctx, ui=None):
     if read(model, "status") == "no_webrtc":
-        return no_webrtc_note(model, ctx)
+        return netscreens.no_webrtc_note(model, ctx)
     wait = read(model, "engine_wait")
     if wait is not None:
         # The host asked for something the engine does (Start, Play solo, a resumed room)
         # while it still starts in its worker: show how far it has come.
+        stage = read(model, "engine_stage")
         if wait < 0:
+            # ("update": a new version of the game replaced this page's while it was open)
             return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
-                             "role": "alert"}, ctx.t("engine_failed"), " ",
+                             "role": "alert", "data-stage": "update" if stage == "update"
+                             else None},
+                     ctx.t("engine_update" if stage == "update" else "engine_failed"), " ",
                      button(ctx, "engine-retry", ctx.t("retry"),
                             ("intent", "retry_engine", {}), "btn"))
-        stage = read(model, "engine_stage")
         key = "engine_" + stage if stage in ENGINE_STAGES else "engine_loading"
         return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
                          "role": "status", "data-stage": stage if key != "engine_loading"
                          else None}, ctx.t(key, pct=wait))
     st = read(model, "status", "ok")
+    clash = read(model, "version_clash")
+    if isinstance(clash, dict):
+        # the host's page runs another version of the game (issue 23, fault 1)
+        newer = isinstance(clash.get("host"), int) and clash["host"] > PROTOCOL
+        name = isolate(clash.get("name")) if clash.get("name") else ctx.t("the_host")
+        return h("div", {"class": "banner host_gone", "data-testid": "version-clash",
+                         "data-newer": "host" if newer else "me", "role": "alert"},
+                 ctx.t("version_newer" if newer else "version_older", name=name), " ",
+                 button(ctx, "reload", ctx.t("reload"), ("intent", "reload", {}), "btn")
+                 if newer else None)
+    if read(model, "restarting", False):
+        # The host's engine died and restarts from the room's last save (ui/page/enginewatch.py)
+        host = read(model, "host_seat", 0)
+        name = seat_name(player_list(model), host, ctx) if host in player_list(model) else "?"
+        return h("div", {"class": "banner connecting", "data-testid": "restarting",
+                         "role": "status"},
+                 ctx.t("conn_restarting_me" if read(model, "is_host", False)
+                       else "conn_restarting", name=name))
     moving = read(model, "handover")
     if isinstance(moving, dict):
         # The host is gone and the room moves to its successor (docs/protocol.md "Host
@@ -92,15 +101,9 @@ def connection_banner(model, ctx, ui=None):
         # signaling server is out of reach. Say what that means, discreetly.
         return h("div", {"class": "banner host-note", "data-testid": "connection",
                          "role": "status"}, ctx.t("conn_host_offline"))
-    if read(model, "is_host", False) and read(model, "friend_blocked", False):
-        return h("div", {"class": "banner host-note", "data-testid": "friend-blocked",
-                         "role": "status"}, ctx.t("conn_friend_blocked"))
-    if st == "unreachable":
-        # The host answers, but no channel opens: this network is why (issue 21). Still
-        # trying in the background; a seated player may leave.
-        return h("div", {"class": "banner host_gone", "data-testid": "unreachable",
-                         "role": "status"}, ctx.t("conn_unreachable"),
-                 " ", leave_button(ctx) if read(model, "seat") is not None else None)
+    network = netscreens.network_banner(model, ctx, leave_button(ctx))
+    if network is not None:
+        return network                    # the network's fault, not the host's (issue 21)
     if st == "no_room":
         # A mistyped or ended link: say so, and offer the way back (the page keeps trying).
         return h("div", {"class": "banner host_gone", "data-testid": "connection",
@@ -160,6 +163,7 @@ def build(model, ui, ctx):
              keyed(topbar(ui, ctx, title, in_room, sub), "top"),
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
+             keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -171,6 +175,18 @@ def storage_note(ui, ctx):
         return None
     return h("p", {"class": "hint note-warn storage-note", "data-testid": "storage-note",
                    "role": "note"}, ctx.t("storage_note"))
+
+
+def redealt_note(model, ctx):
+    """Why the round starts over (a host handover that could not open the sealed room deals
+    the interrupted round again, docs/protocol.md "Host handover"): while that round lasts."""
+    n = read(model, "redealt")
+    view = read(model, "view", {}) or {}
+    if not isinstance(n, int) or view.get("round") != n or view.get("phase") not in (
+            "peek", "play", "last_turns"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "redealt", "role": "note"},
+             ctx.t("redealt", n=n))
 
 
 def name_input(ui, ctx):
@@ -220,7 +236,7 @@ def landing_tree(model, ui, ctx):
              keyed(resume_box(model, ctx), "resume"),
              keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
-             keyed(friends_box(model, ui, ctx, ok), "friends"),
+             keyed(netscreens.friends_box(model, ctx, ok), "friends"),
              keyed(code_box(ui, ctx) if read(model, "webrtc", True) is not False else None,
                    "code"),
              keyed(h("section", {"class": "card-box"},
@@ -238,19 +254,6 @@ def landing_tree(model, ui, ctx):
              keyed(h("details", {"class": "rules"},
                      h("summary", None, ctx.t("how_to_play")), rules_text(ctx)),
                    "rules"))
-
-
-def friends_box(model, ui, ctx, ok):
-    """Play with friends: Create a room; in a browser without WebRTC, why it cannot (the
-    solo box below works), before any Peer is made."""
-    if read(model, "webrtc", True) is False:
-        return h("section", {"class": "card-box"},
-                 h("h2", None, ctx.t("with_friends")), no_webrtc_note(model, ctx, solo=False))
-    return h("section", {"class": "card-box"},
-             h("h2", None, ctx.t("with_friends")),
-             h("p", {"class": "hint"}, ctx.t("with_friends_hint")),
-             button(ctx, "create-room", ctx.t("create_room"),
-                    ("local", "submit", "create_room") if ok else None, "btn primary big"))
 
 
 def code_box(ui, ctx):
@@ -279,20 +282,14 @@ def join_tree(model, ui, ctx):
     status = read(model, "status", "")
     # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
     busy = status in ("connecting", "looking") and bool(ui.get("joined") or read(model, "token"))
-    if status == "no_webrtc":
-        # the banner above says why and offers solo: no form that could never work
+    if status in ("no_room", "no_webrtc"):
+        # the banner above says why (no game here; this browser cannot play with friends)
+        # and offers the way back, or solo: no form that could never work
         return h("main", {"class": "panel join"},
                  h("div", {"class": "hero"},
                    h("div", {"class": "fan"},
                      decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
-                   h("h2", None, ctx.t("no_webrtc_title"))))
-    if status == "no_room":
-        # the banner above says there is no game here and offers the way back: no form
-        return h("main", {"class": "panel join"},
-                 h("div", {"class": "hero"},
-                   h("div", {"class": "fan"},
-                     decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
-                   h("h2", None, ctx.t("no_room_title"))))
+                   h("h2", None, ctx.t(status + "_title"))))
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
