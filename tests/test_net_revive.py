@@ -155,9 +155,10 @@ def net():
     ffi.create_proxy = lambda fn: fn
     pyscript.ffi = ffi
     saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.page.net",
-                                             "ui.page.webrtc")}
+                                             "ui.page.browser", "ui.page.webrtc")}
     sys.modules.update({"js": js, "pyscript": pyscript, "pyscript.ffi": ffi})
     sys.modules.pop("ui.page.net", None)
+    sys.modules.pop("ui.page.browser", None)
     sys.modules.pop("ui.page.webrtc", None)
     module = importlib.import_module("ui.page.net")
     yield module, clock, server

@@ -11,6 +11,7 @@ Connections are opened with `reliable: true` (ordered delivery) and `serializati
 import js
 from pyscript.ffi import create_proxy
 
+from ui.page.browser import Timer
 from ui.shared.gate import acceptable
 from ui.page.link import UNREACHABLE_MS
 from ui.page.netcheck import INCOMPATIBLE, FriendNote
@@ -80,8 +81,8 @@ def incapable(net):
     net.watch.cancel()
     if net.peer is not None:
         _destroy(net.peer)
-    tell = _Watch(lambda: net.on_error(INCOMPATIBLE))
-    tell.arm(0)
+    tell = Timer(lambda: net.on_error(INCOMPATIBLE))
+    tell.at(0)
     net.handlers.proxies.append(tell)
 
 
@@ -150,28 +151,6 @@ def _close(conn):
         pass
 
 
-class _Watch:
-    """The pending registration check of a net: one re-armable JS timer, one proxy."""
-
-    def __init__(self, fn):
-        self.fn = fn
-        self.timer = None
-        self.proxy = create_proxy(self._fire)
-
-    def _fire(self, *args):
-        self.timer = None
-        self.fn()
-
-    def arm(self, ms):
-        self.cancel()
-        self.timer = js.setTimeout(self.proxy, max(5, int(ms)))
-
-    def cancel(self):
-        if self.timer is not None:
-            js.clearTimeout(self.timer)
-            self.timer = None
-
-
 class _Handlers:
     """Keeps the JS proxies of our callbacks alive (and in one place)."""
 
@@ -219,7 +198,7 @@ class HostNet:
         self.closed = False
         self.incapable = False    # no WebRTC here: no Peer, no retry (`incapable`)
         self.friends = FriendNote()   # a guest whose connection never opened (issue 21)
-        self.watch = _Watch(self._check)
+        self.watch = Timer(self._check)
         self._new_peer()
 
     def _check(self):
@@ -227,7 +206,7 @@ class HostNet:
             revive(self)
 
     def _watch(self, ms):
-        self.watch.arm(ms)
+        self.watch.at(ms)
 
     def _new_peer(self):
         self.open = False
@@ -302,8 +281,8 @@ class HostNet:
         self.handlers.on(conn, "error", lambda *a: self._unopened(ever, remote, cid))
         # A friend's connection that arrived but does not open: their network cannot reach
         # this phone (the friend's page says why; this one says that a friend tried).
-        slow = _Watch(lambda: self._unopened(ever, remote, None, conn))
-        slow.arm(UNREACHABLE_MS)
+        slow = Timer(lambda: self._unopened(ever, remote, None, conn))
+        slow.at(UNREACHABLE_MS)
         self.handlers.proxies.append(slow)
 
     def _conn_opened(self, ever, remote):
@@ -365,8 +344,8 @@ class HostNet:
             except Exception:
                 pass
         self.handlers.on(conn, "open", opened)
-        closer = _Watch(lambda: self._refuse(conn))
-        closer.arm(keep_ms)
+        closer = Timer(lambda: self._refuse(conn))
+        closer.at(keep_ms)
         self.handlers.proxies.append(closer)
         return True
 
@@ -420,7 +399,7 @@ class GuestNet:
         self.closed = False
         self.incapable = False    # no WebRTC here: no Peer, no retry (`incapable`)
         self.lost_to_ice = False  # the last connection lost was one whose ICE failed
-        self.watch = _Watch(self._check)
+        self.watch = Timer(self._check)
         self._new_peer()
 
     def _check(self):
@@ -437,7 +416,7 @@ class GuestNet:
         return channel_state(self.conn)
 
     def _watch(self, ms):
-        self.watch.arm(ms)
+        self.watch.at(ms)
 
     def peer_id(self):
         """This page's PeerJS id (bound into the seat proof), or "" before it has one."""
@@ -482,8 +461,8 @@ class GuestNet:
 
         self.handlers.on(conn, "data", lambda data: self.on_call(
             _text(data), answer, lambda: _close(conn)))
-        closer = _Watch(lambda: _close(conn))     # one message, soon, or nothing
-        closer.arm(10000)
+        closer = Timer(lambda: _close(conn))     # one message, soon, or nothing
+        closer.at(10000)
         self.handlers.proxies.append(closer)
 
     def _ensure(self):

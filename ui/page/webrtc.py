@@ -51,7 +51,7 @@ def incapable(kind, model):
     if kind != INCOMPATIBLE:
         return False
     describe(model)
-    model.status = "no_webrtc"
+    model.set_status("no_webrtc")
     return True
 
 
