@@ -434,7 +434,7 @@ class Client:
         self.synced_at = now
         self._send({"type": "sync"})
 
-    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle"; ui/page/fairplay.py) ------
+    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle"; ui/page/fairplay.py) --
 
     def _fair_message(self, kind, msg):
         """`commit`, `fair` or `proof` from the room: ui/page/fairplay.py checks them."""
