@@ -130,6 +130,7 @@ class Client:
         self.sealed = None        # the newest sealed room and this seat's share (host handover)
         self.standby = None       # {seat, tokens, watchers}: the old host's for this designate
         self.follow = None        # a spectator's follow token (`watching`): `moved` checks
+        self.next_ids = []        # ... and the marks of the room's next ids (`watching` next)
         self.handover = None      # the page's handover in progress: {"name", "me"} (shown)
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
         self.succession = None    # the room's succession secret (`welcome`): its next ids
@@ -167,8 +168,11 @@ class Client:
             if not isinstance(seat, int) or isinstance(seat, bool):
                 return False
             self.seat = seat
-            if self.token is None and proof.is_hex(msg.get("token"), 32):
-                self.token = msg.get("token")    # the first welcome only; never replaced
+            if proof.is_hex(msg.get("token"), 32):
+                # a first welcome's; or, after a handover, the fresh token the new host gives
+                # a seat that proved the token derived from its old one (which then stops
+                # working: a former host could derive it too). Only a trusted peer gets here.
+                self.token = msg.get("token")
             if msg.get("room") != self.room:
                 # Seated in another room (a handover's new id): the old room's sealed box and
                 # standby tokens never open or seat anyone here; the new host sends its own,
@@ -228,6 +232,8 @@ class Client:
             follow = msg.get("follow")
             # this spectator's follow token: a `moved` from the next host proves itself with it
             self.follow = follow if proof.is_hex(follow, 32) else None
+            # what the room's real next ids look like (handover.id_mark): a `moved` names one
+            self.next_ids = handover.id_marks(msg.get("next"))
             ask = msg.get("ask")
             self.ask = ask if isinstance(ask, dict) else None
             self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room

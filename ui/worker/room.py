@@ -331,6 +331,12 @@ class Room:
         self.followers = []       # the old room's spectators this room's host tells where
                                   # it went after a handover ([{"peer", "follow"}]: `moved`)
         self.seal_n = 0           # seals sent (`seal_out`): the newest box wins
+        self.seal_checks = {}     # {str(n): seal.opened_check} of its last boxes (saved): the
+                                  # proof a room at the next id must give (handover.py)
+        self.opened = None        # {"n", "check"}: the box this room was opened from (a
+                                  # successor's), shown in `watching` as its proof
+        self.derived = set()      # seats whose token was derived at a handover: the first
+                                  # proof there gets a fresh one (a former host knows these)
         self.sealed_at = None     # when the last one went
         self.standby_sent = None  # (designate, its conn, tokens) the last `standby` was for
         self.now = 0
@@ -647,11 +653,18 @@ class Room:
         seat = self._seat_of_token(token)
         if seat is None:                        # removed meanwhile
             raise BadMessage("no_seat", "that seat is gone")
+        if seat in self.derived:
+            # a token derived at a handover: the old host can derive it too. This seat gets a
+            # fresh one over this proven connection and the derived one opens nothing now.
+            self.derived.discard(seat)
+            self.seats[seat].token = self._token()
+            return self._seat(conn, seat, pending["name"], now, fresh=True)
         return self._seat(conn, seat, pending["name"], now)
 
-    def _seat(self, conn, seat, name, now):
+    def _seat(self, conn, seat, name, now, fresh=False):
         """Seat `conn`: at `seat` (the host's own, or a proven rejoin) or, for None, at a new
-        seat (lobby only). Only a new seat's welcome carries its token."""
+        seat (lobby only). Only a new seat's welcome carries its token, and a proven seat's
+        whose token was just made afresh (`fresh`: after a handover)."""
         out = []
         name = self._name_for(seat, name)
         new = seat is None
@@ -675,7 +688,7 @@ class Room:
         self.conns[conn] = seat
         self.spectators.pop(conn, None)
         self.gate.joined(conn)
-        if new:                   # trust on first use: the only time a token is sent
+        if new or fresh:          # trust on first use, or a handover's derived token replaced
             out.append((conn, self._welcome(seat, token=self.seats[seat].token)))
         else:                     # a proven rejoin, or the host's own seat: no token
             out.append((conn, self._welcome(seat)))
@@ -706,31 +719,47 @@ class Room:
         MAX_SPECTATORS at a time (rate-limited like every connection)."""
         if conn == LOCAL or conn in self.conns or conn in self.proving:
             raise BadMessage("already_joined", "this connection already has a seat")
+        out = []
         if conn not in self.spectators:
-            if len(self.spectators) >= MAX_SPECTATORS:
+            evict = spectator_to_evict(self.spectators, self.peers, conn)
+            if evict is None and len(self.spectators) >= MAX_SPECTATORS:
                 self._drop(conn)
                 return [(conn, self._error("too_many_watchers", "too many people are watching"))]
+            if evict is not None:
+                self._drop(evict)
+                out.append((evict, self._error("too_many_watchers",
+                                               "too many people are watching")))
             # its follow token: the room's next host proves the room's new id with it
             # (docs/protocol.md "Spectators follow a handover")
             self.spectators[conn] = {"seen": now, "ask": None, "follow": self._follow_token()}
             self.gate.joined(conn)
-        return [(conn, self._watching_text(conn))] + self._watcher_update(conn, replay=True)
+        return out + [(conn, self._watching_text(conn))] + self._watcher_update(conn, replay=True)
 
     def _watching_text(self, conn):
+        """`watching`: also the marks of the room's real next ids (`next`: a `moved` must name
+        one) and, in a room a successor opened from the sealed box, its proof of that
+        (`opened`: the old host checks it before it gives its room up; issue 18 attack 1)."""
         watcher = self.spectators[conn]
-        return self._msg("watching", room=self.room_id, ask=watcher["ask"], host=self.host,
-                         follow=watcher["follow"])
+        fields = {"room": self.room_id, "ask": watcher["ask"], "host": self.host,
+                  "follow": watcher["follow"],
+                  "next": [handover.id_mark(i) for i in handover.next_ids(self.room_id,
+                                                                          self.succession)]}
+        if self.opened is not None:
+            fields["opened"] = {"n": self.opened["n"],
+                                "mac": handover.opened_mac(self.opened["check"], self.room_id)}
+        return self._msg("watching", **fields)
 
     def _follow_token(self):
         return secrets.token_hex(handover.FOLLOW_HEX // 2)
 
     def watchers(self):
         """The spectators the room's next host tells where the room went (`moved`): their
-        PeerJS ids (as the signaling server named them) and follow tokens,
-        [{"peer", "follow"}], at most handover.MAX_WATCHERS; kept in the sealed room and the
-        designate's `standby`, never sent to a spectator."""
-        return handover.watchers([{"peer": self.peers.get(conn), "follow": w["follow"]}
-                                  for conn, w in self.spectators.items()])
+        PeerJS ids (as the signaling server named them) and the `moved` proofs this host
+        computed for the room's real next ids, [{"peer", "moved": [[id, mac]]}], at most
+        handover.MAX_WATCHERS; kept in the sealed room and the designate's `standby`. No
+        follow token leaves the host: a successor can forward only the true next id."""
+        return handover.watchers([{"peer": self.peers.get(conn), "moved": handover.moved_entries(
+            w["follow"], self.room_id, self.succession)} for conn, w in self.spectators.items()])
 
     def _watcher_update(self, conn, replay=False):
         """The lobby, or the spectator view (with the round's public events on `replay`)."""
@@ -1405,7 +1434,9 @@ class Room:
                 "game": self.game.to_dict() if self.game is not None else None,
                 "log": list(self.log), "peeks": {str(k): v for k, v in self.peeks.items()},
                 "now": self.now, "history": [list(r) for r in self.history],
-                "games": self.games, "fair": self.fair, "succession": self.succession}
+                "games": self.games, "fair": self.fair, "succession": self.succession,
+                "seal_n": self.seal_n, "seal_checks": dict(self.seal_checks),
+                "opened": self.opened, "derived": sorted(self.derived)}
 
     @classmethod
     def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -1460,6 +1491,7 @@ class Room:
             room.seats.append(seat)
         room.host = d.get("host", 0)
         room.game = game
+        load_succession_state(room, d)
         room.log = list(d["log"]) if game is not None else []
         room.peeks = {int(k): v for k, v in d["peeks"].items()} if game is not None else {}
         room.now = max(d["now"], game.clock if game is not None else 0)
@@ -1495,6 +1527,8 @@ class Room:
         journal and log included, is kept: the successor sends the round's proof and
         replays the log to rejoining seats."""
         state = self.to_dict()
+        for key in ("seal_checks", "opened", "derived"):
+            state.pop(key, None)      # this room's own proofs: not for whoever opens the box
         for seat in state["seats"]:
             agent = seat.get("agent")
             if isinstance(agent, dict) and "rng" in agent:
@@ -1516,13 +1550,17 @@ class Room:
         self.sealed_at = now
         state = self.sealed_state(randbytes)
         for attempt in (0, 1):
-            box, shares = seal.seal_room(state, self.room_id, self.seal_n, holders, randbytes)
+            check = {}
+            box, shares = seal.seal_room(state, self.room_id, self.seal_n, holders, randbytes,
+                                         check=check)
             out = [(self.seats[i].conn, self._msg(
                 "sealed", box=box, share=shares[i], host=self.host,
                 keys={str(j): handover.successor_key(self.seats[j].token, self.room_id, i)
                       for j in holders if j != i}))
                 for i in holders]
             if max(len(text) for _, text in out) <= MAX_TEXT:
+                self.seal_checks = handover.keep_check(self.seal_checks, self.seal_n,
+                                                       check["opened"])
                 return out
             for seat in state["seats"]:
                 seat["agent"], seat["plan"] = None, None
@@ -1544,7 +1582,7 @@ class Room:
             return None
         return (seat, self.seats[seat].conn,
                 tuple(s.token for s in self.seats if s.bot is None),
-                tuple((w["peer"], w["follow"]) for w in self.watchers()))
+                tuple((self.peers.get(c), w["follow"]) for c, w in self.spectators.items()))
 
     def standby_out(self):
         """The designated successor's `standby`: {"seat": its seat, "tokens": {seat: the
@@ -1601,6 +1639,9 @@ class Room:
         for s in room.seats:
             if s.bot is None:
                 s.token = handover.next_token(s.token, old_id, seat)
+        # the old host (its save holds every old token) could derive these too: each seat
+        # gets a fresh one once it has proved this one here (`_proof`; issue 18 attack 5)
+        room.derived = set(i for i, s in enumerate(room.seats) if s.bot is None and i != seat)
         if new_id is not None:
             if not isinstance(new_id, str) or not ROOM_ID.match(new_id):
                 raise ValueError("new room id")
@@ -1655,6 +1696,7 @@ class Room:
                 person_seat = Seat(name, token)
                 person_seat.away_since = now          # until it rejoins
                 room.seats.append(person_seat)
+                room.derived.add(index)               # a fresh token once proved here
                 continue
             level = p.get("bot") if p.get("bot") in BOT_LEVELS else LEFT_BOT
             bot = Seat(name, None, bot=level)
@@ -1676,8 +1718,59 @@ class Room:
 # A PeerJS id (its own check: letters and digits, single - or _ between), at most 64 long.
 ROOM_ID = re.compile(r"(?=.{1,64}\Z)[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*\Z")
 SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
-SAVED_OPTIONAL = ("fair", "history", "games", "host", "succession")   # checked where they are loaded
+SAVED_OPTIONAL = ("fair", "history", "games", "host", "succession",   # checked where loaded
+                  "seal_n", "seal_checks", "opened", "derived")
 SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
+
+
+SPECTATORS_PER_PEER = 2       # spectator places one remote PeerJS id may hold
+
+
+def spectator_to_evict(spectators, peers, conn):
+    """Which spectator place a new spectator `conn` takes (issue 18 attack 6), or None for a
+    free place (or none to take). `spectators`: {conn: ...} oldest first; `peers`: {conn:
+    remote PeerJS id}. Its own peer holding SPECTATORS_PER_PEER already: its own oldest
+    place. All MAX_SPECTATORS taken: the oldest place of the peer holding the most, when
+    that peer holds more than one (one stranger cannot keep a late friend out)."""
+    def peer_of(c):
+        peer = peers.get(c)
+        return peer if peer else "conn:" + str(c)
+    mine = peer_of(conn)
+    held = {}
+    for c in spectators:
+        held.setdefault(peer_of(c), []).append(c)
+    if len(held.get(mine, [])) >= SPECTATORS_PER_PEER:
+        return held[mine][0]
+    if len(spectators) < MAX_SPECTATORS:
+        return None
+    most = None
+    for peer, places in held.items():
+        if most is None or len(places) > len(held[most]):
+            most = peer
+    return held[most][0] if most is not None and len(held[most]) > 1 else None
+
+
+def load_succession_state(room, d):
+    """What a saved room keeps for its succession (issue 18), each checked and ignored when
+    malformed: `seal_n` (its boxes go on numbering after a reload: pages keep only a newer
+    box), `seal_checks` (its last boxes' opened checks), `opened` (the box this room was
+    opened from) and `derived` (person seats whose handover-derived token has not yet been
+    replaced)."""
+    n = d.get("seal_n", 0)
+    room.seal_n = n if _is_int(n) and n >= 0 else 0
+    checks = d.get("seal_checks")
+    if isinstance(checks, dict) and len(checks) <= handover.OPENED_KEEP and all(
+            isinstance(k, str) and k.isdigit() and proof.is_hex(v, 64)
+            for k, v in checks.items()):
+        room.seal_checks = dict(checks)
+    opened = d.get("opened")
+    if isinstance(opened, dict) and set(opened) == {"n", "check"} and _is_int(opened["n"]) \
+            and proof.is_hex(opened["check"], 64):
+        room.opened = dict(opened)
+    derived = d.get("derived")
+    if isinstance(derived, list):
+        room.derived = set(i for i in derived if _is_int(i) and 0 <= i < len(room.seats)
+                           and room.seats[i].bot is None and i != room.host)
 
 
 def check_saved(d):
