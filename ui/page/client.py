@@ -168,11 +168,8 @@ class Client:
             if not isinstance(seat, int) or isinstance(seat, bool):
                 return False
             self.seat = seat
-            if proof.is_hex(msg.get("token"), 32):
-                # a first welcome's; or, after a handover, the fresh token the new host gives
-                # a seat that proved the token derived from its old one (which then stops
-                # working: a former host could derive it too). Only a trusted peer gets here.
-                self.token = msg.get("token")
+            if proof.is_hex(msg.get("token"), 32):    # a first join's, or a handover's fresh
+                self.token = msg.get("token")          # one (docs/protocol.md); trusted peer
             if msg.get("room") != self.room:
                 # Seated in another room (a handover's new id): the old room's sealed box and
                 # standby tokens never open or seat anyone here; the new host sends its own,
@@ -230,9 +227,9 @@ class Client:
         if kind == "watching":
             self.spectator = True
             follow = msg.get("follow")
-            # this spectator's follow token: a `moved` from the next host proves itself with it
+            # this spectator's follow token, and the marks of the room's real next ids: a
+            # `moved` from the next host names one and proves itself with the token
             self.follow = follow if proof.is_hex(follow, 32) else None
-            # what the room's real next ids look like (handover.id_mark): a `moved` names one
             self.next_ids = handover.id_marks(msg.get("next"))
             ask = msg.get("ask")
             self.ask = ask if isinstance(ask, dict) else None

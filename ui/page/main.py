@@ -1278,8 +1278,7 @@ class GuestPage(Page):
         new_id = None
         if not self.retired and client.spectator and client.seat is None \
                 and client.screen != "gone" and text is not None:
-            new_id = handover.check_moved(text, client.follow, self.room_id,
-                                           client.next_ids)
+            new_id = handover.check_moved(text, client.follow, self.room_id, client.next_ids)
         if new_id is None:
             answer(json.dumps({"type": "error", "v": 1, "code": "bad_message",
                                "text": "this page takes no messages here"}))

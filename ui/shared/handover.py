@@ -595,3 +595,20 @@ def proves_opening(opened, new_id, checks):
     if not _is_hex(check, 64):
         return False
     return _same(mac, opened_mac(check, new_id))
+
+
+def moved_host(saved, new_id, msg):
+    """The seat hosting the room at `new_id` when that room is this saved room moved (a
+    handover while the old host's page was away), else None. `saved`: the old host's save
+    (its `host`, `seal_checks`); `msg`: the `watching` (a dict) the peer at `new_id`
+    answered with. Only a room that names another seat as host and proves it opened one of
+    this room's boxes counts: a seated guest squatting the next id alone cannot, so the old
+    host never gives its room up to it (issue 18 attack 1)."""
+    if not isinstance(saved, dict) or not isinstance(msg, dict):
+        return None
+    host = msg.get("host")
+    if not _is_seat(host) or host == saved.get("host", 0):
+        return None
+    if not proves_opening(msg.get("opened"), new_id, saved.get("seal_checks")):
+        return None
+    return host
