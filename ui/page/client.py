@@ -169,7 +169,7 @@ class Client:
                 return False
             self.seat = seat
             if proof.is_hex(msg.get("token"), 32):    # a first join's, or a handover's fresh
-                self.token = msg.get("token")          # one (docs/protocol.md); trusted peer
+                self.token = msg.get("token")          # one (docs/protocol.md)
             if msg.get("room") != self.room:
                 # Seated in another room (a handover's new id): the old room's sealed box and
                 # standby tokens never open or seat anyone here; the new host sends its own,
@@ -226,10 +226,8 @@ class Client:
             return False
         if kind == "watching":
             self.spectator = True
-            follow = msg.get("follow")
-            # this spectator's follow token, and the marks of the room's real next ids: a
-            # `moved` from the next host names one and proves itself with the token
-            self.follow = follow if proof.is_hex(follow, 32) else None
+            # its follow token and the marks of the next ids: a `moved` needs both
+            self.follow = msg.get("follow") if proof.is_hex(msg.get("follow"), 32) else None
             self.next_ids = handover.id_marks(msg.get("next"))
             ask = msg.get("ask")
             self.ask = ask if isinstance(ask, dict) else None
