@@ -15,7 +15,7 @@ from pyscript.ffi import create_proxy
 # order against the sources)
 MODULES = (
     "ui.shared.proof", "ui.shared.handover", "ui.shared.roomcode", "ui.shared.hostlife",
-    "ui.page.cues",
+    "ui.shared.comeback", "ui.page.cues",
     "ui.page.i18n_lobby", "ui.page.i18n_table", "ui.page.i18n_events", "ui.page.i18n_connection",
     "ui.page.i18n", "ui.shared.limits", "crisp_core.actions", "crisp_core.cards",
     "ui.page.cards", "ui.page.fairplay", "ui.page.client", "ui.page.vdom",

@@ -330,11 +330,11 @@ def test_attack_7_no_follow_token_leaves_the_host_and_moved_names_only_the_real_
 def test_attack_1_a_room_at_the_next_id_must_prove_it_opened_the_sealed_box():
     """Ana (the designate: she knows the succession secret and has every seat's standby
     token) registers the room's next id while the host reloads and answers `watching` there
-    naming herself as host. The reloaded host's page (handover.moved_host, from its save)
+    naming herself as host. The reloaded host's page (comeback.moved_host, from its save)
     must not give its room up to her; to the real successor, which opened the box with two
     shares, it does. Two guests who collude open the box: that limit stays."""
     from test_takeover import Takeover_, holder_flow, playing, sealed, watching
-    from ui.shared import handover, seal
+    from ui.shared import comeback, handover, seal
     from ui.worker.room import Room
     net = playing()
     sealed(net)
@@ -349,12 +349,12 @@ def test_attack_1_a_room_at_the_next_id_must_prove_it_opened_the_sealed_box():
         {"type": "watch", "v": 1}), 0)]
     watching_msg = [m for m in answer if m["type"] == "watching"][0]
     assert watching_msg["host"] == 1
-    assert handover.moved_host(saved, new_id, watching_msg) is None
+    assert comeback.moved_host(saved, new_id, watching_msg) is None
     # whatever she claims: a made-up proof, or one over her own share alone
     for opened in ({"n": ana.sealed["box"]["n"], "mac": "00" * 32},
                    {"n": ana.sealed["box"]["n"],
-                    "mac": handover.opened_mac(seal.opened_check(b"\0" * 32), new_id)}):
-        assert handover.moved_host(saved, new_id, dict(watching_msg, opened=opened)) is None
+                    "mac": comeback.opened_mac(seal.opened_check(b"\0" * 32), new_id)}):
+        assert comeback.moved_host(saved, new_id, dict(watching_msg, opened=opened)) is None
     # the real successor (the box opened with Bea's share): its `watching` proves it
     take = Takeover_(net)
     share, reply = holder_flow(take, net, "g2", "peer-b")
@@ -362,12 +362,12 @@ def test_attack_1_a_room_at_the_next_id_must_prove_it_opened_the_sealed_box():
     take.open("probe", "peer-host")
     real = [m for m in take.to(take.send("probe", json.dumps({"type": "watch", "v": 1})),
                                "probe") if m["type"] == "watching"][0]
-    assert handover.moved_host(saved, new_id, real) == 1
-    assert handover.moved_host(saved, new_id + "x", real) is None     # bound to the id
+    assert comeback.moved_host(saved, new_id, real) == 1
+    assert comeback.moved_host(saved, new_id + "x", real) is None     # bound to the id
     # the limit that stays: Ana and Bea together open the box, so they can prove it too
     check = {}
     seal.open_room(ana.sealed["box"], [ana.sealed["share"], bea.sealed["share"]],
                    net.room.room_id, check=check)
     colluding = dict(watching_msg, opened={"n": ana.sealed["box"]["n"],
-                                           "mac": handover.opened_mac(check["opened"], new_id)})
-    assert handover.moved_host(saved, new_id, colluding) == 1
+                                           "mac": comeback.opened_mac(check["opened"], new_id)})
+    assert comeback.moved_host(saved, new_id, colluding) == 1

@@ -45,7 +45,7 @@ import js
 from pyscript.ffi import create_proxy
 
 from ui.page import render
-from ui.shared import handover, hostlife, limits
+from ui.shared import comeback, handover, hostlife, limits
 from ui.page import screens
 from ui.page.client import Client
 from ui.page.link import HOST_GONE_MS, Link, backoff
@@ -573,7 +573,9 @@ class HostPage(Page):
             self.net.shutdown()
         self.wake.cancel()
         self.engine.request({"op": "drop"})
-        self.forget(room_id)
+        # the save stays until this seat's proof there succeeds (GuestPage.net_text), and the
+        # page comes back to host it should that fail (issue 18 attack 1)
+        storage_set("crisp.moved." + new_id, room_id)
         storage_set("crisp.token." + new_id, token)
         storage_set("crisp.name", name)
         js.location.replace(self.screen.base + "?room=" + new_id)
@@ -1471,6 +1473,13 @@ class GuestPage(Page):
             self.net.drop()
             self.link.lost(now)
             return
+        if client.suspect and storage_get("crisp.moved." + self.room_id):
+            # an old host that came here to rejoin its seat (Probe) and could not: it goes back
+            # to hosting its own room, which it kept (issue 18 attack 1)
+            old = storage_get("crisp.moved." + self.room_id)
+            storage_remove("crisp.moved." + self.room_id)
+            js.location.replace(self.screen.base + "?host=" + old)
+            return
         if client.suspect:
             # The peer at the room id could not prove it is our host (an impostor, or a host
             # that lost our seat): drop it, keep trying, say so. Nothing it sent was taken.
@@ -1497,6 +1506,14 @@ class GuestPage(Page):
             if self.retired:
                 return
         self.link.heard(now, seated=client.last_type == "welcome")
+        if client.last_type == "welcome" and storage_get("crisp.moved." + self.room_id):
+            # the old host is seated here as a player: its old host room goes now
+            old = storage_get("crisp.moved." + self.room_id)
+            storage_remove("crisp.moved." + self.room_id)
+            for key in ("crisp.room.", "crisp.live.", "crisp.solo.", "crisp.peer."):
+                storage_remove(key + old)
+            if storage_get("crisp.host.room") == old:
+                storage_remove("crisp.host.room")
         if client.last_type == "welcome":
             self.seen = True                  # this page knows the room now: no reload look
             self.saved_follow = None
@@ -1605,6 +1622,7 @@ class Looker:
         if not isinstance(host, int) or isinstance(host, bool):
             return
         self.stop()
+        self.msg = msg                    # what it said (Probe checks its proof)
         self.on_host(host)
 
     def lost(self, missing):
@@ -1643,6 +1661,7 @@ class Probe:
         self.token = me.get("token")
         self.name = me.get("name") or "?"
         self.on_moved = on_moved
+        self.saved = saved
         self.look = Looker(self.new_id, self.hosted, self.nothing)
 
     @property
@@ -1655,6 +1674,9 @@ class Probe:
     def hosted(self, host):
         if host == self.seat or not isinstance(self.token, str):
             return
+        if comeback.moved_host(self.saved, self.new_id, getattr(self.look, "msg", None)) is None:
+            log("the room at", self.new_id, "did not prove it opened this room: hosting on")
+            return                        # a seated guest squatting the next id (attack 1)
         self.on_moved(self.new_id, handover.next_token(self.token, self.room_id, host),
                       self.name)
 

@@ -20,7 +20,7 @@ from crisp_core import bots as _bots
 from crisp_core import shuffle
 from crisp_core.actions import POSITIONS
 from crisp_core.actions import ActionError, check_shape
-from ui.shared import handover
+from ui.shared import comeback, handover
 from ui.shared import proof
 from ui.shared import seal
 from ui.shared import roomcode
@@ -746,7 +746,7 @@ class Room:
                                                                           self.succession)]}
         if self.opened is not None:
             fields["opened"] = {"n": self.opened["n"],
-                                "mac": handover.opened_mac(self.opened["check"], self.room_id)}
+                                "mac": comeback.opened_mac(self.opened["check"], self.room_id)}
         return self._msg("watching", **fields)
 
     def _follow_token(self):
@@ -1559,7 +1559,7 @@ class Room:
                       for j in holders if j != i}))
                 for i in holders]
             if max(len(text) for _, text in out) <= MAX_TEXT:
-                self.seal_checks = handover.keep_check(self.seal_checks, self.seal_n,
+                self.seal_checks = comeback.keep_check(self.seal_checks, self.seal_n,
                                                        check["opened"])
                 return out
             for seat in state["seats"]:
@@ -1759,7 +1759,7 @@ def load_succession_state(room, d):
     n = d.get("seal_n", 0)
     room.seal_n = n if _is_int(n) and n >= 0 else 0
     checks = d.get("seal_checks")
-    if isinstance(checks, dict) and len(checks) <= handover.OPENED_KEEP and all(
+    if isinstance(checks, dict) and len(checks) <= comeback.OPENED_KEEP and all(
             isinstance(k, str) and k.isdigit() and proof.is_hex(v, 64)
             for k, v in checks.items()):
         room.seal_checks = dict(checks)
