@@ -45,7 +45,7 @@ import js
 from pyscript.ffi import create_proxy
 
 from ui.page import render
-from ui.shared import handover, hostlife, limits
+from ui.shared import comeback, handover, hostlife, limits
 from ui.page import screens
 from ui.page.client import Client
 from ui.page.link import HOST_GONE_MS, Link, backoff
@@ -492,7 +492,9 @@ class HostPage(Page):
             self.net.shutdown()
         self.wake.cancel()
         self.engine.request({"op": "drop"})
-        self.forget(room_id)
+        # the save stays until this seat's proof there succeeds (GuestPage.net_text), and the
+        # page comes back to host it should that fail (issue 18 attack 1)
+        storage_set("crisp.moved." + new_id, room_id)
         storage_set("crisp.token." + new_id, token)
         storage_set("crisp.name", name)
         js.location.replace(self.screen.base + "?room=" + new_id)
@@ -1200,7 +1202,7 @@ class GuestPage(Page):
         new_id = None
         if not self.retired and client.spectator and client.seat is None \
                 and client.screen != "gone" and text is not None:
-            new_id = handover.check_moved(text, client.follow, self.room_id)
+            new_id = handover.check_moved(text, client.follow, self.room_id, client.next_ids)
         if new_id is None:
             answer(json.dumps({"type": "error", "v": 1, "code": "bad_message",
                                "text": "this page takes no messages here"}))
@@ -1398,6 +1400,8 @@ class GuestPage(Page):
             self.net.drop()
             self.link.lost(now)
             return
+        if self.came_back(client):
+            return
         if client.suspect:
             # The peer at the room id could not prove it is our host (an impostor, or a host
             # that lost our seat): drop it, keep trying, say so. Nothing it sent was taken.
@@ -1447,6 +1451,23 @@ class GuestPage(Page):
         if client.last_type in ("welcome", "view", "lobby") and client.token is not None:
             self.keep_follow()
         self.render_soon()
+
+    def came_back(self, client):
+        """An old host that came here to rejoin its own seat (Probe; issue 18 attack 1): its
+        seat proof failed, so it goes back to hosting its room, which it kept (True); or it
+        is seated, and its old host room goes now."""
+        old = storage_get("crisp.moved." + self.room_id)
+        if not old or not (client.suspect or client.last_type == "welcome"):
+            return False
+        storage_remove("crisp.moved." + self.room_id)
+        if client.suspect:
+            js.location.replace(self.screen.base + "?host=" + old)
+            return True
+        for key in ("crisp.room.", "crisp.live.", "crisp.solo.", "crisp.peer."):
+            storage_remove(key + old)
+        if storage_get("crisp.host.room") == old:
+            storage_remove("crisp.host.room")
+        return False
 
     def net_lost(self, missing):
         if self.retired or self.client.screen == "gone":
@@ -1544,6 +1565,7 @@ class Looker:
         if not isinstance(host, int) or isinstance(host, bool):
             return
         self.stop()
+        self.msg = msg                    # what it said (Probe checks its proof)
         self.on_host(host)
 
     def prove(self, text):
@@ -1599,6 +1621,7 @@ class Probe:
         self.token = me.get("token")
         self.name = me.get("name") or "?"
         self.on_moved = on_moved
+        self.saved = saved
         self.look = Looker(self.new_id, self.hosted, self.nothing)
 
     @property
@@ -1611,6 +1634,9 @@ class Probe:
     def hosted(self, host):
         if host == self.seat or not isinstance(self.token, str):
             return
+        if comeback.moved_host(self.saved, self.new_id, getattr(self.look, "msg", None)) is None:
+            log("the room at", self.new_id, "did not prove it opened this room: hosting on")
+            return                        # a seated guest squatting the next id (attack 1)
         self.on_moved(self.new_id, handover.next_token(self.token, self.room_id, host),
                       self.name)
 
