@@ -371,3 +371,25 @@ def test_attack_1_a_room_at_the_next_id_must_prove_it_opened_the_sealed_box():
     colluding = dict(watching_msg, opened={"n": ana.sealed["box"]["n"],
                                            "mac": comeback.opened_mac(check["opened"], new_id)})
     assert comeback.moved_host(saved, new_id, colluding) == 1
+
+
+def test_a_saved_rooms_succession_fields_are_checked_and_junk_is_ignored():
+    from ui.shared import comeback
+    good = {"seal_n": 7, "seal_checks": {"6": "ab" * 32, "7": "cd" * 32},
+            "opened": {"n": 3, "check": "ef" * 32}, "derived": [1, 2, 9]}
+    kept = comeback.saved_keep(good, people=[1, 2, 3])
+    assert kept == {"seal_n": 7, "seal_checks": good["seal_checks"], "opened": good["opened"],
+                    "derived": {1, 2}}
+    for junk in ({"seal_n": -1}, {"seal_n": True}, {"seal_checks": {"x": "ab" * 32}},
+                 {"seal_checks": {"1": "AB" * 32}}, {"seal_checks": "x"},
+                 {"seal_checks": dict((str(i), "ab" * 32) for i in range(40))},
+                 {"opened": {"n": 1}}, {"opened": {"n": "1", "check": "ab" * 32}},
+                 {"opened": {"n": 1, "check": "ab" * 32, "x": 1}}, {"derived": "1"}):
+        kept = comeback.saved_keep(junk, people=[1])
+        assert kept["seal_checks"] == {} and kept["opened"] is None
+        assert kept["seal_n"] in (0,) and kept["derived"] in (set(),)
+    # the host keeps its last boxes' checks, the oldest dropped
+    checks = {}
+    for n in range(1, 30):
+        checks = comeback.keep_check(checks, n, "%064x" % n)
+    assert sorted(int(k) for k in checks) == list(range(30 - comeback.OPENED_KEEP, 30))
