@@ -308,6 +308,8 @@ class Room:
         type, the sender (`not_host`, then after the fields `not_joined`, `not_watching`),
         the fields and their checks (`bad_message`), the phase (`started`, `not_started`,
         `not_over`); then run its handler."""
+        if msg["type"] in wire.SHARE_TYPES:
+            return []     # a late message of a handover's share exchange: it changes nothing
         row = wire.row_of(wire.TO_ROOM, msg)
         if row["from"] == "host" and conn != LOCAL:
             raise BadMessage("not_host", "only the host may do that")
