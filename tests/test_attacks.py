@@ -393,3 +393,41 @@ def test_a_saved_rooms_succession_fields_are_checked_and_junk_is_ignored():
     for n in range(1, 30):
         checks = comeback.keep_check(checks, n, "%064x" % n)
     assert sorted(int(k) for k in checks) == list(range(30 - comeback.OPENED_KEEP, 30))
+
+
+def test_attack_1_every_box_sent_is_in_the_hosts_save_with_its_check():
+    """The old host checks a successor's proof against the checks its page saved: a box
+    sealed by a tick with nothing else changed (the second after a change) must come with a
+    save too, or the newest box, the one the successor opens, could not be checked."""
+    from ui.shared import comeback, seal
+    from ui.worker.engine import Engine
+    engine = Engine()
+
+    def ask(req):
+        return json.loads(engine.handle(json.dumps(req)))
+
+    def text(kind, **fields):
+        return json.dumps(dict(fields, type=kind, v=1))
+    ask({"op": "create", "room_id": "crisp-abc", "name": "Host", "seed": 3, "now": 0})
+    ask({"op": "receive", "conn": LOCAL, "text": text("join", name="Host"), "now": 0})
+    for conn, name in (("a", "Ana"), ("b", "Bea")):
+        ask({"op": "open", "conn": conn, "peer": "peer-" + conn, "now": 0})
+        ask({"op": "receive", "conn": conn, "text": text("join", name=name), "now": 0})
+    ask({"op": "receive", "conn": LOCAL, "text": text("start"), "now": 10})
+    reply = ask({"op": "tick", "now": 5000})
+    view = [json.loads(t) for c, t, _ in reply["out"] if c == "a"
+            and json.loads(t)["type"] == "view"][-1]
+    ask({"op": "receive", "conn": "a", "text": text("action", n=view["n"],
+                                                    action={"do": "ready"}), "now": 5200})
+    reply = ask({"op": "tick", "now": 6000})        # the delayed seal, nothing else
+    boxes = [json.loads(t) for c, t, _ in reply["out"] if json.loads(t)["type"] == "sealed"]
+    assert boxes and reply["save"] is not None
+    saved = json.loads(reply["save"])
+    # Ana and Bea open that box: the check they get is the one the host saved for it
+    check = {}
+    shares = [b["share"] for b in boxes]
+    seal.open_room(boxes[0]["box"], shares, "crisp-abc", check=check)
+    n = boxes[0]["box"]["n"]
+    assert saved["seal_checks"][str(n)] == check["opened"]
+    assert comeback.proves_opening({"n": n, "mac": comeback.opened_mac(check["opened"], "x")},
+                                   "x", saved["seal_checks"])
