@@ -10,6 +10,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 import json
 
 from ui.page import fairplay
+from ui.page.client_page import PageSide
 from ui.shared import handover, proof
 from ui.shared import wire
 from ui.shared.wire import is_hex, is_int, is_seat, same
@@ -41,7 +42,7 @@ RECEIVERS = {
 }
 
 
-class Client:
+class Client(PageSide):
     """One seat's view of the room.
 
     Attributes (the model the page renders):
@@ -131,8 +132,7 @@ class Client:
         self.ask = None
         self.sealed = None        # the newest sealed room and this seat's share (host handover)
         self.standby = None       # {seat, tokens, watchers}: the old host's for this designate
-        self.follow = None        # a spectator's follow token (`watching`): `moved` checks
-        self.next_ids = []        # ... and the marks of the room's next ids (`watching` next)
+        self.follow, self.next_ids = None, []   # `watching`'s follow token, next ids' marks
         self.handover = None      # the page's handover in progress: {"name", "me"} (shown)
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
         self.succession = None    # the room's succession secret (`welcome`): its next ids
