@@ -28,7 +28,8 @@
 //   now()        Date.now() + 0.5: never a whole number, so MicroPython gets it as a float
 //                (its FFI wraps whole numbers above 2**31)
 //   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
-//                | "ready" | "failed" (also on body[data-engine])
+//                | "ready" | "failed" (also on body[data-engine]); once ready, body[data-engine-from]
+//                says how it started: "snapshot" (the build's memory snapshot) or "start"
 //   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/main.py: while a round is
 //                played), asked again when the page is shown; silently absent where unsupported
 //   loaded()     hide the loading screen now (ui/main.py: once its page shows)
@@ -184,6 +185,8 @@ const engine = {
       const status = e.data || {};
       if (status.op === "ready") {
         window.crisp.times.engine = performance.now();
+        // how it started: "snapshot" (the build's memory snapshot) or "start" (without one)
+        document.body.dataset.engineFrom = status.from || "start";
         this.setState("ready");
         // what the worker fetched, and the worker's own script (in the page's entries)
         offline.keep((status.fetched || []).concat(

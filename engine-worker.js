@@ -24,7 +24,7 @@
 //                    {op: "ready", ms: <ms since the worker started>, fetched: [urls]}
 //                    (fetched: what this worker downloaded, for the service worker to keep)
 //                    {op: "failed", error: text}  Pyodide or the engine could not start
-import { hostZip as zip, loads } from "./config.js";
+import { hostZip as zip, engineSnapshot, loads } from "./config.js";
 
 const started = performance.now();
 // Progress, in whole percent that never go down (a message only when it moves).
@@ -96,6 +96,72 @@ onmessage = (event) => {
   else waiting.push(event.data);
 };
 
+// The engine's Python: where the host zip is unpacked (tools/snapshot.mjs imports it from
+// the same place when it makes the snapshot).
+const CRISP_DIR = "/home/pyodide/crisp";
+const ENGINE = `
+import sys
+if ${JSON.stringify(CRISP_DIR)} not in sys.path:
+    sys.path.insert(0, ${JSON.stringify(CRISP_DIR)})
+import random
+random.seed()      # (a snapshot holds the build's generator state: this page's own from here)
+from ui.engine import Engine
+Engine()
+`;
+
+// The memory snapshot's bytes (config.js `engineSnapshot`, gzip, made by the build): fetched,
+// checked against the hash its name carries (sha256, the first hex digits) and inflated.
+// Rejects when there is none, it cannot be fetched, or it is not what the build wrote.
+async function snapshotBytes(base) {
+  const m = /^py\/snapshot-([0-9a-f]{10})\.gz$/.exec(engineSnapshot || "");
+  if (!m) throw new Error("no snapshot in this build");
+  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
+  const r = await counted(new URL(engineSnapshot, base));
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  const gz = await r.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", gz));
+  const hex = Array.from(digest.subarray(0, 5), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (hex !== m[1]) throw new Error("its content is not the build's");
+  const inflated = new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")));
+  return new Uint8Array(await inflated.arrayBuffer());
+}
+
+// Pyodide with the engine running in it: from the snapshot when there is one that Pyodide
+// takes, else (with a console note saying why) started as without one. -> [pyodide, engine].
+async function startPython(loadPyodide, base, python) {
+  const options = {
+    indexURL: new URL("./vendor/pyodide/", base).href,
+    // no packages are ever loaded: nothing may come from a CDN
+    packageBaseUrl: new URL("./vendor/pyodide/", base).href,
+    // called once the runtime's wasm is compiled and runs (Emscripten's preRun), before
+    // Python itself starts
+    fsInit: () => progress(80, "python"),
+  };
+  const run = async (pyodide) => {
+    progress(90, "engine");
+    pyodide.unpackArchive(await python, "zip", { extractDir: CRISP_DIR });
+    return [pyodide, pyodide.runPython(ENGINE)];
+  };
+  if (engineSnapshot) {
+    try {
+      // (Pyodide fetches and compiles its wasm meanwhile: it awaits the bytes last)
+      const bytes = snapshotBytes(base);
+      bytes.catch(() => {});          // (refused below, once loadPyodide has awaited it)
+      const started = await run(await loadPyodide({ ...options, _loadSnapshot: bytes }));
+      startedFrom = "snapshot";
+      return started;
+    } catch (e) {
+      console.warn(`crisp engine: memory snapshot refused (${e && e.message ? e.message : e}): ` +
+                   "starting Python without it");
+      const file = plan.find((f) => f[0] === engineSnapshot);
+      if (file) arrived.set(file[0], file[1]);     // (its bytes no longer hold up the progress)
+    }
+  }
+  return run(await loadPyodide(options));
+}
+
+let startedFrom = "start";
+
 async function start() {
   progress(DOWNLOAD_FROM, "download");
   if (!zip || !/^py\/host-[0-9a-f]+\.zip$/.test(zip)) throw new Error("no host zip given");
@@ -105,27 +171,13 @@ async function start() {
     return r.arrayBuffer();
   });
   const { loadPyodide } = await import("./vendor/pyodide/pyodide.mjs");
-  const pyodide = await loadPyodide({
-    indexURL: new URL("./vendor/pyodide/", base).href,
-    // no packages are ever loaded: nothing may come from a CDN
-    packageBaseUrl: new URL("./vendor/pyodide/", base).href,
-    // called once the runtime's wasm is compiled and runs (Emscripten's preRun), before
-    // Python itself starts
-    fsInit: () => progress(80, "python"),
-  });
-  progress(90, "engine");
-  pyodide.unpackArchive(await python, "zip", { extractDir: "/home/pyodide/crisp" });
-  const engine = pyodide.runPython(`
-import sys
-sys.path.insert(0, "/home/pyodide/crisp")
-from ui.engine import Engine
-Engine()
-`);
+  const [pyodide, engine] = await startPython(loadPyodide, base, python);
   self.crispPyodide = pyodide;       // for bench/page_bench.py (worker.evaluate)
   const pyHandle = engine.handle;
   handle = (text) => pyHandle(text);
   const fetched = performance.getEntriesByType("resource").map((e) => e.name);
-  postMessage({ op: "ready", ms: Math.round(performance.now() - started), fetched });
+  postMessage({ op: "ready", ms: Math.round(performance.now() - started), from: startedFrom,
+                fetched });
   for (const text of waiting.splice(0)) postMessage(handle(text));
 }
 

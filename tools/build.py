@@ -27,6 +27,9 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
                               (ui/room.py, ui/engine.py)
     py/host-<hash>.zip        GENERATED: crisp_core/ + the room's ui/ modules (ENGINE_UI): what
                               the engine worker runs on Pyodide
+    py/snapshot-<hash>.gz     GENERATED: the engine worker's Pyodide memory snapshot (gzip), made
+                              in Node with the vendored Pyodide after importing the host zip's
+                              engine (tools/snapshot.py, tools/snapshot.mjs); none without node
     ui/, crisp_core/          copies of the sources (browsable; the page runs the zip's)
     vendor/<name>-<version>/  vendored packages, one folder per version (so cached for good):
       pyscript-*/             @pyscript/core dist (core.js, core.css and its lazy chunks)
@@ -60,6 +63,9 @@ import subprocess
 import tempfile
 import zipfile
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from snapshot import write_snapshot  # noqa: E402  (tools/snapshot.py, beside this file)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE_MODULES = os.path.join(ROOT, "node_modules")
@@ -392,24 +398,18 @@ def write_app_files(out, zips, dirs):
     return head
 
 
-def build(out, mode, test=False):
+def check_inputs():
+    """Fail (exit 1 with a message) when the sources or node_modules/ are missing."""
     if not os.path.isdir(NODE_MODULES):
         fail("node_modules/ is missing: run `npm ci` first")
     for d in ("ui", "crisp_core"):
         if not os.path.isdir(os.path.join(ROOT, d)):
             fail(f"{d}/ is missing")
 
-    if os.path.isdir(out):
-        shutil.rmtree(out)
-    os.makedirs(out)
-    sizes = {}
 
-    # Vendored packages go to folders named with their version (vendor/pyodide-314.0.7/): a
-    # path never changes content, so tools/serve.mjs and the service worker may cache them
-    # for good. The shell's sources say ./vendor/<name>/; the build writes the real folder.
-    dirs = vendor_dirs()
-
-    # 1. the shell
+def write_shell(out, mode, dirs):
+    """1. the shell: SHELL_FILES copied, ./vendor/<name>/ made the versioned folder (dirs),
+    index.html with its Content-Security-Policy."""
     for name in SHELL_FILES:
         src = os.path.join(ROOT, name)
         if not os.path.isfile(src):
@@ -422,7 +422,9 @@ def build(out, mode, test=False):
             text = shell_html(mode, text)
         write(os.path.join(out, name), text)
 
-    # 2. sources, as files (browsable: the page runs them from its zip)
+
+def copy_sources(out):
+    """2. sources, as files (browsable: the page runs them from its zip)."""
     for rel in walk_files(os.path.join(ROOT, "ui")):
         copy_file(os.path.join(ROOT, rel), os.path.join(out, rel))
     for rel in walk_files(os.path.join(ROOT, "crisp_core"), (".py",)):
@@ -431,23 +433,29 @@ def build(out, mode, test=False):
         # index.html links ui/style.css; until the UI lands, serve an empty one (no 404)
         write(os.path.join(out, "ui", "style.css"), "/* placeholder written by tools/build.py */\n")
 
-    # 3. the Python the interpreters see, as one zip each
+
+def write_zips(out, test, sizes):
+    """3. the Python the interpreters see, as one zip each (content-hashed names: a new build
+    is never served stale). -> (zips {"host"|"page": rel path}, python_files {kind: [paths]},
+    bytecode {path: .mpy}); `sizes` gets each zip's bytes."""
     ui_py = walk_files(os.path.join(ROOT, "ui"), PY_EXTENSIONS)
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
-    zips = {}
-    engine_py = core_py + [p for p in ui_py if p in ENGINE_UI]
-    page_py = page_files(ui_py, core_py, test)
+    python_files = {"host": core_py + [p for p in ui_py if p in ENGINE_UI],
+                    "page": page_files(ui_py, core_py, test)}
     micropython = package_version("@micropython/micropython-webassembly-pyscript")
-    bytecode = page_bytecode(page_py, micropython)
-    for kind, paths in (("host", engine_py), ("page", page_py)):
-        data = make_zip(paths, bytecode if kind == "page" else None)
-        digest = hashlib.sha256(data).hexdigest()[:10]
-        rel = f"py/{kind}-{digest}.zip"  # content-hashed: a new build is never served stale
+    bytecode = page_bytecode(python_files["page"], micropython)
+    zips = {}
+    for kind in ("host", "page"):
+        data = make_zip(python_files[kind], bytecode if kind == "page" else None)
+        rel = f"py/{kind}-{hashlib.sha256(data).hexdigest()[:10]}.zip"
         write(os.path.join(out, rel), data)
         zips[kind] = rel
         sizes[rel] = len(data)
+    return zips, python_files, bytecode
 
-    # 4. vendored browser dependencies
+
+def vendor_packages(out, dirs):
+    """4. vendored browser dependencies, from node_modules/ into their versioned folders."""
     pyscript_dist = os.path.join(NODE_MODULES, "@pyscript", "core", "dist")
     for name in sorted(os.listdir(pyscript_dist)):
         if name.endswith((".js", ".css")):
@@ -463,27 +471,15 @@ def build(out, mode, test=False):
                 fail(f"missing {src}: is node_modules up to date (npm ci)?")
             copy_file(src, os.path.join(out, dirs[sub], os.path.basename(f)))
 
-    # 5. generated configs
+
+def write_configs(out, mode, test, dirs, zips):
+    """5. generated configs: mpy.toml (the page's PyScript config) and config.js (the
+    signaling server, the engine's files, what each page downloads)."""
     write(os.path.join(out, "mpy.toml"),
           pyscript_config(f"./{dirs['micropython']}/micropython.mjs", "./" + zips["page"],
                           "page (MicroPython, every player)"))
     signaling = SIGNALING[mode]
-    # What each page downloads before it can start, with sizes: the loading screen's real
-    # progress (boot.js). [path, bytes, what] where what names the part for the player.
-    def load(path, what):
-        return [path, os.path.getsize(os.path.join(out, path)), what]
-    # Every page (host or guest) starts MicroPython; the host's engine loads in its worker
-    # after the page is usable (it shows its own progress, engine-progress).
-    page_loads = [load(dirs["micropython"] + "/micropython.wasm", "micropython"),
-                  load(dirs["micropython"] + "/micropython.mjs", "micropython"),
-                  load(zips["page"], "game")]
-    # The host's engine worker (engine-worker.js) counts the bytes of its own downloads as
-    # they arrive: Pyodide's runtime, lock file and standard library, and the host zip.
-    engine_loads = [load(dirs["pyodide"] + "/pyodide.asm.wasm", "python"),
-                    load(dirs["pyodide"] + "/pyodide-lock.json", "python"),
-                    load(dirs["pyodide"] + "/python_stdlib.zip", "stdlib"),
-                    load(zips["host"], "game")]
-    loads = {"host": page_loads, "guest": page_loads, "engine": engine_loads}
+    loads = download_plan(out, dirs, zips)
     write(os.path.join(out, "config.js"),
           f"// GENERATED by tools/build.py ({mode} build). The one place the signaling server is\n"
           "// configured; boot.js turns it into PeerJS options (window.crisp.peerOptions).\n"
@@ -492,14 +488,40 @@ def build(out, mode, test=False):
           f"export const testBuild = {json.dumps(bool(test))};\n"
           "// The engine worker's Python (content-hashed): engine-worker.js imports it.\n"
           f"export const hostZip = {json.dumps(zips['host'])};\n"
+          "// The engine worker's Pyodide memory snapshot (gzip, content-hashed), null if none:\n"
+          "// engine-worker.js starts from it (tools/snapshot.mjs).\n"
+          f"export const engineSnapshot = {json.dumps(zips.get('snapshot'))};\n"
           f"export const signaling = {json.dumps(signaling, indent=2)};\n"
           "// What each page downloads before it starts ([path, bytes, part]): the loading\n"
           "// screen's progress; `engine`: what the host's engine worker downloads, its own.\n"
           f"export const loads = {json.dumps(loads)};\n")
 
-    # 6. installable and offline: the web app manifest, its icons, the service worker
-    write_app_files(out, zips, dirs)
 
+def download_plan(out, dirs, zips):
+    """What each page downloads before it can start, with sizes: the loading screen's real
+    progress (boot.js). {"host"|"guest"|"engine": [[path, bytes, what]]}, `what` naming the
+    part for the player."""
+    def load(path, what):
+        return [path, os.path.getsize(os.path.join(out, path)), what]
+    # Every page (host or guest) starts MicroPython; the host's engine loads in its worker
+    # after the page is usable (it shows its own progress, engine-progress).
+    page_loads = [load(dirs["micropython"] + "/micropython.wasm", "micropython"),
+                  load(dirs["micropython"] + "/micropython.mjs", "micropython"),
+                  load(zips["page"], "game")]
+    # The host's engine worker (engine-worker.js) counts the bytes of its own downloads as
+    # they arrive: Pyodide's runtime, lock file and standard library, the host zip and the
+    # memory snapshot.
+    engine_loads = [load(dirs["pyodide"] + "/pyodide.asm.wasm", "python"),
+                    load(dirs["pyodide"] + "/pyodide-lock.json", "python"),
+                    load(dirs["pyodide"] + "/python_stdlib.zip", "stdlib"),
+                    load(zips["host"], "game")]
+    if zips.get("snapshot"):
+        engine_loads.append(load(zips["snapshot"], "python"))
+    return {"host": page_loads, "guest": page_loads, "engine": engine_loads}
+
+
+def write_build_json(out, mode, test, dirs, zips, sizes, python_files, bytecode):
+    """build.json: what was built (mode, versions, sizes), for humans and tests."""
     versions = {p: package_version(p) for p in (
         "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
     for sub in ("pyscript", "pyodide", "micropython", "peerjs"):
@@ -507,9 +529,34 @@ def build(out, mode, test=False):
         sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
     write(os.path.join(out, "build.json"), json.dumps(
         {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
-         "vendor": dirs,
-         "python_files": {"host": engine_py, "page": page_py},
+         "vendor": dirs, "python_files": python_files,
          "page_bytecode": sorted(bytecode)}, indent=2) + "\n")
+
+
+def build(out, mode, test=False):
+    """Build the site into `out` (see the module doc): mode "local" | "hosted", `test` a
+    test build. -> {"mode", "test", "zips", "sizes", "bytecode": modules as bytecode}."""
+    check_inputs()
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    sizes = {}
+    # Vendored packages go to folders named with their version (vendor/pyodide-314.0.7/): a
+    # path never changes content, so tools/serve.mjs and the service worker may cache them
+    # for good. The shell's sources say ./vendor/<name>/; the build writes the real folder.
+    dirs = vendor_dirs()
+    write_shell(out, mode, dirs)
+    copy_sources(out)
+    zips, python_files, bytecode = write_zips(out, test, sizes)
+    vendor_packages(out, dirs)
+    snapshot = write_snapshot(out, dirs["pyodide"], zips["host"])
+    if snapshot:
+        zips["snapshot"] = snapshot
+        sizes[snapshot] = os.path.getsize(os.path.join(out, snapshot))
+    write_configs(out, mode, test, dirs, zips)
+    # 6. installable and offline: the web app manifest, its icons, the service worker
+    write_app_files(out, zips, dirs)
+    write_build_json(out, mode, test, dirs, zips, sizes, python_files, bytecode)
     return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes,
             "bytecode": len(bytecode)}
 
