@@ -36,6 +36,7 @@
 //   failed(text) show the loading screen's error with `text` (ui/main.py: the page's start
 //                failed)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
+//                (and engineOwn: the engine worker's own start, ms)
 import { loads, mode, signaling, testBuild } from "./config.js";
 import { keepAwake } from "./awake.js";
 
@@ -185,6 +186,7 @@ const engine = {
       const status = e.data || {};
       if (status.op === "ready") {
         window.crisp.times.engine = performance.now();
+        window.crisp.times.engineOwn = status.ms;      // the worker's own start, ms
         // how it started: "snapshot" (the build's memory snapshot) or "start" (without one)
         document.body.dataset.engineFrom = status.from || "start";
         this.setState("ready");
