@@ -146,7 +146,141 @@ def measure_join(phones, base):
     return {"join: tap to seated": seated - t0, "join: seated - ready": seated - ready}
 
 
-MEASURES = {"engine": measure_engine, "solo": measure_solo, "join": measure_join}
+# Every change of a page's event log, [Date.now(), its text], in window.__crispLog (its text
+# read as textContent: no layout forced).
+LOG_WATCH = """
+(() => {
+  window.__crispLog = [];
+  let last = null;
+  const look = () => {
+    const log = document.querySelector('[data-testid="event-log"]');
+    const text = log ? log.textContent : null;
+    if (text !== last) { last = text; window.__crispLog.push([Date.now(), text]); }
+  };
+  new MutationObserver(look).observe(document, {subtree: true, childList: true,
+                                                characterData: true});
+})();
+"""
+
+# Click a live control, returning Date.now() just before (the tap's time).
+CLICK = """(s) => { const el = document.querySelector(s); if (!el) return null;
+                    const t = Date.now(); el.click(); return t; }"""
+
+
+def table_of(phones, base, players, query="?botpace=0.1"):
+    """A host and players-1 guests at a dealt table, every peek over. -> [pages], host first."""
+    host = phones.new([LOG_WATCH])
+    landing(host, base + query)
+    host.fill(sel("player-name"), "Hana")
+    tap(host, "create-room")
+    host.wait_for_selector(sel("room-link"), timeout=WAIT)
+    link = host.inner_text(sel("room-link")).strip()
+    pages = [host]
+    for i in range(1, players):
+        guest = phones.new([LOG_WATCH])
+        guest.goto(link)
+        guest.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
+        guest.wait_for_selector(sel("connection"), state="detached", timeout=WAIT)
+        guest.fill(sel("player-name"), "Guest %d" % i)
+        tap(guest, "join-room")
+        guest.wait_for_selector(sel("player-%d" % i), timeout=WAIT)
+        pages.append(guest)
+    host.wait_for_selector(sel("player-%d" % (players - 1)), timeout=WAIT)
+    tap(host, "start-game")
+    for page in pages:
+        tap(page, "ready")
+    return pages
+
+
+def whose_turn(pages, timeout_s=60):
+    """The page whose deck is live (its turn to draw), waiting for one."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.query_selector(sel("deck", ":not([disabled])")):
+                return page
+        time.sleep(0.02)
+    return None
+
+
+def tap_to_logs(page, others, testid, timeout_s=30):
+    """Tap `testid` on `page`; -> ms from the tap to the last of `others` showing a new event
+    log line (None if one never did)."""
+    marks = [o.evaluate("window.__crispLog.length") for o in others]
+    t0 = page.evaluate(CLICK, sel(testid, ":not([disabled])"))
+    if t0 is None:
+        return None
+    latest = 0
+    for other, mark in zip(others, marks):
+        try:
+            other.wait_for_function("(m) => window.__crispLog.length > m", arg=mark,
+                                    timeout=timeout_s * 1000)
+        except Exception:
+            return None
+        latest = max(latest, other.evaluate("(m) => window.__crispLog[m][0]", mark))
+    return latest - t0
+
+
+def measure_taps(phones, base, players, taps=16):
+    """Draw-and-discard turns at a table of `players`: each tap (the host's and the guests')
+    to every other screen's event log line. -> p50/p95 (host taps, all taps)."""
+    pages = table_of(phones, base, players)
+    host_ms, all_ms = [], []
+    while len(all_ms) < taps:
+        page = whose_turn(pages)
+        if page is None:
+            break
+        others = [p for p in pages if p is not page]
+        for testid in ("deck", "discard-held"):
+            page.wait_for_selector(sel(testid, ":not([disabled])"), timeout=WAIT)
+            ms = tap_to_logs(page, others, testid)
+            if ms is not None:
+                all_ms.append(ms)
+                if page is pages[0]:
+                    host_ms.append(ms)
+    key = "tap, %d players" % players
+    return {key + ", host p50": pct(host_ms, 50), key + ", host p95": pct(host_ms, 95),
+            key + ", all p50": pct(all_ms, 50), key + ", all p95": pct(all_ms, 95)}
+
+
+def pct(values, p):
+    values = sorted(values)
+    if not values:
+        return None
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+SIGNATURE = """() => JSON.stringify([...document.querySelectorAll('[data-testid]')]
+  .filter((e) => /^(seat-|card-|deck|discard|player-)/.test(e.dataset.testid))
+  .map((e) => [e.dataset.testid, e.getAttribute('data-card'), e.classList.contains('away')]))"""
+
+
+def measure_reload(phones, base):
+    """A table of three; the host page reloads: to every screen as it was (their seats,
+    cards, piles and away marks as before the reload)."""
+    pages = table_of(phones, base, 3, "?botpace=0.1")
+    time.sleep(4)                     # the one-time reveals are over
+    before = [p.evaluate(SIGNATURE) for p in pages]
+    t0 = time.monotonic()
+    pages[0].reload()
+    for p in pages[1:]:               # the guests see the host go
+        with contextlib.suppress(Exception):
+            p.wait_for_selector(sel("connection"), timeout=20_000)
+    pages[0].wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
+    deadline = time.monotonic() + 120
+    for p, sig in zip(pages, before):  # ...and come back: every screen as before, no banner
+        while time.monotonic() < deadline and (
+                p.evaluate(SIGNATURE) != sig or p.query_selector(sel("connection"))):
+            time.sleep(0.05)
+    if time.monotonic() >= deadline:
+        return {}
+    return {"host reload to every screen": (time.monotonic() - t0) * 1000}
+
+
+MEASURES = {"engine": measure_engine, "solo": measure_solo, "join": measure_join,
+            "reload": measure_reload,
+            "taps3": lambda phones, base: measure_taps(phones, base, 3),
+            "taps8": lambda phones, base: measure_taps(phones, base, 8)}
 
 
 def med(values):
