@@ -17,6 +17,7 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
                               Content-Security-Policy <meta>: content_security_policy())
     start.py                  the page's entry script (boot.js): `import ui.main`, from the zip
     awake.js                  the Screen Wake Lock, held while a round is played (copied)
+    store.js                  localStorage behind a door that never throws (copied)
     engine-worker.js          the host's engine worker: Pyodide + py/host-<hash>.zip (copied)
     config.js                 GENERATED: the signaling server, the host zip's name, and what
                               each page downloads (sizes: the loading screen's progress)
@@ -75,7 +76,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
-SHELL_FILES = ["index.html", "boot.js", "engine-worker.js", "awake.js", "start.py"]
+SHELL_FILES = ["index.html", "boot.js", "engine-worker.js", "awake.js", "store.js", "start.py"]
 # Vendored npm files: package dir -> (dist subdir, files or None for "all but maps/types").
 PYODIDE_FILES = [
     "pyodide.mjs",
@@ -381,7 +382,7 @@ def write_app_files(out, zips, dirs):
         with open(os.path.join(out, rel), "rb") as f:
             digest.update(hashlib.sha256(f.read()).digest())
     micropython = [dirs["micropython"] + "/" + f for f in MICROPYTHON_FILES]
-    shell = (["./", "boot.js", "config.js", "mpy.toml", "start.py", "ui/style.css",
+    shell = (["./", "boot.js", "store.js", "config.js", "mpy.toml", "start.py", "ui/style.css",
               zips["page"], dirs["pyscript"] + "/core.js",
               dirs["pyscript"] + "/core.css", dirs["peerjs"] + "/peerjs.min.js",
               "manifest.webmanifest", "icons/icon-192.png"] + micropython)
