@@ -148,9 +148,9 @@ def measure_join(phones, base):
     t0 = time.time() * 1000
     tap(guest, "join-room")
     time.sleep(JOIN_HOLD_S)
-    host.context.unroute("**/pyodide.asm.wasm")
     for route in held:
         route.continue_()
+    host.context.unroute("**/pyodide.asm.wasm")
     guest.wait_for_selector(sel("player-1"), timeout=WAIT)
     seated = time.time() * 1000
     if engine_at(host) is None:
