@@ -1,12 +1,12 @@
 // Crisp bootstrap: start PyScript's MicroPython on every page, and the engine worker on a
 // host page.
 //
-// One page for everyone: the landing, the lobby and the table run ui/main.py on MicroPython
+// One page for everyone: the landing, the lobby and the table run ui/page/main.py on MicroPython
 // (<script type="mpy" src="./start.py" config="./mpy.toml">: small and fast to start;
-// start.py imports ui/main.py from the page's zip, compiled to bytecode by the build, in short
+// start.py imports ui/page/main.py from the page's zip, compiled to bytecode by the build, in short
 // tasks). A guest page (?room=<id>) only renders what the host sends. A host page (no ?room)
 // also runs the room and the rules engine, on Pyodide in a Web Worker (engine-worker.js), which
-// ui/main.py starts once the landing shows (crisp.engine.start()); the landing, Create room
+// ui/page/main.py starts once the landing shows (crisp.engine.start()); the landing, Create room
 // and the lobby work before it is ready. A guest page starts it only when it becomes the host
 // (a host handover).
 // PyScript reads the configs of the <script> tags present when core.js is first imported, so
@@ -30,15 +30,15 @@
 //   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
 //                | "ready" | "failed" (also on body[data-engine]); once ready, body[data-engine-from]
 //                says how it started: "snapshot" (the build's memory snapshot) or "start"
-//   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/main.py: while a round is
+//   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/page/main.py: while a round is
 //                played), asked again when the page is shown; silently absent where unsupported
-//   loaded()     hide the loading screen now (ui/main.py: once its page shows)
-//   failed(text) show the loading screen's error with `text` (ui/main.py: the page's start
+//   loaded()     hide the loading screen now (ui/page/main.py: once its page shows)
+//   failed(text) show the loading screen's error with `text` (ui/page/main.py: the page's start
 //                failed)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
 //                (and engineOwn: the engine worker's own start, ms)
 //   store        localStorage behind a door that never throws (store.js: get, set, remove,
-//                state "ok" | "blocked" | "full"); ui/storage.py goes through it
+//                state "ok" | "blocked" | "full"); ui/page/storage.py goes through it
 import { loads, mode, signaling, testBuild } from "./config.js";
 import { keepAwake } from "./awake.js";
 import { store } from "./store.js";
@@ -169,7 +169,7 @@ const offline = {
 };
 
 // The engine worker (engine-worker.js). Messages are JSON text both ways; the worker answers
-// requests in order. What arrives before ui/main.py listens is kept for it.
+// requests in order. What arrives before ui/page/main.py listens is kept for it.
 const engine = {
   state: "idle",
   worker: null,
@@ -238,7 +238,7 @@ document.addEventListener(`${type}:ready`, () => {
   starting = true;
   show();
 });
-// (ui/main.py has been imported: it draws the page in a task after this one, then calls
+// (ui/page/main.py has been imported: it draws the page in a task after this one, then calls
 // crisp.loaded())
 document.addEventListener(`${type}:done`, () => { window.crisp.times.done = performance.now(); });
 addEventListener("error", (e) => { if (!window.crisp.times.done) failed(e.message); });
@@ -253,7 +253,7 @@ if (!guest && params.get("host")) engine.start();
 
 const script = document.createElement("script");
 script.type = type;
-script.src = "./start.py";      // imports ui/main.py, as bytecode (tools/build.py)
+script.src = "./start.py";      // imports ui/page/main.py, as bytecode (tools/build.py)
 script.setAttribute("config", "./mpy.toml");
 document.head.append(script);
 say("");

@@ -1,14 +1,14 @@
-// Crisp's engine worker: the host's room and rules engine (ui/engine.py over ui/room.py and
+// Crisp's engine worker: the host's room and rules engine (ui/worker/engine.py over ui/worker/room.py and
 // crisp_core) on Pyodide, in a module Web Worker, so that the page's main thread (MicroPython:
 // the screens, PeerJS, timers, storage) never waits for Pyodide to start or for the engine.
 //
 // Started by boot.js (crisp.engine.start()) on a host page once its landing shows; a guest
-// page starts it only when it becomes the host (a host handover, ui/main.py). The
+// page starts it only when it becomes the host (a host handover, ui/page/main.py). The
 // content-hashed zip of the host's Python comes from config.js (hostZip), written by the
 // build. (Not from the worker's URL:
 // served by the service worker, a worker's location has no query.)
 //
-// Messages (postMessage, JSON text both ways; ui/engine.py documents the requests):
+// Messages (postMessage, JSON text both ways; ui/worker/engine.py documents the requests):
 //   to the worker    a request's JSON text, answered in order, one reply each; requests that
 //                    arrive while Pyodide starts wait for it
 //   from the worker  a reply's JSON text: {"op": "out", ...} or {"op": "refused", ...}
@@ -105,7 +105,7 @@ if ${JSON.stringify(CRISP_DIR)} not in sys.path:
     sys.path.insert(0, ${JSON.stringify(CRISP_DIR)})
 import random
 random.seed()      # (a snapshot holds the build's generator state: this page's own from here)
-from ui.engine import Engine
+from ui.worker.engine import Engine
 Engine()
 `;
 

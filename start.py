@@ -1,24 +1,27 @@
 # The page's entry script (boot.js: <script type="mpy" src="./start.py">). The page itself is
-# ui/main.py, imported from the page's zip, where tools/build.py put it compiled to MicroPython
+# ui/page/main.py, imported from the page's zip, where tools/build.py put it compiled to MicroPython
 # bytecode (.mpy) with the rest of ui/: a script given as source would be compiled on the
-# page's main thread first (ui/main.py alone is ~1,400 lines).
+# page's main thread first (ui/page/main.py alone is ~1,400 lines).
 #
 # The page's modules are imported a few per task, each after the modules it imports, in tasks
 # after the one in which PyScript started MicroPython and ran its own Python: a task imports
 # modules until it has taken IMPORT_BUDGET_MS, so no one task holds the page's main thread for
 # all of them (~100-250 ms on a phone's CPU; a laptop imports them in one or two tasks).
-# ui/main.py comes last; once imported it draws the page in a task of its own.
+# ui/page/main.py comes last; once imported it draws the page in a task of its own.
 import js
 from pyscript.ffi import create_proxy
 
-# ui/main.py's imports, each after those it imports itself (tests/test_start.py checks the
+# ui/page/main.py's imports, each after those it imports itself (tests/test_start.py checks the
 # order against the sources)
 MODULES = (
-    "ui.handover", "ui.roomcode", "ui.hostlife", "ui.cues", "ui.i18n", "ui.limits",
-    "crisp_core.actions", "crisp_core.cards", "ui.cards", "ui.proof", "ui.client", "ui.vdom",
-    "ui.viewmodel", "ui.intents", "ui.qr", "ui.icons", "ui.eventlog", "ui.widgets", "ui.table",
-    "ui.screens", "ui.sound", "ui.storage", "ui.render", "ui.link", "ui.gate", "ui.net",
-    "ui.main",
+    "ui.shared.proof", "ui.shared.handover", "ui.shared.roomcode", "ui.shared.hostlife",
+    "ui.page.cues",
+    "ui.page.i18n_lobby", "ui.page.i18n_table", "ui.page.i18n_events", "ui.page.i18n_connection",
+    "ui.page.i18n", "ui.shared.limits", "crisp_core.actions", "crisp_core.cards",
+    "ui.page.cards", "ui.page.fairplay", "ui.page.client", "ui.page.vdom",
+    "ui.page.viewmodel", "ui.page.intents", "ui.page.qr", "ui.page.icons", "ui.page.eventlog",
+    "ui.page.widgets", "ui.page.table", "ui.page.screens", "ui.page.sound", "ui.page.storage",
+    "ui.page.render", "ui.page.link", "ui.shared.gate", "ui.page.net", "ui.page.main",
 )
 IMPORT_BUDGET_MS = 30
 _next = [0]
@@ -26,7 +29,7 @@ _next = [0]
 
 def _import_some(*args):
     """Import the next modules of MODULES until this task has taken IMPORT_BUDGET_MS (one at
-    least), then go on in a task of its own; ui.main, last, runs the page as it is imported."""
+    least), then go on in a task of its own; ui.page.main, last, runs the page as it is imported."""
     start = js.performance.now()
     try:
         while _next[0] < len(MODULES):

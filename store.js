@@ -4,7 +4,7 @@
 // private modes and embedded views, and setItem throws QuotaExceededError when the origin's
 // quota is full (any other project on a shared origin can fill it). MicroPython's FFI lets
 // those exceptions pass its JS attribute lookup and call, past a Python `except`, so the page
-// (ui/storage.py) never touches localStorage itself: it calls window.crisp.store (boot.js),
+// (ui/page/storage.py) never touches localStorage itself: it calls window.crisp.store (boot.js),
 // whose methods never throw.
 //
 //   get(key)         the text stored under key, or null

@@ -18,8 +18,8 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from roomnet import Net  # noqa: E402
-from ui import seal  # noqa: E402
-from ui.room import LOCAL, MAX_TEXT, bot_maker  # noqa: E402
+from ui.shared import seal  # noqa: E402
+from ui.worker.room import LOCAL, MAX_TEXT, bot_maker  # noqa: E402
 
 NAMES = ["Ana", "Bea", "Cid", "Dan", "Eva", "Fin", "Gus"]
 WATCHERS = 8          # spectators watching all along (MAX_SPECTATORS): the sealed room keeps them

@@ -9,7 +9,7 @@
     build, the two builds' runs in turn); --cpu: the long tasks' pages run on a CPU N times
     slower (Chrome's CPU throttling, as a mid-range phone; 1 by default); --profile (with
     --tasks, on a test build: tools/build.py --test --out DIR): also which Python functions
-    ran inside each long task over 100 ms (ui/prof.py's spans, `?prof=1`) and which scripts
+    ran inside each long task over 100 ms (ui/page/prof.py's spans, `?prof=1`) and which scripts
     (long animation frames' attribution) ran them
 
 Starts ``tools/serve.mjs`` (gzip on, as for LAN play) on a free port and opens pages in
@@ -42,7 +42,7 @@ times (medians of each run's longest task and count of tasks over 50 ms):
 
 Then one action at 8 players (the host and 7 guests), ``--actions`` times: the host's room
 applying it and building the 8 views (in the engine worker's Pyodide), and one guest's page
-parsing its view and rendering it (ui/client.py + ui/render.py on MicroPython). Median and
+parsing its view and rendering it (ui/page/client.py + ui/page/render.py on MicroPython). Median and
 p95, ms. Prints numbers; asserts nothing.
 """
 
@@ -83,7 +83,7 @@ LONGTASKS = """
 })();
 """
 
-# --profile: the Python spans (ui/prof.py) inside each of the page's long tasks, and the long
+# --profile: the Python spans (ui/page/prof.py) inside each of the page's long tasks, and the long
 # animation frames' scripts that ran them, taken (and emptied) like the long tasks.
 PROFILE = """() => {
   const tasks = window.__crispLongAt.splice(0);
@@ -113,7 +113,7 @@ RESOURCES = """() => performance.getEntriesByType('navigation')
 # it (applies it, builds every seat's view). Returns the times and seat 1's view texts.
 HOST_ACTIONS = r"""
 import json, time
-from ui.room import Room, bot_maker
+from ui.worker.room import Room, bot_maker
 room = Room("crisp-bench", "Host", seed=11)
 room.make_bot = bot_maker(11, 1.0)
 conns = ["local"] + ["c%d" % i for i in range(1, 8)]
@@ -176,8 +176,8 @@ GUEST_PAGE = """<!doctype html>
 import json
 import js
 from pyscript.ffi import create_proxy
-from ui import render
-from ui.client import Client
+from ui.page import render
+from ui.page.client import Client
 
 client = Client(lambda text: None)
 client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "t", "room": "r"}), 0)
@@ -302,7 +302,7 @@ def _take(page, name=None):
     return page.evaluate("window.__crispLong.splice(0)")
 
 
-PROF = [""]             # --profile: the page parameter that turns ui/prof.py on ("&prof=1")
+PROF = [""]             # --profile: the page parameter that turns ui/page/prof.py on ("&prof=1")
 
 
 def page_tasks(browser, url):
@@ -382,7 +382,7 @@ def print_tasks(runs):
 def print_profiles(top=10):
     """--profile: each page's long tasks over 100 ms, with the Python spans inside them
     (inclusive ms and calls, largest first; nested spans overlap) and the scripts that ran."""
-    print("long tasks over 100 ms and the Python inside them (ui/prof.py spans, inclusive):")
+    print("long tasks over 100 ms and the Python inside them (ui/page/prof.py spans, inclusive):")
     for name, tasks in PROFILES:
         for task in tasks:
             if task["duration"] < 100:
@@ -444,7 +444,7 @@ def main(argv=None):
     if "--cpu" in argv:
         CPU_RATE[0] = float(argv[argv.index("--cpu") + 1])
     if "--profile" in argv:
-        PROF[0] = "&prof=1"     # a test build's ui/prof.py (tools/build.py --test)
+        PROF[0] = "&prof=1"     # a test build's ui/page/prof.py (tools/build.py --test)
     actions = int(argv[argv.index("--actions") + 1]) if "--actions" in argv else 60
     dist = os.path.abspath(argv[argv.index("--dist") + 1]) if "--dist" in argv \
         else os.path.join(ROOT, "dist")

@@ -2,9 +2,9 @@
 
 One home for: the three positions of a hand, the phases of a round, the sources of a draw,
 and the schema of an action (its kind and the fields it may carry). The engine
-(``crisp_core.game``), the room (``ui/room.py``) and the scenario runner
+(``crisp_core.game``), the room (``ui/worker/room.py``) and the scenario runner
 (``crisp_core.scenario``) check an action's shape with :func:`check_shape`; the screens
-(``ui/render.py``, guests included) take the positions and phases from here.
+(``ui/page/render.py``, guests included) take the positions and phases from here.
 
 Deliberately tiny and dependency-free: guests' pages run it on MicroPython, shipped alone
 (tools/build.py puts this one file of ``crisp_core`` in the guest zip), so no imports,
@@ -40,7 +40,11 @@ class ActionError(ValueError):
     """An action of the wrong shape; ``str(exc)`` says why in one short English line."""
 
 
-def _is_int(value):
+def is_int(value):
+    """True when ``value`` is an integer and not a bool (JSON's ``true`` is not a seat).
+
+    The one such check of ``crisp_core``: the engine, the round check and the scenario
+    runner take it from here."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -75,7 +79,7 @@ def check_shape(action, players=None):
             raise ActionError("%s must be left, center or right" % key)
     if "target" in action:
         target = action["target"]
-        if not _is_int(target):
+        if not is_int(target):
             raise ActionError("target must be a seat number")
         if players is not None and not 0 <= target < players:
             raise ActionError("target must be a seat at this table")

@@ -21,7 +21,7 @@ Helpers (in crisp_e2e.py, import them from there)
                       (e2e/test_build_params.py).
     serve(dist, *serve_args)  a context manager: serves a built `dist` with tools/serve.mjs
                       (and those arguments) on a free port; yields its Site.
-    wait_ready(page)  waits until ui/main.py set body[data-ready]; returns its value
+    wait_ready(page)  waits until ui/page/main.py set body[data-ready]; returns its value
                       ("micropython" on every page; a host page's engine worker sets
                       body[data-engine], see test_smoke.wait_engine).
     ready_ms(page)    ms from navigation start to body[data-ready] (recorded by an init script).

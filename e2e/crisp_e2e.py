@@ -38,7 +38,7 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]", LAN_HOST}
 # Every request URL seen by any phone of the session (for "nothing leaves localhost").
 ALL_REQUESTS = []
 
-# Records when ui/main.py marks the page ready (performance.now(), ms since navigation start).
+# Records when ui/page/main.py marks the page ready (performance.now(), ms since navigation start).
 READY_PROBE = """
 (() => {
   const mark = () => {
@@ -97,7 +97,7 @@ class Phone:
 
 
 def wait_ready(page, timeout=60_000):
-    """Wait until the page's interpreter ran ui/main.py (body[data-ready]); return its value.
+    """Wait until the page's interpreter ran ui/page/main.py (body[data-ready]); return its value.
 
     Fails at once, with the message, when PyScript shows a Python error (.py-error) or the
     loading screen shows a load error, instead of waiting for the timeout."""

@@ -1,4 +1,4 @@
-"""A page that shows ui/render.py's screens for hand-made models, on either interpreter, with
+"""A page that shows ui/page/render.py's screens for hand-made models, on either interpreter, with
 no room and no network: for measuring the screens (touch targets, overflow) and for stressing
 the DOM patcher with many quick updates.
 
@@ -40,7 +40,7 @@ import json
 import sys
 import js
 from pyscript.ffi import create_proxy
-from ui import render
+from ui.page import render
 
 CLOCK = [1000000]
 
@@ -114,7 +114,7 @@ def install(dist, interpreter="micropython", name=None):
 
 
 def show(page, model):
-    # ensure_ascii=False, as the room sends it (ui/room.py): MicroPython's json reads a
+    # ensure_ascii=False, as the room sends it (ui/worker/room.py): MicroPython's json reads a
     # "\\ud83d\\ude00" escape pair as two lone surrogates, not as the emoji
     return page.evaluate("(t) => window.crispShow(t)", json.dumps(model, ensure_ascii=False))
 

@@ -125,9 +125,9 @@ def saved_room(page):
 
 def code_drawn(code, drawn):
     """True when the room code is secrets.randbits(50) of 7 bytes the page drew (CPython's
-    SystemRandom: the top 50 bits of the bytes, big-endian; ui/roomcode.py: 5 bits a
+    SystemRandom: the top 50 bits of the bytes, big-endian; ui/shared/roomcode.py: 5 bits a
     character, lowest first)."""
-    from ui import roomcode
+    from ui.shared import roomcode
     for i in range(0, len(drawn) - 13, 2):
         n = int(drawn[i:i + 14], 16) >> 6
         if roomcode.new_code(lambda k: n) == code:

@@ -14,7 +14,7 @@ import json
 from crisp_rooms import no_errors, open_room, phone
 from crisp_e2e import wait_ready
 from test_round import T, live, sel
-from ui.room import LOCAL, Room
+from ui.worker.room import LOCAL, Room
 
 WIDE = "\ufdfd" * 20                      # the widest glyph there is, 20 times
 TOWER = "Z" + "\u0334\u0335\u0336\u0337\u0338" * 3 + "oe"    # 18: the field takes 20

@@ -26,7 +26,7 @@ def test_a_link_to_no_room_says_so_and_leads_back_to_the_start(new_phone):
     assert wait_ready(page) == "micropython"
 
 
-# A seated page's follow record, as it keeps it next to its seat token (ui/handover.py
+# A seated page's follow record, as it keeps it next to its seat token (ui/shared/handover.py
 # follow_record): the room's succession secret, its seat, the host seat, the players.
 RECORD = {"v": 1, "secret": "5e" * 16, "seat": 1, "host": 0,
           "players": [{"seat": 0, "bot": False, "connected": True},
@@ -77,7 +77,7 @@ def test_a_reloaded_seat_whose_room_is_nowhere_looks_once_then_offers_the_way_ou
     page.wait_for_selector(sel("host-gone"), timeout=T)
     assert len(looked(phone)) == 3, phone.console
     assert (room_id + "-h1-") in looked(phone)[0] and (room_id + "-h3-") in looked(phone)[2]
-    # meanwhile it said that it looks (ui/i18n.py conn_looking), never "no game here"
+    # meanwhile it said that it looks (ui/page/i18n_connection.py conn_looking), never "no game here"
     said = page.evaluate("window.__banners")
     assert any("looking for where it went" in t for t in said), said
     assert "room=%s" % room_id in page.url and "host=" not in page.url   # no takeover

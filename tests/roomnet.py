@@ -11,8 +11,8 @@ import secrets
 
 import pytest
 
-from ui.client import Client
-from ui.room import LOCAL, Room
+from ui.page.client import Client
+from ui.worker.room import LOCAL, Room
 
 PING_MS = 3000
 CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")

@@ -8,7 +8,7 @@ import pytest
 from crisp_core import Game, IllegalAction
 from crisp_core.actions import ACTIONS, POSITIONS, ActionError, check_shape
 from crisp_core.scenario import InvalidScenario, load_scenario
-from ui.room import BadMessage, check_action
+from ui.worker.room import BadMessage, check_action
 
 DECK = ["2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jh", "5h", "Ah", "9d", "Qs", "Kd"]
 

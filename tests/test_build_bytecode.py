@@ -47,15 +47,15 @@ def test_only_the_matching_compiler_is_used():
 
 
 def test_a_compiled_module_goes_into_the_zip_as_mpy(tmp_path):
-    data = build.make_zip(["ui/cards.py", "ui/vdom.py"], {"ui/cards.py": b"M\x06bytecode"})
+    data = build.make_zip(["ui/page/cards.py", "ui/page/vdom.py"], {"ui/page/cards.py": b"M\x06bytecode"})
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        assert zf.namelist() == ["ui/cards.mpy", "ui/vdom.py"]
-        assert zf.read("ui/cards.mpy") == b"M\x06bytecode"
+        assert zf.namelist() == ["ui/", "ui/page/", "ui/page/cards.mpy", "ui/page/vdom.py"]
+        assert zf.read("ui/page/cards.mpy") == b"M\x06bytecode"
 
 
 def test_no_compiler_ships_the_sources(monkeypatch, capsys):
-    monkeypatch.setattr(build, "find_mpy_cross", lambda: None)
-    assert build.page_bytecode(["ui/cards.py"], locked_micropython()) == {}
+    monkeypatch.setattr(build.pyzip, "find_mpy_cross", lambda: None)
+    assert build.page_bytecode(["ui/page/cards.py"], locked_micropython()) == {}
     assert "ships Python sources" in capsys.readouterr().err
 
 
@@ -68,8 +68,7 @@ def test_the_page_imports_its_bytecode_on_the_vendored_micropython(tmp_path):
     # what the page's zip holds (tools/build.py): ui/ but the room, the engine's shared part
     paths = ([p for p in build.walk_files(os.path.join(ROOT, "crisp_core"), (".py",))
               if p not in build.GUEST_CORE_EXCLUDED]
-             + [p for p in build.walk_files(os.path.join(ROOT, "ui"), (".py",))
-                if p not in build.PAGE_ONLY_NOT])
+             + build.in_folders(build.walk_files(os.path.join(ROOT, "ui"), (".py",)), "page"))
     compiled = build.page_bytecode(paths, locked_micropython())
     assert set(compiled) == set(paths)
     for rel, code in compiled.items():
@@ -86,24 +85,27 @@ const top = %(top)s;
 let out = "";
 const mp = await loadMicroPython({stdout: (s) => { out += s + "\n"; },
                                   stderr: (s) => { out += s + "\n"; }});
-for (const dir of ["ui", "crisp_core"]) {
+const copy = (dir) => {
   mp.FS.mkdir("/" + dir);
-  for (const f of fs.readdirSync(path.join(top, dir)))
-    mp.FS.writeFile("/" + dir + "/" + f, fs.readFileSync(path.join(top, dir, f)));
-}
+  for (const f of fs.readdirSync(path.join(top, dir), {withFileTypes: true})) {
+    if (f.isDirectory()) copy(dir + "/" + f.name);
+    else mp.FS.writeFile("/" + dir + "/" + f.name, fs.readFileSync(path.join(top, dir, f.name)));
+  }
+};
+for (const dir of ["ui", "crisp_core"]) copy(dir);
 try {
   mp.runPython(`
 import sys
 sys.path.insert(0, "/")
-from ui import screens, i18n
-from ui.vdom import find
-from ui.viewmodel import Ctx, new_ui
+from ui.page import screens, i18n
+from ui.page.vdom import find
+from ui.page.viewmodel import Ctx, new_ui
 tree = screens.build(None, new_ui("es", ""), Ctx("es"))
-print("RESULT", find(tree, "play-solo") is not None, sys.modules["ui.screens"].__file__)
+print("RESULT", find(tree, "play-solo") is not None, sys.modules["ui.page.screens"].__file__)
 `);
 } catch (e) { out += "ERROR " + e + "\n"; }
 process.stdout.write(out);
 """ % {"mpy": json.dumps("file://" + MPY), "top": json.dumps(str(tmp_path / "fs"))})
     proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=120)
     out = proc.stdout + proc.stderr
-    assert re.search(r"RESULT True /+ui/screens\.mpy", out), out
+    assert re.search(r"RESULT True /+ui/page/screens\.mpy", out), out

@@ -74,7 +74,7 @@ def test_the_build_writes_a_snapshot_named_by_its_hash_and_lists_it(dist):
     table = json.loads(raw[48:48 + json_len])
     assert set(table) == {"hiwireKeys", "immortalKeys"}
     # the engine was imported before the snapshot was taken: its code is in the heap
-    assert b"ui/engine.py" in raw[offset:] and b"crisp_core" in raw[offset:]
+    assert b"ui/worker/engine.py" in raw[offset:] and b"crisp_core" in raw[offset:]
 
 
 def test_without_node_the_build_writes_no_snapshot_and_says_so(tmp_path, monkeypatch, capsys):

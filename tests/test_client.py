@@ -1,4 +1,4 @@
-"""The screen model (ui/client.py): what it keeps from the room's messages, what it sends, and
+"""The screen model (ui/page/client.py): what it keeps from the room's messages, what it sends, and
 that it runs unchanged on MicroPython (the guests' interpreter)."""
 
 import json
@@ -10,8 +10,8 @@ import pytest
 
 from roomnet import Net
 from test_room import DECK, play_round, started
-from ui.client import REVEAL_MS, Client
-from ui.room import LOCAL
+from ui.page.client import REVEAL_MS, Client
+from ui.worker.room import LOCAL
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.path.join(ROOT, "node_modules", "@micropython",
@@ -264,16 +264,18 @@ def summary(client, renders):
 
 
 def run_micropython(source):
-    """Run `source` on MicroPython with the `ui` modules client.py imports (ui/proof.py,
-    ui/handover.py, ui/limits.py)."""
+    """Run `source` on MicroPython with the `ui` modules client.py imports (ui/shared/proof.py,
+    ui/shared/handover.py, ui/shared/limits.py; ui/page/fairplay.py)."""
     names = ("proof", "handover", "limits")
     writes = ""
     for name in names:
-        with open(os.path.join(ROOT, "ui", name + ".py"), encoding="utf-8") as f:
-            writes += "mp.FS.writeFile('/ui/%s.py', %s);\n" % (name, json.dumps(f.read()))
+        with open(os.path.join(ROOT, "ui", "shared", name + ".py"), encoding="utf-8") as f:
+            writes += "mp.FS.writeFile('/ui/shared/%s.py', %s);\n" % (name, json.dumps(f.read()))
+    with open(os.path.join(ROOT, "ui", "page", "fairplay.py"), encoding="utf-8") as f:
+        writes += "mp.FS.writeFile('/ui/page/fairplay.py', %s);\n" % json.dumps(f.read())
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
-              "mp.FS.mkdir('/ui'); mp.FS.writeFile('/ui/__init__.py', '');\n"
+              "mp.FS.mkdir('/ui'); mp.FS.mkdir('/ui/shared'); mp.FS.mkdir('/ui/page');\n"
               "%s"
               "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
               "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), writes, json.dumps(source))
@@ -308,7 +310,7 @@ def test_the_client_runs_on_micropython_with_the_same_result():
     net.host.host({"type": "next_round"})
     assert net.room.seats[2].name == "Bea \U0001f600"
 
-    with open(os.path.join(ROOT, "ui", "client.py"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "ui", "page", "client.py"), encoding="utf-8") as f:
         client_source = f.read()
     namespace = {}
     exec(SUMMARY, namespace)

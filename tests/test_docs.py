@@ -153,9 +153,11 @@ TESTID = re.compile(r"""(?:"data-testid":\s*|button\(ctx,\s*)"([a-z0-9-]+)"(\s*\
 def test_every_test_id_of_the_screens_is_in_the_design():
     design = read("docs/design.md")
     ids = set()
-    for name in os.listdir(os.path.join(ROOT, "ui")):
-        if name.endswith(".py"):
-            for testid, prefix in TESTID.findall(read(os.path.join("ui", name))):
+    for folder in ("page", "shared", "worker"):
+        for name in os.listdir(os.path.join(ROOT, "ui", folder)):
+            if not name.endswith(".py"):
+                continue
+            for testid, prefix in TESTID.findall(read(os.path.join("ui", folder, name))):
                 ids.add(testid + ("<" if prefix else ""))
     assert {"player-name", "card-<", "deck", "status"} <= ids
     missing = sorted(i for i in ids if "`" + i not in design)

@@ -1,5 +1,5 @@
 """The groundwork of the host handover (issue 10, item 3): the room sealed for the players
-(ui/seal.py), the successor rule every page runs (ui/handover.py), and the room continued by
+(ui/shared/seal.py), the successor rule every page runs (ui/shared/handover.py), and the room continued by
 its new host (`Room.from_handover`) or, when it cannot be opened, rebuilt with the round
 dealt again (`Room.from_public`). docs/protocol.md "Host handover"."""
 
@@ -12,10 +12,10 @@ import zlib
 import pytest
 
 from roomnet import CARD, Net, play_out
-from ui import seal
-from ui.client import Client
-from ui.handover import epoch_after, next_token, room_id_after
-from ui.room import LOCAL, Room, bot_maker, check_saved
+from ui.shared import seal
+from ui.page.client import Client
+from ui.shared.handover import epoch_after, next_token, room_id_after
+from ui.worker.room import LOCAL, Room, bot_maker, check_saved
 
 
 def unseeded(state):
@@ -136,7 +136,8 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     import os
     from test_render_micropython import ROOT, run_tests_on_micropython
     files = {"/tests/handover_cases.py": os.path.join(ROOT, "tests", "handover_cases.py"),
-             "/ui/handover.py": os.path.join(ROOT, "ui", "handover.py")}
+             "/ui/shared/handover.py": os.path.join(ROOT, "ui", "shared", "handover.py"),
+             "/ui/shared/proof.py": os.path.join(ROOT, "ui", "shared", "proof.py")}
     ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
     import handover_cases
     expected = [n for n in dir(handover_cases) if n.startswith("test_")]
@@ -177,7 +178,7 @@ def test_a_new_host_continues_the_round_exactly_and_every_seat_keeps_its_place()
                                         "seat_id": "0" * 32, "nonce": "1" * 32}), room.now)
     assert [json.loads(t)["code"] for _, t in out] == ["no_seat"]
     # a remote connection may never take the new host's seat, even with its token
-    from ui import proof
+    from ui.shared import proof
     out = room.receive("y", json.dumps({
         "type": "join", "v": 1, "name": "Ana", "seat_id": proof.seat_id(room.seats[1].token),
         "nonce": "2" * 32}), room.now)
@@ -341,7 +342,7 @@ def test_the_room_seals_itself_for_the_people_here_each_with_its_own_share():
     assert len(set(shares.values())) == 3
     assert spectator.sealed is None and net.clients[LOCAL].sealed is None
     # each holder got, for every other holder, the key that holder's page proves itself with
-    from ui.handover import successor_key
+    from ui.shared.handover import successor_key
     for conn, seat in (("a", 1), ("b", 2), ("c", 3)):
         keys = net.clients[conn].sealed["keys"]
         assert sorted(keys) == sorted(str(s) for s in (1, 2, 3) if s != seat)
@@ -377,7 +378,7 @@ def test_with_one_person_besides_the_host_nothing_is_sealed():
 # ---- the handover's decisions on each page ------------------------------------------------
 
 def test_a_handover_end_to_end_between_pages_and_an_impostor_gets_nothing():
-    from ui.handover import Handover
+    from ui.shared.handover import Handover
     net = playing_room()
     room = net.room
     net.deliver(room.seal_out(net.clock, randbytes_from(21)))
@@ -397,7 +398,7 @@ def test_a_handover_end_to_end_between_pages_and_an_impostor_gets_nothing():
     # nor can Cid, who knows his own key for Ana but not Bea's
     nonce = bea.challenge("3" * 32)
     cid_key = net.clients["c"].sealed["keys"]["1"]
-    from ui.handover import successor_mac
+    from ui.shared.handover import successor_mac
     assert bea.share_for(successor_mac(cid_key, room.room_id, 1, "peer-b", nonce, "4" * 32),
                          "4" * 32, "peer-b") is None
     # Ana's page proves itself with its own token, and gets Bea's share
@@ -419,7 +420,7 @@ def test_a_handover_end_to_end_between_pages_and_an_impostor_gets_nothing():
 
 
 def test_with_one_person_left_the_successor_deals_again_and_nobody_hosts_bots():
-    from ui.handover import Handover
+    from ui.shared.handover import Handover
     spec = [{"seat": 0, "connected": False, "bot": None}, {"seat": 1, "connected": True,
             "bot": None}, {"seat": 2, "connected": True, "bot": "easy"}]
     plan = Handover("crisp-x", 1, spec, 0, None, 1, "ab" * 16)
@@ -433,7 +434,7 @@ def test_the_pages_entry_script_compiles_on_micropython(tmp_path):
     import os
     from test_render_micropython import ROOT, run_tests_on_micropython
     files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py"),
-             "/ui/main.py": os.path.join(ROOT, "ui", "main.py")}
+             "/ui/page/main.py": os.path.join(ROOT, "ui", "page", "main.py")}
     ran, failed, out = run_tests_on_micropython(tmp_path, "page_compile_cases", files)
     assert failed == [] and ran == 1, out
 

@@ -1,11 +1,11 @@
-"""The host page's lifecycle, pure (ui/hostlife.py): the lease of the tab that runs a room,
+"""The host page's lifecycle, pure (ui/shared/hostlife.py): the lease of the tab that runs a room,
 which saved room to resume, the room's clock, and what the room's outputs ask of the page.
 The host page runs it on MicroPython: the same tests run there too (last test)."""
 
 import json
 
-from ui import hostlife
-from ui.hostlife import (GAP_MS, LEASE_MS, TICK_MS, Clock, choose, kind_of, lease_due, lease_free,
+from ui.shared import hostlife
+from ui.shared.hostlife import (GAP_MS, LEASE_MS, TICK_MS, Clock, choose, kind_of, lease_due, lease_free,
                          lease_record, new_room_id, provisional, resumable, resume_clock,
                          sort_out, summary)
 
@@ -21,7 +21,7 @@ def saved(**changes):
 
 
 def test_a_room_id_is_a_room_code_from_64_random_bits_or_nothing():
-    from ui import roomcode
+    from ui.shared import roomcode
     room = new_room_id("0123456789abcdef")
     assert roomcode.code_of(room) is not None
     assert new_room_id("0123456789abcdef") == room                  # the bits, nothing else
@@ -161,14 +161,14 @@ def test_the_provisional_lobby_is_the_host_alone_with_the_default_options():
 
 
 def test_the_hostlife_tests_pass_on_micropython(tmp_path):
-    """The host page runs ui/hostlife.py on MicroPython: the tests above, again, there."""
+    """The host page runs ui/shared/hostlife.py on MicroPython: the tests above, again, there."""
     import os
 
     from test_render_micropython import ROOT, run_tests_on_micropython
 
     files = {"/tests/test_hostlife.py": os.path.join(ROOT, "tests", "test_hostlife.py"),
-             "/ui/hostlife.py": os.path.join(ROOT, "ui", "hostlife.py"),
-             "/ui/roomcode.py": os.path.join(ROOT, "ui", "roomcode.py")}
+             "/ui/shared/hostlife.py": os.path.join(ROOT, "ui", "shared", "hostlife.py"),
+             "/ui/shared/roomcode.py": os.path.join(ROOT, "ui", "shared", "roomcode.py")}
     me = ["test_the_hostlife_tests_pass_on_micropython",
           "test_the_defaults_are_the_rooms"]
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_hostlife", files, me)
@@ -177,7 +177,7 @@ def test_the_hostlife_tests_pass_on_micropython(tmp_path):
 
 
 def test_the_defaults_are_the_rooms():
-    from ui import room
+    from ui.worker import room
     assert hostlife.DEFAULT_OPTIONS == room.DEFAULT_OPTIONS
     assert hostlife.ROOM_ID_PREFIX == room.new_room_id()[:len(hostlife.ROOM_ID_PREFIX)]
 
@@ -191,7 +191,7 @@ def test_a_draft_is_a_resumable_room_with_the_host_alone():
 
 def test_a_room_link_opened_by_its_own_host_is_never_a_second_seat():
     # issue 14: the browser that hosts a room opens that room's link
-    from ui.hostlife import own_room
+    from ui.shared.hostlife import own_room
     room = "crisp-" + "a" * 32
     mine = {"room_id": room, "seats": [{"name": "Hana"}], "game": None}
     held = {"tab": "t1", "at": 50000, "clock": 1200}
@@ -240,7 +240,7 @@ def test_a_held_clock_skips_nothing_when_it_goes_on():
 
 
 def test_an_engine_start_with_no_progress_for_20_s_has_failed():
-    from ui.hostlife import ENGINE_STALL_MS, engine_stalled
+    from ui.shared.hostlife import ENGINE_STALL_MS, engine_stalled
     assert not engine_stalled("loading", 1000, 1000 + ENGINE_STALL_MS - 1)
     assert engine_stalled("loading", 1000, 1000 + ENGINE_STALL_MS)
     assert ENGINE_STALL_MS <= 20000

@@ -1,7 +1,7 @@
-"""A guest's reconnection policy (ui/link.py): when to drop, connect and ping, what the
+"""A guest's reconnection policy (ui/page/link.py): when to drop, connect and ping, what the
 player is told, and that it never gives up."""
 
-from ui.link import (ATTEMPT_MS, BEHIND_MS, DOUBT_MS, GONE_AFTER, HOST_SILENT_MS, LATE_GAP_MS,
+from ui.page.link import (ATTEMPT_MS, BEHIND_MS, DOUBT_MS, GONE_AFTER, HOST_SILENT_MS, LATE_GAP_MS,
                      PING_MS, QUIET_MS, RETRY_MS, Link, backoff)
 
 
@@ -153,14 +153,14 @@ def test_a_join_that_no_welcome_answers_counts_as_a_failed_attempt():
 
 
 def test_the_link_tests_pass_on_micropython(tmp_path):
-    """Guests run ui/link.py on MicroPython: the tests above, again, there."""
+    """Guests run ui/page/link.py on MicroPython: the tests above, again, there."""
     import os
 
     from test_render_micropython import ROOT, run_tests_on_micropython
 
     files = {"/tests/test_link.py": os.path.join(ROOT, "tests", "test_link.py"),
              "/ui/__init__.py": os.path.join(ROOT, "ui", "__init__.py"),
-             "/ui/link.py": os.path.join(ROOT, "ui", "link.py")}
+             "/ui/page/link.py": os.path.join(ROOT, "ui", "page", "link.py")}
     files = {k: v for k, v in files.items() if os.path.exists(v)}
     me = "test_the_link_tests_pass_on_micropython"
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_link", files, [me])
@@ -289,7 +289,7 @@ def test_a_page_not_seated_yet_never_says_paused():
 
 # ---- the host's absence shown truthfully (issue 10, item 2) --------------------------------
 
-from ui.link import HOST_GONE_MS, QUIET_MS  # noqa: E402
+from ui.page.link import HOST_GONE_MS, QUIET_MS  # noqa: E402
 
 
 def seated_link(now=0, gone_ms=HOST_GONE_MS):

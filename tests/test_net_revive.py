@@ -1,9 +1,9 @@
-"""ui/net.py's revive (issue 14, item 1): a Peer that reports neither open, disconnected nor
+"""ui/page/net.py's revive (issue 14, item 1): a Peer that reports neither open, disconnected nor
 destroyed after a reconnect (its websocket hangs on a network that went away) still leads to
 a working Peer, for the host and for a guest, with no help from the page and without closing
 the data connections that are still open.
 
-ui/net.py runs in the browser; here `js` and `pyscript.ffi` are stubs: a fake clock with
+ui/page/net.py runs in the browser; here `js` and `pyscript.ffi` are stubs: a fake clock with
 setTimeout, and PeerJS Peers whose signaling server the test turns off and on ("down": a
 websocket opened then hangs for ever; "up": it opens)."""
 
@@ -71,7 +71,7 @@ class StubConn:
 
 
 class StubPeer:
-    """The state PeerJS keeps and the events it emits, as far as ui/net.py reads them."""
+    """The state PeerJS keeps and the events it emits, as far as ui/page/net.py reads them."""
 
     def __init__(self, server, peer_id):
         self.server = server
@@ -138,7 +138,7 @@ class StubPeer:
 
 @pytest.fixture
 def net():
-    """ui.net imported against the stubs; yields (module, clock, server)."""
+    """ui.page.net imported against the stubs; yields (module, clock, server)."""
     clock = Clock()
     server = Server(clock)
     js = types.ModuleType("js")
@@ -153,10 +153,10 @@ def net():
     ffi = types.ModuleType("pyscript.ffi")
     ffi.create_proxy = lambda fn: fn
     pyscript.ffi = ffi
-    saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.net")}
+    saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.page.net")}
     sys.modules.update({"js": js, "pyscript": pyscript, "pyscript.ffi": ffi})
-    sys.modules.pop("ui.net", None)
-    module = importlib.import_module("ui.net")
+    sys.modules.pop("ui.page.net", None)
+    module = importlib.import_module("ui.page.net")
     yield module, clock, server
     for k, v in saved.items():
         if v is None:

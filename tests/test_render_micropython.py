@@ -23,8 +23,11 @@ let out = "";
 const mp = await loadMicroPython({stdout: (s) => { out += s + "\n"; },
                                   stderr: (s) => { out += s + "\n"; }});
 for (const dst of Object.keys(files)) {
-  const dir = dst.slice(0, dst.lastIndexOf("/"));
-  if (dir && !mp.FS.analyzePath(dir).exists) mp.FS.mkdir(dir);
+  const parts = dst.split("/").slice(1, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const dir = "/" + parts.slice(0, i).join("/");
+    if (!mp.FS.analyzePath(dir).exists) mp.FS.mkdir(dir);
+  }
 }
 for (const [dst, src] of Object.entries(files)) mp.FS.writeFile(dst, fs.readFileSync(src, "utf8"));
 try {
@@ -70,14 +73,23 @@ def run_tests_on_micropython(tmp_path, module, files, skip=()):
     return int(ran), failed.split(), out
 
 
+def ui_files(*folders):
+    """{"/ui/<folder>/<name>.py": its path here} for every module of those ui/ folders (page,
+    shared, worker): what to copy into MicroPython's file system."""
+    files = {}
+    for folder in folders:
+        for name in sorted(os.listdir(os.path.join(ROOT, "ui", folder))):
+            if name.endswith(".py"):
+                files["/ui/%s/%s" % (folder, name)] = os.path.join(ROOT, "ui", folder, name)
+    return files
+
+
 def test_pure_screen_tests_pass_on_micropython(tmp_path):
     files = {"/tests/test_render_model.py": os.path.join(ROOT, "tests", "test_render_model.py"),
              # the crisp_core modules the screens import, alone (no crisp_core/__init__.py)
              "/crisp_core/actions.py": os.path.join(ROOT, "crisp_core", "actions.py"),
              "/crisp_core/cards.py": os.path.join(ROOT, "crisp_core", "cards.py")}
-    for name in os.listdir(os.path.join(ROOT, "ui")):
-        if name.endswith(".py"):
-            files["/ui/" + name] = os.path.join(ROOT, "ui", name)
+    files.update(ui_files("page", "shared"))
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_render_model", files,
                                                 test_render_model.CPYTHON_ONLY)
     assert failed == [], out

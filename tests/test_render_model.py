@@ -1,4 +1,4 @@
-"""The screens' decisions (ui/viewmodel.py, ui/screens.py, ui/table.py, ui/intents.py), tested
+"""The screens' decisions (ui/page/viewmodel.py, ui/page/screens.py, ui/page/table.py, ui/page/intents.py), tested
 without a browser.
 
 Two kinds of tests:
@@ -9,13 +9,13 @@ Two kinds of tests:
   that a card face (data-card) shows exactly when this seat may see it (R9).
 """
 
-from ui import cards, i18n
-from ui import eventlog, render, screens, table, vdom, viewmodel, widgets
-from ui.intents import handle
-from ui.screens import build
-from ui.vdom import find, find_all, text_of
-from ui.viewmodel import Ctx, new_ui, table_info
-from ui.widgets import card_name
+from ui.page import cards, i18n
+from ui.page import eventlog, render, screens, table, vdom, viewmodel, widgets
+from ui.page.intents import handle
+from ui.page.screens import build
+from ui.page.vdom import find, find_all, text_of
+from ui.page.viewmodel import Ctx, new_ui, table_info
+from ui.page.widgets import card_name
 
 # every module that draws the screens, and the two that touch the DOM
 SCREEN_MODULES = (viewmodel, eventlog, widgets, screens, table)
@@ -29,7 +29,7 @@ CPYTHON_ONLY = ("test_every_catalogue_key_the_screens_use_exists",
 
 
 class FakeClient:
-    """The model attributes ui/client.py gives the screens (docs/protocol.md, "Client")."""
+    """The model attributes ui/page/client.py gives the screens (docs/protocol.md, "Client")."""
 
     def __init__(self, **kw):
         self.screen = "join"
@@ -159,7 +159,7 @@ def test_the_host_waiting_for_its_engine_sees_its_progress_or_its_failure():
 
 
 def test_the_engine_progress_banner_names_the_step_the_engine_is_at():
-    # engine-worker.js says which step it is at (ui/screens.py ENGINE_STAGES): each has its
+    # engine-worker.js says which step it is at (ui/page/screens.py ENGINE_STAGES): each has its
     # own words in both languages; no step (an older worker) or an unknown one: the old words
     for lang in ("en", "es"):
         texts = set()
@@ -532,6 +532,44 @@ def test_the_round_check_shows_quietly_when_it_holds_and_loudly_when_not():
     assert find(tree, "round-mismatch") is None
 
 
+def test_a_round_dealt_again_or_not_committed_is_said_at_once_and_on_the_results():
+    # issue 18, attacks 2-4: the words each page shows (ui/fairplay.py sets the verdicts)
+    m = table_model(3, seat=1, phase="play", turn=2, allowed=[])
+    rnd = m.view["round"]
+    tree, ctx = show(m)
+    assert find(tree, "fair-alarm") is None
+    for what, words in (("again", "dealt this round again"), ("uncommitted", "not checked")):
+        m.verdict = {"round": rnd, "ok": False, "skipped": [], "what": what, "saw": [],
+                     "expected": [], "detail": "x"}
+        tree, ctx = show(m)
+        node = find(tree, "fair-alarm")
+        assert node["attrs"]["data-what"] == what and node["attrs"]["role"] == "alert"
+        assert words in text_of(node)
+        tree, ctx = show(m, lang="es")
+        assert "anfitri" in text_of(find(tree, "fair-alarm"))
+    m.verdict = dict(m.verdict, what="test_deck")        # a test build's stacked deck: quiet
+    assert find(show(m)[0], "fair-alarm") is None
+    hands = [["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]]
+    m = table_model(3, seat=1, phase="round_over", turn=None, caller=1, hands=hands,
+                    round_points=[14, 6, 17], scores=[14, 6, 17], allowed=[])
+    m.verdict = {"round": rnd, "ok": False, "skipped": [], "what": "uncommitted"}
+    tree, ctx = show(m)
+    assert find(tree, "fair-alarm") is None and find(tree, "round-verified") is None
+    assert "not checked" in text_of(find(tree, "round-unchecked"))
+    m.verdict = dict(m.verdict, what="test_deck")
+    tree, ctx = show(m)
+    assert "test deck" in text_of(find(tree, "round-test-deck")).lower()
+    assert find(tree, "round-mismatch") is None and find(tree, "round-unchecked") is None
+    m.verdict = dict(m.verdict, what="again")
+    assert "again" in text_of(find(show(m)[0], "round-mismatch"))
+    # this page's own number named as not in time: it says so plainly
+    m.verdict = {"round": rnd, "ok": True, "skipped": [1, 2]}
+    tree, ctx = show(m)
+    assert "not used" in text_of(find(tree, "fair-skipped-you"))
+    m.verdict = {"round": rnd, "ok": True, "skipped": [2]}
+    assert find(show(m)[0], "fair-skipped-you") is None
+
+
 def test_game_over_names_the_winners():
     m = table_model(3, seat=2, phase="game_over", turn=None, winners=[0, 2],
                     hands=[["Ah", "2c", "3d"], ["Kh", "Ks", "Kd"], ["Ac", "2d", "3s"]],
@@ -708,7 +746,7 @@ def test_a_jack_reveal_shows_a_note_with_a_way_to_hide_it_and_crisp_stays_live()
 
 
 def test_every_card_movement_is_a_flight_from_its_place_to_its_place():
-    from ui import cues
+    from ui.page import cues
     swap = {"type": "swap", "seat": 2, "pos": "left", "card": "9c", "taken": "4h"}
     assert cues.flights([swap]) == [
         {"from": "held-card", "to": "card-2-left", "card": "4h", "delay": 0},
@@ -734,7 +772,7 @@ def test_every_card_movement_is_a_flight_from_its_place_to_its_place():
 
 
 def test_a_call_your_turn_and_the_end_are_cues_new_events_only():
-    from ui import cues
+    from ui.page import cues
     view = {"phase": "last_turns", "turn": 2, "last_turns_left": 2}
     assert cues.cue([{"type": "crisp", "seat": 1}], 2, view) == {
         "kind": "crisp", "seat": 1, "n": 2, "mine": True}
@@ -801,7 +839,7 @@ def test_a_menu_on_every_screen_with_the_rules_sound_language_and_leave():
 
 
 def test_a_room_code_is_typed_forgivingly_and_opens_that_rooms_guest_page():
-    from ui import roomcode
+    from ui.shared import roomcode
     code = "7KQ2M9XRTB"
     for typed in ("7KQ2M-9XRTB", "7kq2m 9xrtb", " 7kq2m-9xrtb ", "7KQ2M9XRTB",
                   "7kq2m-9xrtb".replace("0", "o"), "crisp-7KQ2M9XRTB",
@@ -834,7 +872,7 @@ def test_a_room_code_is_typed_forgivingly_and_opens_that_rooms_guest_page():
 
 
 def test_the_lobby_shows_the_code_and_warns_when_the_link_is_this_computers_only():
-    from ui import roomcode
+    from ui.shared import roomcode
     m = lobby_model(3, seat=0)
     m.room = "crisp-7KQ2M9XRTB"
     m.link = "http://127.0.0.1:8000/?room=crisp-7KQ2M9XRTB"
@@ -930,7 +968,7 @@ def test_card_faces_are_drawn_from_the_code():
 
 
 def render_card(code):
-    from ui.widgets import card_node
+    from ui.page.widgets import card_node
     return card_node(code, {"data-testid": "x"}, "lg")
 
 
@@ -963,13 +1001,13 @@ QR_CRISP_M2 = [
 
 
 def test_qr_code_matches_a_known_encoding():
-    from ui import qr
+    from ui.page import qr
     rows = qr.matrix("Crisp!", "M", mask=2)
     assert ["".join(["#" if v else "." for v in r]) for r in rows] == QR_CRISP_M2
 
 
 def _reference_penalty(rows):
-    """ISO/IEC 18004's mask penalty, module by module (what ui/qr.py computes faster)."""
+    """ISO/IEC 18004's mask penalty, module by module (what ui/page/qr.py computes faster)."""
     n = len(rows)
 
     def line(cells):
@@ -1001,7 +1039,7 @@ def _reference_penalty(rows):
 
 
 def test_qr_code_takes_the_mask_of_least_penalty():
-    from ui import qr
+    from ui.page import qr
     link = "http://192.168.1.20:8000/?room=crisp-7KQ2M9XRTB"
     masked = [qr.matrix(link, "M", mask=m) for m in range(8)]
     penalties = [_reference_penalty(rows) for rows in masked]
@@ -1011,7 +1049,7 @@ def test_qr_code_takes_the_mask_of_least_penalty():
 
 
 def test_qr_code_masks_only_data_modules():
-    from ui import qr
+    from ui.page import qr
     # the finder pattern's corner and the timing pattern are the same under every mask
     for m in range(8):
         rows = qr.matrix("Crisp!", "L", mask=m)
@@ -1019,7 +1057,7 @@ def test_qr_code_masks_only_data_modules():
 
 
 def test_lobby_shows_a_qr_code_of_the_link():
-    from ui import qr
+    from ui.page import qr
     link = "https://someone.github.io/crisp/?room=crisp-5c97a374b24fdd9b081a27d1c9fb54ae"
     rows = qr.matrix(link)
     assert len(rows) == 37                       # version 5 at level M
@@ -1146,7 +1184,7 @@ EN_CTX = Ctx("en")
 
 class Player:
     """One seat driven only through its screen: find the element, tap it, send the intent
-    the way ui/main.py does."""
+    the way ui/page/main.py does."""
 
     def __init__(self, net, conn):
         self.net = net
@@ -1512,7 +1550,7 @@ def test_the_host_approves_a_spectators_request():
 
 
 def test_the_wake_lock_is_wanted_while_a_round_is_played():
-    from ui.viewmodel import awake_wanted
+    from ui.page.viewmodel import awake_wanted
     for phase, want in (("peek", True), ("play", True), ("last_turns", True),
                         ("round_over", False), ("game_over", False)):
         assert awake_wanted(table_model(3, seat=1, phase=phase)) is want, phase

@@ -1,4 +1,4 @@
-"""The host's room (ui/room.py) over an in-memory network: lobby, seats, tokens, validation,
+"""The host's room (ui/worker/room.py) over an in-memory network: lobby, seats, tokens, validation,
 a whole round, and what each seat receives (docs/rules.md R9, docs/protocol.md)."""
 
 import json
@@ -7,8 +7,8 @@ import secrets
 import pytest
 
 from roomnet import CARD, Net, engine_bots, play_out, room_of_three
-from ui.client import Client
-from ui.room import GONE_MS, LOCAL, MAX_TEXT, RATE_BURST, SILENT_MS, Room, new_room_id
+from ui.page.client import Client
+from ui.worker.room import GONE_MS, LOCAL, MAX_TEXT, RATE_BURST, SILENT_MS, Room, new_room_id
 
 # A 3-player round (dealer 0; deal order seat 1, 2, 0; left, center, right):
 #   seat 1: 2c 9d 5h    seat 2: 3s Td 4c    seat 0: 7h Ah 8s
@@ -87,7 +87,7 @@ def test_room_ids_are_random_codes_of_50_bits_that_can_be_read_out():
     """Issue 11.7: the id is "crisp-" + a code of 10 characters without look-alikes
     (Crockford's base32: no I, L, O, U), 50 random bits; typed back in any case, with spaces
     or dashes, it gives the same room."""
-    from ui import roomcode
+    from ui.shared import roomcode
     ids = {new_room_id() for _ in range(200)}
     assert len(ids) == 200
     assert roomcode.BITS >= 40 and len(roomcode.ALPHABET) == 32

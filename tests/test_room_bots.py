@@ -1,4 +1,4 @@
-"""Bots in the host's room (ui/room.py): added and removed in the lobby, seeded per room and
+"""Bots in the host's room (ui/worker/room.py): added and removed in the lobby, seeded per room and
 seat, saved with the room (their memory too), standing in for an away player until that
 player is back, and never shown a card their seat may not know (docs/rules.md R9).
 docs/protocol.md ("Room", "Bots")."""
@@ -9,7 +9,7 @@ import random
 from crisp_core import Bot
 from roomnet import Net, RecordingRoom
 from test_room import DECK, error_only
-from ui.room import LOCAL, bot_maker
+from ui.worker.room import LOCAL, bot_maker
 
 SEED = 11
 

@@ -1,10 +1,10 @@
-"""Idle and hostile connections at the host (ui/gate.py through ui/room.py): a connection
+"""Idle and hostile connections at the host (ui/shared/gate.py through ui/worker/room.py): a connection
 that never joins is closed after 10 s, at most 16 wait at a time and 3 from one peer, and a
 flood of them never keeps a real guest out (docs/protocol.md "Idle and hostile connections").
 """
 
 from roomnet import Net
-from ui.gate import JOIN_MS, MAX_WAITING, PER_PEER, Gate, acceptable
+from ui.shared.gate import JOIN_MS, MAX_WAITING, PER_PEER, Gate, acceptable
 
 
 def test_only_connections_opened_as_the_pages_open_them_are_accepted():
@@ -53,7 +53,7 @@ def test_a_rejoin_has_10_s_for_its_proof_too():
     token = net.clients["a"].token
     net.close("a")
     net.room.open("slow", net.clock, peer="p")
-    sid = __import__("ui.proof", fromlist=["seat_id"]).seat_id(token)
+    sid = __import__("ui.shared.proof", fromlist=["seat_id"]).seat_id(token)
     out = net.room.receive("slow", '{"type":"join","v":1,"name":"A","seat_id":"%s",'
                            '"nonce":"%s"}' % (sid, "ab" * 16), net.clock)
     assert '"challenge"' in out[0][1]

@@ -1,11 +1,11 @@
-"""The room behind the engine worker's port (ui/engine.py): requests in, one reply each, with
+"""The room behind the engine worker's port (ui/worker/engine.py): requests in, one reply each, with
 every output's kind, the room's save after each change and its next wakeup. The worker is a
 thin shell around it (engine-worker.js); the host page talks to the room only this way."""
 
 import json
 
-from ui import hostlife
-from ui.engine import Engine
+from ui.shared import hostlife
+from ui.worker.engine import Engine
 
 ROOM = "crisp-" + "b" * 32
 
@@ -143,7 +143,7 @@ def test_a_draft_saved_before_the_engine_ran_makes_the_same_room_again():
 
 
 def test_connections_the_room_drops_come_back_for_the_page_to_close():
-    # ui/gate.py: a connection not seated within 10 s is dropped; the page must close it
+    # ui/shared/gate.py: a connection not seated within 10 s is dropped; the page must close it
     engine = created()
     reply = ask(engine, op="open", conn="c1", peer="peer-1", now=0)
     assert reply["dropped"] == []
@@ -171,7 +171,7 @@ def test_replies_carry_names_beyond_the_basic_plane_as_characters_not_surrogate_
 
 
 def test_a_reply_quoting_a_lone_surrogate_is_still_valid_text():
-    from ui.engine import _text
+    from ui.worker.engine import _text
     text = _text({"op": "refused", "error": "KeyError: '\udc80'"})
     text.encode("utf-8")                                  # no lone surrogate in the reply
     assert json.loads(text)["error"] == "KeyError: '\udc80'"

@@ -1,4 +1,4 @@
-"""Players' names as an attack surface (ui/room.py `clean_name`, `Room._name_for`).
+"""Players' names as an attack surface (ui/worker/room.py `clean_name`, `Room._name_for`).
 
 Each test is an attack a guest could make with its `join` message: a name that renders as
 another player's, an invisible one, a tower of combining marks, a copy of a seat's name, a
@@ -12,7 +12,7 @@ import unicodedata
 import pytest
 
 from roomnet import Net
-from ui.room import LOCAL, MAX_NAME, BadMessage, Room, clean_name
+from ui.worker.room import LOCAL, MAX_NAME, BadMessage, Room, clean_name
 MAX_MARKS = 3
 
 RLO = "\u202e"
@@ -199,10 +199,10 @@ def test_a_saved_room_with_a_hostile_name_loads_it_cleaned():
 # ---- what the refused player sees -------------------------------------------------------------
 
 def test_the_join_screen_says_why_a_name_was_refused_and_the_link_does_not_retry_it():
-    from ui.link import Link
-    from ui.screens import build
-    from ui.vdom import find, text_of
-    from ui.viewmodel import Ctx, new_ui
+    from ui.page.link import Link
+    from ui.page.screens import build
+    from ui.page.vdom import find, text_of
+    from ui.page.viewmodel import Ctx, new_ui
     net = room(host="Hana")
     client = net.guest("a", "hana")
     assert client.name_error == "name_taken" and client.screen == "join"
@@ -223,9 +223,9 @@ def test_the_join_screen_says_why_a_name_was_refused_and_the_link_does_not_retry
 
 
 def test_names_show_isolated_everywhere_and_the_host_is_marked_at_the_table():
-    from ui.screens import build
-    from ui.vdom import find, find_all, text_of
-    from ui.viewmodel import Ctx, new_ui
+    from ui.page.screens import build
+    from ui.page.vdom import find, find_all, text_of
+    from ui.page.viewmodel import Ctx, new_ui
     evil = RLO + "olleH" + "\u2066"
     net = room(host="Hana")
     net.guest("a", "Ana")

@@ -1,12 +1,12 @@
 """The room against floods, stale and replayed actions, and a host page that reloads
-(ui/room.py over the in-memory network of roomnet.py; docs/protocol.md "Room")."""
+(ui/worker/room.py over the in-memory network of roomnet.py; docs/protocol.md "Room")."""
 
 import json
 
 from roomnet import Net, RecordingRoom
 from test_room import DECK, error_only, lobby_of_three, play_round, started
-from ui.client import Client
-from ui.room import GONE_MS, LOCAL, RATE_BURST, RATE_PER_S, SILENT_MS
+from ui.page.client import Client
+from ui.worker.room import GONE_MS, LOCAL, RATE_BURST, RATE_PER_S, SILENT_MS
 
 PING = '{"type": "ping", "v": 1, "t": 1}'
 

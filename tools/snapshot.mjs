@@ -6,7 +6,7 @@
 // pyodide.asm.wasm the worker will run, since a snapshot only loads into the build it was made
 // by: Pyodide checks its build id). The script starts that Pyodide in Node with
 // `_makeSnapshot: true`, unpacks the host zip where engine-worker.js unpacks it, imports the
-// engine (`ui.engine` and, through it, the room and crisp_core), and writes the interpreter's
+// engine (`ui.worker.engine` and, through it, the room and crisp_core), and writes the interpreter's
 // memory (`makeMemorySnapshot()`: Pyodide's header and JS-reference table, then the whole
 // wasm heap), gzipped, to <out file>. The worker hands the inflated bytes to
 // `loadPyodide({_loadSnapshot})`, which skips Python's own start and these imports.
@@ -30,7 +30,7 @@ const CRISP_DIR = "/home/pyodide/crisp";
 const IMPORT = `
 import sys
 sys.path.insert(0, ${JSON.stringify(CRISP_DIR)})
-import ui.engine
+import ui.worker.engine
 `;
 
 async function main([pyodideDir, zipPath, outPath]) {

@@ -1,0 +1,537 @@
+"""What every screen runs: the model of one seat, fed by the room's messages.
+
+MicroPython-compatible (guests run it there): plain classes, dicts and `json`; no
+dataclasses, typing or enum. No clock of its own: every call that needs time takes `now` (ms).
+Contract: docs/protocol.md ("Client").
+
+The page renders the attributes below and calls `join`, `act`, `host` on the player's intents.
+"""
+
+import json
+
+from ui.page import fairplay
+from ui.shared import handover, proof
+from ui.shared.limits import MAX_PLAYERS
+
+VERSION = 1
+REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
+UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
+SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
+LOG_MAX = 200         # public events of the round kept for the event log
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_seat(x):
+    """Whether `x` may be a seat number: an int from 0 to MAX_PLAYERS - 1."""
+    return _is_int(x) and 0 <= x < MAX_PLAYERS
+
+
+def left_ms(value, elapsed):
+    """The one countdown: a remaining time of a view (ms, e.g. `draw_left`) as of `elapsed`
+    ms after the view arrived, never below 0; None (no timer) stays None. Views carry
+    remaining times, not clock times, so guests need no clock in step with the host's."""
+    if value is None:
+        return None
+    left = value - elapsed
+    return left if left > 0 else 0
+
+
+class Client:
+    """One seat's view of the room.
+
+    Attributes (the model the page renders):
+      screen   "join" | "lobby" | "table" | "gone"
+      seat, token, room, is_host, name
+      lobby    the last lobby message (players, options, host, started) or None
+      view     the last view (docs/protocol.md), or None; view_at: the `now` it arrived at
+               (its remaining times, e.g. draw_left, count from then)
+      players  [{seat, name, connected, bot, wins}] (wins: games won in this room)
+      history  each finished round's points of this game, per seat ([[int]]); games: the
+               games played to the end in this room
+      log      the public events of this round, newest last
+      reveals  {(seat, pos): card} shown once right now; reveal_until {(seat, pos): ms | None |
+               "turn"} (None: the peek, shown until this seat is ready; "turn": a Jack's or
+               a Queen's reveal, shown until the next turn begins or `dismiss_reveals`)
+      error    the last {code, text} from the room, or None; kicked: {code, text} or None
+      name_error  "bad_name" | "name_taken" when the room refused this page's join for its
+               name (the join screen says so until the next join), else None
+      status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified" |
+               "host_paused" (the page sets it from ui/page/link.py)
+      quiet_since  None, or the `now` the host was last heard while it is silent (the page
+               sets it): the screens stop the view's countdowns there (game paused)
+      n        the counter of the last view; latency: ms of the last ping round trip
+      last_type  the `type` of the last message received from the room, read from the
+               parsed message (None when it was malformed or not from a trusted peer)
+      trusted  the peer on this connection is the room: the host's own screen, a guest's
+               first join (trust on first use), or a host that proved it knows this seat's
+               token (docs/protocol.md "Rejoining: the seat proof"). Until then every
+               message but a `challenge` is ignored.
+      suspect  True once the peer on this connection failed to prove itself (the page drops
+               the connection and says `host_unverified`); the page clears it
+      spectator True while this page watches without a seat (a late friend, docs/protocol.md
+               "Spectators"); ask: its request for a seat, {seat (None: the next game), name}
+      verdict  the check of the last round dealt from a committed shuffle, or None:
+               {"round": r, "ok": bool, "what", "detail", "saw", "expected"} (docs/protocol.md
+               "Verifiable shuffle"); record: that round's record (JSON-safe), to save
+
+    `nonce()` returns 32 fresh random hex digits (a guest page: crypto.getRandomValues).
+    `entropy()` (default: `nonce`) gives this page's contribution to each committed shuffle,
+    also 32 random hex digits. The host's own screen contributes nothing but still checks the
+    rounds.
+    """
+
+    def __init__(self, send, is_host=False, nonce=None, entropy=None, test_build=False):
+        self.send = send
+        self.test_build = test_build is True   # a test build: a round with no commitment
+                                               # is its stacked ?deck=, said as such
+        self.nonce = nonce
+        self.is_host = is_host
+        self.trusted = True
+        self.suspect = False
+        self._ask = None          # the rejoin in progress: what the host's proof must match
+        self.entropy = entropy if entropy is not None else nonce
+        self.fair = {}          # round -> what this page saw of that round's commitment
+        self.dialed = None      # the room id this page joined (its own, never the host's word)
+        self.committed = {}     # room id -> the highest round this page answered a commit of
+        self.pending = None     # (room, round): a commitment answered, its deal not yet here
+        self._segment = True    # the next view starts a new segment of observed events
+        self.verdict = None
+        self.record = None
+        self.screen = "join"
+        self.seat = None
+        self.token = None
+        self.room = None
+        self.name = None
+        self.lobby = None
+        self.view = None
+        self.view_at = 0
+        self.players = []
+        self.history = []
+        self.games = 0
+        self.log = []
+        self.reveals = {}
+        self.reveal_until = {}
+        self.error = None
+        self.kicked = None
+        self.name_error = None
+        self.status = "connecting"
+        self.n = 0
+        self.latency = None
+        self.last_heard = None
+        self.quiet_since = None   # the page says the host is silent (ms: heard last), or None
+        self.fresh = True         # the next view starts over (after a welcome): no gap to see
+        self.synced_at = None     # when this page last asked for `sync`
+        self.last_type = None
+        self.spectator = False
+        self.ask = None
+        self.sealed = None        # the newest sealed room and this seat's share (host handover)
+        self.standby = None       # {seat, tokens, watchers}: the old host's for this designate
+        self.follow = None        # a spectator's follow token (`watching`): `moved` checks
+        self.handover = None      # the page's handover in progress: {"name", "me"} (shown)
+        self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
+        self.succession = None    # the room's succession secret (`welcome`): its next ids
+        self.host_leaving = False  # the host said it leaves the game (`host_leaving`)
+        self.players_at_leave = None  # the players list when it said so
+        self._batch = 0
+        self._reveal_batch = {}
+
+    # ---- from the room ------------------------------------------------------------------
+
+    def receive(self, text, now):
+        """One message from the room. Returns True when the model changed (re-render).
+        A malformed message is ignored (returns False): the room is trusted, the wire is not."""
+        self.last_type = None
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return False
+        if not isinstance(msg, dict) or msg.get("v") != VERSION:
+            return False
+        kind = msg.get("type")
+        if not self.trusted:
+            return self._unproven(kind, msg)
+        self.last_heard = now
+        self.status = "ok"                 # a message from the room: it is there
+        if self.quiet_since is not None:
+            # The host was silent (its page may not have run): the countdowns we show were
+            # stopped; ask for the table as it is now, with fresh remaining times.
+            self.quiet_since = None
+            if self.view is not None and kind != "view":
+                self._resync(now)
+        self.last_type = kind if isinstance(kind, str) else None
+        if kind == "welcome":
+            seat = msg.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                return False
+            self.seat = seat
+            if self.token is None and proof.is_hex(msg.get("token"), 32):
+                self.token = msg.get("token")    # the first welcome only; never replaced
+            if msg.get("room") != self.room:
+                # Seated in another room (a handover's new id): the old room's sealed box and
+                # standby tokens never open or seat anyone here; the new host sends its own,
+                # whose numbers (from 1 again) must not lose to the old box's.
+                self.sealed = None
+                self.standby = None
+            self.room = msg.get("room")
+            if _is_seat(msg.get("host")):
+                self.host_seat = msg.get("host")     # moves with a host handover
+            if proof.is_hex(msg.get("succession"), 32):
+                self.succession = msg.get("succession")   # the room's next ids (handover)
+            self.spectator = False
+            self.ask = None
+            # A (re)seat: the views that follow start over (the room replays the round's log).
+            self.fresh = True
+            self._segment = True
+            self.log = []
+            self._clear_reveals()
+            self.error = None
+            self.name_error = None
+            return True
+        if kind == "sealed":
+            # The room sealed for the players (docs/protocol.md "Host handover"): ciphertext
+            # and this seat's one share; kept, never shown.
+            box = msg.get("box")
+            if (isinstance(box, dict) and isinstance(box.get("n"), int)
+                    and isinstance(msg.get("share"), str)
+                    and (self.sealed is None or box["n"] > self.sealed["box"]["n"])):
+                keys = msg.get("keys")
+                # `at`: when it came (this page's ms): the room's clock ran on after it
+                # while the host still spoke (docs/protocol.md "Host handover")
+                self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host"),
+                               "keys": keys if isinstance(keys, dict) else {}, "at": now}
+            return False
+        if kind == "host_leaving":
+            # The host's player left the game: the room moves to its successor now
+            # (docs/protocol.md "Host handover"); the page starts the handover at once.
+            # The players list as it stands now is the one every page names the successor
+            # from: the old host's page may still send lists with a page that already left.
+            if not self.host_leaving:
+                self.host_leaving = True
+                self.players_at_leave = [p for p in self.players]
+            return True
+        if kind == "standby":
+            # This seat would host next (docs/protocol.md "Host handover"): every person's
+            # token in a room it hosts, should the sealed room not open. Kept, never shown.
+            tokens = msg.get("tokens")
+            if _is_int(msg.get("seat")) and msg.get("seat") == self.seat \
+                    and isinstance(tokens, dict) and len(tokens) <= 8 \
+                    and all(proof.is_hex(t, 32) for t in tokens.values()):
+                # and the room's spectators, for this seat to tell where the room went
+                self.standby = {"seat": msg.get("seat"), "tokens": tokens,
+                                "watchers": handover.watchers(msg.get("watchers"))}
+            return False
+        if kind == "watching":
+            self.spectator = True
+            follow = msg.get("follow")
+            # this spectator's follow token: a `moved` from the next host proves itself with it
+            self.follow = follow if proof.is_hex(follow, 32) else None
+            ask = msg.get("ask")
+            self.ask = ask if isinstance(ask, dict) else None
+            self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room
+            if _is_seat(msg.get("host")):
+                self.host_seat = msg.get("host")     # the crown; it moves with a handover
+            return True
+        if kind == "lobby":
+            self.lobby = msg
+            self.players = msg.get("players") or []
+            if _is_seat(msg.get("host")):
+                self.host_seat = msg.get("host")
+            self.games = _count(msg.get("games"), self.games)
+            if self.spectator and self.seat is None:
+                # watching a lobby: the player may still type a name and join it
+                if not msg.get("started") and self.screen == "table":
+                    self.screen = "join"
+                    self.view = None
+                return True
+            if not msg.get("started") and self.screen != "gone":
+                self.screen = "lobby"
+                # back in the lobby (a new game after game over): the old game is gone
+                self.view = None
+                self.log = []
+                self.history = []
+                self._clear_reveals()
+                fairplay.reset(self)
+            return True
+        if kind == "view":
+            self._view(msg, now)
+            return True
+        if kind in ("commit", "fair", "proof"):
+            return self._fair_message(kind, msg)
+        if kind == "error":
+            if msg.get("code") == "stale":
+                # A tap that crossed a new view (a double tap, a timer): the fresh view is on
+                # its way or here already, and shows what happened; nothing to tell.
+                return False
+            self.error = {"code": msg.get("code"), "text": msg.get("text")}
+            if self.seat is None and msg.get("code") in ("bad_name", "name_taken"):
+                self.name_error = msg.get("code")
+            return True
+        if kind == "kicked":
+            self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
+            self.error = self.kicked
+            self.screen = "gone"
+            if msg.get("code") in ("removed", "replaced", "left"):
+                self.token = None     # the seat is gone: a later visit joins afresh
+            return True
+        if kind == "pong":
+            t = msg.get("t")
+            if isinstance(t, (int, float)):
+                self.latency = now - t
+            n = msg.get("n")
+            if _is_int(n) and n > self.n:
+                self._resync(now)     # the host sent a view we never got (ordered channel:
+                                      # a view sent before this pong would be here already)
+            return False
+        return False
+
+    def _unproven(self, kind, msg):
+        """A message from a peer that has not proved it is the room: only the `challenge`
+        answering our rejoin counts; anything else (a table, a lobby, `kicked`, an error)
+        changes nothing and marks the peer `suspect`. Returns True when it proved itself."""
+        ask = self._ask
+        if kind == "pong":
+            return False
+        if kind == "challenge" and ask is not None and proof.is_hex(msg.get("nonce"), 32):
+            host_nonce = msg.get("nonce")
+            mac = proof.host_mac(ask["token"], ask["room"], ask["peer"], ask["seat_id"],
+                                 ask["nonce"], host_nonce)
+            if proof.same(msg.get("mac"), mac):
+                self._ask = None
+                self.trusted = True
+                self._send({"type": "proof", "mac": proof.guest_mac(
+                    ask["token"], ask["room"], ask["peer"], ask["seat_id"], ask["nonce"],
+                    host_nonce)})
+                return True
+        self._ask = None
+        self.suspect = True
+        return False
+
+    def _view(self, msg, now):
+        view = msg.get("view") or {}
+        old = self.view
+        if old is None or old.get("round") != view.get("round") or msg.get("replay") is True:
+            self.log = []             # a new round, or the round's replay: start over
+            if msg.get("replay") is not True:
+                self._clear_reveals()
+        if msg.get("replay") is True:
+            self._segment = True      # the replay: a new stretch of observed events
+        n = msg.get("n")
+        gap = _is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
+        self.view = view
+        self.view_at = now
+        if _is_int(n):
+            self.n = n
+            self.fresh = False
+        self.players = msg.get("players") or self.players
+        history = msg.get("history")
+        if isinstance(history, list):
+            self.history = [r for r in history if isinstance(r, list)]
+        self.games = _count(msg.get("games"), self.games)
+        if self.screen != "gone":
+            self.screen = "table"
+        self._batch += 1
+        fairplay.observe(self, view.get("round"), msg.get("events") or [])
+        for event in msg.get("events") or []:
+            if not isinstance(event, dict):
+                continue
+            if "to" in event:
+                self._reveal(event, now)
+                continue
+            self.log.append(event)
+            kind = event.get("type")
+            if kind == "swap":
+                self._forget(event.get("seat"), event.get("pos"))
+            elif kind == "queen":
+                self._forget(event.get("seat"), event.get("pos"))
+                self._forget(event.get("target"), event.get("target_pos"))
+            elif kind == "turn":
+                # the next turn begins: a Jack's or Queen's reveal from before turns back
+                for key in list(self.reveal_until):
+                    if (self.reveal_until[key] == UNTIL_TURN
+                            and self._reveal_batch.get(key) != self._batch):
+                        self._drop(key)
+            elif kind == "round_over":
+                self._clear_reveals()
+        if len(self.log) > LOG_MAX:
+            self.log = self.log[-LOG_MAX:]
+        # The peek stays until this seat is ready (R2.4); the drawn card until it is resolved.
+        ready = view.get("ready") or []
+        me_ready = self.seat is not None and self.seat < len(ready) and ready[self.seat]
+        if view.get("phase") != "peek" or me_ready:
+            for key in list(self.reveal_until):
+                if self.reveal_until[key] is None:
+                    self._drop(key)
+        if view.get("held") is None:
+            for key in list(self.reveals):
+                if key[1] == "held":
+                    self._drop(key)
+        if gap:
+            self._resync(now)         # views went missing: this one is current, the log is not
+
+    def _reveal(self, event, now):
+        if event.get("type") != "reveal" or event.get("to") != self.seat:
+            return
+        reason = event.get("reason")
+        if reason == "peek":
+            until = None
+        elif reason in ("jack", "queen"):
+            until = UNTIL_TURN
+        else:
+            until = now + REVEAL_MS
+        for item in event.get("cards") or []:
+            key = (item.get("seat"), item.get("pos"))
+            self.reveals[key] = item.get("card")
+            self.reveal_until[key] = until
+            self._reveal_batch[key] = self._batch
+
+    def _forget(self, seat, pos):
+        """A card moved: a reveal of that place from an earlier message shows it no more."""
+        key = (seat, pos)
+        if key in self.reveals and self._reveal_batch.get(key) != self._batch:
+            self._drop(key)
+
+    def _drop(self, key):
+        self.reveals.pop(key, None)
+        self.reveal_until.pop(key, None)
+        self._reveal_batch.pop(key, None)
+
+    def _clear_reveals(self):
+        self.reveals = {}
+        self.reveal_until = {}
+        self._reveal_batch = {}
+
+    def tick(self, now):
+        """Turn back the reveals whose time is up. Returns True when one was."""
+        changed = False
+        for key in list(self.reveal_until):
+            until = self.reveal_until[key]
+            if isinstance(until, (int, float)) and until <= now:
+                self._drop(key)
+                changed = True
+        return changed
+
+    def dismiss_reveals(self):
+        """The player turned their Jack's or Queen's reveal back before the next turn.
+        Returns True when one was showing."""
+        keys = [k for k in self.reveal_until if self.reveal_until[k] == UNTIL_TURN]
+        for key in keys:
+            self._drop(key)
+        return bool(keys)
+
+    def next_wakeup(self):
+        """When `tick` has something to do (ms), or None."""
+        times = [t for t in self.reveal_until.values() if isinstance(t, (int, float))]
+        return min(times) if times else None
+
+    def _resync(self, now):
+        """Ask the room for the table as it is (a message went missing), at most once every
+        SYNC_RETRY_MS. Guests only: the host's own screen cannot miss anything."""
+        if self.is_host or (self.synced_at is not None and now - self.synced_at < SYNC_RETRY_MS):
+            return
+        self.synced_at = now
+        self._send({"type": "sync"})
+
+    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle"; ui/page/fairplay.py) ------
+
+    def _fair_message(self, kind, msg):
+        """`commit`, `fair` or `proof` from the room: ui/page/fairplay.py checks them."""
+        return fairplay.receive(self, kind, msg)
+
+    # ---- to the room --------------------------------------------------------------------
+
+    def _send(self, msg):
+        msg["v"] = VERSION
+        self.send(json.dumps(msg))
+
+    def connected(self):
+        """A new data connection to the room: nothing from it is trusted until it proves
+        itself, unless this seat has no token yet (a first join trusts the peer at the room
+        id) or this is the host's own screen."""
+        self.trusted = self.is_host or self.token is None
+        self.suspect = False
+        self._ask = None
+
+    def join(self, name, token=None, room=None, peer=""):
+        """Ask for a seat. Without `token` (or on the host's own screen): a first join. With
+        the seat's `token`: a rejoin that names the seat by its public id and a fresh nonce,
+        never the token itself; `room` (the room id) and `peer` (this page's PeerJS id) are
+        bound into the proofs. A rejoin needs `nonce` (the constructor's)."""
+        self.name = name
+        self.name_error = None
+        if room:
+            self.dialed = room       # the page's own room id: the fair-play checks key on it
+        if token is None or self.is_host:
+            self._send({"type": "join", "name": name})
+            return
+        if token != self.token:
+            self.token = token
+        self.trusted = False
+        self._ask = {"token": token, "room": room or "", "peer": peer or "",
+                     "seat_id": proof.seat_id(token), "nonce": self.nonce()}
+        self._send({"type": "join", "name": name, "seat_id": self._ask["seat_id"],
+                    "nonce": self._ask["nonce"]})
+
+    def watch(self):
+        """Watch the room without a seat (public information only)."""
+        self._send({"type": "watch"})
+
+    def sit(self, name, seat=None):
+        """A spectator asks for `seat` (away or played by a bot; the host approves), or with
+        None for a seat in the next game."""
+        self.error = None
+        msg = {"type": "sit", "name": name}
+        if seat is not None:
+            msg["seat"] = seat
+        self._send(msg)
+
+    def leave(self):
+        """Tell the room this player leaves (lobby: the seat frees up; table: a bot takes it)."""
+        self._send({"type": "leave"})
+
+    def act(self, action):
+        """Send an engine action, e.g. {"do": "draw", "from": "deck"}, with the number of the
+        view it answers (`n`: the room refuses it as stale if the table changed since)."""
+        self.error = None
+        msg = {"type": "action", "action": action}
+        if self.view is not None:
+            msg["n"] = self.n
+        self._send(msg)
+
+    def host(self, msg):
+        """Send a host-only message, e.g. {"type": "start"} (the room refuses it from guests)."""
+        self.error = None
+        msg = dict(msg)
+        self._send(msg)
+
+    def ping(self, now):
+        self._send({"type": "ping", "t": now})
+
+    # ---- helpers for screens -------------------------------------------------------------
+
+    def allowed(self, kind):
+        """The `allowed` entry of this kind in the current view, or None."""
+        if self.view is None:
+            return None
+        for entry in self.view.get("allowed") or []:
+            if entry.get("do") == kind:
+                return entry
+        return None
+
+    def remaining(self, key, now):
+        """A remaining time of the view (e.g. "draw_left") as of `now`, or None."""
+        if self.view is None:
+            return None
+        value = self.view.get(key)
+        if key == "crisp_window":
+            value = value.get("left") if value else None
+        return left_ms(value, now - self.view_at)
+
+
+def _count(value, default):
+    """A count from the room (a non-negative int), else `default`."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return default

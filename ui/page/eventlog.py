@@ -1,0 +1,149 @@
+"""The event log's text: public events in plain words (es/en), newest first.
+
+Pure: runs on MicroPython, Pyodide and CPython (tests).
+"""
+
+from ui.page.viewmodel import card_text, read, seat_name
+
+LOG_LINES = 40
+
+
+def event_text(ev, players, ctx, me=None):
+    """One line for the event log, or None for events that are not shown. `me`: this page's
+    seat, whose own moves are told in the second person ("You drew from the deck.")."""
+    ty = ev.get("type")
+    seat = ev.get("seat")
+    name = seat_name(players, seat, ctx) if seat is not None else ""
+    mine = me is not None and seat == me
+
+    def pos(p):
+        return ctx.t("pos_" + str(p))
+
+    def k(key):
+        return key + "_you" if mine else key
+
+    if ty == "deal":
+        dealer = ev.get("dealer", 0)
+        return ctx.t("ev_deal_you" if dealer == me else "ev_deal", round=ev.get("round", 1),
+                     name=seat_name(players, dealer, ctx))
+    if ty == "ready":
+        return ctx.t(k("ev_ready_auto" if ev.get("auto") else "ev_ready"), name=name)
+    if ty == "play":
+        first = ev.get("turn", 0)
+        return ctx.t("ev_play_you" if first == me else "ev_play",
+                     name=seat_name(players, first, ctx))
+    if ty == "turn":
+        return ctx.t(k("ev_turn"), name=name)
+    if ty == "draw":
+        if ev.get("from") == "discard":
+            return ctx.t(k("ev_draw_discard"), name=name, card=card_text(ev.get("card")))
+        return ctx.t(k("ev_draw_deck"), name=name)
+    if ty == "recycle":
+        return ctx.tn("ev_recycle", ev.get("count", 0), count=ev.get("count", 0))
+    if ty == "swap":
+        return ctx.t(k("ev_swap"), name=name, pos=pos(ev.get("pos")), card=card_text(ev.get("card")))
+    if ty == "discard":
+        return ctx.t(k("ev_discard"), name=name, card=card_text(ev.get("card")))
+    if ty == "jack":
+        return ctx.t(k("ev_jack"), name=name)
+    if ty == "queen":
+        key = "ev_queen_on_you" if (me is not None and ev.get("target") == me) else k("ev_queen")
+        return ctx.t(key, name=name, pos=pos(ev.get("pos")),
+                     target=seat_name(players, ev.get("target", 0), ctx),
+                     target_pos=pos(ev.get("target_pos")))
+    if ty == "king":
+        return ctx.tn(k("ev_king"), ev.get("pending", 2), name=name, n=ev.get("pending", 2))
+    if ty == "timeout" and ev.get("away"):
+        # the room ended the turn of a player who is away (not a slow one)
+        line = ctx.t(k("ev_timeout_away"), name=name)
+        if ev.get("card"):
+            line += ctx.t("ev_timeout_away_card", card=card_text(ev.get("card")))
+        line += "."
+        if ev.get("lost"):
+            line += " " + ctx.tn("ev_timeout_lost", ev.get("lost"), n=ev.get("lost"))
+        return line
+    if ty == "timeout":
+        line = ctx.t(k("ev_timeout"), name=name)
+        if ev.get("card"):
+            line += " " + ctx.t("ev_timeout_card", card=card_text(ev.get("card")))
+        if ev.get("lost"):
+            line += " " + ctx.tn("ev_timeout_lost", ev.get("lost"), n=ev.get("lost"))
+        return line
+    if ty == "crisp":
+        return ctx.t(k("ev_crisp"), name=name)
+    if ty == "round_over":
+        return ctx.t("ev_round_over")
+    if ty == "game_over":
+        return ctx.t("ev_game_over", names=names_text(players, ev.get("winners") or [], ctx))
+    return None
+
+
+def names_text(players, seats, ctx):
+    return ", ".join([seat_name(players, s, ctx) for s in seats])
+
+
+def log_lines(model, players, ctx):
+    """The readable log, newest first: [(text, kind)]."""
+    return [(line, kind) for line, kind, i in log_entries(model, players, ctx)]
+
+
+def log_entries(model, players, ctx):
+    """The readable log, newest first: [(text, kind, index in the model's log)]. The index
+    keys each line, so a new event is one new line (and one announcement), not a rewrite."""
+    out = []
+    me = read(model, "seat")
+    log = read(model, "log", []) or []
+    for i in range(len(log)):
+        ev = log[i]
+        if not isinstance(ev, dict) or "to" in ev:
+            continue  # private events are not part of the public log
+        line = event_text(ev, players, ctx, me)
+        if line:
+            out.append((line, ev.get("type"), i))
+    out.reverse()
+    return out[:LOG_LINES]
+
+
+MOVE_KINDS = ("draw", "swap", "discard", "jack", "queen", "king", "timeout", "crisp", "recycle",
+              "play", "deal")
+
+
+def last_move(model, players, ctx):
+    """The newest move of the round in words (a draw, swap, discard, special, call...), for the
+    one line above the fold that tells what just happened; None before the first one."""
+    me = read(model, "seat")
+    log = read(model, "log", []) or []
+    for i in range(len(log) - 1, -1, -1):
+        ev = log[i]
+        if isinstance(ev, dict) and "to" not in ev and ev.get("type") in MOVE_KINDS:
+            line = event_text(ev, players, ctx, me)
+            if line:
+                return line
+    return None
+
+
+def queen_notice(model, players, ctx):
+    """What a Queen took from this seat, told to its player (R4.5: the exchange is blind, so
+    without a word they would only see another card back): the text while the Queen is the
+    latest exchange of this seat's cards, until the turn after the Queen's is over; else None."""
+    me = read(model, "seat")
+    log = read(model, "log", []) or []
+    if me is None:
+        return None
+    turns = 0
+    for i in range(len(log) - 1, -1, -1):
+        ev = log[i]
+        if not isinstance(ev, dict) or "to" in ev:
+            continue
+        ty = ev.get("type")
+        if ty == "turn":
+            turns += 1
+            if turns > 1:
+                return None
+        elif ty == "queen" and ev.get("target") == me:
+            return ctx.t("queen_notice", name=seat_name(players, ev.get("seat"), ctx),
+                         pos=ctx.t("pos_" + str(ev.get("target_pos"))),
+                         their_pos=ctx.t("pos_" + str(ev.get("pos"))))
+        elif ty in ("round_over", "deal"):
+            return None
+    return None

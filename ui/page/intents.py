@@ -1,0 +1,106 @@
+"""Taps to intents: what a tap or an edit changes in the screen's own state `ui`, and the
+intents it sends (the Queen flow and the landing's pickers stay local until their last tap).
+
+Pure: runs on MicroPython, Pyodide and CPython (tests).
+"""
+
+from ui.shared import roomcode
+from ui.shared.limits import MAX_PLAYERS, NAME_MAX
+from ui.page.viewmodel import read
+
+
+def parse_option(key, value):
+    """A lobby option as the room wants it, from a control's string value."""
+    if key == "target":
+        return int(value)
+    if key == "draw_seconds":
+        return None if value in (None, "", "none") else int(value)
+    if key == "draw_from_discard":
+        return bool(value)
+    return value
+
+
+def handle(ui, spec, value, model, now=0):
+    """Apply a tap/edit to `ui`; return the intents [(name, payload)] to emit."""
+    kind = spec[0]
+    if kind == "intent":
+        return [(spec[1], spec[2])]
+    if kind == "local":
+        op = spec[1]
+        arg = spec[2] if len(spec) > 2 else None
+        if op == "submit":
+            name = (ui.get("name") or "").strip()[:NAME_MAX]
+            if not name:
+                return []
+            if arg == "play_solo":
+                return [("play_solo", {"name": name, "bots": int(ui.get("bots", 3)),
+                                       "level": ui.get("level", "easy"),
+                                       "target": int(ui.get("target", 100))})]
+            if arg == "join":
+                ui["joined"] = True
+                return [("join", {"name": name})]
+            return [("create_room", {"name": name})]
+        if op == "keep_waiting":
+            ui["keep_waiting"] = True
+            return []
+        if op == "sit":
+            # a spectator asks for seat `arg` (None: a seat in the next game), by its name
+            name = (ui.get("name") or "").strip()[:NAME_MAX]
+            if not name:
+                return []
+            return [("sit", {"name": name, "seat": arg})]
+        if op == "queen_start":
+            ui["queen"] = {"pos": None}
+        elif op == "queen_pos":
+            ui["queen"] = {"pos": arg}
+        elif op == "queen_cancel":
+            ui["queen"] = None
+        elif op == "sheet":
+            ui["sheet_open"] = bool(arg)
+        elif op == "lang":
+            ui["lang"] = arg
+            return [("lang", arg)]
+        elif op == "join_code":
+            code = roomcode.parse(ui.get("code"))
+            return [("join_code", {"room": roomcode.room_id(code)})] if code else []
+        elif op == "menu":
+            ui["menu_open"] = bool(arg)
+            ui["leave_ask"] = False
+        elif op == "leave_ask":
+            ui["leave_ask"] = bool(arg)
+        elif op == "sound":
+            ui["sound"] = bool(arg)
+            return [("sound", bool(arg))]
+        elif op == "copy":
+            ui["copied_at"] = now
+            return [("copy_link", {})]
+        elif op == "add_bot":
+            return [("add_bot", {"level": ui.get("bot_level", "easy")})]
+        return []
+    if kind == "field":
+        op = spec[1]
+        if op == "name":
+            ui["name"] = str(value or "")[:NAME_MAX]
+        elif op == "code":
+            ui["code"] = str(value or "")[:40]
+        elif op == "bots":
+            n = int(value)
+            ui["bots"] = 1 if n < 1 else (MAX_PLAYERS - 1 if n > MAX_PLAYERS - 1 else n)
+        elif op == "lang":
+            lang = "es" if value == "es" else "en"
+            ui["lang"] = lang
+            return [("lang", lang)]
+        elif op in ("level", "bot_level"):
+            ui[op] = "hard" if value == "hard" else "easy"
+        elif op == "target":
+            n = int(value)
+            ui["target"] = n if n in (50, 100, 150) else 100
+        elif op == "opt":
+            lobby = read(model, "lobby", {}) or {}
+            cur = lobby.get("options") or {}
+            opts = {"target": cur.get("target", 100), "draw_seconds": cur.get("draw_seconds"),
+                    "draw_from_discard": bool(cur.get("draw_from_discard", False))}
+            opts[spec[2]] = parse_option(spec[2], value)
+            return [("options", opts)]
+        return []
+    return []

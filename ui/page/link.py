@@ -1,0 +1,237 @@
+"""When a page (re)connects and what it tells the player: the policy of a guest's link to
+the host, and the backoff both pages use. Pure (no `js`, no clock): every call takes `now`
+(ms); the page does what `step` says and renders `status()`. MicroPython-compatible.
+
+A guest never gives up while its page is open (docs/design.md "Persistence and reconnection"):
+- the host answers every ping (every PING_MS); nothing heard for HOST_SILENT_MS means the
+  connection is dead even if PeerJS never said `close` (it often does not);
+- an attempt not open within ATTEMPT_MS has failed, and so has a connection whose `join`
+  got no `welcome` within ATTEMPT_MS;
+- retries back off along RETRY_MS, then every RETRY_MS[-1] forever;
+- a page shown again or a network back (`woke`) checks at once instead of waiting;
+- a page whose Peer lost the signaling server (`doubt`: often a phone changing networks,
+  whose data channels die silently too) pings at once and, if nothing at all is heard
+  within DOUBT_MS, counts the connection as dead without waiting HOST_SILENT_MS;
+- a peer at the room id that cannot prove it is the host (`unverified`: the seat proof,
+  docs/protocol.md) is dropped at once and the page keeps trying for the real one, saying
+  "host_unverified" until the room seats it again;
+- the host closes a connection that has not joined within 10 s (ui/shared/gate.py): while this page
+  has sent no join (a player still typing a name) that close is expected, the page connects
+  again at once and the player is told nothing;
+- the host's absence is shown truthfully: once nothing has come from the host for QUIET_MS
+  (`host_quiet`) its seat shows away and the timers paused; once it has been silent for
+  `gone_ms` (HOST_GONE_MS, 30 s, by default) it counts as gone (`host_lost`) and the page
+  offers the player `keep-waiting` or `leave`;
+- a seated page that was away itself (`behind`: its Peer off the signaling server, or its
+  own steps LATE_GAP_MS apart: a phone asleep, a frozen tab) does not know what happened at
+  the table meanwhile: its players list may be old. While behind (from then until it hears
+  the host, or for `gone_ms` + BEHIND_MS after it is back) it never takes the room over
+  itself: it looks for the room at the next ids (docs/protocol.md "Back from away").
+"""
+
+PING_MS = 3000
+HOST_SILENT_MS = 9000         # 3 pongs missed
+ATTEMPT_MS = 8000
+DOUBT_MS = 3500               # a doubted connection must be heard from within this
+QUIET_MS = 4500               # a seated page that has not heard the host this long (a pong
+                              # missed) shows the game paused: the host's page may not be
+                              # running, and then no time counts against anyone
+RETRY_MS = (250, 500, 1000, 2000, 3000)
+GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
+QUIET_MS = 4500               # no word from the host this long (1.5 pings): its seat shows away
+HOST_GONE_MS = 30000          # no word from the host this long: it counts as gone
+LATE_GAP_MS = 5000            # the page's own steps this far apart: it did not run meanwhile
+BEHIND_MS = 5000              # a page back from away follows only, for gone_ms + this long
+
+
+def backoff(failures):
+    """The wait before try number `failures` + 1 (failures >= 1)."""
+    i = failures - 1 if failures > 0 else 0
+    return RETRY_MS[i] if i < len(RETRY_MS) else RETRY_MS[-1]
+
+
+class Link:
+    """A guest's connection to the host, as decisions.
+
+    The page reports what happens (`connecting`, `opened`, `heard`, `lost`, `woke`) and calls
+    `step(now)` often (every UI tick); `step` returns what to do now, a list of:
+      "drop"     close the current data connection (it is dead or never opened)
+      "connect"  open a new one (make the Peer again first if it is gone)
+      "ping"     send a ping
+    `status()` is what the player is told: "ok", "host_paused" (seated, and the host has
+    been silent for QUIET_MS: the game shows as paused, its countdowns stopped, until the
+    host is heard again or the connection counts as dead), "connecting" (never had a seat yet),
+    "reconnecting" (lost it, trying again), "host_gone" (the host is not there: waiting
+    for it to come back; only said while this page itself reaches the signaling server),
+    "host_unverified" (the peer at the room id could not prove it is the host) or
+    "no_room" (never seated here and no host holds the room id: a mistyped or ended link;
+    the page still retries, in case the host is only starting).
+    """
+
+    def __init__(self, now, seated=False, gone_ms=HOST_GONE_MS):
+        self.gone_ms = gone_ms
+        self.host_heard = now     # the host's last sign of life (a reloaded page: its load)
+        self.open = False
+        self.seated = seated      # had (or, with a saved token, has) a seat in this room
+        self.attempt_at = None    # when the current attempt began
+        self.retry_at = now       # when to try next (None: not waiting to)
+        self.failures = 0         # failed attempts since the room last seated this page
+        self.missing = False      # the signaling server knows no host with the room id
+        self.last_heard = None
+        self.last_ping = None
+        self.join_at = None       # when a join went out that no welcome answered yet
+        self.online = True        # this page reaches the signaling server (the page says)
+        self.impostor = False     # the last peer at the room id failed the seat proof
+        self.idle_closed = False  # the host closed our unjoined connection: reopening quietly
+        self.doubt_at = None      # when the page doubted the open connection (`doubt`)
+        self.quiet = False        # seated, open, and the host silent for QUIET_MS (`step`)
+        self.late_at = None       # seated, and this page itself was away until then
+        self.stepped = now        # the page's last `step`
+
+    # ---- what happened --------------------------------------------------------------------
+
+    def connecting(self, now):
+        self.attempt_at = now
+        self.retry_at = None
+
+    def opened(self, now):
+        self.open = True
+        self.idle_closed = False
+        self.attempt_at = None
+        self.retry_at = None
+        self.missing = False
+        self.last_heard = now
+        self.last_ping = None
+        self.join_at = None
+        self.doubt_at = None
+
+    def joining(self, now):
+        """The page sent `join` on the open connection."""
+        self.join_at = now
+
+    def heard(self, now, seated=False):
+        """A message from the host (seated: it was the welcome that answers a join)."""
+        self.last_heard = now
+        self.doubt_at = None
+        self.host_heard = now
+        self.late_at = None
+        if seated:
+            self.seated = True
+            self.join_at = None
+            self.failures = 0             # back in: the next loss starts the backoff over
+            self.impostor = False
+
+    def refused(self):
+        """The room answered the join with a refusal (the name): the connection is good, and
+        nothing is pending until the player joins again (no retry with the same name)."""
+        self.join_at = None
+
+    def lost(self, now, missing=False):
+        """The connection closed, an attempt failed, or (missing) the signaling server says
+        no peer holds the room id (the host's page is closed or reloading)."""
+        idle = self.open and self.join_at is None and not self.seated and not missing
+        self.open = False
+        self.doubt_at = None
+        self.attempt_at = None
+        self.join_at = None
+        self.missing = missing
+        if missing:
+            self.impostor = False         # nobody holds the id now
+        if idle:
+            # An open connection on which we asked for nothing: the host closes those after
+            # 10 s (ui/shared/gate.py). Not a failure; connect again at once, say nothing.
+            self.idle_closed = True
+            self.retry_at = now
+            return
+        self.idle_closed = False
+        self.failures += 1
+        self.retry_at = now + backoff(self.failures)
+
+    def unverified(self, now):
+        """The peer at the room id answered our rejoin without proving it knows our seat's
+        token (an impostor, or a host that lost this seat): the page drops the connection;
+        try again with backoff, telling the player "host_unverified"."""
+        self.lost(now)
+        self.impostor = True
+
+    def woke(self, now):
+        """The page is shown again, or the network is back: check at once."""
+        if self.open:
+            self.last_ping = None             # ping now; silence is judged from last_heard
+        elif self.attempt_at is None:
+            self.retry_at = now
+
+    def doubt(self, now):
+        """This page's Peer lost the signaling server: its network may have changed, and
+        its data connection died without a word. Ping now; heard nothing within DOUBT_MS,
+        the connection is dead (`step` drops it). Nothing to doubt while not open."""
+        if self.open and self.doubt_at is None:
+            self.doubt_at = now
+            self.last_ping = None
+
+    # ---- what to do -----------------------------------------------------------------------
+
+    def step(self, now):
+        todo = []
+        if self.seated and (not self.online or now - self.stepped >= LATE_GAP_MS):
+            self.late_at = now                # away itself: offline, or did not run
+        self.stepped = now
+        if self.open and self.last_heard is not None and now - self.last_heard >= HOST_SILENT_MS:
+            self.lost(now)
+            todo.append("drop")
+        if self.open and self.doubt_at is not None and now - self.doubt_at >= DOUBT_MS:
+            self.lost(now)                    # doubted, and not a word since
+            todo.append("drop")
+        if self.attempt_at is not None and now - self.attempt_at >= ATTEMPT_MS:
+            self.lost(now)
+            todo.append("drop")
+        if self.open and self.join_at is not None and now - self.join_at >= ATTEMPT_MS:
+            self.lost(now)                    # open, but the room never seated us on it
+            todo.append("drop")
+        if not self.open and self.attempt_at is None and self.retry_at is not None \
+                and now >= self.retry_at:
+            self.connecting(now)
+            todo.append("connect")
+        if self.open and (self.last_ping is None or now - self.last_ping >= PING_MS):
+            self.last_ping = now
+            todo.append("ping")
+        self.quiet = (self.open and self.seated and self.join_at is None
+                      and self.last_heard is not None and now - self.last_heard >= QUIET_MS)
+        return todo
+
+    def host_quiet(self, now):
+        """True when this seated page has heard nothing from its host for QUIET_MS, or has no
+        working connection to it: the host's seat shows away and the timers paused."""
+        if not self.seated:
+            return False
+        if not self.open or self.join_at is not None or self.impostor:
+            return True
+        return now - self.host_heard >= QUIET_MS
+
+    def behind(self, now):
+        """True while this seated page was away itself more recently than it heard the host:
+        offline (its Peer off the signaling server: connected to nobody), or back less than
+        `gone_ms` + BEHIND_MS ago. Such a page must not take the room over from what it
+        last heard; it looks for the room at the next ids instead."""
+        return self.late_at is not None and (not self.online
+                                             or now - self.late_at < self.gone_ms + BEHIND_MS)
+
+    def host_lost(self, now):
+        """True once the host counts as gone: this seated page has had no word from it for
+        `gone_ms` (its last sign of life: the last message it sent us)."""
+        return self.host_quiet(now) and now - self.host_heard >= self.gone_ms
+
+    def status(self):
+        if self.impostor:
+            return "host_unverified"
+        if self.quiet and self.open:
+            return "host_paused"
+        if self.open and self.join_at is None:
+            return "ok"
+        if self.idle_closed:
+            return "ok"
+        if self.online and self.missing and not self.seated:
+            return "no_room"
+        if self.online and (self.missing or self.failures >= GONE_AFTER):
+            return "host_gone"
+        return "reconnecting" if self.seated else "connecting"

@@ -1,0 +1,514 @@
+"""The peer-to-peer transport: PeerJS data connections carrying JSON text (browser only).
+
+Thin on purpose (docs/design.md "The shape": functions that act are thin and tested end to end). Runs on
+Pyodide (host) and MicroPython (guests) through `js` and `pyscript.ffi`. The signaling server
+comes from the build's config (boot.js: `window.crisp.newPeer(id)`).
+
+Connections are opened with `reliable: true` (ordered delivery) and `serialization: "raw"`
+(strings go through the data channel as they are; docs/protocol.md "Room messages").
+"""
+
+import js
+from pyscript.ffi import create_proxy
+
+from ui.shared.gate import acceptable
+
+CONNECT_OPTIONS = '{"reliable": true, "serialization": "raw"}'
+
+
+def _text(data):
+    """A received payload as Python text, or None when it is not a string."""
+    return data if isinstance(data, str) else None
+
+
+def _shape(conn):
+    """A data connection's (serialization, reliable, metadata): metadata as its JSON text,
+    None when there is none (JS undefined or null)."""
+    serialization = conn.serialization
+    reliable = conn.reliable
+    try:
+        meta = js.JSON.stringify(conn.metadata)
+    except Exception:
+        meta = "?"
+    if not isinstance(meta, str) or meta == "null":
+        meta = None
+    return (serialization if isinstance(serialization, str) else None,
+            reliable is True, meta)
+
+
+def _error_type(err):
+    try:
+        kind = err.type
+        if isinstance(kind, str):
+            return kind
+    except Exception:
+        pass
+    return str(err)
+
+
+# A Peer asked to register (new, or reconnecting) that has reported nothing after this long
+# is stuck: its websocket hangs on a network that went away (a phone between networks: no
+# open, no close, no error for minutes). Start that attempt over.
+REGISTER_MS = 5000
+# After the signaling server was lost (or an attempt failed): try again after these waits
+# (attempts since the Peer was last open), then every RETRY_MS[-1].
+RETRY_MS = (1000, 2000, 4000, 8000)
+
+
+def _now():
+    """The wall clock, ms. boot.js's crisp.now() (never a whole number): MicroPython's FFI
+    wraps a JS whole number above 2**31, so Date.now() itself would jump every 24.8 days."""
+    return float(js.crisp.now())
+
+
+def _is_open(peer):
+    try:
+        return peer.open is True and not peer.disconnected and not peer.destroyed
+    except Exception:
+        return False
+
+
+def retry_ms(tries):
+    """The wait (ms) before registering again after `tries` attempts since the last open."""
+    return RETRY_MS[min(max(tries, 0), len(RETRY_MS) - 1)]
+
+
+def revive(net):
+    """Get `net`'s Peer registered with the signaling server again: a new Peer (`net._new_peer`)
+    when PeerJS destroyed ours, a reconnect when only its socket to the server dropped, and,
+    when an attempt has reported nothing for REGISTER_MS (neither open, disconnected nor
+    destroyed: a socket hanging on a dead network), that attempt dropped and made again (a
+    reconnect with the same id, which keeps the open data connections; a new Peer when it
+    never got an id). Arms a check (`net._watch`) that calls this again until the Peer is
+    open, so a page that never asks again still gets there. Safe to call any time; never
+    raises. `net` has: peer, tries (attempts since the last open), asked_at (ms of the last
+    attempt), _new_peer(), _watch(ms)."""
+    peer = net.peer
+    now = _now()
+    try:
+        if _is_open(peer):
+            net.tries = 0
+            return
+        if peer.destroyed:
+            net.tries += 1
+            net._new_peer()
+            return
+        if peer.disconnected:
+            peer.reconnect()
+        elif now - net.asked_at < REGISTER_MS:
+            net._watch(REGISTER_MS - (now - net.asked_at))    # still trying: give it time
+            return
+        else:
+            pid = peer.id
+            if not isinstance(pid, str) or not pid:
+                _destroy(peer)            # never got an id: nothing on it to keep
+                net.tries += 1
+                net._new_peer()
+                return
+            peer.disconnect()             # closes the hanging socket; data connections stay
+            peer.reconnect()
+    except Exception:
+        _destroy(peer)
+        net.tries += 1
+        net._new_peer()
+        return
+    net.tries += 1
+    net.asked_at = now
+    net._watch(REGISTER_MS)
+
+
+def _destroy(peer):
+    try:
+        peer.destroy()
+    except Exception:
+        pass
+
+
+def _close(conn):
+    try:
+        conn.close()
+    except Exception:
+        pass
+
+
+class _Watch:
+    """The pending registration check of a net: one re-armable JS timer, one proxy."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.timer = None
+        self.proxy = create_proxy(self._fire)
+
+    def _fire(self, *args):
+        self.timer = None
+        self.fn()
+
+    def arm(self, ms):
+        self.cancel()
+        self.timer = js.setTimeout(self.proxy, max(5, int(ms)))
+
+    def cancel(self):
+        if self.timer is not None:
+            js.clearTimeout(self.timer)
+            self.timer = None
+
+
+class _Handlers:
+    """Keeps the JS proxies of our callbacks alive (and in one place)."""
+
+    def __init__(self):
+        self.proxies = []
+
+    def on(self, target, event, fn):
+        proxy = create_proxy(fn)
+        self.proxies.append(proxy)
+        target.on(event, proxy)
+
+
+class HostNet:
+    """The host's side: a Peer with the room id, accepting every guest's data connection.
+
+    Callbacks: on_open() (the room id is registered: guests can connect), on_conn(cid, peer)
+    (a data connection arrived from PeerJS id `peer`; it may not be open yet),
+    on_text(cid, text) (text is None for a non-text payload),
+    on_close(cid), on_error(kind) (PeerJS error types, and "disconnected" when the signaling
+    server is lost). `cid` is a short string naming the connection.
+
+    After an error the page calls `ensure()` (with backoff): a new Peer with the room id when
+    PeerJS destroyed ours (`unavailable-id`: the server still holds the id of a reloaded or
+    crashed page for a while), a reconnect when it only lost the server (open data
+    connections go on meanwhile).
+
+    A connection not opened the way Crisp's pages open one (ui/shared/gate.py `acceptable`: "raw"
+    serialization, reliable, no metadata) is closed at once and never reported; so is any
+    media call. `token`: this room's PeerJS token, kept across reloads so that the signaling
+    server gives the room id back to this host first (tools/serve.mjs keeps it reserved).
+    """
+
+    def __init__(self, room_id, on_open, on_conn, on_text, on_close, on_error, token=None):
+        self.room_id = room_id
+        self.token = token
+        self.on_open, self.on_conn, self.on_text = on_open, on_conn, on_text
+        self.on_close, self.on_error = on_close, on_error
+        self.conns = {}
+        self.count = 0
+        self.open = False
+        self.handlers = _Handlers()
+        self.peer = None
+        self.tries = 0            # registrations tried since the Peer was last open
+        self.asked_at = 0
+        self.closed = False
+        self.watch = _Watch(self._check)
+        self._new_peer()
+
+    def _check(self):
+        if not self.closed and not self.open:
+            revive(self)
+
+    def _watch(self, ms):
+        self.watch.arm(ms)
+
+    def _new_peer(self):
+        self.open = False
+        peer = js.crisp.newPeer(self.room_id, self.token)
+        self.peer = peer
+        self.asked_at = _now()
+        self._watch(REGISTER_MS)
+        self.handlers.on(peer, "open", lambda *a: self._opened(peer))
+        self.handlers.on(peer, "connection", lambda conn: self._connection(peer, conn))
+        self.handlers.on(peer, "call", lambda call: self._refuse(call))
+        self.handlers.on(peer, "disconnected", lambda *a: self._disconnected(peer))
+        self.handlers.on(peer, "error", lambda err: self._error(peer, err))
+
+    def ensure(self):
+        """Get registered again if we are not (see the class doc). Safe to call any time."""
+        self.closed = False
+        revive(self)
+
+    def _opened(self, peer):
+        if peer is self.peer:
+            self.open = True
+            self.tries = 0
+            self.watch.cancel()
+            self.on_open()
+
+    def _disconnected(self, peer):
+        # Lost the signaling server only: open data connections go on; the page calls
+        # ensure() to register the room id again, so that new (and reloaded) guests can
+        # still reach this room.
+        if peer is self.peer:
+            self.open = False
+            self._watch(retry_ms(self.tries))
+            self.on_error("disconnected")
+
+    def _error(self, peer, err):
+        if peer is self.peer:
+            if peer.destroyed or peer.disconnected:
+                self.open = False
+            self.on_error(_error_type(err))
+
+    def _refuse(self, conn):
+        try:
+            conn.close()
+        except Exception:
+            pass
+
+    def _connection(self, peer, conn):
+        serialization, reliable, metadata = _shape(conn)
+        if not acceptable(serialization, reliable, metadata):
+            # Not one of our pages: PeerJS's "binary" serialization, for one, buffers the
+            # chunks of a message that never ends. Close before any byte arrives.
+            self._refuse(conn)
+            return
+        self.count += 1
+        cid = "c" + str(self.count)
+        self.conns[cid] = conn
+        remote = conn.peer
+        self.on_conn(cid, remote if isinstance(remote, str) else None)
+        self.handlers.on(conn, "data", lambda data: self._data(cid, data))
+        self.handlers.on(conn, "close", lambda *a: self._closed(cid))
+        self.handlers.on(conn, "error", lambda *a: self._closed(cid))
+
+    def _data(self, cid, data):
+        if cid in self.conns:
+            self.on_text(cid, _text(data))
+
+    def _closed(self, cid):
+        if self.conns.pop(cid, None) is not None:
+            self.on_close(cid)
+
+    def send(self, cid, text):
+        conn = self.conns.get(cid)
+        if conn is None:
+            return False
+        try:
+            if not conn.open:
+                return False
+            conn.send(text)
+            return True
+        except Exception:
+            return False
+
+    def tell(self, peer_id, text, keep_ms=10000):
+        """Open a data connection to PeerJS id `peer_id` (a spectator of the room before a
+        handover), send `text` once it opens, and close it after `keep_ms` at most (the
+        spectator closes it first once it has read it). Nothing it sends back is read.
+        False when the room id is not registered yet or PeerJS refuses."""
+        if not self.open or self.closed:
+            return False
+        try:
+            conn = self.peer.connect(peer_id, js.JSON.parse(CONNECT_OPTIONS))
+        except Exception:
+            return False
+        if conn is None:
+            return False
+
+        def opened(*args):
+            try:
+                conn.send(text)
+            except Exception:
+                pass
+        self.handlers.on(conn, "open", opened)
+        closer = _Watch(lambda: self._refuse(conn))
+        closer.arm(keep_ms)
+        self.handlers.proxies.append(closer)
+        return True
+
+    def close(self, cid):
+        conn = self.conns.pop(cid, None)
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:
+                pass
+
+    def shutdown(self):
+        """The page is going away: close every connection and free the room id on the
+        server now, so that guests hear it at once and a reloaded page gets the id back."""
+        self.conns = {}
+        self.open = False
+        self.closed = True
+        self.watch.cancel()
+        try:
+            self.peer.destroy()
+        except Exception:
+            pass
+
+
+class GuestNet:
+    """A guest's side: a Peer with a server-given id and one data connection to the room.
+
+    Callbacks: on_open() (the connection to the host is open), on_text(text),
+    on_lost(missing) (it closed or could not be opened; missing: the signaling server knows
+    no peer with the room id, "peer-unavailable"), on_error(kind) (PeerJS error types, and
+    "disconnected" when the signaling server is lost: the page may doubt its connection).
+    The Peer registers again by itself (`revive`), also when an attempt hangs.
+    The page decides when (ui/page/link.py): `connect()` opens a new connection (making the Peer
+    again first if PeerJS destroyed it, or reconnecting it to the server), `drop()` closes
+    the current one without a callback. `registered`: the Peer reaches the signaling server.
+    """
+
+    def __init__(self, room_id, on_open, on_text, on_lost, on_error, on_call=None):
+        self.room_id = room_id
+        self.on_open, self.on_text, self.on_lost, self.on_error = (
+            on_open, on_text, on_lost, on_error)
+        self.on_call = on_call        # a connection someone opened to us: (text, answer, close)
+        self.conn = None
+        self.open = False
+        self.handlers = _Handlers()
+        self.peer = None
+        self.registered = False
+        self.wanted = False
+        self.tries = 0
+        self.asked_at = 0
+        self.closed = False
+        self.watch = _Watch(self._check)
+        self._new_peer()
+
+    def _check(self):
+        if not self.closed and not self.registered:
+            revive(self)
+
+    def _watch(self, ms):
+        self.watch.arm(ms)
+
+    def peer_id(self):
+        """This page's PeerJS id (bound into the seat proof), or "" before it has one."""
+        try:
+            pid = self.peer.id
+        except Exception:
+            return ""
+        return pid if isinstance(pid, str) else ""
+
+    def _new_peer(self):
+        self.registered = False
+        peer = js.crisp.newPeer(None)
+        self.peer = peer
+        self.asked_at = _now()
+        self._watch(REGISTER_MS)
+        self.handlers.on(peer, "open", lambda *a: self._registered(peer))
+        self.handlers.on(peer, "disconnected", lambda *a: self._unregistered(peer))
+        self.handlers.on(peer, "error", lambda err: self._error(peer, err))
+        self.handlers.on(peer, "connection", lambda conn: self._incoming(peer, conn))
+        self.handlers.on(peer, "call", lambda call: _close(call))
+
+    def _incoming(self, peer, conn):
+        """A data connection someone opened to this page: closed at once unless the page
+        listens (`on_call`) and it is opened as Crisp's pages open theirs; then each text on
+        it goes to `on_call(text, answer, close)` (answer(text) sends on it, close() ends it).
+        Guests take one message this way: a new host's `moved` (docs/protocol.md)."""
+        serialization, reliable, metadata = _shape(conn)
+        if peer is not self.peer or self.on_call is None \
+                or not acceptable(serialization, reliable, metadata):
+            _close(conn)
+            return
+
+        def answer(text):
+            try:
+                if conn.open:
+                    conn.send(text)
+            except Exception:
+                pass
+
+        self.handlers.on(conn, "data", lambda data: self.on_call(
+            _text(data), answer, lambda: _close(conn)))
+        closer = _Watch(lambda: _close(conn))     # one message, soon, or nothing
+        closer.arm(10000)
+        self.handlers.proxies.append(closer)
+
+    def _ensure(self):
+        self.closed = False
+        revive(self)
+
+    def _registered(self, peer):
+        if peer is not self.peer:
+            return
+        self.registered = True
+        self.tries = 0
+        self.watch.cancel()
+        if self.wanted:
+            self.connect()
+
+    def _unregistered(self, peer):
+        if peer is self.peer:
+            # The open data connection, if any, goes on; register again soon, ready for a
+            # new one (a lost server often means a new network: the page checks the old one).
+            self.registered = False
+            self._watch(retry_ms(self.tries))
+            self.on_error("disconnected")
+
+    def _error(self, peer, err):
+        if peer is not self.peer:
+            return
+        kind = _error_type(err)
+        if peer.destroyed or peer.disconnected:
+            self.registered = False
+        if kind == "peer-unavailable":
+            self._lost(self.conn, True)
+        self.on_error(kind)
+
+    def connect(self):
+        """Open a new data connection to the room (once the Peer is registered)."""
+        self.drop()
+        self.wanted = True
+        if not self.registered:
+            self._ensure()
+            return
+        self.wanted = False
+        try:
+            conn = self.peer.connect(self.room_id, js.JSON.parse(CONNECT_OPTIONS))
+        except Exception:
+            conn = None
+        if conn is None:
+            return
+        self.conn = conn
+        self.handlers.on(conn, "open", lambda *a: self._opened(conn))
+        self.handlers.on(conn, "data", lambda data: self._data(conn, data))
+        self.handlers.on(conn, "close", lambda *a: self._lost(conn, False))
+        self.handlers.on(conn, "error", lambda *a: self._lost(conn, False))
+
+    def drop(self):
+        """Close the current data connection, if any, without calling on_lost."""
+        old = self.conn
+        self.conn = None
+        self.open = False
+        self.wanted = False
+        if old is not None:
+            try:
+                old.close()
+            except Exception:
+                pass
+
+    def shutdown(self):
+        """The page is going away: close the connection (the host hears it at once)."""
+        self.drop()
+        self.registered = False
+        self.closed = True
+        self.watch.cancel()
+        try:
+            self.peer.destroy()
+        except Exception:
+            pass
+
+    def _opened(self, conn):
+        if conn is self.conn:
+            self.open = True
+            self.on_open()
+
+    def _data(self, conn, data):
+        if conn is self.conn:
+            self.on_text(_text(data))
+
+    def _lost(self, conn, missing):
+        if conn is not None and conn is self.conn:
+            self.drop()
+            self.on_lost(missing)
+
+    def send(self, text):
+        if self.conn is None or not self.open:
+            return False
+        try:
+            self.conn.send(text)
+            return True
+        except Exception:
+            return False

@@ -1,0 +1,73 @@
+"""Where a page's main thread spends its time, by Python function (test builds only: the page
+parameter `?prof=1`, read through ui/page/main.py's `test_param`; bench/page_bench.py --profile).
+
+`install()` wraps the functions of TARGETS so that each call is noted as a span
+[label, start ms, end ms] (performance.now(), the clock of the browser's long tasks) in the
+JS array `window.__crispSpans`, three numbers a call. A function already running under the
+same label (recursion: the vdom patcher) is not noted again: a span covers the whole call.
+The spans cost a little time of their own; they tell where a long task goes, not how long
+it is (the bench measures that without them). Runs on MicroPython.
+"""
+
+import js
+
+# (module name, class name or None, function name): the page's entry points and the work
+# they lead to, outermost first
+TARGETS = (
+    ("ui.page.main", "Page", "render"), ("ui.page.main", "Page", "ui_tick"),
+    ("ui.page.main", "GuestPage", "net_text"), ("ui.page.main", "GuestPage", "net_open"),
+    ("ui.page.main", "GuestPage", "step"), ("ui.page.main", "HostPage", "reply"),
+    ("ui.page.main", "HostPage", "create"), ("ui.page.main", "HostPage", "start_net"),
+    ("ui.page.main", "HostPage", "ui_tick"), ("ui.page.main", None, "main"),
+    ("ui.page.client", "Client", "receive"), ("ui.page.client", "Client", "_view"),
+    ("ui.page.client", "Client", "_fair_message"),
+    ("ui.page.render", "Screen", "_render_once"), ("ui.page.render", "Screen", "_draw"),
+    ("ui.page.render", "Screen", "_take_events"), ("ui.page.render", "Screen", "_fly"),
+    ("ui.page.render", "Screen", "_run_later"), ("ui.page.render", None, "build"),
+    ("ui.page.render", None, "do_later"),
+    ("ui.page.vdom", "Patcher", "create"), ("ui.page.vdom", "Patcher", "patch"),
+    ("ui.page.screens", None, "lobby_tree"), ("ui.page.screens", None, "table_tree"),
+    ("ui.page.screens", None, "landing_tree"), ("ui.page.screens", None, "join_tree"),
+    ("ui.page.screens", None, "qr_style"),
+    ("ui.page.table", None, "table_info"), ("ui.page.table", None, "log_entries"),
+    ("ui.page.table", None, "last_move"), ("ui.page.table", None, "queen_notice"),
+    ("ui.page.table", None, "announce_node"), ("ui.page.table", None, "end_tree"),
+    ("ui.page.table", None, "opponent_node"), ("ui.page.table", None, "spectator_bar"),
+    ("ui.page.cues", None, "new_events"), ("ui.page.cues", None, "flights"),
+)
+
+
+def _wrap(fn, label, spans, active):
+    def timed(*args, **kw):
+        if label in active:
+            return fn(*args, **kw)
+        active[label] = True
+        t0 = js.performance.now()
+        try:
+            return fn(*args, **kw)
+        finally:
+            del active[label]
+            spans.push(label, t0, js.performance.now())
+    return timed
+
+
+def install(targets=TARGETS):
+    """Wrap every function of `targets` that exists (others are skipped); returns how many
+    were wrapped. Spans go to window.__crispSpans (made here)."""
+    import sys
+    js.window.__crispSpans = js.Array.new()
+    spans = js.window.__crispSpans
+    active = {}
+    done = 0
+    for mod_name, cls_name, name in targets:
+        mod = sys.modules.get(mod_name)
+        if mod is None:
+            continue
+        owner = getattr(mod, cls_name, None) if cls_name else mod
+        fn = getattr(owner, name, None) if owner is not None else None
+        if fn is None:
+            continue
+        label = (cls_name + "." if cls_name else mod_name[3:] + ".") + name
+        setattr(owner, name, _wrap(fn, label, spans, active))
+        done += 1
+    return done

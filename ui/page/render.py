@@ -1,0 +1,388 @@
+"""The DOM part of the screens (browser only): `Screen` draws the Client model into the page and
+turns taps into intents.
+
+It builds the page's tree (`screens.build`), patches the real DOM from it (ui/page/vdom.py: only
+what changed, so calling `update` on every message and every 250 ms tick is cheap), and listens
+for click/input/change on the root (one listener each, delegated through `data-act`), handing
+taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dicts only.
+"""
+
+from ui.page import cues
+from ui.page import i18n
+from ui.page.intents import handle
+from ui.page.screens import build, do_later
+from ui.page.sound import Sounds
+from ui.page.storage import Storage
+from ui.page.vdom import Patcher
+from ui.page.widgets import card_node
+from ui.page.viewmodel import Ctx, new_ui, read
+
+ERROR_MS = 5000
+
+
+class Screen:
+    """Renders the Client model into `root` and turns taps into `on_intent(name, payload)`."""
+
+    def __init__(self, root, on_intent):
+        import js
+        from pyscript.ffi import create_proxy
+        try:
+            from pyscript.ffi import is_none
+        except ImportError:
+            def is_none(x):
+                return x is None
+        self._none = is_none
+        self.js = js
+        self.root = root
+        self.patcher = Patcher(js.document)
+        self.on_intent = on_intent
+        self.model = None
+        self.tree = None
+        self.acts = {}
+        self._view_key = None
+        self._view_at = 0
+        self._err_key = None
+        self._err_at = 0
+        self._rendering = False     # a render is building or patching right now
+        self._again = False         # another render was asked for meanwhile
+        self.can_share = self._truthy(lambda: js.Reflect.has(js.navigator, "share"))
+        try:
+            self.base = str(js.location.origin) + str(js.location.pathname)
+        except Exception:
+            self.base = ""
+        self.store = Storage(js)
+        lang = i18n.pick(self._stored("crisp.lang") or self._navigator_lang())
+        self.ui = new_ui(lang, self._stored("crisp.name") or "")
+        self.ui["sound"] = self._stored("crisp.sound") != "off"
+        self.sounds = Sounds(js, create_proxy)
+        self._last_event = None     # the newest event of the log already played
+        self._flying = []           # [(flight element, its destination, ms it is done)]
+        self._set_doc_lang(lang)
+        self._proxies = []
+        self._later = []            # jobs the last render left for after it (ctx.later)
+        self._later_proxy = create_proxy(self._run_later)
+        for kind in ("click", "input", "change"):
+            p = create_proxy(self._on_event)
+            self._proxies.append(p)
+            root.addEventListener(kind, p)
+        self.root.textContent = ""  # the shell's loading text, if any, goes
+
+    # -- small browser helpers (never fail the render)
+    def _truthy(self, f):
+        try:
+            return bool(f())
+        except Exception:
+            return False
+
+    def _navigator_lang(self):
+        try:
+            return str(self.js.navigator.language or "")
+        except Exception:
+            return ""
+
+    def _stored(self, key):
+        return self.store.get(key)
+
+    def _store(self, key, value):
+        self.store.set(key, value)
+
+    def _set_doc_lang(self, lang):
+        try:
+            self.js.document.documentElement.setAttribute("lang", lang)
+            self.js.document.title = i18n.t(lang, "page_title")
+        except Exception:
+            pass
+
+    def _now(self):
+        # boot.js's crisp.now() (never a whole number): MicroPython's FFI wraps a JS whole
+        # number above 2**31, and the page's clock (quiet_since) is read the same way
+        try:
+            return int(self.js.crisp.now())
+        except Exception:
+            return int(self.js.Date.now())
+
+    # -- rendering
+    def update(self, model=None):
+        if model is not None:
+            self.model = model
+        self.render()
+
+    def render(self):
+        """Bring the DOM up to the model. Never re-entered: a render asked for while one is
+        patching (by an event the patch itself fired, e.g. the `change` Chromium sends when a
+        focused, edited field is removed, or by a callback it caused) runs once this one is
+        done, from the tree the DOM really has. Patching from a tree the DOM had already left
+        behind is what made `replaceChild` fail ("not a child of this node")."""
+        if self._rendering:
+            self._again = True
+            return
+        self._rendering = True
+        try:
+            rounds = 0
+            self._again = True
+            while self._again and rounds < 3:
+                self._again = False
+                rounds += 1
+                self._render_once()
+        finally:
+            self._rendering = False
+
+    def _render_once(self):
+        now = self._now()
+        model = self.model
+        # Remaining times in a view count from when it arrived: noted here, on this page's
+        # clock, the first time a view object is seen (update runs on every message).
+        view = read(model, "view")
+        key = id(view) if view is not None else None
+        if key != self._view_key:
+            self._view_key = key
+            self._view_at = now
+        view_at = self._view_at
+        # errors show for a few seconds
+        err = read(model, "error")
+        ek = id(err) if err is not None else None
+        if ek != self._err_key:
+            self._err_key = ek
+            self._err_at = now
+        # While the host is silent (its page may not run: then no time counts against anyone)
+        # the countdowns stop where the host was last heard.
+        quiet = read(model, "quiet_since")
+        until = quiet if isinstance(quiet, (int, float)) and quiet < now else now
+        ctx = Ctx(self.ui.get("lang", "en"), now, max(0, until - view_at), self.can_share,
+                  self.base)
+        shown = model
+        if err is not None and now - self._err_at > ERROR_MS and read(model, "screen") != "gone":
+            shown = _NoError(model)
+        fresh = self._take_events(model, now)
+        self.ui["storage"] = self.store.state()    # a note on every screen unless "ok"
+        tree = build(shown, self.ui, ctx)
+        self.acts = ctx.acts
+        self._draw(tree)
+        self._land(now)
+        if fresh:
+            self._fly(cues.flights(fresh), now)
+        self._defer(ctx.later)
+
+    # -- work a render leaves for after it (ctx.later: a QR code to draw)
+    def _defer(self, jobs):
+        """Run `jobs` (screens.do_later, a step per task) once this task is done, then render
+        again: the screen shows first, and no task holds the page long."""
+        if not jobs or self._later:
+            return
+        self._later = list(jobs)
+        try:
+            self.js.setTimeout(self._later_proxy, 0)
+        except Exception as e:
+            self._later = []
+            self._warn("cannot defer: " + str(e))
+
+    def _run_later(self, *args):
+        """One step of the first deferred job; the next in a task of their own, and a render
+        once all are done."""
+        if not self._later:
+            return
+        try:
+            done = do_later(self._later[0])
+        except Exception as e:
+            self._warn("deferred job failed: " + str(e))
+            done = True
+        if done:
+            self._later.pop(0)
+        if self._later:
+            self.js.setTimeout(self._later_proxy, 0)
+        else:
+            self.render()
+
+    def _draw(self, tree):
+        if self.tree is not None:
+            try:
+                self.patcher.patch(self.root, self.tree, tree)
+                self.tree = tree
+                return
+            except Exception as e:
+                # Something else moved our nodes (a browser translating the page, an
+                # extension): the last tree no longer describes the DOM. Draw afresh.
+                self._warn("patch failed, drawing afresh: " + str(e))
+        self.tree = None
+        self.root.textContent = ""
+        self.root.appendChild(self.patcher.create(tree))
+        self.tree = tree
+
+    # -- cues: what new events play (ui/page/cues.py)
+    def _take_events(self, model, now):
+        """The table's events that are new since the last render (none on other screens, and
+        none when the log started over); their announcement goes into ui["announce"] and its
+        sound plays (unless the player turned sounds off)."""
+        if read(model, "screen") != "table":
+            self._last_event = None
+            return []
+        log = read(model, "log", []) or []
+        fresh = cues.new_events(log, self._last_event)
+        self._last_event = log[-1] if log else None
+        if not fresh:
+            return []
+        cue = cues.cue(fresh, read(model, "seat"), read(model, "view"))
+        if cue is not None:
+            cue["at"] = now
+            self.ui["announce"] = cue
+            if self.ui.get("sound", True):
+                self.sounds.play(cue["kind"])
+        return fresh
+
+    def _reduced_motion(self):
+        return self._truthy(lambda: self.js.window.matchMedia(
+            "(prefers-reduced-motion: reduce)").matches)
+
+    def _fly(self, flights, now):
+        """Each flight: a copy of the card, fixed over the page, animated (CSS `crisp-fly`)
+        from the place the card left to the place it went; its destination is hidden until
+        it lands. Nothing flies when the player asked for reduced motion."""
+        if not flights or self._reduced_motion():
+            return
+        doc = self.js.document
+        for f in flights:
+            try:
+                src = self.root.querySelector('[data-testid="' + f["from"] + '"]')
+                dst = self.root.querySelector('[data-testid="' + f["to"] + '"]')
+                if self._none(src) or self._none(dst):
+                    continue
+                # the places' own entrance animations (a card flipping over, the drawn card
+                # sliding in) end now: the flight is the movement, and a place measured
+                # mid-turn would be narrow or off
+                _settle(src)
+                _settle(dst)
+                a = src.getBoundingClientRect()
+                b = dst.getBoundingClientRect()
+                if float(a.width) <= 0 or float(b.width) <= 0:
+                    continue  # not on screen (e.g. under the results sheet)
+                node = card_node(f["card"], {"data-testid": "flight", "data-from": f["from"],
+                                             "data-to": f["to"], "aria-hidden": "true"},
+                                 "md", "flight")
+                el = self.patcher.create(node)
+                # through the CSSOM, as vdom does: the page's CSP allows no style attribute
+                el.style.cssText = _flight_style(a, b, f["delay"])
+                doc.body.appendChild(el)
+                hide = f["to"] not in ("deck", "discard")
+                if hide:
+                    dst.style.visibility = "hidden"
+                self._flying.append((el, dst if hide else None,
+                                     now + f["delay"] + cues.FLIGHT_MS + 60))
+            except Exception as e:
+                self._warn("flight failed: " + str(e))
+
+    def _land(self, now):
+        """Take away the flights that are over (checked on every render: at least every
+        250 ms) and show their destinations again."""
+        keep = []
+        for el, dst, done in self._flying:
+            if done > now:
+                keep.append((el, dst, done))
+                continue
+            try:
+                el.remove()
+                if dst is not None:
+                    dst.style.visibility = ""
+            except Exception:
+                pass
+        self._flying = keep
+
+    def _warn(self, text):
+        try:
+            self.js.console.warn("crisp ui: " + text)
+        except Exception:
+            pass
+
+    # -- input
+    def _on_event(self, event):
+        if self._rendering:
+            return  # fired by our own DOM writes (a removed field's change/blur): not a tap
+        try:
+            self._handle_event(event)
+        except Exception as e:  # a bad tap must never kill the page
+            try:
+                self.js.console.error("crisp ui: " + str(e))
+            except Exception:
+                pass
+
+    def _handle_event(self, event):
+        el = event.target
+        if self._none(el) or not hasattr(el, "closest"):
+            return  # e.g. a text node
+        el = el.closest("[data-act]")
+        if self._none(el):
+            return
+        name = el.getAttribute("data-act")
+        spec = None if self._none(name) else self.acts.get(str(name))
+        if spec is None:
+            return
+        kind = str(event.type)
+        if spec[0] == "field":
+            # text fields on every keystroke ("input"); selects and checkboxes once ("change")
+            typed = str(el.type) == "text"
+            if kind != ("input" if typed else "change"):
+                return
+            if str(el.type) == "checkbox":
+                value = bool(el.checked)
+            else:
+                value = str(el.value)
+        else:
+            if kind != "click":
+                return
+            value = None
+        screen = read(self.model, "screen")
+        intents = handle(self.ui, spec, value, self.model, self._now())
+        if kind == "click":
+            # Sound is wanted where cues play, at the table (a tap there lets it start), or
+            # for the sample the sound switch plays at once: the AudioContext is not made on
+            # the way to the table (making one can hold the main thread tens of ms).
+            sample = False
+            for name, payload in intents:
+                sample = sample or (name == "sound" and bool(payload))
+            if screen == "table" or sample:
+                self.sounds.unlock(at_once=sample)
+        for name, payload in intents:
+            if name == "sound":
+                self._store("crisp.sound", "on" if payload else "off")
+                if payload:
+                    self.sounds.play("your_turn")     # a sample of what it sounds like
+            elif name == "lang":
+                self._store("crisp.lang", payload)
+                self._set_doc_lang(payload)
+            elif name in ("create_room", "join", "play_solo", "sit"):
+                self._store("crisp.name", payload["name"])
+        self.render()
+        for name, payload in intents:
+            if name != "sound":
+                self.on_intent(name, payload)
+
+
+def _settle(el):
+    """Finish the animations running on `el` (best effort: not every browser has them)."""
+    try:
+        anims = el.getAnimations()
+        for i in range(int(anims.length)):
+            anims[i].finish()
+    except Exception:
+        pass
+
+
+def _flight_style(a, b, delay):
+    """The inline style of a flight from rect `a` to rect `b` (DOMRects, px): placed over `a`,
+    moved and scaled to `b` by the CSS animation through --dx, --dy, --sx, --sy."""
+    ax, ay, aw, ah = float(a.left), float(a.top), float(a.width), float(a.height)
+    bx, by, bw, bh = float(b.left), float(b.top), float(b.width), float(b.height)
+    return ("left:%.1fpx;top:%.1fpx;width:%.1fpx;height:%.1fpx;--dx:%.1fpx;--dy:%.1fpx;"
+            "--sx:%.3f;--sy:%.3f;animation-delay:%dms;animation-duration:%dms"
+            % (ax, ay, aw, ah, bx - ax, by - ay, bw / aw, bh / ah, delay, cues.FLIGHT_MS))
+
+
+class _NoError:
+    """The model seen without its (old) error: the toast goes after a few seconds."""
+
+    def __init__(self, model):
+        self._m = model
+
+    def __getattr__(self, name):
+        if name == "error":
+            return None
+        return getattr(self._m, name)

@@ -1,0 +1,258 @@
+"""The host page's lifecycle, pure: the lease of the tab that runs a room, which saved room to
+resume, the room's clock, and what the room's outputs ask of the page.
+
+MicroPython-compatible (the host page's main thread runs it there) and tested in CPython: no
+`js`, no clock, no storage, no randomness of its own. Every function takes what it needs
+(`now` in ms from the page's wall clock, saved records already parsed from JSON) and returns
+plain values; ui/page/main.py does the I/O (localStorage, timers, PeerJS).
+
+Storage records (keys in ui/page/main.py):
+  saved room   "crisp.room.<id>": Room.to_dict() (ui/worker/room.py), written by the page after
+               every change the room reports
+  lease        "crisp.live.<id>": {"tab": <tab id>, "at": <ms, wall clock>, "clock": <room ms>}
+               refreshed every second by the tab that runs the room; `at` 0 lets it go
+"""
+
+import json
+
+from ui.shared import roomcode
+
+LEASE_MS = 5000           # a lease not refreshed for this long is stale: another tab may run it
+LEASE_EVERY_MS = 1000     # how often the running tab refreshes its lease
+# The room's clock is read at least every LEASE_EVERY_MS while its page runs (its UI tick, the
+# lease; a background tab's timers still fire once a second). Wall time that passed with no
+# reading for longer than GAP_MS is time the page could not run (a busy or suspended main
+# thread, a phone asleep): the room's clock skips it, all but TICK_MS, so that no deadline
+# runs while its host could not act on it (Clock.at).
+GAP_MS = 3000
+TICK_MS = 1000
+ROOM_ID_PREFIX = "crisp-"
+HEX = "0123456789abcdef"
+
+# The room's lobby options before the engine answers (ui/worker/room.py DEFAULT_OPTIONS).
+DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
+
+# Room outputs that change nothing worth saving: answering a ping, refusing a message (a
+# flood of refused messages must not become a flood of saves), a seat proof's challenge.
+UNSAVED_KINDS = ("pong", "error", "challenge")
+
+
+def new_room_id(random_hex):
+    """A room id ("crisp-" + a room code, ui/shared/roomcode.py: 50 random bits) from 16 random hex
+    digits (64 bits; the page draws them with crypto.getRandomValues). Raises ValueError for
+    anything else: a room id is also a PeerJS id, and a guessable one would let strangers
+    take the room."""
+    text = random_hex if isinstance(random_hex, str) else ""
+    if len(text) != 16 or any(c not in HEX for c in text):
+        raise ValueError("a room id needs 16 random hex digits")
+    bits = int(text, 16)
+    return roomcode.room_id(roomcode.new_code(lambda k: bits >> (64 - k)))
+
+
+def resumable(saved):
+    """True for a saved room worth offering again: a dict with a text `room_id` and a list of
+    `seats`, whose game (if any) is not over. Never raises, whatever `saved` holds."""
+    try:
+        if not isinstance(saved, dict):
+            return False
+        game = saved.get("game")
+        if game is not None and not isinstance(game, dict):
+            return False
+        return (isinstance(saved.get("room_id"), str) and isinstance(saved.get("seats"), list)
+                and len(saved.get("seats")) > 0
+                and (game is None or game.get("phase") != "game_over"))
+    except Exception:
+        return False
+
+
+def summary(saved):
+    """What the landing shows of a resumable saved room: {room, names, started, round}."""
+    game = saved.get("game") or {}
+    names = []
+    for seat in saved.get("seats") or []:
+        names.append(seat.get("name") if isinstance(seat, dict) else None)
+    return {"room": saved.get("room_id"), "names": names, "started": bool(saved.get("game")),
+            "round": game.get("round")}
+
+
+def lease_free(lease, tab, now):
+    """May tab `tab` run the room whose lease record is `lease` (a dict, or None) at `now`?
+    Yes when nobody holds it, this tab holds it, it was let go (`at` 0) or it is stale (not
+    refreshed for LEASE_MS, e.g. a crashed tab). A record that is not a dict counts as none."""
+    if not isinstance(lease, dict):
+        return True
+    at = lease.get("at")
+    return (lease.get("tab") in (None, tab) or not _is_number(at)
+            or abs(now - at) > LEASE_MS)
+
+
+def own_room(room_id, saved, lease, now):
+    """A room link (`?room=<room_id>`) opened in the browser that hosts that room: its saved
+    room (`saved`: the parsed "crisp.room.<id>", or None) is here. Returns None when it is
+    not (a guest: join as usual); "elsewhere" when a tab of this browser runs the room now
+    (its `lease` is held: `lease_free` says no to any other tab); "resume" when no tab does
+    (the page offers to resume hosting it). The host's seat is seat 0 of its room, never a
+    second seat through its own link. Records that are not what they should be count as
+    none."""
+    if not isinstance(saved, dict) or saved.get("room_id") != room_id \
+            or not isinstance(saved.get("seats"), list):
+        return None
+    return "resume" if lease_free(lease, "", now) else "elsewhere"
+
+
+def lease_record(tab, at, clock):
+    """The lease record tab `tab` writes: held at `at` (ms, wall clock; 0 lets it go),
+    carrying the room's `clock` so that a resumed room goes on from the last second."""
+    return {"tab": tab, "at": at, "clock": clock}
+
+
+def lease_due(last_at, now):
+    """True when the running tab should refresh its lease at `now`."""
+    return now - last_at >= LEASE_EVERY_MS
+
+
+def resume_clock(saved, lease):
+    """The room clock (ms) a resumed room goes on from: the later of the saved room's `now`
+    and the lease's `clock` (refreshed every second, so newer than a save when the last
+    change was long ago). Never negative; ignores what is not a number."""
+    clock = saved.get("now") if isinstance(saved, dict) else None
+    clock = clock if _is_number(clock) and clock > 0 else 0
+    held = lease.get("clock") if isinstance(lease, dict) else None
+    if _is_number(held) and held > clock:
+        clock = held
+    return int(clock)
+
+
+def choose(wanted, saved, held=False):
+    """What the host page does at start: ("resume", id) when the URL names a room (?host=,
+    a reload of the tab that ran it) and it is saved and resumable, or another tab runs it
+    now (`held`: its lease is not free; the page waits for it, and its room may not be
+    saved yet: its engine may still be starting); ("offer", saved) when the last room this
+    browser hosted is resumable (the landing offers it); ("landing", None) otherwise.
+    `wanted`: the ?host= id or None; `saved`: the parsed record of `wanted`, or of the last
+    room this browser hosted ("crisp.host.room"), or None."""
+    if wanted is not None and held:
+        return ("resume", wanted)
+    if saved is not None and resumable(saved):
+        if wanted is not None and wanted == saved.get("room_id"):
+            return ("resume", wanted)
+        return ("offer", saved)
+    return ("landing", None)
+
+
+class Clock:
+    """The room's clock (docs/design.md "Time"): ms since the room was created, not
+    counting the time its host page was away, nor the time the page waited for its engine
+    to start (the room did not run meanwhile: a resumed game's deadlines must not run out
+    while Pyodide starts), nor the time the page could not run (a gap of more than GAP_MS
+    between two readings: all but TICK_MS of it is skipped, so every deadline moves by it
+    and nobody loses time to a frozen host). `now` is the page's wall clock in ms. Starts
+    held when `running` is False. `skipped`: the ms skipped so far (for the log)."""
+
+    def __init__(self, now, start=0, running=True):
+        self.epoch = now - start
+        self.held = None if running else start
+        self.seen = now
+        self.skipped = 0
+
+    def at(self, now):
+        """The room's clock at wall-clock `now` (the held value while held). A reading after
+        a gap (see the class doc) first moves the clock's start by the gap."""
+        if self.held is not None:
+            return self.held
+        if now - self.seen > GAP_MS:
+            gap = now - self.seen - TICK_MS
+            self.epoch += gap
+            self.skipped += gap
+        if now > self.seen:
+            self.seen = now
+        return now - self.epoch
+
+    def hold(self, now):
+        """Stop the clock at its reading at `now` (no-op when held already)."""
+        if self.held is None:
+            self.held = self.at(now)
+
+    def go(self, now):
+        """Let a held clock run again from where it stopped (no-op when running)."""
+        if self.held is not None:
+            self.epoch = now - self.held
+            self.held = None
+            self.seen = now
+
+    @property
+    def running(self):
+        return self.held is None
+
+
+ENGINE_STALL_MS = 20000   # an engine start with no progress for this long has failed
+
+
+def engine_stalled(state, progress_at, now):
+    """True when the engine worker has been starting ("loading") with no progress since
+    `progress_at` (ms, wall clock; None: not started) for ENGINE_STALL_MS: Pyodide's wasm
+    request aborted or stalled (Pyodide only warns, and its promise never settles), or a
+    start that hangs. The page then treats the engine as failed (a plain message, Retry)."""
+    return (state == "loading" and isinstance(progress_at, (int, float))
+            and now - progress_at >= ENGINE_STALL_MS)
+
+
+def kind_of(text):
+    """The `type` of a room message (JSON text), or None when it is not a JSON object with a
+    text `type`. Messages are read whole, never by their first bytes."""
+    try:
+        msg = json.loads(text)
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(msg, dict):
+        return None
+    kind = msg.get("type")
+    return kind if isinstance(kind, str) else None
+
+
+def sort_out(out, local):
+    """Sort the room's outputs for the page. `out`: [(conn, text, kind)] (kind as `kind_of`;
+    None is read from the text). Returns a dict:
+      local    texts for the host's own screen (conn == `local`), in order
+      remote   [(conn, text)] to send over the data connections, in order
+      close    conns to close after their message was sent (they were `kicked`)
+      changed  True when the room changed and should be saved (anything but pongs/errors)"""
+    result = {"local": [], "remote": [], "close": [], "changed": False}
+    for item in out:
+        conn, text = item[0], item[1]
+        kind = item[2] if len(item) > 2 and item[2] is not None else kind_of(text)
+        if conn == local:
+            result["local"].append(text)
+        else:
+            result["remote"].append((conn, text))
+            if kind == "kicked" and conn not in result["close"]:
+                result["close"].append(conn)
+        if kind not in UNSAVED_KINDS:
+            result["changed"] = True
+    return result
+
+
+def draft(room_id, name, seed=None, deck=None):
+    """The saved record of a room created while the engine still starts: enough to create
+    the same room again (same id: its link may be shared already) if the page reloads or
+    closes before the engine saved the room itself. Resumable (`resumable`), and
+    ui/worker/engine.py's `restore` creates a fresh room from it."""
+    return {"room_id": room_id, "draft": True, "seats": [{"name": name}], "game": None,
+            "seed": seed, "deck": deck, "now": 0}
+
+
+def provisional(room_id, name):
+    """The host's own screen for a room the engine has not answered for yet (it is still
+    starting): the room's `welcome` and `lobby` messages for a room with the host alone,
+    as ui/worker/room.py sends them. The room's own messages replace them once it runs."""
+    welcome = {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": room_id,
+               "host": 0}
+    lobby = {"type": "lobby", "v": 1, "host": 0, "started": False, "games": 0,
+             "options": dict(DEFAULT_OPTIONS),
+             "players": [{"seat": 0, "name": name, "bot": None, "connected": True,
+                          "wins": 0}]}
+    return [json.dumps(welcome), json.dumps(lobby)]
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)

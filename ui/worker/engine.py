@@ -1,0 +1,277 @@
+"""The host's room behind a message port: what the engine worker (engine-worker.js, Pyodide in
+a Web Worker) runs. The host page's main thread (MicroPython) owns the transport, the timers
+and the storage; it sends this one request at a time and gets one reply per request.
+
+Pure Python like ui/worker/room.py (no `js`, no clock, no I/O): CPython tests drive it directly.
+
+Requests (JSON objects; `now`: the room's clock in ms, from the page):
+  {"op": "create", "room_id", "name", "seed": int|null, "deck": [card]|null, "pace", "now"}
+  {"op": "restore", "saved": <Room.to_dict()>, "pace", "now"}     a reloaded host's room
+                                              (or a hostlife.draft: the room made afresh)
+  {"op": "receive", "conn", "text", "now"}    a message from `conn` ("local": the host's screen)
+  {"op": "open", "conn", "peer", "now"}       a data connection from PeerJS id `peer`
+  {"op": "close", "conn", "now"}              a data connection closed
+  {"op": "tick", "now"}                       fire what is due
+  {"op": "drop"}                              forget the room (the host left it)
+  {"op": "check", "saved": <Room.to_dict()>}  would this saved room load? (the landing asks
+                                              before it offers one: Room.from_dict's checks)
+  {"op": "takeover", "handover": <ui/worker/takeover.py spec>, "pace", "now"}   this page hosts the
+                                              room from now on (host handover): until the room
+                                              is made (two shares open the sealed box, or it is
+                                              dealt again) `open`/`receive`/`close` wait, but
+                                              for the share exchange (ui/worker/takeover.py)
+Reply (one per request):
+  {"op": "out", "out": [[conn, text, kind]], "save": <JSON text of Room.to_dict()> | null,
+   "wakeup": ms | null, "started": bool, "room": room id | null,
+   "dropped": [conn]}  the connections the room closed (ui/shared/gate.py): the page closes them
+  {"op": "refused", "error": text, "code": str|null}   a request that makes no sense (no
+                                     room yet, bad field, a refused save); `code`: the room's
+                                     error code when it refused a name (e.g. "name_taken")
+  {"op": "out", "checked": room id}  (to "check") the saved room would load
+  (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
+`kind` is each output's message type, read from the message itself (ui/hostlife.kind_of);
+`save` is there whenever the room changed (anything but pongs and errors went out).
+After every request that ran the room, the room's `sealed` and `standby` messages that are due
+(Room.seal_due/seal_out, standby_due/standby_out) go out with the reply; a reply may carry
+"handover": "sealed" | "public" once a takeover made its room.
+"""
+
+import json
+import secrets
+
+from ui.shared import hostlife
+from ui.worker.room import ROOM_ID, SEAL_MS, BadMessage, Room, bot_maker
+from ui.shared.seal import THRESHOLD
+from ui.worker.takeover import Takeover, share_kind
+
+OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check", "takeover")
+WAITING_MAX = 200           # requests kept while a takeover waits for its room
+
+
+class Engine:
+    """At most one Room, driven by requests (see the module doc)."""
+
+    def __init__(self):
+        self.room = None
+        self.takeover = None        # a host handover waiting for its room (ui/worker/takeover.py)
+        self.waiting = []           # the open/receive/close requests meanwhile
+        self.how = None             # how the last takeover made its room
+        self.pace = 1.0
+        self.seal_dirty = False     # the room changed since it was last sealed
+
+    def handle(self, request_text):
+        """One request (JSON text) -> one reply (JSON text). Never raises."""
+        try:
+            request = json.loads(request_text)
+        except (ValueError, TypeError):
+            return _refused("not JSON")
+        if not isinstance(request, dict) or request.get("op") not in OPS:
+            return _refused("unknown op")
+        try:
+            return _text(getattr(self, "_" + request["op"])(request))
+        except BadMessage as e:   # e.g. a host's name the room refuses
+            return _refused(e.text, e.code)
+        except Exception as e:    # a bad request or a hostile save: refused, the room goes on
+            return _refused("%s: %s" % (type(e).__name__, e))
+
+    def _now(self, request):
+        now = request.get("now")
+        if not isinstance(now, (int, float)) or isinstance(now, bool):
+            raise ValueError("now must be a number")
+        return int(now)
+
+    def _create(self, request):
+        now = self._now(request)
+        seed = request.get("seed")
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        room_id, name = request["room_id"], request["name"]
+        if not isinstance(room_id, str) or not isinstance(name, str):
+            raise TypeError("room_id and name must be text")
+        if not ROOM_ID.match(room_id):
+            raise ValueError("not a room id")
+        try:
+            room = Room(room_id, name, seed=seed, deck=request.get("deck") or None)
+        except ValueError:
+            room = Room(room_id, name, seed=seed)       # a bad test deck is ignored
+        room.make_bot = bot_maker(room.seed, _pace(request))
+        room.cheat = _cheat(request)
+        room.now = now
+        self.room = room
+        return self._reply([], True)
+
+    def _restore(self, request):
+        saved = request["saved"]
+        if not hostlife.resumable(saved):
+            raise ValueError("not a resumable room")
+        if saved.get("draft") is True:
+            # created while the engine started, never saved by the room: make it again
+            return self._create({"room_id": saved["room_id"], "name": saved["seats"][0]["name"],
+                                 "seed": saved.get("seed"), "deck": saved.get("deck"),
+                                 "pace": request.get("pace"), "cheat": request.get("cheat"),
+                                 "now": request.get("now")})
+        room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
+        room.cheat = _cheat(request)
+        out = room.resumed(self._now(request))
+        self.room = room
+        return self._reply(out, True)
+
+    def _receive(self, request):
+        text = request["text"]          # not text (a binary payload): the room says so
+        now = self._now(request)
+        kind = share_kind(text) if request["conn"] != "local" else None
+        if kind is not None:
+            # the share exchange is the takeover's; once the room runs, nobody needs shares
+            if self.takeover is not None:
+                return self._pending(self.takeover.receive(request["conn"], kind, text), now)
+            self._room()
+            return self._out([], now)
+        if self.takeover is not None:
+            return self._wait(request, now)
+        return self._out(self._room().receive(request["conn"], text, now), now)
+
+    def _open(self, request):
+        peer = request.get("peer")
+        peer = peer if isinstance(peer, str) else None
+        now = self._now(request)
+        if self.takeover is not None:
+            self.takeover.opened(request["conn"], peer)
+            return self._wait(request, now)
+        return self._out(self._room().open(request["conn"], now, peer=peer), now)
+
+    def _close(self, request):
+        now = self._now(request)
+        if self.takeover is not None:
+            self.takeover.closed(request["conn"])
+            return self._wait(request, now)
+        return self._out(self._room().close(request["conn"], now), now)
+
+    def _tick(self, request):
+        now = self._now(request)
+        if self.takeover is not None:
+            return self._pending([], now)
+        return self._out(self._room().tick(now), now)
+
+    # ---- a host handover: this page hosts the room from now on ---------------------------
+
+    def _takeover(self, request):
+        now = self._now(request)
+        self.room = None
+        self.waiting = []
+        self.pace = _pace(request)
+        self.takeover = Takeover(request["handover"], now,
+                                 make_bot=bot_maker(secrets.randbits(64), self.pace))
+        return self._pending([], now)
+
+    def _wait(self, request, now):
+        if len(self.waiting) < WAITING_MAX:
+            self.waiting.append(request)
+        return self._pending([], now)
+
+    def _pending(self, out, now):
+        """While a takeover waits: its replies; once its room is made, that room runs the
+        requests that waited, and the reply carries all their outputs."""
+        takeover = self.takeover
+        room = takeover.room(now)
+        if room is None:
+            return {"op": "out", "out": [[c, t, hostlife.kind_of(t)] for c, t in out],
+                    "save": None, "wakeup": takeover.deadline, "started": True,
+                    "room": takeover.new_id, "dropped": []}
+        self.takeover = None
+        self.how = takeover.how
+        self.room = room
+        room.make_bot = bot_maker(room.seed, self.pace)
+        self.seal_dirty = True
+        for request in self.waiting:
+            conn = request.get("conn")
+            if request["op"] == "open":
+                out += room.open(conn, now, peer=request.get("peer"))
+            elif request["op"] == "close":
+                out += room.close(conn, now)
+            else:
+                out += room.receive(conn, request.get("text"), now)
+        self.waiting = []
+        reply = self._out(out, now)
+        reply["handover"] = takeover.how
+        reply["follow"] = takeover.moved(room)     # the old room's spectators: where it went
+        reply["clock"] = room.now
+        reply["save"] = _text(room.to_dict())
+        return reply
+
+    def _check(self, request):
+        """Whether a saved room would load (Room.from_dict's checks: ValueError or TypeError
+        when it would not), without running it or touching the room in play."""
+        saved = request["saved"]
+        Room.from_dict(saved)
+        return {"op": "out", "checked": saved.get("room_id")}
+
+    def _drop(self, request):
+        self.room = None
+        self.takeover = None
+        self.waiting = []
+        return {"op": "out", "out": [], "save": None, "wakeup": None, "started": False,
+                "room": None, "dropped": []}
+
+    def _room(self):
+        if self.room is None:
+            raise ValueError("no room")
+        return self.room
+
+    def _out(self, out, now=None):
+        tagged = [[conn, text, hostlife.kind_of(text)] for conn, text in out]
+        changed = hostlife.sort_out(tagged, "local")["changed"]
+        room = self.room
+        if now is not None and room is not None:
+            self.seal_dirty = self.seal_dirty or changed
+            # the room sealed for the players (at most once a second, when it changed), and
+            # the designated successor's standby tokens (when the designate or seats change)
+            extra = []
+            if self.seal_dirty and room.seal_due(now):
+                extra = room.seal_out(now)
+                self.seal_dirty = False
+            if room.standby_due():
+                extra += room.standby_out()
+            tagged += [[conn, text, hostlife.kind_of(text)] for conn, text in extra]
+        return self._reply(tagged, changed)
+
+    def _reply(self, out, changed):
+        room = self.room
+        wakeup = room.next_wakeup()
+        if self.seal_dirty and room.sealed_at is not None and room.game is not None \
+                and len(room.seal_holders()) >= THRESHOLD:
+            due = room.sealed_at + SEAL_MS       # the last change sealed too, when quiet
+            wakeup = due if wakeup is None else min(wakeup, due)
+        return {"op": "out", "out": out,
+                "save": _text(room.to_dict()) if changed else None,
+                "wakeup": wakeup, "started": room.game is not None,
+                "room": room.room_id, "dropped": list(room.take_dropped())}
+
+
+def _pace(request):
+    pace = request.get("pace", 1.0)
+    if not isinstance(pace, (int, float)) or isinstance(pace, bool):
+        return 1.0
+    return min(1.0, max(0.0, float(pace)))
+
+
+def _cheat(request):
+    """The test-only cheating host (?cheat=, honoured by a test build's page only)."""
+    cheat = request.get("cheat")
+    return cheat if isinstance(cheat, str) else None
+
+
+def _refused(error, code=None):
+    return _text({"op": "refused", "error": error, "code": code})
+
+
+def _text(obj):
+    """`obj` as JSON text with every character as itself (ensure_ascii=False): the page reads
+    replies with MicroPython's json, which turns a surrogate pair escape ("\\ud83d\\ude00", a
+    character beyond the basic plane such as an emoji in a name) into U+FFFD characters. Text
+    that holds a lone surrogate (an exception's words about hostile input) is escaped instead:
+    it is no valid character to carry."""
+    text = json.dumps(obj, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj)
+    return text
