@@ -178,7 +178,35 @@ async function start() {
   const fetched = performance.getEntriesByType("resource").map((e) => e.name);
   postMessage({ op: "ready", ms: Math.round(performance.now() - started), from: startedFrom,
                 fetched });
-  for (const text of waiting.splice(0)) postMessage(handle(text));
+  for (const text of settled(waiting.splice(0))) postMessage(text === null ? NOTHING : handle(text));
+}
+
+// The requests that waited for the engine, as the room should hear them: a data connection
+// that opened and closed again before the engine ran (a guest page that gave up waiting and
+// connected afresh, or reloaded) never reaches the room, so its join cannot hold a seat for
+// a connection that is gone (and the guest's next join find its own name taken). Each of its
+// requests still gets its reply, in order (null: NOTHING, a reply about no room, which the
+// page passes over).
+const NOTHING = JSON.stringify({ op: "out", out: [], save: null, wakeup: null, started: false,
+                                 room: null, dropped: [] });
+const CONN_OPS = new Set(["open", "receive", "close"]);
+function settled(texts) {
+  const parsed = texts.map((text) => {
+    try {
+      const r = JSON.parse(text);
+      return r && typeof r === "object" && typeof r.conn === "string" ? r : null;
+    } catch (e) { return null; }
+  });
+  const opened = new Set();
+  const gone = new Set();
+  for (const r of parsed) {
+    if (r && r.op === "open") opened.add(r.conn);
+    else if (r && r.op === "close" && opened.has(r.conn)) gone.add(r.conn);
+  }
+  return texts.map((text, i) => {
+    const r = parsed[i];
+    return r && CONN_OPS.has(r.op) && gone.has(r.conn) && r.conn !== "local" ? null : text;
+  });
 }
 
 start().catch((e) => {
