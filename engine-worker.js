@@ -21,7 +21,11 @@
 //                      "compile"   72: all downloaded, the runtime's wasm still compiling
 //                      "python"    80: the runtime runs, Python starts (its standard library)
 //                      "engine"    90: Python runs, our zip unpacked and the engine imported
-//                    {op: "ready", ms: <ms since the worker started>, fetched: [urls]}
+//                    once everything is downloaded, the same progress again every
+//                    ALIVE_MS with alive: true: the worker still starts (its work is the
+//                    CPU's now, however slow; a download that stalls sends none of these)
+//                    {op: "ready", ms: <ms since the worker started>, from: "snapshot" |
+//                    "start" (how Python started), fetched: [urls]}
 //                    (fetched: what this worker downloaded, for the service worker to keep)
 //                    {op: "failed", error: text}  Pyodide or the engine could not start
 import { hostZip as zip, engineSnapshot, loads } from "./config.js";
@@ -162,6 +166,14 @@ async function startPython(loadPyodide, base, python) {
 
 let startedFrom = "start";
 
+// Signs of life while the CPU works (compile, Python's start): see the header.
+const ALIVE_MS = 2000;
+const alive = setInterval(() => {
+  if (shownStage !== null && shownStage !== "download") {
+    postMessage({ op: "progress", pct: shown, stage: shownStage, alive: true });
+  }
+}, ALIVE_MS);
+
 async function start() {
   progress(DOWNLOAD_FROM, "download");
   if (!zip || !/^py\/host-[0-9a-f]+\.zip$/.test(zip)) throw new Error("no host zip given");
@@ -176,6 +188,7 @@ async function start() {
   const pyHandle = engine.handle;
   handle = (text) => pyHandle(text);
   const fetched = performance.getEntriesByType("resource").map((e) => e.name);
+  clearInterval(alive);
   postMessage({ op: "ready", ms: Math.round(performance.now() - started), from: startedFrom,
                 fetched });
   for (const text of settled(waiting.splice(0))) postMessage(text === null ? NOTHING : handle(text));
@@ -210,6 +223,7 @@ function settled(texts) {
 }
 
 start().catch((e) => {
+  clearInterval(alive);
   failed = String(e && e.message ? e.message : e);
   postMessage({ op: "failed", error: failed });
   for (const _ of waiting.splice(0)) {

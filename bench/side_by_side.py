@@ -181,9 +181,10 @@ CLICK = """(s) => { const el = document.querySelector(s); if (!el) return null;
                     const t = Date.now(); el.click(); return t; }"""
 
 
-def table_of(phones, base, players, query="?botpace=0.1"):
-    """A host and players-1 guests at a dealt table, every peek over. -> [pages], host first."""
-    host = phones.new([LOG_WATCH])
+def table_of(phones, base, players, query="?botpace=0.1", init=()):
+    """A host and players-1 guests at a dealt table, every peek over (every page with the
+    init scripts `init` too). -> [pages], host first."""
+    host = phones.new([LOG_WATCH] + list(init))
     landing(host, base + query)
     host.fill(sel("player-name"), "Hana")
     tap(host, "create-room")
@@ -191,7 +192,7 @@ def table_of(phones, base, players, query="?botpace=0.1"):
     link = host.inner_text(sel("room-link")).strip()
     pages = [host]
     for i in range(1, players):
-        guest = phones.new([LOG_WATCH])
+        guest = phones.new([LOG_WATCH] + list(init))
         guest.goto(link)
         guest.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
         guest.wait_for_selector(sel("connection"), state="detached", timeout=WAIT)
@@ -264,6 +265,90 @@ def pct(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
+# Where a tap's time goes (--only trace3 / trace8): every page notes Date.now() when the
+# engine worker is sent a request and when a reply comes back (host page), and when a data
+# channel message is sent or arrives (every page); the engine worker notes each request's
+# handling (worker_spans below).
+HOPS = """
+(() => {
+  const t = window.__crispHops = {post: [], reply: [], send: [], recv: []};
+  const W = window.Worker;
+  window.Worker = function (...args) {
+    const w = new W(...args);
+    const post = w.postMessage.bind(w);
+    w.postMessage = (m) => { t.post.push(Date.now()); return post(m); };
+    w.addEventListener("message", (e) => { if (typeof e.data === "string") t.reply.push(Date.now()); });
+    return w;
+  };
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (m) { t.send.push(Date.now()); return send.call(this, m); };
+  const desc = Object.getOwnPropertyDescriptor(RTCDataChannel.prototype, "onmessage");
+  Object.defineProperty(RTCDataChannel.prototype, "onmessage", {
+    configurable: true,
+    get() { return desc.get.call(this); },
+    set(fn) { desc.set.call(this, fn && ((e) => { t.recv.push(Date.now()); return fn(e); })); },
+  });
+})();
+"""
+
+WORKER_SPANS = """() => {
+  self.__crispSpans = [];
+  const h = self.onmessage;
+  self.onmessage = (e) => { const a = Date.now(); h(e); self.__crispSpans.push([a, Date.now()]); };
+}"""
+
+
+def first_after(times, t0):
+    later = [t for t in times if t >= t0]
+    return min(later) if later else None
+
+
+def measure_trace(phones, base, players, taps=12):
+    """The host's taps (draw, discard) hop by hop, medians: tap to the request posted to the
+    worker; the worker's handling (queued, then run); its reply back on the page; the page
+    to its first data channel send; that send to the last guest's receive; a guest's
+    receive to its event log line."""
+    pages = table_of(phones, base, players, init=[HOPS])
+    host = pages[0]
+    worker = next(w for w in host.workers if "engine-worker.js" in w.url)
+    worker.evaluate(WORKER_SPANS)
+    hops = {}
+    while len(hops.get("tap to log (last guest)", [])) < taps:
+        page = whose_turn(pages)
+        if page is None:
+            break
+        if page is not host:        # a guest's turn: it plays, unmeasured
+            for testid in ("deck", "discard-held"):
+                tap(page, testid)
+            continue
+        for testid in ("deck", "discard-held"):
+            host.wait_for_selector(sel(testid, ":not([disabled])"), timeout=WAIT)
+            marks = [g.evaluate("window.__crispLog.length") for g in pages[1:]]
+            t0 = host.evaluate(CLICK, sel(testid, ":not([disabled])"))
+            logs = []
+            for g, m in zip(pages[1:], marks):
+                g.wait_for_function("(m) => window.__crispLog.length > m", arg=m, timeout=30_000)
+                logs.append(g.evaluate("(m) => window.__crispLog[m][0]", m))
+            h = host.evaluate("window.__crispHops")
+            spans = worker.evaluate("self.__crispSpans")
+            post = first_after(h["post"], t0)
+            span = next((sp for sp in spans if sp[1] >= post), None) if post else None
+            reply = first_after(h["reply"], span[1]) if span else None
+            sent = first_after(h["send"], reply) if reply else None
+            recv = [first_after(g.evaluate("window.__crispHops.recv"), sent) for g in pages[1:]]
+            if None in (post, span, reply, sent) or None in recv:
+                continue
+            for key, value in (("tap to posted", post - t0), ("worker: waits", span[0] - post),
+                               ("worker: handles", span[1] - span[0]),
+                               ("reply to page", reply - span[1]),
+                               ("page to first send", sent - reply),
+                               ("send to last receive", max(recv) - sent),
+                               ("receive to log (max)", max(l - r for l, r in zip(logs, recv))),
+                               ("tap to log (last guest)", max(logs) - t0)):
+                hops.setdefault(key, []).append(value)
+    return {"trace %d: %s" % (players, k): statistics.median(v) for k, v in hops.items()}
+
+
 SIGNATURE = """() => JSON.stringify([...document.querySelectorAll('[data-testid]')]
   .filter((e) => /^(seat-|card-|deck|discard|player-)/.test(e.dataset.testid))
   .map((e) => [e.dataset.testid, e.getAttribute('data-card'), e.classList.contains('away')]))"""
@@ -294,7 +379,9 @@ def measure_reload(phones, base):
 MEASURES = {"engine": measure_engine, "solo": measure_solo, "join": measure_join,
             "reload": measure_reload,
             "taps3": lambda phones, base: measure_taps(phones, base, 3),
-            "taps8": lambda phones, base: measure_taps(phones, base, 8)}
+            "taps8": lambda phones, base: measure_taps(phones, base, 8),
+            "trace3": lambda phones, base: measure_trace(phones, base, 3),
+            "trace8": lambda phones, base: measure_trace(phones, base, 8)}
 
 
 def med(values):
