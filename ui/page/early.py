@@ -1,0 +1,64 @@
+"""What a host page answers its guests itself while its engine worker starts (issue 22 item 2;
+docs/protocol.md "Before the engine is ready").
+
+The room lives in the engine worker, and what guests send before it runs waits there for it
+(engine-worker.js). Unanswered, a guest's page would take the host for gone: its pings get no
+pong and its join no welcome, and after ATTEMPT_MS (ui/page/link.py) it connects afresh, so
+one person's join arrived many times. So the host page answers at once, from the main thread:
+
+- a `ping` gets its `pong` (the host is there);
+- a `join` gets `setup`: {"type": "setup", "v": 1, "host": <the host's name>, "back": bool}
+  (back: a reloaded host resuming its room), which the guest shows as "Hana is setting up the
+  table…" ("Hana is back, setting up…") and waits on the same connection, however long the
+  engine takes, until the room seats it.
+
+The messages still go to the engine as they came: the room seats the join the moment it runs.
+Pure (no `js`), MicroPython-compatible.
+"""
+
+import json
+
+from ui.shared.limits import NAME_MAX
+
+SETUP = "setup"
+
+
+def _message(text):
+    try:
+        msg = json.loads(text)
+    except (ValueError, TypeError):
+        return None
+    return msg if isinstance(msg, dict) else None
+
+
+def answer(text, host_name, back=False):
+    """The host page's own answers (JSON texts, to send back on the same connection) to a
+    guest's message `text` while the engine starts: [pong] to a ping, [setup] to a join,
+    [] to anything else or to what is not a message (the room answers that once it runs).
+    `host_name`: the host's name (str); `back`: the room was resumed after a reload."""
+    msg = _message(text)
+    if msg is None:
+        return []
+    kind = msg.get("type")
+    if kind == "ping":
+        t = msg.get("t")
+        if not isinstance(t, (int, float)) or isinstance(t, bool):
+            return []
+        return [json.dumps({"type": "pong", "v": 1, "t": t})]
+    if kind == "join":
+        return [json.dumps({"type": SETUP, "v": 1, "host": str(host_name or ""),
+                            "back": bool(back)})]
+    return []
+
+
+def arriving(text):
+    """The name a guest's `join` message `text` gives, for the host's lobby to show the
+    friend as arriving while the engine starts; None for anything else."""
+    msg = _message(text)
+    if msg is None or msg.get("type") != "join":
+        return None
+    name = msg.get("name")
+    if not isinstance(name, str):
+        return None
+    name = " ".join(name.split())
+    return name[:NAME_MAX] if name else None
