@@ -241,7 +241,8 @@ def measure_taps(phones, base, players, taps=16):
     to every other screen's event log line. -> p50/p95 (host taps, all taps)."""
     pages = table_of(phones, base, players)
     host_ms, all_ms = [], []
-    while len(all_ms) < taps:
+    deadline = time.monotonic() + 240
+    while len(all_ms) < taps and time.monotonic() < deadline:
         page = whose_turn(pages)
         if page is None:
             break
@@ -316,7 +317,8 @@ def measure_trace(phones, base, players, taps=12):
     worker = next(w for w in host.workers if "engine-worker.js" in w.url)
     worker.evaluate(WORKER_SPANS)
     hops = {}
-    while len(hops.get("tap to log (last guest)", [])) < taps:
+    deadline = time.monotonic() + 240
+    while len(hops.get("tap to log (last guest)", [])) < taps and time.monotonic() < deadline:
         page = whose_turn(pages)
         if page is None:
             break
