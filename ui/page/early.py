@@ -1,5 +1,5 @@
 """What a host page answers its guests itself while its engine worker starts (issue 22 item 2;
-docs/protocol.md "Before the engine is ready").
+docs/protocol.md "Engine worker").
 
 The room lives in the engine worker, and what guests send before it runs waits there for it
 (engine-worker.js). Unanswered, a guest's page would take the host for gone: its pings get no
