@@ -11,7 +11,7 @@ import json
 
 from ui.page import fairplay
 from ui.shared import handover, proof
-from ui.shared.limits import MAX_PLAYERS
+from ui.shared.limits import MAX_PLAYERS, NAME_MAX
 
 VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
@@ -109,6 +109,7 @@ class Client:
         self.view = None
         self.view_at = 0
         self.players = []
+        self.setup = None         # the host's page is setting up its table (`setup`): {host, back}
         self.history = []
         self.games = 0
         self.log = []
@@ -153,6 +154,8 @@ class Client:
         kind = msg.get("type")
         if not self.trusted:
             return self._unproven(kind, msg)
+        if kind == "setup":
+            return self._setup(msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
         if self.quiet_since is not None:
@@ -182,6 +185,7 @@ class Client:
                 self.succession = msg.get("succession")   # the room's next ids (handover)
             self.spectator = False
             self.ask = None
+            self.setup = None
             # A (re)seat: the views that follow start over (the room replays the round's log).
             self.fresh = True
             self._segment = True
@@ -287,6 +291,20 @@ class Client:
             return False
         return False
 
+    def _setup(self, msg):
+        """The host's page says its table is being set up (its engine starts: ui/page/early.py):
+        kept for the banner ("Hana is setting up the table…"; `back`: a reloaded host) until
+        the room seats us. A seated page names the host it knows, not the message's."""
+        name = msg.get("host")
+        host = self.players[self.host_seat] \
+            if self.seat is not None and 0 <= self.host_seat < len(self.players) else None
+        known = host.get("name") if isinstance(host, dict) else None
+        known = known if isinstance(known, str) and known else None
+        self.setup = {"host": known or (name[:NAME_MAX] if isinstance(name, str) else ""),
+                      "back": msg.get("back") is True}
+        self.last_type = "setup"
+        return True
+
     def _unproven(self, kind, msg):
         """A message from a peer that has not proved it is the room: only the `challenge`
         answering our rejoin counts; anything else (a table, a lobby, `kicked`, an error)
@@ -294,6 +312,8 @@ class Client:
         ask = self._ask
         if kind == "pong":
             return False
+        if kind == "setup":
+            return self._setup(msg)       # (the host's page, its room not running yet)
         if kind == "challenge" and ask is not None and proof.is_hex(msg.get("nonce"), 32):
             host_nonce = msg.get("nonce")
             mac = proof.host_mac(ask["token"], ask["room"], ask["peer"], ask["seat_id"],

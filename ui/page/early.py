@@ -31,11 +31,12 @@ def _message(text):
     return msg if isinstance(msg, dict) else None
 
 
-def answer(text, host_name, back=False):
+def answer(text, host_name, back=False, joined=False):
     """The host page's own answers (JSON texts, to send back on the same connection) to a
-    guest's message `text` while the engine starts: [pong] to a ping, [setup] to a join,
-    [] to anything else or to what is not a message (the room answers that once it runs).
-    `host_name`: the host's name (str); `back`: the room was resumed after a reload."""
+    guest's message `text` while the engine starts: [pong] to a ping ([pong, setup] once
+    that connection has sent a join: `joined`), [setup] to a join, [] to anything else or
+    to what is not a message (the room answers that once it runs). `host_name`: the host's
+    name (str); `back`: the room was resumed after a reload."""
     msg = _message(text)
     if msg is None:
         return []
@@ -44,11 +45,16 @@ def answer(text, host_name, back=False):
         t = msg.get("t")
         if not isinstance(t, (int, float)) or isinstance(t, bool):
             return []
-        return [json.dumps({"type": "pong", "v": 1, "t": t})]
+        pong = [json.dumps({"type": "pong", "v": 1, "t": t})]
+        return pong + (_setup(host_name, back) if joined else [])
     if kind == "join":
-        return [json.dumps({"type": SETUP, "v": 1, "host": str(host_name or ""),
-                            "back": bool(back)})]
+        return _setup(host_name, back)
     return []
+
+
+def _setup(host_name, back):
+    return [json.dumps({"type": SETUP, "v": 1, "host": str(host_name or ""),
+                        "back": bool(back)})]
 
 
 def arriving(text):

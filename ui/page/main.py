@@ -46,6 +46,7 @@ from pyscript.ffi import create_proxy
 
 from ui.page import render
 from ui.shared import handover, hostlife, limits
+from ui.page import early
 from ui.page import screens
 from ui.page.client import Client
 from ui.page.link import HOST_GONE_MS, Link, backoff
@@ -417,6 +418,8 @@ class HostPage(Page):
     def __init__(self, screen=None, takeover=None):
         Page.__init__(self, screen)
         self.room_id = None           # the room this page runs, once created or resumed
+        self.early = None             # (host name, resumed) said to guests while the engine
+        self.early_joined = set()     # starts (ui/page/early.py), and who joined meanwhile
         self.solo_room = False
         self.started = False          # the room's game has started (from the engine's replies)
         self.net = None
@@ -599,6 +602,7 @@ class HostPage(Page):
         storage_remove("crisp.peer." + self.room_id)
         self.clock_ = self.room_clock()
         self.started = False
+        self.early = (name, False)     # what the page tells guests while the engine starts
         self.engine.request({"op": "create", "room_id": self.room_id, "name": name,
                              "seed": self.seed, "deck": self.deck, "pace": self.bot_pace,
                              "cheat": self.cheat, "now": self.clock()})
@@ -774,6 +778,7 @@ class HostPage(Page):
         seats = saved.get("seats") or [{}]
         host = host if isinstance(host, int) and 0 <= host < len(seats) else 0
         self.client.join(seats[host].get("name") or "?", None)
+        self.early = (seats[host].get("name") or "?", True)    # "Hana is back, setting up"
         if self.solo_room:
             self.client.status = "ok"              # solo: bots only, no network to open
             self.name_room_in_url(room_id)
@@ -968,6 +973,14 @@ class HostPage(Page):
         self.engine.request({"op": "open", "conn": cid, "peer": peer, "now": self.clock()})
 
     def conn_text(self, cid, text):
+        if self.engine.state != "ready" and self.net is not None:
+            # the room waits in the engine worker: this page answers pings and joins itself
+            # (ui/page/early.py), so that a guest waits on its connection however long it takes
+            name, back = self.early or ("?", False)
+            if early.arriving(text) is not None:
+                self.early_joined.add(cid)
+            for reply in early.answer(text, name, back, cid in self.early_joined):
+                self.net.send(cid, reply)
         self.engine.request({"op": "receive", "conn": cid, "text": text, "now": self.clock()})
 
     def conn_close(self, cid):
@@ -1466,6 +1479,14 @@ class GuestPage(Page):
         client = self.client
         now = self.now()
         client.receive(text, now)
+        if client.last_type == "setup":
+            # the host's page is there, its table still being set up (ui/page/early.py):
+            # keep waiting on this connection for the seat, however long it takes
+            self.link.heard(now)
+            self.link.joining(now)
+            client.status = "connecting"
+            self.render_soon()
+            return
         if client.suspect and self.candidates:
             # back from away, at a room reached through handovers this page never saw: its
             # seat there has the next of the tokens it may have (handover.Follow.tokens)

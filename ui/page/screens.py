@@ -86,6 +86,13 @@ def connection_banner(model, ctx, ui=None):
         # screen keeps what the real host last showed, under this warning.
         return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
                          "role": "alert"}, ctx.t("conn_host_unverified"))
+    setup = read(model, "setup")
+    if st in ("connecting", "reconnecting") and isinstance(setup, dict):
+        # the host's page is there, its table still being set up (ui/page/early.py)
+        return h("div", {"class": "banner connecting", "data-testid": "setting-up",
+                         "role": "status"},
+                 ctx.t("conn_back_setting_up" if setup.get("back") else "conn_setting_up",
+                       host=setup.get("host") or "?"))
     if st in ("connecting", "reconnecting", "host_gone", "host_paused", "looking"):
         return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
                  ctx.t("conn_" + st))
