@@ -25,10 +25,13 @@
 //                    ALIVE_MS with alive: true: the worker still starts (its work is the
 //                    CPU's now, however slow; a download that stalls sends none of these)
 //                    {op: "ready", ms: <ms since the worker started>, from: "snapshot" |
-//                    "start" (how Python started), fetched: [urls]}
+//                    "start" (how Python started), fetched: [urls],
+//                     build: this build's id (config.js; the page refuses another build's)}
 //                    (fetched: what this worker downloaded, for the service worker to keep)
 //                    {op: "failed", error: text}  Pyodide or the engine could not start
-import { hostZip as zip, engineSnapshot, loads } from "./config.js";
+//                    {op: "died", error: text}  a request threw (Pyodide's fatal error): the
+//                      page starts a new worker (ui/page/enginewatch.py)
+import { build, hostZip as zip, engineSnapshot, loads } from "./config.js";
 
 const started = performance.now();
 // Progress, in whole percent that never go down (a message only when it moves).
@@ -93,9 +96,20 @@ let handle = null;       // the engine's handle(text) -> text, once it runs
 let failed = null;
 const waiting = [];      // requests that came before the engine ran
 
+// A request the engine cannot answer at all (Pyodide's fatal error: every call throws from
+// then on) is reported as {op: "died", error}: the page restarts the worker from the room's
+// last save (ui/page/enginewatch.py).
+const answer = (text) => {
+  try {
+    postMessage(handle(text));
+  } catch (e) {
+    postMessage({ op: "died", error: String(e && e.message ? e.message : e).slice(0, 200) });
+  }
+};
+
 onmessage = (event) => {
   if (typeof event.data !== "string") return;
-  if (handle) postMessage(handle(event.data));
+  if (handle) answer(event.data);
   else if (failed) postMessage(JSON.stringify({ op: "refused", error: failed, failed: true }));
   else waiting.push(event.data);
 };
@@ -190,8 +204,11 @@ async function start() {
   const fetched = performance.getEntriesByType("resource").map((e) => e.name);
   clearInterval(alive);
   postMessage({ op: "ready", ms: Math.round(performance.now() - started), from: startedFrom,
-                fetched });
-  for (const text of settled(waiting.splice(0))) postMessage(text === null ? NOTHING : handle(text));
+                fetched, build });
+  for (const text of settled(waiting.splice(0))) {
+    if (text === null) postMessage(NOTHING);
+    else answer(text);
+  }
 }
 
 // The requests that waited for the engine, as the room should hear them: a data connection

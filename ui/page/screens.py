@@ -13,6 +13,7 @@ from ui.shared import roomcode
 from ui.shared.limits import MAX_PLAYERS, NAME_MAX
 from ui.page.table import table_tree, tally
 from ui.page.vdom import h, isolate, keyed
+from ui.page.client import VERSION as PROTOCOL
 from ui.page.viewmodel import player_list, read, seat_name
 from ui.page.widgets import button, decor, rules_text, select, topbar
 
@@ -45,17 +46,38 @@ def connection_banner(model, ctx, ui=None):
     if wait is not None:
         # The host asked for something the engine does (Start, Play solo, a resumed room)
         # while it still starts in its worker: show how far it has come.
+        stage = read(model, "engine_stage")
         if wait < 0:
+            # ("update": a new version of the game replaced this page's while it was open)
             return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
-                             "role": "alert"}, ctx.t("engine_failed"), " ",
+                             "role": "alert", "data-stage": "update" if stage == "update"
+                             else None},
+                     ctx.t("engine_update" if stage == "update" else "engine_failed"), " ",
                      button(ctx, "engine-retry", ctx.t("retry"),
                             ("intent", "retry_engine", {}), "btn"))
-        stage = read(model, "engine_stage")
         key = "engine_" + stage if stage in ENGINE_STAGES else "engine_loading"
         return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
                          "role": "status", "data-stage": stage if key != "engine_loading"
                          else None}, ctx.t(key, pct=wait))
     st = read(model, "status", "ok")
+    clash = read(model, "version_clash")
+    if isinstance(clash, dict):
+        # the host's page runs another version of the game (issue 23, fault 1)
+        newer = isinstance(clash.get("host"), int) and clash["host"] > PROTOCOL
+        name = isolate(clash.get("name")) if clash.get("name") else ctx.t("the_host")
+        return h("div", {"class": "banner host_gone", "data-testid": "version-clash",
+                         "data-newer": "host" if newer else "me", "role": "alert"},
+                 ctx.t("version_newer" if newer else "version_older", name=name), " ",
+                 button(ctx, "reload", ctx.t("reload"), ("intent", "reload", {}), "btn")
+                 if newer else None)
+    if read(model, "restarting", False):
+        # The host's engine died and restarts from the room's last save (ui/page/enginewatch.py)
+        host = read(model, "host_seat", 0)
+        name = seat_name(player_list(model), host, ctx) if host in player_list(model) else "?"
+        return h("div", {"class": "banner connecting", "data-testid": "restarting",
+                         "role": "status"},
+                 ctx.t("conn_restarting_me" if read(model, "is_host", False)
+                       else "conn_restarting", name=name))
     moving = read(model, "handover")
     if isinstance(moving, dict):
         # The host is gone and the room moves to its successor (docs/protocol.md "Host
@@ -142,6 +164,7 @@ def build(model, ui, ctx):
              keyed(topbar(ui, ctx, title, in_room, sub), "top"),
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
+             keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -153,6 +176,18 @@ def storage_note(ui, ctx):
         return None
     return h("p", {"class": "hint note-warn storage-note", "data-testid": "storage-note",
                    "role": "note"}, ctx.t("storage_note"))
+
+
+def redealt_note(model, ctx):
+    """Why the round starts over (a host handover that could not open the sealed room deals
+    the interrupted round again, docs/protocol.md "Host handover"): while that round lasts."""
+    n = read(model, "redealt")
+    view = read(model, "view", {}) or {}
+    if not isinstance(n, int) or view.get("round") != n or view.get("phase") not in (
+            "peek", "play", "last_turns"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "redealt", "role": "note"},
+             ctx.t("redealt", n=n))
 
 
 def name_input(ui, ctx):
