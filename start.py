@@ -23,7 +23,7 @@ MODULES = (
     "ui.page.viewmodel", "ui.page.intents", "ui.page.qr", "ui.page.icons", "ui.page.eventlog",
     "ui.page.widgets", "ui.page.table", "ui.page.screens", "ui.page.sound", "ui.page.storage",
     "ui.page.render", "ui.page.link", "ui.shared.gate", "ui.page.net",
-    "ui.page.enginewatch", "ui.page.enginelink", "ui.page.main",
+    "ui.page.enginewatch", "ui.page.enginelink", "ui.page.early", "ui.page.main",
 )
 IMPORT_BUDGET_MS = 30
 _next = [0]

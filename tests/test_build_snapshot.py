@@ -27,7 +27,10 @@ needs_node = pytest.mark.skipif(
 
 
 def config_value(dist, name):
-    with open(os.path.join(dist, "config.js"), encoding="utf-8") as f:
+    """`name`'s value in the build's config (config-<id>.js, or config.js)."""
+    configs = [n for n in os.listdir(dist) if re.fullmatch(r"config(-[0-9a-f]+)?\.js", n)]
+    assert len(configs) == 1, configs
+    with open(os.path.join(dist, configs[0]), encoding="utf-8") as f:
         text = f.read()
     m = re.search(r"^export const %s = (.*?);$" % name, text, re.M | re.S)
     assert m, name

@@ -45,27 +45,33 @@ def _client():
     return Client(lambda text: None, nonce=lambda: os.urandom(16).hex())
 
 
-def test_a_guest_keeps_the_setup_for_its_banner_until_the_room_seats_it():
-    client = _client()
+def _setup(name, back=False):
+    join = json.dumps({"type": "join", "v": 1, "name": "Gina"})
+    return early.setup_of(early.answer(join, name, back)[0])
+
+
+def test_a_guest_waits_on_its_connection_and_its_banner_names_the_host():
+    from ui.page.link import ATTEMPT_MS, Link
+    client, link = _client(), Link(0)
+    link.connecting(0)
+    link.opened(10)
     client.join("Gina")
-    client.receive(early.answer(json.dumps({"type": "join", "v": 1, "name": "Gina"}),
-                                "Hana")[0], 0)
-    assert client.last_type == "setup" and client.setup == {"host": "Hana", "back": False}
-    client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "a" * 32,
-                               "room": "r"}), 10)
-    assert client.setup is None and client.seat == 1
+    link.joining(20)
+    for now in range(1000, 30000, 3000):       # the host's page answers every ping with setup
+        early.wait_on(client, link, _setup("Hana"), now)
+        assert "drop" not in link.step(now + 100)
+    assert now + 100 - 20 > ATTEMPT_MS          # well past the wait for a welcome
+    assert client.setup == {"host": "Hana", "back": False}
+    assert early.setup_of(json.dumps({"type": "pong", "v": 1, "t": 1})) is None
+    assert early.setup_of("not json") is None
 
 
-def test_a_rejoining_guest_takes_setup_for_no_impostor_and_names_the_host_it_knows():
-    client = _client()
+def test_a_seated_guest_names_the_host_it_knows_not_the_message():
+    client, link = _client(), __import__("ui.page.link", fromlist=["Link"]).Link(0)
     client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "a" * 32,
                                "room": "crisp-r"}), 0)
     client.receive(json.dumps({"type": "lobby", "v": 1, "host": 0, "started": False,
                                "players": [{"seat": 0, "name": "Hana"},
                                            {"seat": 1, "name": "Gina"}]}), 1)
-    client.join("Gina", "a" * 32, room="crisp-r", peer="p")     # a rejoin: proof first
-    assert not client.trusted
-    client.receive(early.answer(json.dumps({"type": "join", "v": 1, "name": "Gina"}),
-                                "Mallory", back=True)[0], 2)
-    assert not client.suspect and not client.trusted
+    early.wait_on(client, link, _setup("Mallory", back=True), 2)
     assert client.setup == {"host": "Hana", "back": True}

@@ -13,7 +13,6 @@ from ui.page import fairplay
 from ui.shared import handover, proof
 from ui.shared import wire
 from ui.shared.wire import is_hex, is_int, is_seat, same
-from ui.shared.limits import NAME_MAX
 
 VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
@@ -112,7 +111,6 @@ class Client:
         self.view = None
         self.view_at = 0
         self.players = []
-        self.setup = None         # the host's page is setting up its table (`setup`): {host, back}
         self.history = []
         self.games = 0
         self.log = []
@@ -165,8 +163,6 @@ class Client:
         kind = msg.get("type")
         if not self.trusted:
             return self._unproven(kind, msg)
-        if kind == "setup":
-            return self._setup(msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
         if self.quiet_since is not None:
@@ -200,7 +196,6 @@ class Client:
             self.succession = msg.get("succession")   # the room's next ids (handover)
         self.spectator = False
         self.ask = None
-        self.setup = None
         # A (re)seat: the views that follow start over (the room replays the round's log).
         self.fresh = True
         self._segment = True
@@ -354,20 +349,6 @@ class Client:
                                   # a view sent before this pong would be here already)
         return False
 
-    def _setup(self, msg):
-        """The host's page says its table is being set up (its engine starts: ui/page/early.py):
-        kept for the banner ("Hana is setting up the table…"; `back`: a reloaded host) until
-        the room seats us. A seated page names the host it knows, not the message's."""
-        name = msg.get("host")
-        host = self.players[self.host_seat] \
-            if self.seat is not None and 0 <= self.host_seat < len(self.players) else None
-        known = host.get("name") if isinstance(host, dict) else None
-        known = known if isinstance(known, str) and known else None
-        self.setup = {"host": known or (name[:NAME_MAX] if isinstance(name, str) else ""),
-                      "back": msg.get("back") is True}
-        self.last_type = "setup"
-        return True
-
     def _unproven(self, kind, msg):
         """A message from a peer that has not proved it is the room: only the `challenge`
         answering our rejoin counts; anything else (a table, a lobby, `kicked`, an error)
@@ -375,8 +356,6 @@ class Client:
         ask = self._ask
         if kind == "pong":
             return False
-        if kind == "setup":
-            return self._setup(msg)       # (the host's page, its room not running yet)
         if kind == "challenge" and ask is not None and is_hex(msg.get("nonce"), 32):
             host_nonce = msg.get("nonce")
             mac = proof.host_mac(ask["token"], ask["room"], ask["peer"], ask["seat_id"],

@@ -68,3 +68,30 @@ def arriving(text):
         return None
     name = " ".join(name.split())
     return name[:NAME_MAX] if name else None
+
+
+def setup_of(text):
+    """The host page's `setup` message in `text` as {"host": name, "back": bool}, or None
+    when `text` is anything else."""
+    msg = _message(text)
+    if msg is None or msg.get("type") != SETUP or msg.get("v") != 1:
+        return None
+    name = msg.get("host")
+    return {"host": name[:NAME_MAX] if isinstance(name, str) else "",
+            "back": msg.get("back") is True}
+
+
+def wait_on(client, link, setup, now):
+    """A guest heard `setup` (setup_of's) from the host's page: the host is there, its table
+    still being set up. The guest waits on this connection for its seat (`link.joining`
+    re-arms the wait for a welcome; ui/page/link.py) and its banner names the host: a seated
+    guest (a reloaded host's) the host it knows, not the message's name. Never a sign of an
+    impostor: nothing of the room's state comes with it."""
+    known = None
+    if client.seat is not None and 0 <= client.host_seat < len(client.players):
+        host = client.players[client.host_seat]
+        known = host.get("name") if isinstance(host, dict) else None
+    client.setup = {"host": known if isinstance(known, str) and known else setup["host"],
+                    "back": setup["back"]}
+    link.heard(now)
+    link.joining(now)

@@ -1401,15 +1401,14 @@ class GuestPage(Page):
             return
         client = self.client
         now = self.now()
-        client.receive(text, now)
-        if client.last_type == "setup":
-            # the host's page is there, its table still being set up (ui/page/early.py):
-            # keep waiting on this connection for the seat, however long it takes
-            self.link.heard(now)
-            self.link.joining(now)
-            client.status = "connecting"
+        setup = early.setup_of(text)
+        if setup is not None:           # the host's table is being set up: wait for the seat
+            early.wait_on(client, self.link, setup, now)
             self.render_soon()
             return
+        client.receive(text, now)
+        if client.last_type == "welcome":
+            client.setup = None
         if client.suspect and self.candidates:
             # back from away, at a room reached through handovers this page never saw: its
             # seat there has the next of the tokens it may have (handover.Follow.tokens)
