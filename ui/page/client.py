@@ -10,6 +10,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 import json
 
 from ui.page import fairplay
+from ui.page.client_page import PageSide
 from ui.shared import handover, proof
 from ui.shared import wire
 from ui.shared.wire import is_hex, is_int, is_seat, same
@@ -41,7 +42,7 @@ RECEIVERS = {
 }
 
 
-class Client:
+class Client(PageSide):
     """One seat's view of the room.
 
     Attributes (the model the page renders):

@@ -71,9 +71,9 @@ def arriving(text):
 
 
 def setup_of(text):
-    """The host page's `setup` message in `text` as {"host": name, "back": bool}, or None
-    when `text` is anything else."""
-    msg = _message(text)
+    """The host page's `setup` message in `text` (JSON text, or the message already read) as
+    {"host": name, "back": bool}, or None when it is anything else."""
+    msg = text if isinstance(text, dict) else _message(text)
     if msg is None or msg.get("type") != SETUP or msg.get("v") != 1:
         return None
     name = msg.get("host")

@@ -8,6 +8,7 @@ CPython (tests).
 """
 
 from ui.page import i18n
+from ui.page import netscreens
 from ui.page import qr
 from ui.shared import roomcode
 from ui.shared.limits import MAX_PLAYERS, NAME_MAX
@@ -41,7 +42,19 @@ def host_gone_panel(model, ui, ctx):
 ENGINE_STAGES = ("download", "compile", "python", "engine")
 
 
+def setup_banner(setup, ctx):
+    """A guest's banner while the host's page says its table is being set up (its engine
+    starts: ui/page/early.py): "Hana is setting up the table…", or after a host's reload
+    "Hana is back, setting up…"."""
+    return h("div", {"class": "banner connecting", "data-testid": "setting-up",
+                     "role": "status"},
+             ctx.t("conn_back_setting_up" if setup.get("back") else "conn_setting_up",
+                   host=setup.get("host") or "?"))
+
+
 def connection_banner(model, ctx, ui=None):
+    if read(model, "status") == "no_webrtc":
+        return netscreens.no_webrtc_note(model, ctx)
     wait = read(model, "engine_wait")
     if wait is not None:
         # The host asked for something the engine does (Start, Play solo, a resumed room)
@@ -91,13 +104,16 @@ def connection_banner(model, ctx, ui=None):
         return h("div", {"class": "banner connecting", "data-testid": "handover",
                          "role": "status"}, text, " ", leave_button(ctx))
     if read(model, "host_lost", False) and not read(model, "is_host", False) \
-            and st != "host_unverified":
+            and st not in ("host_unverified", "unreachable"):
         return host_gone_panel(model, ui if ui is not None else {}, ctx)
     if read(model, "is_host", False) and st in ("connecting", "reconnecting"):
         # The host is the room: play goes on over the open data channels while only its
         # signaling server is out of reach. Say what that means, discreetly.
         return h("div", {"class": "banner host-note", "data-testid": "connection",
                          "role": "status"}, ctx.t("conn_host_offline"))
+    network = netscreens.network_banner(model, ctx, leave_button(ctx))
+    if network is not None:
+        return network                    # the network's fault, not the host's (issue 21)
     if st == "no_room":
         # A mistyped or ended link: say so, and offer the way back (the page keeps trying).
         return h("div", {"class": "banner host_gone", "data-testid": "connection",
@@ -108,13 +124,8 @@ def connection_banner(model, ctx, ui=None):
         # screen keeps what the real host last showed, under this warning.
         return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
                          "role": "alert"}, ctx.t("conn_host_unverified"))
-    setup = read(model, "setup")
-    if st in ("connecting", "reconnecting") and isinstance(setup, dict):
-        # the host's page is there, its table still being set up (ui/page/early.py)
-        return h("div", {"class": "banner connecting", "data-testid": "setting-up",
-                         "role": "status"},
-                 ctx.t("conn_back_setting_up" if setup.get("back") else "conn_setting_up",
-                       host=setup.get("host") or "?"))
+    if st in ("connecting", "reconnecting") and isinstance(read(model, "setup"), dict):
+        return setup_banner(read(model, "setup"), ctx)
     if st in ("connecting", "reconnecting", "host_gone", "host_paused", "looking"):
         return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
                  ctx.t("conn_" + st))
@@ -237,13 +248,9 @@ def landing_tree(model, ui, ctx):
              keyed(resume_box(model, ctx), "resume"),
              keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
-             keyed(h("section", {"class": "card-box"},
-               h("h2", None, ctx.t("with_friends")),
-               h("p", {"class": "hint"}, ctx.t("with_friends_hint")),
-               button(ctx, "create-room", ctx.t("create_room"),
-                      ("local", "submit", "create_room") if ok else None, "btn primary big")),
-                   "friends"),
-             keyed(code_box(ui, ctx), "code"),
+             keyed(netscreens.friends_box(model, ctx, ok), "friends"),
+             keyed(code_box(ui, ctx) if read(model, "webrtc", True) is not False else None,
+                   "code"),
              keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("solo")),
                h("div", {"class": "row pickers"},
@@ -287,13 +294,14 @@ def join_tree(model, ui, ctx):
     status = read(model, "status", "")
     # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
     busy = status in ("connecting", "looking") and bool(ui.get("joined") or read(model, "token"))
-    if status == "no_room":
-        # the banner above says there is no game here and offers the way back: no form
+    if status in ("no_room", "no_webrtc"):
+        # the banner above says why (no game here; this browser cannot play with friends)
+        # and offers the way back, or solo: no form that could never work
         return h("main", {"class": "panel join"},
                  h("div", {"class": "hero"},
                    h("div", {"class": "fan"},
                      decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
-                   h("h2", None, ctx.t("no_room_title"))))
+                   h("h2", None, ctx.t(status + "_title"))))
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
@@ -457,7 +465,7 @@ def lobby_tree(model, ui, ctx):
 def leave_button(ctx):
     """`leave` where the menu's is not enough (a spectator's bar, the host-gone panel): the
     room hears it first when there is one, then the page forgets the room and opens the
-    landing (ui/page/main.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
+    landing (ui/page/base_page.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
     return button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn leave")
 
 
