@@ -42,16 +42,6 @@ def host_gone_panel(model, ui, ctx):
 ENGINE_STAGES = ("download", "compile", "python", "engine")
 
 
-def setup_banner(setup, ctx):
-    """A guest's banner while the host's page says its table is being set up (its engine
-    starts: ui/page/early.py): "Hana is setting up the table…", or after a host's reload
-    "Hana is back, setting up…"."""
-    return h("div", {"class": "banner connecting", "data-testid": "setting-up",
-                     "role": "status"},
-             ctx.t("conn_back_setting_up" if setup.get("back") else "conn_setting_up",
-                   host=setup.get("host") or "?"))
-
-
 def connection_banner(model, ctx, ui=None):
     if read(model, "status") == "no_webrtc":
         return netscreens.no_webrtc_note(model, ctx)
@@ -124,8 +114,6 @@ def connection_banner(model, ctx, ui=None):
         # screen keeps what the real host last showed, under this warning.
         return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
                          "role": "alert"}, ctx.t("conn_host_unverified"))
-    if st in ("connecting", "reconnecting") and isinstance(read(model, "setup"), dict):
-        return setup_banner(read(model, "setup"), ctx)
     if st in ("connecting", "reconnecting", "host_gone", "host_paused", "looking"):
         return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
                  ctx.t("conn_" + st))

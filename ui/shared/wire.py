@@ -130,8 +130,6 @@ FROM_ROOM = {
     "standby": _row("room", "game", {"seat": is_seat, "tokens": _dict, "watchers": _list}),
     # the host's page, not the room: its engine restarts (ui/page/enginewatch.py)
     "restarting": _row("host page", "game"),
-    # the host's page, not the room: its engine still starts (ui/page/early.py)
-    "setup": _row("host page", None, {"host": _text, "back": _bool}),
 }
 
 BETWEEN = {
