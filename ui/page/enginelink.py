@@ -14,6 +14,8 @@ from ui.page.browser import _str, log
 from ui.page.enginewatch import EngineWatch
 from ui.shared import hostlife
 
+CLOSE_AFTER_MS = 1000     # a restart closes the guests' connections this long after its note
+
 
 class EngineLink:
     """The engine worker (engine-worker.js: ui/worker/engine.py's Room on Pyodide), from the page.
@@ -99,6 +101,10 @@ class EngineLink:
                 self.progress_at = int(js.crisp.now())
                 stage = msg.get("stage")
                 self.stage = stage if stage in screens.ENGINE_STAGES else None
+            elif msg.get("alive") is True:
+                # all downloaded, the worker's CPU still at it (engine-worker.js ALIVE_MS):
+                # a slow start, not a stalled one
+                self.progress_at = int(js.crisp.now())
             self.pct = max(self.pct, pct)
         elif op == "ready":
             self.state, self.pct = "ready", 100
@@ -139,9 +145,12 @@ def restart_room(page, save):
     page.clock_.hold(since if isinstance(since, int) and since <= now else now)
     if page.net is not None:
         note = json.dumps({"type": "restarting", "v": 1})
-        for cid in list(page.net.conns):
+        cids = list(page.net.conns)
+        for cid in cids:
             page.net.send(cid, note)
-            page.net.close(cid)
+        # closed a moment later: a close at once drops the note still in the data channel
+        net = page.net
+        js.setTimeout(create_proxy(lambda *a: [net.close(cid) for cid in cids]), CLOSE_AFTER_MS)
     page.engine.request({"op": "restore", "saved": saved, "pace": page.bot_pace,
                          "cheat": page.cheat, "now": page.clock()})
     page.client.engine_restarts()
