@@ -10,7 +10,7 @@ Two kinds of tests:
 """
 
 from ui.page import cards, i18n
-from ui.page import eventlog, render, screens, table, vdom, viewmodel, widgets
+from ui.page import eventlog, render, results, screens, table, vdom, viewmodel, widgets
 from ui.page.intents import handle
 from ui.page.screens import build
 from ui.page.vdom import find, find_all, text_of
@@ -18,7 +18,7 @@ from ui.page.viewmodel import Ctx, new_ui, table_info
 from ui.page.widgets import card_name
 
 # every module that draws the screens, and the two that touch the DOM
-SCREEN_MODULES = (viewmodel, eventlog, widgets, screens, table)
+SCREEN_MODULES = (viewmodel, eventlog, widgets, screens, table, results)
 DOM_MODULES = (vdom, render)
 
 POS = ("left", "center", "right")
