@@ -9,6 +9,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
+from ui.page.presence import Pause, elapsed_ms
 from ui.shared import handover, proof
 from ui.shared.limits import MAX_PLAYERS
 
@@ -60,9 +61,12 @@ class Client:
       name_error  "bad_name" | "name_taken" when the room refused this page's join for its
                name (the join screen says so until the next join), else None
       status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified" |
-               "host_paused" (the page sets it from ui/page/link.py)
-      quiet_since  None, or the `now` the host was last heard while it is silent (the page
-               sets it): the screens stop the view's countdowns there (game paused)
+               "host_paused" | "no_room" | "looking" (`set_link`: ui/page/link.py's signal)
+      pause    the game paused (ui/page/presence.py `Pause`: since, seat, gone_at): the host
+               silent, or a host handover under way; every countdown stops at `pause.since`
+               (`elapsed`) and the seat `pause.seat` shows away
+      host_lost  the host counts as gone (ui/page/link.py `host_lost`); behind: this page was
+               away itself (it only follows the room, never takes it over)
       n        the counter of the last view; latency: ms of the last ping round trip
       last_type  the `type` of the last message received from the room, read from the
                parsed message (None when it was malformed or not from a trusted peer)
@@ -114,10 +118,12 @@ class Client:
         self.kicked = None
         self.name_error = None
         self.status = "connecting"
+        self.pause = Pause()
+        self.host_lost = False
+        self.behind = False
         self.n = 0
         self.latency = None
         self.last_heard = None
-        self.quiet_since = None   # the page says the host is silent (ms: heard last), or None
         self.fresh = True         # the next view starts over (after a welcome): no gap to see
         self.synced_at = None     # when this page last asked for `sync`
         self.last_type = None
@@ -151,10 +157,10 @@ class Client:
             return self._unproven(kind, msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
-        if self.quiet_since is not None:
+        if self.pause.since is not None:
             # The host was silent (its page may not have run): the countdowns we show were
             # stopped; ask for the table as it is now, with fresh remaining times.
-            self.quiet_since = None
+            self.pause.end()
             if self.view is not None and kind != "view":
                 self._resync(now)
         self.last_type = kind if isinstance(kind, str) else None
@@ -594,6 +600,32 @@ class Client:
     def ping(self, now):
         self._send({"type": "ping", "t": now})
 
+    # ---- the host's presence (ui/page/link.py) ---------------------------------------------
+
+    def set_link(self, signal):
+        """What the page's link says of the host now (ui/page/link.py `Link.signal`, or
+        `steady(status)`): {status, paused_since, gone_at, lost, behind} (`pause`)."""
+        self.status = signal["status"]
+        self.host_lost = bool(signal["lost"])
+        self.behind = bool(signal["behind"])
+        self.pause.show(signal, self.host_seat)
+
+    def hand_over_to(self, seat, name=None, me=False):
+        """A host handover begins (docs/protocol.md "Host handover"): seat `seat` (called
+        `name`; this page itself when `me`) hosts next. The game stays paused, the old host's
+        seat away, until the new host's room speaks; the crown moves to `seat` now."""
+        if self.view is not None:
+            self.pause.begin(self.last_heard if self.last_heard is not None else self.view_at,
+                             self.host_seat)
+        self.host_seat = seat
+        self.handover = {"me": True} if me else {"name": name, "me": False}
+        self.host_lost = False
+        self.host_leaving = False
+
+    def elapsed(self, now):
+        """The ms the current view's countdowns have run as of `now` (`elapsed_ms`)."""
+        return elapsed_ms(self.view_at, self.pause.since, now)
+
     # ---- helpers for screens -------------------------------------------------------------
 
     def allowed(self, kind):
@@ -604,15 +636,6 @@ class Client:
             if entry.get("do") == kind:
                 return entry
         return None
-
-    def remaining(self, key, now):
-        """A remaining time of the view (e.g. "draw_left") as of `now`, or None."""
-        if self.view is None:
-            return None
-        value = self.view.get(key)
-        if key == "crisp_window":
-            value = value.get("left") if value else None
-        return left_ms(value, now - self.view_at)
 
 
 def _count(value, default):

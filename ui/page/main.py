@@ -667,9 +667,7 @@ class HostPage(Page):
         client.is_host = True
         client.trusted = True
         client.suspect = False
-        client.host_lost = False
-        client.host_quiet = False
-        client.handover = {"me": True}
+        client.hand_over_to(client.seat, me=True)
         client.status = "connecting"
         self.client = client
         self.hold_lease()
@@ -1124,15 +1122,9 @@ class GuestPage(Page):
                 self.net.connect()
             elif todo == "ping":
                 client.ping(now)
-        client.status = self.link.status()
-        # The countdowns stop while the host is not heard (paused, or reconnecting to it):
-        # when the host could not run, no time counted; the next view says how much is left.
-        silent = self.link.seated and client.status != "ok" and client.view is not None
-        client.quiet_since = self.link.last_heard if silent else None
-        # The host's absence shown truthfully (ui/page/link.py): its seat away, timers paused,
-        # and once it counts as gone the choice between keep-waiting and leave.
-        client.host_quiet = self.link.host_quiet(now)
-        client.host_lost = self.link.host_lost(now)
+        # The host's presence, one signal (ui/page/link.py): the banner, its seat away, the
+        # countdowns paused, and once it counts as gone the choice of keep-waiting or leave.
+        self.show_link(now)
         if not client.host_lost:
             self.screen.ui.pop("keep_waiting", None)
         if (self.plan is not None and client.handover is not None and self.link.missing
@@ -1157,19 +1149,16 @@ class GuestPage(Page):
         if self.reload_look == "looking":
             self.look_for_room(now)
         if self.reload_look in ("looking", "moving"):
-            client.host_lost = False
-            if client.status not in ("host_unverified", "ok"):
-                client.status = "looking"
             return
-        behind = self.link.behind(now)
         if self.plan is None and not self.gave_up and self.can_hand_over():
-            if behind:
+            if client.behind:
                 # Away itself (asleep, frozen, offline) while the host went: what it last
                 # heard may be old. It never takes the room over: it looks for it.
                 if client.host_lost and self.net.registered:
                     self.look_for_room(now)
                 return
-            if client.host_quiet and not self.early and self.next_host() == client.seat:
+            if client.pause.since is not None and not self.early \
+                    and self.next_host() == client.seat:
                 # This page would host next: Pyodide starts now, while the host may still
                 # come back, so that a takeover waits seconds less (a guest page downloads
                 # Pyodide only when it is about to become the host).
@@ -1178,6 +1167,11 @@ class GuestPage(Page):
                 js.crisp.engine.start()
             if client.host_lost or client.host_leaving:
                 self.hand_over()
+
+    def show_link(self, now):
+        """The host's presence as the link has it now, to the Client (what the screens show)."""
+        self.client.set_link(self.link.signal(now, looking=self.reload_look in ("looking",
+                                                                                 "moving")))
 
     # -- the host handover (docs/protocol.md "Host handover")
     def can_hand_over(self):
@@ -1253,9 +1247,7 @@ class GuestPage(Page):
             self.follow_text = json.dumps(record)
             storage_set(self.follow_key, self.follow_text)
         client.token = token
-        client.host_seat = host
-        client.host_lost = client.host_quiet = client.host_leaving = False
-        client.handover = {"name": name, "me": False}
+        client.hand_over_to(host, name)
         self.screen.ui.pop("keep_waiting", None)
         self.name = self.name or client.name or storage_get("crisp.name") or "?"
         set_query("room", new_id)
@@ -1474,7 +1466,7 @@ class GuestPage(Page):
             client.suspect = False
             self.net.drop()
             self.link.unverified(now)
-            client.status = self.link.status()
+            self.show_link(now)
             self.render()
             return
         if not client.trusted:
@@ -1507,7 +1499,7 @@ class GuestPage(Page):
             self.name = None
             self.link.refused()
         if client.screen != "gone":
-            client.status = self.link.status()
+            self.show_link(now)
         if client.token and storage_get(self.token_key) != client.token:
             storage_set(self.token_key, client.token)    # the first welcome's, only
         elif client.token is None and client.kicked is not None:
@@ -1522,7 +1514,7 @@ class GuestPage(Page):
             return
         self.link.lost(self.now(), missing)
         self.link.online = self.net.registered
-        self.client.status = self.link.status()
+        self.show_link(self.now())
         self.render()
 
     def net_error(self, kind):

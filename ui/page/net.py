@@ -11,6 +11,7 @@ Connections are opened with `reliable: true` (ordered delivery) and `serializati
 import js
 from pyscript.ffi import create_proxy
 
+from ui.page.link import backoff
 from ui.shared.gate import acceptable
 
 CONNECT_OPTIONS = '{"reliable": true, "serialization": "raw"}'
@@ -70,7 +71,7 @@ def _is_open(peer):
 
 def retry_ms(tries):
     """The wait (ms) before registering again after `tries` attempts since the last open."""
-    return RETRY_MS[min(max(tries, 0), len(RETRY_MS) - 1)]
+    return backoff(tries + 1, RETRY_MS)
 
 
 def revive(net):

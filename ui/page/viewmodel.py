@@ -11,6 +11,7 @@ from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
 from ui.page import cards
 from ui.page import i18n
 from ui.page.client import left_ms
+from ui.page.presence import Pause
 from ui.page.vdom import isolate
 
 
@@ -54,6 +55,12 @@ def read(model, attr, default=None):
         return default
     v = getattr(model, attr, default)
     return default if v is None else v
+
+
+def pause_of(model):
+    """The model's pause (ui/page/presence.py `Pause`; a model without one: nothing paused)."""
+    pause = read(model, "pause")
+    return pause if pause is not None else Pause()
 
 
 def player_list(model):
@@ -145,27 +152,24 @@ def table_info(model, ui, ctx):
     phase = view.get("phase", "peek")
     allowed = allowed_map(view)
     public = phase in END_PHASES
-    # The host silent (ui/page/link.py `host_quiet`): its seat shows away and the timers stop at
-    # what they showed when it was last heard (nothing runs out while the room is away).
-    quiet = bool(read(model, "host_quiet", False)) and not read(model, "is_host", False)
-    elapsed = ctx.elapsed
-    if quiet:
-        heard = read(model, "last_heard")
-        view_at = read(model, "view_at", 0)
-        if heard is not None and heard - view_at < elapsed:
-            elapsed = max(0, heard - view_at)
+    # The game paused (the host silent, or a handover under way: the Client's `pause`):
+    # the seat that went silent shows away, the countdowns stand still (ctx.elapsed counts no
+    # time past the pause), and nothing is live (a tap would reach nobody).
+    paused = pause_of(model).since is not None
+    if paused:
+        allowed = {}
     spectator = bool(read(model, "spectator", False)) and read(model, "seat") is None
     asking = read(model, "ask")
     queen = queen_flow(ui, allowed)
-    seats = seat_rows(model, ui, ctx, view, players, n, me, queen, quiet, spectator)
+    seats = seat_rows(model, ui, ctx, view, players, n, me, queen, paused, spectator)
     info = {"me": me, "n": n, "phase": phase, "round": view.get("round", 1),
             "target": (view.get("options") or {}).get("target"),
             "seats": seats, "turn": view.get("turn"), "queen": queen,
             "pending": view.get("pending_draws", 0) or 0}
     info.update(pile_info(view, allowed, me))
     info.update(button_info(view, allowed, phase, queen))
-    info.update(timer_info(view, allowed, phase, elapsed))
-    info["paused"] = quiet
+    info.update(timer_info(view, allowed, phase, ctx.elapsed))
+    info["paused"] = paused
     info["spectator"] = spectator
     info["ask"] = asking if spectator and isinstance(asking, dict) else None
     info["timer_mine"] = info["turn"] == me
@@ -194,19 +198,21 @@ def queen_flow(ui, allowed):
     return queen
 
 
-def seat_rows(model, ui, ctx, view, players, n, me, queen, quiet, spectator):
-    """One row per seat: who sits there, their badges, score, cards and what may be tapped."""
+def seat_rows(model, ui, ctx, view, players, n, me, queen, paused, spectator):
+    """One row per seat: who sits there, their badges, score, cards and what may be tapped
+    (nothing while `paused`; then the seat that went silent shows away)."""
     phase = view.get("phase", "peek")
     hands = view.get("hands") or [[None, None, None] for _ in range(n)]
     scores = view.get("scores") or [0] * n
     ready = view.get("ready") or [True] * n
-    allowed = allowed_map(view)
+    allowed = {} if paused else allowed_map(view)
     reveals = reveal_map(model)
     moved = recent_moves(read(model, "log", []) or [])
     is_host = read(model, "is_host", False)
     # the seat whose page hosts: seat 0 until a host handover moves it (the room says so in
     # its `welcome`, `lobby` and `sealed` messages: ui/page/client.py `host_seat`)
     host = read(model, "host_seat", (read(model, "lobby", {}) or {}).get("host", 0))
+    silent = pause_of(model).seat if paused else None
     seats = []
     for s in range(n):
         hand = hands[s] if s < len(hands) else [None, None, None]
@@ -216,24 +222,24 @@ def seat_rows(model, ui, ctx, view, players, n, me, queen, quiet, spectator):
             "turn": phase in PLAY_PHASES and view.get("turn") == s,
             "dealer": view.get("dealer") == s, "caller": view.get("caller") == s,
             "ready": bool(ready[s]) if s < len(ready) else True,
-            "connected": p.get("connected", True) is not False and not (quiet and s == host),
+            "connected": p.get("connected", True) is not False and s != silent,
             "bot": p.get("bot"),
             "score": scores[s] if s < len(scores) else 0, "cards": [],
         }
         # The host may let a bot play an away person's seat until they are back.
         row["stand_in"] = None
         if (is_host and s != me and s != host and not row["connected"]
-                and not row["bot"] and phase != "game_over"):
+                and not row["bot"] and phase != "game_over" and not paused):
             row["stand_in"] = ("intent", "stand_in",
                                {"seat": s, "level": ui.get("bot_level", "easy")})
         # A spectator asking for this seat: the host may give it (docs/protocol.md "Spectators").
         row["asks"] = p.get("asks") if isinstance(p.get("asks"), str) else None
         row["approve"] = None
-        if is_host and row["asks"] and phase != "game_over":
+        if is_host and row["asks"] and phase != "game_over" and not paused:
             row["approve"] = ("intent", "approve", {"seat": s})
         # A spectator may ask for a seat played by a bot or whose person is away.
         row["take"] = None
-        if (spectator and s != host and (row["bot"] or not row["connected"])
+        if (spectator and s != host and (row["bot"] or not row["connected"]) and not paused
                 and phase != "game_over" and (ui.get("name") or "").strip()):
             row["take"] = ("local", "sit", s)
         row["cards"] = seat_cells(s, hand, me, allowed, queen, reveals, moved)
