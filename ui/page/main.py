@@ -1122,6 +1122,17 @@ class GuestPage(Page):
                 self.net.connect()
             elif todo == "ping":
                 client.ping(now)
+        if self.looker is not None:
+            self.looker.step(now)
+        if self.reload_look is None and handover.reload_should_look(
+                self.saved_follow, self.seen, self.link.missing, self.link.failures,
+                self.net.registered):
+            # A reloaded page whose room id does not answer: the room may have moved while
+            # its tab was gone. It looks at the next ids (never takes the room over).
+            log("the room does not answer: looking for it at its next ids")
+            self.reload_look = "looking"
+        if self.reload_look == "moving" and now - self.moved_at > self.gone_ms + SUCCESSOR_MS:
+            self.reload_look = "done"         # the room it found does not seat it
         # The host's presence, one signal (ui/page/link.py): the banner, its seat away, the
         # countdowns paused, and once it counts as gone the choice of keep-waiting or leave.
         self.show_link(now)
@@ -1135,17 +1146,6 @@ class GuestPage(Page):
             log("seat", self.plan.successor, "did not take over: the next one does")
             self.hand_over(failed=self.plan.successor)
             return
-        if self.looker is not None:
-            self.looker.step(now)
-        if self.reload_look is None and handover.reload_should_look(
-                self.saved_follow, self.seen, self.link.missing, self.link.failures,
-                self.net.registered):
-            # A reloaded page whose room id does not answer: the room may have moved while
-            # its tab was gone. It looks at the next ids (never takes the room over).
-            log("the room does not answer: looking for it at its next ids")
-            self.reload_look = "looking"
-        if self.reload_look == "moving" and now - self.moved_at > self.gone_ms + SUCCESSOR_MS:
-            self.reload_look = "done"         # the room it found does not seat it
         if self.reload_look == "looking":
             self.look_for_room(now)
         if self.reload_look in ("looking", "moving"):
