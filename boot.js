@@ -35,8 +35,11 @@
 //   failed(text) show the loading screen's error with `text` (ui/page/main.py: the page's start
 //                failed)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
+//   store        localStorage behind a door that never throws (store.js: get, set, remove,
+//                state "ok" | "blocked" | "full"); ui/page/storage.py goes through it
 import { loads, mode, signaling, testBuild } from "./config.js";
 import { keepAwake } from "./awake.js";
+import { store } from "./store.js";
 
 const params = new URLSearchParams(location.search);
 const room = params.get("room") || null;
@@ -216,7 +219,7 @@ window.crisp = {
   mode, room, guest, test: testBuild === true,
   interpreter: "micropython",
   get peerOptions() { return peerOptions(); },
-  newPeer, randomHex, keepAwake,
+  newPeer, randomHex, keepAwake, store,
   now: () => Date.now() + 0.5,
   engine,
   loaded, failed,

@@ -16,10 +16,10 @@ from pyscript.ffi import create_proxy
 MODULES = (
     "ui.shared.handover", "ui.shared.roomcode", "ui.shared.hostlife", "ui.page.cues",
     "ui.page.i18n", "ui.shared.limits", "crisp_core.actions", "crisp_core.cards",
-    "ui.page.cards", "ui.shared.proof", "ui.page.presence", "ui.page.client", "ui.page.vdom",
-    "ui.page.viewmodel",
-    "ui.page.intents", "ui.page.qr", "ui.page.icons", "ui.page.eventlog", "ui.page.widgets",
-    "ui.page.results", "ui.page.table", "ui.page.screens", "ui.page.sound", "ui.page.storage",
+    "ui.page.cards", "ui.shared.proof", "ui.page.fairplay", "ui.page.presence", "ui.page.client",
+    "ui.page.vdom", "ui.page.viewmodel", "ui.page.intents", "ui.page.qr", "ui.page.icons",
+    "ui.page.eventlog", "ui.page.widgets", "ui.page.results", "ui.page.table", "ui.page.screens",
+    "ui.page.sound", "ui.page.storage",
     "ui.page.render", "ui.page.link", "ui.shared.gate", "ui.page.net", "ui.page.main",
 )
 IMPORT_BUDGET_MS = 30

@@ -31,8 +31,8 @@ MAX_FIRED_TOTAL = 5000     # ... and in the whole round: a hostile record stays 
 END_PHASES = ("round_over", "game_over")
 
 #: What a mismatch may name (``what``), in the order a check meets them.
-KINDS = ("record", "commitment", "contribution", "log", "deal", "peek", "draw", "jack",
-         "queen", "discard", "recycle", "hands", "event")
+KINDS = ("record", "uncommitted", "again", "commitment", "contribution", "log", "deal", "peek",
+         "draw", "jack", "queen", "discard", "recycle", "hands", "event")
 
 
 class Mismatch(Exception):
@@ -56,10 +56,45 @@ def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _seats(value, what):
+    """A record's list of seats (``skipped``, ``bots``): absent is empty; else ints."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(_is_int(s) for s in value):
+        raise Mismatch("record", "the record's %s are not seats" % what)
+    return value
+
+
+def _committed(record):
+    """The round had one commitment, and only one (attacks 3 and 4 of issue 18): a record
+    whose ``commitment`` is null is a round dealt with none (``uncommitted``: not checked);
+    ``commitments``, when there, lists every commitment the page got for the round in that
+    room, and more than one is a host that dealt the round again until it liked the deal."""
+    if record.get("commitment") is None:
+        if record.get("test_deck") is True:
+            raise Mismatch("uncommitted", "a test deck: the round was stacked, not shuffled")
+        raise Mismatch("uncommitted", "the host's shuffle was not committed: this round is "
+                       "not checked")
+    commitments = record.get("commitments")
+    if commitments is None:
+        return
+    if not isinstance(commitments, list) or not all(shuffle.is_hex(c, 32) for c in commitments):
+        raise Mismatch("record", "the commitments are not a list of 64 hex digits")
+    distinct = []
+    for c in commitments:
+        if c not in distinct:
+            distinct.append(c)
+    if len(distinct) > 1:
+        raise Mismatch("again", "the host committed to round %s %d times: it dealt the round "
+                       "again" % (record.get("round"), len(distinct)),
+                       [c[:8] for c in distinct[1:]], [distinct[0][:8]])
+
+
 def _shape(record):
     """Refuse a record that is not one (a hostile or broken file never crashes the check)."""
     if not isinstance(record, dict) or record.get("crisp_record") != RECORD_VERSION:
         raise Mismatch("record", "not a Crisp round record (version 1)")
+    _committed(record)
     for key in ("round", "dealer", "start"):
         if not _is_int(record.get(key)):
             raise Mismatch("record", "the record's %s is not an integer" % key)
@@ -92,6 +127,38 @@ def _shape(record):
     seat = record.get("seat")
     if seat is not None and not _is_int(seat):
         raise Mismatch("record", "seat is not a seat")
+    _seats(record.get("skipped"), "skipped")
+    _seats(record.get("bots"), "bots")
+    host = record.get("host")
+    if host is not None and not _is_int(host):
+        raise Mismatch("record", "the host is not a seat")
+
+
+def _contributions(record):
+    """Whose numbers the shuffle used (attack 2 of issue 18). A page that sent a contribution
+    finds it used, or its own seat named as skipped (then its player is told); nobody is
+    both. No contribution comes from the host's seat or a bot's (``host``, ``bots``: what the
+    page knew when the commitment came): a host that adds a number of its own after seeing
+    the others' picks the deal."""
+    seat = record.get("seat")
+    sent = record.get("sent")
+    used = dict((item[0], item[1]) for item in record["contributions"])
+    skipped = _seats(record.get("skipped"), "skipped")
+    for s in skipped:
+        if s in used:
+            raise Mismatch("record", "seat %s is both used and skipped" % s)
+    if sent is not None:
+        if seat in used and used[seat] != sent:
+            raise Mismatch("contribution", "seat %s sent %s but the shuffle used %s"
+                           % (seat, sent, used[seat]), [sent], [used[seat]])
+        if seat not in used and seat not in skipped:
+            raise Mismatch("contribution", "seat %s sent %s but the shuffle did not use it, "
+                           "nor name the seat as skipped" % (seat, sent), [sent], [])
+    bots = _seats(record.get("bots"), "bots")
+    for s in sorted(used):
+        if s in bots or s == record.get("host"):
+            raise Mismatch("contribution", "the shuffle used a number from seat %s, the host's "
+                           "or a bot's: only the players' pages contribute" % s, [used[s]], [])
 
 
 def deck_of(record):
@@ -250,8 +317,10 @@ def check(record):
     """Check one round's record; returns None when it holds, else the first difference as
     ``{what, detail, saw, expected}`` (:class:`Mismatch`). Never raises for bad input.
 
-    In order: the secret matches the commitment; the page's own contribution (``sent``) is
-    the one used; the inputs replay legally to the end of the round from the deck the seed
+    In order: the round had a commitment, one only (``commitments``: all those the page got
+    for it); the secret matches the commitment; the page's own contribution (``sent``) is
+    the one used, or its seat is named as skipped; no contribution is the host's or a bot's;
+    the inputs replay legally to the end of the round from the deck the seed
     gives; every event the page saw (``observed``) is the replay's: its public events in
     the replay's order, its private reveals among those the replay sends to its seat.
     """
@@ -266,12 +335,8 @@ def _check(record):
     _shape(record)
     if shuffle.commitment(record["secret"]) != record["commitment"]:
         raise Mismatch("commitment", "the revealed secret does not match the commitment")
+    _contributions(record)
     seat = record.get("seat")
-    sent = record.get("sent")
-    used = dict((item[0], item[1]) for item in record["contributions"])
-    if sent is not None and seat in used and used[seat] != sent:
-        raise Mismatch("contribution", "seat %s sent %s but the shuffle used %s"
-                       % (seat, sent, used[seat]), [sent], [used[seat]])
     events = []
     failure = None
     try:

@@ -266,9 +266,9 @@ def summary(client, renders):
 
 def run_micropython(source):
     """Run `source` on MicroPython with the `ui` modules client.py imports (ui/shared/proof.py,
-    ui/shared/handover.py, ui/shared/limits.py, ui/page/presence.py)."""
+    ui/shared/handover.py, ui/shared/limits.py; ui/page/fairplay.py, ui/page/presence.py)."""
     names = (("shared", "proof"), ("shared", "handover"), ("shared", "limits"),
-             ("page", "presence"))
+             ("page", "fairplay"), ("page", "presence"))
     writes = ""
     for folder, name in names:
         with open(os.path.join(ROOT, "ui", folder, name + ".py"), encoding="utf-8") as f:

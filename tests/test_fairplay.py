@@ -152,7 +152,7 @@ def test_a_changed_secret_or_contribution_is_always_detected(players, seed, secr
                                                [forged] + contributions[1:])
         cheated["contributions"] = record["contributions"]
         assert verify.check(for_seat(cheated, cheated_events, 0))["what"] in \
-            verify.KINDS[3:]
+            verify.KINDS[verify.KINDS.index("log"):]
 
 
 def test_rounds_without_a_draw_timer_and_with_recycled_decks_verify():
@@ -259,12 +259,17 @@ def test_solo_rooms_and_stacked_test_decks_have_no_commitment():
     net.host.host({"type": "start"})
     assert net.room.game is not None and net.room.fair is None
     assert not net.received(LOCAL, "commit")
+    assert net.host.verdict is None                 # solo: nothing to check, nothing said
     stacked = room_of_three(deck=["Ah", "2c"])
+    stacked.clients["b"].test_build = True          # Bea's page is a test build's
     stacked.host.host({"type": "start"})
     assert stacked.room.game is not None and stacked.room.fair is None
     play_round(stacked, (LOCAL, "a", "b"))
     assert not stacked.received("a", "commit") and not stacked.received("a", "proof")
-    assert stacked.clients["a"].verdict is None
+    # the guests say the round is not checked: a test build's page, that it is a test deck
+    assert stacked.clients["a"].verdict["what"] == "uncommitted"
+    assert stacked.clients["b"].verdict["what"] == "test_deck"
+    assert stacked.host.verdict is None
 
 
 def test_hostile_contributions_change_nothing():

@@ -541,6 +541,44 @@ def test_the_round_check_shows_quietly_when_it_holds_and_loudly_when_not():
     assert find(tree, "round-mismatch") is None
 
 
+def test_a_round_dealt_again_or_not_committed_is_said_at_once_and_on_the_results():
+    # issue 18, attacks 2-4: the words each page shows (ui/fairplay.py sets the verdicts)
+    m = table_model(3, seat=1, phase="play", turn=2, allowed=[])
+    rnd = m.view["round"]
+    tree, ctx = show(m)
+    assert find(tree, "fair-alarm") is None
+    for what, words in (("again", "dealt this round again"), ("uncommitted", "not checked")):
+        m.verdict = {"round": rnd, "ok": False, "skipped": [], "what": what, "saw": [],
+                     "expected": [], "detail": "x"}
+        tree, ctx = show(m)
+        node = find(tree, "fair-alarm")
+        assert node["attrs"]["data-what"] == what and node["attrs"]["role"] == "alert"
+        assert words in text_of(node)
+        tree, ctx = show(m, lang="es")
+        assert "anfitri" in text_of(find(tree, "fair-alarm"))
+    m.verdict = dict(m.verdict, what="test_deck")        # a test build's stacked deck: quiet
+    assert find(show(m)[0], "fair-alarm") is None
+    hands = [["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]]
+    m = table_model(3, seat=1, phase="round_over", turn=None, caller=1, hands=hands,
+                    round_points=[14, 6, 17], scores=[14, 6, 17], allowed=[])
+    m.verdict = {"round": rnd, "ok": False, "skipped": [], "what": "uncommitted"}
+    tree, ctx = show(m)
+    assert find(tree, "fair-alarm") is None and find(tree, "round-verified") is None
+    assert "not checked" in text_of(find(tree, "round-unchecked"))
+    m.verdict = dict(m.verdict, what="test_deck")
+    tree, ctx = show(m)
+    assert "test deck" in text_of(find(tree, "round-test-deck")).lower()
+    assert find(tree, "round-mismatch") is None and find(tree, "round-unchecked") is None
+    m.verdict = dict(m.verdict, what="again")
+    assert "again" in text_of(find(show(m)[0], "round-mismatch"))
+    # this page's own number named as not in time: it says so plainly
+    m.verdict = {"round": rnd, "ok": True, "skipped": [1, 2]}
+    tree, ctx = show(m)
+    assert "not used" in text_of(find(tree, "fair-skipped-you"))
+    m.verdict = {"round": rnd, "ok": True, "skipped": [2]}
+    assert find(show(m)[0], "fair-skipped-you") is None
+
+
 def test_game_over_names_the_winners():
     m = table_model(3, seat=2, phase="game_over", turn=None, winners=[0, 2],
                     hands=[["Ah", "2c", "3d"], ["Kh", "Ks", "Kd"], ["Ac", "2d", "3s"]],

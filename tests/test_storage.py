@@ -43,6 +43,57 @@ class NoStoragePage:
         raise RuntimeError("SecurityError: access denied")
 
 
+class Door:
+    """crisp.store (store.js): never throws; keeps what it is given; says its state."""
+
+    def __init__(self, state="ok"):
+        self.items = {}
+        self.state = state
+
+    def get(self, key):
+        return self.items.get(key)
+
+    def set(self, key, value):
+        self.items[key] = value
+        return True
+
+    def remove(self, key):
+        self.items.pop(key, None)
+
+
+class Crisp:
+    def __init__(self, door):
+        self.store = door
+
+
+class DoorPage:
+    """A page with crisp.store: its localStorage is never touched (it would throw)."""
+
+    def __init__(self, door):
+        self.crisp = Crisp(door)
+
+    @property
+    def localStorage(self):
+        raise RuntimeError("SecurityError: touched past the door")
+
+
+def test_a_page_goes_through_its_guarded_door():
+    door = Door()
+    store = Storage(DoorPage(door))
+    store.set("crisp.name", "Ana")
+    assert door.items == {"crisp.name": "Ana"}
+    assert store.get("crisp.name") == "Ana"
+    store.remove("crisp.name")
+    assert store.get("crisp.name") is None and store.state() == "ok"
+
+
+def test_the_state_says_whether_the_browser_keeps_anything():
+    for state in ("blocked", "full", "ok"):
+        assert Storage(DoorPage(Door(state))).state() == state
+    assert Storage(DoorPage(Door("junk"))).state() == "ok"
+    assert Storage(Page(FakeLocalStorage())).state() == "ok"      # no door: tests, CPython
+
+
 def test_get_set_remove():
     store = Storage(Page(FakeLocalStorage()))
     assert store.get("crisp.name") is None

@@ -6,6 +6,10 @@
     python3 tools/build.py --test     test build: also honours the test-only page parameters
                                       (?deck=, ?seed=); what the e2e tests use. Never deploy it.
     python3 tools/build.py --out DIR  build somewhere else than dist/
+    python3 tools/build.py --hosted --signaling https://peer.example.org/peerjs --ice ice.json
+                                      a deployment's own PeerJS server and STUN/TURN servers
+                                      (tools/netconfig.py checks both; README "Your own
+                                      servers"); --ice works on local builds too
 
 What dist/ holds (every URL in it is relative, so it works at / and under /<repo>/):
 
@@ -13,6 +17,7 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
                               Content-Security-Policy <meta>: content_security_policy())
     start.py                  the page's entry script (boot.js): `import ui.page.main`, from the zip
     awake.js                  the Screen Wake Lock, held while a round is played (copied)
+    store.js                  localStorage behind a door that never throws (copied)
     engine-worker.js          the host's engine worker: Pyodide + py/host-<hash>.zip (copied)
     config.js                 GENERATED: the signaling server, the host zip's name, and what
                               each page downloads (sizes: the loading screen's progress)
@@ -65,7 +70,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE_MODULES = os.path.join(ROOT, "node_modules")
 
 # Source files copied as they are.
-SHELL_FILES = ["index.html", "boot.js", "engine-worker.js", "awake.js", "start.py"]
+SHELL_FILES = ["index.html", "boot.js", "engine-worker.js", "awake.js", "store.js", "start.py"]
 # Vendored npm files: package dir -> (dist subdir, files or None for "all but maps/types").
 PYODIDE_FILES = [
     "pyodide.mjs",
@@ -78,32 +83,20 @@ PYODIDE_FILES = [
 MICROPYTHON_FILES = ["micropython.mjs", "micropython.wasm"]
 PEERJS_FILES = ["peerjs.min.js"]
 
-# Signaling configurations. The page reads dist/config.js and nothing else for this.
-#   same_origin: the PeerJS server is on the page's own host and port, under `path`
-#   peer: extra options for `new Peer(id, options)` (PeerJS client options)
-SIGNALING = {
-    "local": {
-        "same_origin": True,
-        "path": "/peerjs",
-        # LAN play: host candidates are enough, and no STUN/TURN request leaves the network.
-        "peer": {"key": "peerjs", "config": {"iceServers": []}},
-    },
-    "hosted": {
-        "same_origin": False,
-        "path": None,
-        # PeerJS defaults: the cloud server 0.peerjs.com with its STUN/TURN servers.
-        "peer": {},
-    },
-}
+# The signaling server and the ICE servers (STUN/TURN): tools/netconfig.py. The page reads
+# dist/config.js and nothing else for them. Local builds signal at this origin's /peerjs
+# (tools/serve.mjs) with no STUN/TURN; hosted builds at the PeerJS cloud with its STUN/TURN,
+# or at the deployment's own servers (--signaling, --ice).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import netconfig  # noqa: E402  (tools/netconfig.py, beside this file)
 
-# The signaling hosts a hosted page talks to (PeerJS cloud: HTTPS for ids, a WebSocket).
-CLOUD_SIGNALING = ["https://0.peerjs.com", "wss://0.peerjs.com"]
+CLOUD_SIGNALING = netconfig.CLOUD_SIGNALING
 CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(">)')
 INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
-def content_security_policy(mode, html):
+def content_security_policy(mode, html, connect=None):
     """The page's Content-Security-Policy, as tight as PyScript, Pyodide and MicroPython allow
     (checked by e2e/test_csp.py, which plays a round listening for violations):
     - scripts from this origin only; WebAssembly may compile ('wasm-unsafe-eval'); Pyodide's
@@ -112,7 +105,9 @@ def content_security_policy(mode, html):
       set style properties through the CSSOM, never a style attribute.
     - images from this origin and data: URLs (the shell's icon, the room link's QR code).
     - connections to this origin only (its files and, local builds, the signaling server at
-      /peerjs, ws: included); hosted builds also to the PeerJS cloud (CLOUD_SIGNALING).
+      /peerjs, ws: included); hosted builds also to their signaling server: the PeerJS
+      cloud (CLOUD_SIGNALING), or `connect`, the origins of --signaling
+      (netconfig.connect_origins).
       WebRTC's own traffic (STUN/TURN, data channels) is not governed by CSP.
     - workers from this origin or blob: URLs (PyScript makes its workers from blobs).
     - no plugins, no <base>, no form posts. (frame-ancestors cannot be set by a <meta>.)
@@ -120,7 +115,9 @@ def content_security_policy(mode, html):
     styles = ["'self'"] + ["'sha256-%s'" % base64.b64encode(
         hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
         for css in INLINE_STYLE.findall(HTML_COMMENT.sub("", html))]
-    connect = ["'self'"] + (CLOUD_SIGNALING if mode == "hosted" else [])
+    if connect is None:
+        connect = netconfig.connect_origins(mode)
+    connect = ["'self'"] + list(connect)
     return "; ".join([
         "default-src 'self'",
         "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
@@ -134,15 +131,15 @@ def content_security_policy(mode, html):
     ])
 
 
-def shell_html(mode, html=None):
+def shell_html(mode, html=None, connect=None):
     """index.html's text `html` (default: the repository's index.html) with its
-    Content-Security-Policy written in."""
+    Content-Security-Policy written in (`connect`: content_security_policy's)."""
     if html is None:
         with open(os.path.join(ROOT, "index.html"), encoding="utf-8") as f:
             html = f.read()
     if not CSP_META.search(html):
         fail('index.html has no <meta http-equiv="Content-Security-Policy" content="...">')
-    policy = content_security_policy(mode, html)
+    policy = content_security_policy(mode, html, connect)
     return CSP_META.sub(lambda m: m.group(1) + policy + m.group(2), html, count=1)
 
 
@@ -393,7 +390,7 @@ def write_app_files(out, zips, dirs):
         with open(os.path.join(out, rel), "rb") as f:
             digest.update(hashlib.sha256(f.read()).digest())
     micropython = [dirs["micropython"] + "/" + f for f in MICROPYTHON_FILES]
-    shell = (["./", "boot.js", "config.js", "mpy.toml", "start.py", "ui/style.css",
+    shell = (["./", "boot.js", "store.js", "config.js", "mpy.toml", "start.py", "ui/style.css",
               zips["page"], dirs["pyscript"] + "/core.js",
               dirs["pyscript"] + "/core.css", dirs["peerjs"] + "/peerjs.min.js",
               "manifest.webmanifest", "icons/icon-192.png"] + micropython)
@@ -406,7 +403,14 @@ def write_app_files(out, zips, dirs):
     return head
 
 
-def build(out, mode, test=False):
+def build(out, mode, test=False, signaling_url=None, ice=None):
+    """Build the site into `out` (see the module doc). `signaling_url`, `ice`: a hosted
+    build's own signaling server and ICE servers (tools/netconfig.py), checked first."""
+    try:
+        signaling = netconfig.signaling_config(mode, signaling_url, ice)
+        connect = netconfig.connect_origins(mode, signaling_url)
+    except netconfig.BuildInputError as e:
+        fail(str(e))
     if not os.path.isdir(NODE_MODULES):
         fail("node_modules/ is missing: run `npm ci` first")
     for d in ("ui", "crisp_core"):
@@ -433,7 +437,7 @@ def build(out, mode, test=False):
         for sub, folder in dirs.items():
             text = text.replace(f"./vendor/{sub}/", f"./{folder}/")
         if name == "index.html":
-            text = shell_html(mode, text)
+            text = shell_html(mode, text, connect)
         write(os.path.join(out, name), text)
 
     # 2. sources, as files (browsable: the page runs them from its zip)
@@ -481,7 +485,6 @@ def build(out, mode, test=False):
     write(os.path.join(out, "mpy.toml"),
           pyscript_config(f"./{dirs['micropython']}/micropython.mjs", "./" + zips["page"],
                           "page (MicroPython, every player)"))
-    signaling = SIGNALING[mode]
     # What each page downloads before it can start, with sizes: the loading screen's real
     # progress (boot.js). [path, bytes, what] where what names the part for the player.
     def load(path, what):
@@ -535,8 +538,22 @@ def main(argv=None):
     ap.add_argument("--test", action="store_true",
                     help="honour the test-only page parameters ?deck= and ?seed= (e2e tests only)")
     ap.add_argument("--out", default=os.path.join(ROOT, "dist"), help="output folder (default dist/)")
+    ap.add_argument("--signaling", metavar="URL",
+                    help="with --hosted: the deployment's own PeerJS server, "
+                         "https://host[:port]/path (default: the PeerJS cloud)")
+    ap.add_argument("--ice", metavar="FILE.json",
+                    help="the ICE servers: a JSON list of RTCIceServer objects (STUN, and "
+                         "TURN with username and credential); default: none on a local build, "
+                         "the PeerJS cloud's on a hosted one")
     args = ap.parse_args(argv)
-    info = build(os.path.abspath(args.out), "hosted" if args.hosted else "local", test=args.test)
+    ice = None
+    if args.ice is not None:
+        try:
+            ice = netconfig.load_ice(args.ice, test=args.test)
+        except netconfig.BuildInputError as e:
+            fail(str(e))
+    info = build(os.path.abspath(args.out), "hosted" if args.hosted else "local", test=args.test,
+                 signaling_url=args.signaling, ice=ice)
     total = sum(os.path.getsize(os.path.join(dp, f))
                 for dp, _, fs in os.walk(args.out) for f in fs)
     kind = info["mode"] + (" test" if info["test"] else "")

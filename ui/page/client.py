@@ -9,6 +9,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
+from ui.page import fairplay
 from ui.page.presence import Pause, elapsed_ms
 from ui.shared import handover, proof
 from ui.shared.limits import MAX_PLAYERS
@@ -18,8 +19,6 @@ REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
 UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
 SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
 LOG_MAX = 200         # public events of the round kept for the event log
-OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a few hundred)
-PROOF_PARTS_MAX = 200
 
 
 def _is_int(x):
@@ -88,8 +87,10 @@ class Client:
     rounds.
     """
 
-    def __init__(self, send, is_host=False, nonce=None, entropy=None):
+    def __init__(self, send, is_host=False, nonce=None, entropy=None, test_build=False):
         self.send = send
+        self.test_build = test_build is True   # a test build: a round with no commitment
+                                               # is its stacked ?deck=, said as such
         self.nonce = nonce
         self.is_host = is_host
         self.trusted = True
@@ -97,6 +98,9 @@ class Client:
         self._ask = None          # the rejoin in progress: what the host's proof must match
         self.entropy = entropy if entropy is not None else nonce
         self.fair = {}          # round -> what this page saw of that round's commitment
+        self.dialed = None      # the room id this page joined (its own, never the host's word)
+        self.committed = {}     # room id -> the highest round this page answered a commit of
+        self.pending = None     # (room, round): a commitment answered, its deal not yet here
         self._segment = True    # the next view starts a new segment of observed events
         self.verdict = None
         self.record = None
@@ -255,9 +259,7 @@ class Client:
                 self.log = []
                 self.history = []
                 self._clear_reveals()
-                self.fair = {}
-                self.verdict = None
-                self.record = None
+                fairplay.reset(self)
             return True
         if kind == "view":
             self._view(msg, now)
@@ -337,7 +339,7 @@ class Client:
         if self.screen != "gone":
             self.screen = "table"
         self._batch += 1
-        self._observe(view.get("round"), msg.get("events") or [])
+        fairplay.observe(self, view.get("round"), msg.get("events") or [])
         for event in msg.get("events") or []:
             if not isinstance(event, dict):
                 continue
@@ -438,100 +440,11 @@ class Client:
         self.synced_at = now
         self._send({"type": "sync"})
 
-    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle") ----------------------
-
-    def _fair_round(self, number):
-        """What this page keeps about round `number`'s commitment (this round and the last)."""
-        entry = self.fair.get(number)
-        if entry is None:
-            entry = {"commit": None, "sent": None, "info": None, "segments": [],
-                     "proof": {}, "done": False}
-            self.fair[number] = entry
-            for old in list(self.fair):
-                if old < number - 1:
-                    del self.fair[old]
-        return entry
-
-    def _observe(self, number, events):
-        """Keep every event this page receives, by round, for the check at the round's end:
-        one segment per (re)join (after a rejoin the room replays only the last events)."""
-        if not isinstance(number, int):
-            return
-        entry = self._fair_round(number)
-        if self._segment or not entry["segments"]:
-            entry["segments"].append([])
-            self._segment = False
-        kept = sum([len(seg) for seg in entry["segments"]])
-        for event in events:
-            if isinstance(event, dict) and kept < OBSERVED_MAX:
-                entry["segments"][-1].append(event)
-                kept += 1
+    # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle"; ui/page/fairplay.py) ------
 
     def _fair_message(self, kind, msg):
-        number = msg.get("round")
-        if not isinstance(number, int) or isinstance(number, bool):
-            return False
-        entry = self._fair_round(number)
-        if kind == "commit":
-            # Before the deal: answer at once with this page's contribution (once for each
-            # commitment; a new game's round 1 has a new one).
-            commitment = msg.get("commitment")
-            if isinstance(commitment, str) and entry["commit"] != commitment:
-                entry.update({"commit": commitment, "sent": None, "info": None,
-                              "segments": [], "proof": {}, "done": False})
-                if self.entropy is not None and not self.is_host:
-                    entry["sent"] = self.entropy()
-                    self._send({"type": "contribute", "round": number, "value": entry["sent"]})
-            return False
-        if kind == "fair":
-            entry["info"] = msg
-            if entry["commit"] is None:
-                entry["commit"] = msg.get("commitment")   # joined after the commitment
-            return False
-        parts = msg.get("parts")
-        part = msg.get("part")
-        if (entry["done"] or not isinstance(parts, int) or not isinstance(part, int)
-                or not 0 <= part < parts <= PROOF_PARTS_MAX):
-            return False
-        entry["proof"][part] = msg
-        if len(entry["proof"]) < parts or entry["info"] is None:
-            return False
-        entry["done"] = True
-        try:
-            self._verify(number, entry, parts)
-        except Exception as e:        # a bug or a host's garbage: a loud mismatch, no crash
-            self.verdict = {"round": number, "ok": False, "skipped": [], "what": "record",
-                            "detail": "the check failed: " + type(e).__name__,
-                            "saw": [], "expected": []}
-        return True
-
-    def _verify(self, number, entry, parts):
-        """All of the proof is here: build the round's record and check it with the engine."""
-        import crisp_core.verify as verify    # the engine: guests have it in their zip too
-        info = entry["info"]
-        actions = []
-        for part in range(parts):
-            got = entry["proof"][part].get("actions")
-            actions += got if isinstance(got, list) else [None]
-        first = entry["proof"][0]
-        record = {"crisp_record": verify.RECORD_VERSION, "round": number,
-                  "dealer": info.get("dealer"), "options": info.get("options"),
-                  "scores": info.get("scores"), "start": info.get("start"),
-                  "players": info.get("players"),
-                  "commitment": entry["commit"], "contributions": info.get("contributions"),
-                  "skipped": info.get("skipped"), "secret": first.get("secret"),
-                  "actions": actions, "seat": self.seat, "sent": entry["sent"],
-                  "observed": entry["segments"]}
-        result = verify.check(record)
-        if result is None and entry["commit"] != info.get("commitment"):
-            result = {"what": "commitment", "detail": "the deal's commitment is not the one "
-                      "sent before the contributions", "saw": [], "expected": []}
-        verdict = {"round": number, "ok": result is None,
-                   "skipped": info.get("skipped") or []}
-        if result is not None:
-            verdict.update(result)
-        self.verdict = verdict
-        self.record = record
+        """`commit`, `fair` or `proof` from the room: ui/page/fairplay.py checks them."""
+        return fairplay.receive(self, kind, msg)
 
     # ---- to the room --------------------------------------------------------------------
 
@@ -554,6 +467,8 @@ class Client:
         bound into the proofs. A rejoin needs `nonce` (the constructor's)."""
         self.name = name
         self.name_error = None
+        if room:
+            self.dialed = room       # the page's own room id: the fair-play checks key on it
         if token is None or self.is_host:
             self._send({"type": "join", "name": name})
             return

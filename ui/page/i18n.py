@@ -223,6 +223,12 @@ EN = {
                "committed to before the deal, mixed with the players' random numbers, and "
                "everything it showed you matches.",
     "fair_skipped": "Not in time to mix in a number: {names}.",
+    "fair_skipped_you": "Your page's random number was not used to shuffle: the host says it "
+                        "came too late.",
+    "fair_what_again": "The host dealt this round again: it committed to a second deck "
+                       "after the players had sent their numbers.",
+    "fair_what_uncommitted": "This round is not checked: the host's shuffle was not committed.",
+    "fair_test_deck": "A test deck: this round was stacked, not shuffled, and is not checked.",
     "fair_bad": "Round {n} does NOT match the deck the host committed to!",
     "fair_what_record": "The host's proof of the round is malformed.",
     "fair_what_commitment": "The secret the host revealed is not the one it committed to.",
@@ -304,6 +310,7 @@ EN = {
     "err_bad_name": "Please enter a name, with letters that show.",
     "err_name_taken": "That name is taken: pick another one.",
     "save_refused": "Your saved game could not be loaded: it is damaged or was changed. It has been set aside; start a new one.",
+    "storage_note": "This browser is not keeping the game: if you reload the page, you will lose your seat.",
     "err_no_bots": "Bots are not available here.",
     "err_not_away": "That player is back.",
     "err_not_enough_players": "You need at least 2 players.",
@@ -556,6 +563,15 @@ ES = {
                "anfitri\u00f3n se comprometi\u00f3 a usar antes de repartir, mezclado con los "
                "n\u00fameros al azar de los jugadores, y todo lo que te ense\u00f1\u00f3 coincide.",
     "fair_skipped": "No llegaron a tiempo para mezclar su n\u00famero: {names}.",
+    "fair_skipped_you": "Tu n\u00famero al azar no se us\u00f3 para barajar: el anfitri\u00f3n "
+                        "dice que lleg\u00f3 tarde.",
+    "fair_what_again": "El anfitri\u00f3n ha repartido esta ronda otra vez: se comprometi\u00f3 "
+                       "con un segundo mazo despu\u00e9s de recibir los n\u00fameros de los "
+                       "jugadores.",
+    "fair_what_uncommitted": "Esta ronda no se comprueba: el anfitri\u00f3n no se "
+                             "comprometi\u00f3 con su barajado.",
+    "fair_test_deck": "Mazo de prueba: esta ronda se prepar\u00f3 sin barajar y no se "
+                      "comprueba.",
     "fair_bad": "\u00a1La ronda {n} NO coincide con el mazo comprometido por el anfitri\u00f3n!",
     "fair_what_record": "La prueba de la ronda que envi\u00f3 el anfitri\u00f3n est\u00e1 mal formada.",
     "fair_what_commitment": "El secreto que revel\u00f3 el anfitri\u00f3n no es el que comprometi\u00f3.",
@@ -635,6 +651,7 @@ ES = {
     "err_bad_name": "Escribe un nombre, con letras que se vean.",
     "err_name_taken": "Ese nombre ya lo tiene otro jugador: elige otro.",
     "save_refused": "No se pudo cargar tu partida guardada: est\u00e1 da\u00f1ada o se ha cambiado. Se ha descartado; empieza una nueva.",
+    "storage_note": "Este navegador no est\u00e1 guardando la partida: si recargas la p\u00e1gina, perder\u00e1s tu sitio.",
     "err_no_bots": "Aqu\u00ed no hay bots.",
     "err_not_away": "Ese jugador ha vuelto.",
     "err_not_enough_players": "Hacen falta al menos 2 jugadores.",

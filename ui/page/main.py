@@ -111,16 +111,19 @@ def download(name, text, mime="application/json"):
     js.setTimeout(create_proxy(lambda *a: js.URL.revokeObjectURL(url)), 10000)
 
 
-def test_param(name):
-    """A test-only page parameter (`?deck=`, `?seed=`): its text on a test build
-    (`tools/build.py --test`, boot.js `crisp.test`), None on any other build, so that nobody
-    can stack or predict a real room's deck by getting its host to open a crafted link."""
+def test_build():
+    """True on a test build (`tools/build.py --test`, boot.js `crisp.test`) only."""
     try:
-        if js.crisp.test is not True:
-            return None
+        return js.crisp.test is True
     except Exception:
-        return None
-    return param(name)
+        return False
+
+
+def test_param(name):
+    """A test-only page parameter (`?deck=`, `?seed=`): its text on a test build, None on any
+    other build, so that nobody can stack or predict a real room's deck by getting its host
+    to open a crafted link."""
+    return param(name) if test_build() else None
 
 
 class Timer:
@@ -973,7 +976,8 @@ class GuestPage(Page):
         self.room_id = room_id
         self.token_key = "crisp.token." + room_id
         self.follow_key = "crisp.follow." + room_id
-        self.client = Client(self.send, nonce=lambda: str(js.crisp.randomHex(16)))
+        self.client = Client(self.send, nonce=lambda: str(js.crisp.randomHex(16)),
+                             test_build=test_build())
         self.client.token = storage_get(self.token_key)
         self.name = None
         # A reloaded page's way to its room after a handover it did not see (its follow

@@ -49,6 +49,7 @@ class Screen:
             self.base = str(js.location.origin) + str(js.location.pathname)
         except Exception:
             self.base = ""
+        self.store = Storage(js)
         lang = i18n.pick(self._stored("crisp.lang") or self._navigator_lang())
         self.ui = new_ui(lang, self._stored("crisp.name") or "")
         self.ui["sound"] = self._stored("crisp.sound") != "off"
@@ -79,10 +80,10 @@ class Screen:
             return ""
 
     def _stored(self, key):
-        return Storage(self.js).get(key)
+        return self.store.get(key)
 
     def _store(self, key, value):
-        Storage(self.js).set(key, value)
+        self.store.set(key, value)
 
     def _set_doc_lang(self, lang):
         try:
@@ -143,6 +144,7 @@ class Screen:
         if err is not None and now - self._err_at > ERROR_MS and read(model, "screen") != "gone":
             shown = _NoError(model)
         fresh = self._take_events(model, now)
+        self.ui["storage"] = self.store.state()    # a note on every screen unless "ok"
         tree = build(shown, self.ui, ctx)
         self.acts = ctx.acts
         self._draw(tree)

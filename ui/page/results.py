@@ -80,8 +80,8 @@ def tally(model, ctx):
                             for w, s, name in rows]))
 
 
-FAIR_WHATS = ("record", "commitment", "contribution", "log", "deal", "peek", "draw", "jack",
-              "queen", "discard", "recycle", "hands", "event")
+FAIR_WHATS = ("record", "uncommitted", "again", "commitment", "contribution", "log", "deal",
+              "peek", "draw", "jack", "queen", "discard", "recycle", "hands", "event")
 
 
 def fair_tree(fair, info, ctx):
@@ -93,12 +93,23 @@ def fair_tree(fair, info, ctx):
                if isinstance(s, int) and 0 <= s < len(seats)]
     save = button(ctx, "save-record", ctx.t("save_record"),
                   ("intent", "save_record", {"round": fair.get("round")}), "btn small")
+    me_skipped = info["me"] in (fair.get("skipped") or [])
     if fair.get("ok"):
         return h("div", {"class": "fair ok", "data-testid": "round-verified", "role": "status"},
                  h("p", None, icon("check", "fair-mark"),
                    " ", ctx.t("fair_ok")),
                  h("p", {"class": "hint"}, ctx.t("fair_skipped", names=", ".join(skipped)))
-                 if skipped else None, save)
+                 if skipped else None,
+                 h("p", {"class": "hint", "data-testid": "fair-skipped-you"},
+                   ctx.t("fair_skipped_you")) if me_skipped else None, save)
+    if fair.get("what") == "test_deck":
+        return h("div", {"class": "fair ok", "data-testid": "round-test-deck", "role": "status"},
+                 h("p", None, ctx.t("fair_test_deck")))
+    if fair.get("what") == "uncommitted":
+        return h("div", {"class": "fair bad", "data-testid": "round-unchecked", "role": "alert",
+                         "data-what": "uncommitted"},
+                 h("p", {"class": "fair-title"}, icon("warning", "fair-mark"), " ",
+                   ctx.t("fair_what_uncommitted")), save)
     what = fair.get("what") if fair.get("what") in FAIR_WHATS else "event"
     saw = " ".join([c for c in fair.get("saw") or [] if isinstance(c, str)]) or "\u2014"
     expected = " ".join([c for c in fair.get("expected") or [] if isinstance(c, str)]) or "\u2014"
@@ -109,7 +120,7 @@ def fair_tree(fair, info, ctx):
                ctx.t("fair_bad", n=fair.get("round"))),
              h("p", None, ctx.t("fair_what_" + what)),
              h("p", {"class": "fair-cards"}, ctx.t("fair_saw", saw=saw, expected=expected))
-             if what not in ("record", "commitment", "log") else None,
+             if what not in ("record", "commitment", "log", "again") else None,
              save)
 
 

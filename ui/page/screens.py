@@ -223,8 +223,18 @@ def build(model, ui, ctx):
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
              keyed(topbar(ui, ctx, title, in_room, sub), "top"),
              keyed(connection_banner(model, ctx, ui), "conn"),
+             keyed(storage_note(ui, ctx), "store"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
+
+
+def storage_note(ui, ctx):
+    """One line on every screen while the browser keeps nothing (storage refused or full,
+    ui/page/storage.py `state`): the game goes on, but a reload would lose the seat."""
+    if ui.get("storage", "ok") == "ok":
+        return None
+    return h("p", {"class": "hint note-warn storage-note", "data-testid": "storage-note",
+                   "role": "note"}, ctx.t("storage_note"))
 
 
 def resume_box(model, ctx):

@@ -240,7 +240,7 @@ def status_node(model, info, players, ctx):
              if moved else None,
              h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
                        "role": "status"}, notice) if notice else None,
-             reveal_note(model, info, ctx))
+             reveal_note(model, info, ctx), fair_alarm_node(info, ctx))
 
 
 def crisp_button(info, ctx):
@@ -361,3 +361,14 @@ def reveal_note(model, info, ctx):
              button(ctx, "reveal-dismiss", ctx.t("reveal_dismiss"),
                     ("intent", "dismiss_reveal", {}), "btn small",
                     {"title": ctx.t("reveal_dismiss_label")}))
+
+
+def fair_alarm_node(info, ctx):
+    """Said at once during play (ui/fairplay.py): the host dealt this round again, or dealt
+    it with no commitment (`fair-alarm`, loud)."""
+    what = info.get("fair_now")
+    if what is None:
+        return None
+    return h("div", {"class": "notice fair-alarm", "data-testid": "fair-alarm",
+                     "data-what": what, "role": "alert"},
+             icon("warning", "fair-mark"), " ", ctx.t("fair_what_" + what))

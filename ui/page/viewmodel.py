@@ -180,6 +180,7 @@ def table_info(model, ui, ctx):
     info["status_sub"] = status_sub(info, players, ctx)
     info["results"] = results_info(view, players, ctx) if public else None
     info["fair"] = fair_info(model, view) if public else None
+    info["fair_now"] = fair_alarm(model, view) if not public else None
     info["winners"] = view.get("winners") if phase == "game_over" else None
     is_host = bool(read(model, "is_host", False))
     info["next_round"] = {
@@ -430,6 +431,17 @@ def fair_info(model, view):
     if not isinstance(verdict, dict) or verdict.get("round") != view.get("round"):
         return None
     return verdict
+
+
+AT_ONCE = ("again", "uncommitted", "test_deck")   # ui/fairplay.py: said before the round ends
+
+
+def fair_alarm(model, view):
+    """What of this round's check is said at once, during play (ui/fairplay.py): "again"
+    (the host dealt it again), "uncommitted" (not checked), or None."""
+    verdict = fair_info(model, view)
+    what = verdict.get("what") if verdict is not None else None
+    return what if what in ("again", "uncommitted") else None
 
 
 def results_info(view, players, ctx):

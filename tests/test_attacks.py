@@ -1,0 +1,328 @@
+"""Issue 18: seven attacks on fair play and succession, by a host whose page runs changed code
+(it sits between the honest Room and the wire: it may drop, change or add any message) and by
+a seated guest, each driven through the public entry points (Room.open/receive/tick,
+Client.receive, crisp_core.verify) as tests/roomnet.py does. Each failed on the code before
+its fix; docs/protocol.md "Threat model" points here, one row per test."""
+
+import json
+
+import pytest
+
+from crisp_core import verify
+from roomnet import Net, room_of_three
+from test_fairplay import play_round
+from ui.worker.room import CONTRIBUTE_MS, LOCAL
+
+
+class Tampered(Net):
+    """A Net whose host runs changed code: `outgoing(conn, msg)` sees every message the room
+    sends (a dict) and returns the list of messages to send instead; `incoming(conn, msg)`
+    every message a guest sends the room, returning it or None (dropped). Both default to
+    passing everything through."""
+
+    def outgoing(self, conn, msg):
+        return [msg]
+
+    def incoming(self, conn, msg):
+        return msg
+
+    def _client(self, conn, is_host=False):
+        client = Net._client(self, conn, is_host)
+
+        def send(text, conn=conn):
+            msg = self.incoming(conn, json.loads(text))
+            if msg is not None:
+                self.deliver(self.room.receive(conn, json.dumps(msg), self.clock))
+        client.send = send
+        return client
+
+    def deliver(self, out):
+        changed = []
+        for conn, text in out:
+            for msg in self.outgoing(conn, json.loads(text)):
+                changed.append((conn, json.dumps(msg)))
+        Net.deliver(self, changed)
+
+
+def tampered_room(cls):
+    """A room of three (the host, Ana on "a", Bea on "b") whose host is a `cls`."""
+    net = cls()
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.guest("b", "Bea")
+    return net
+
+
+def guests(net):
+    return [net.clients[conn] for conn in ("a", "b")]
+
+
+# ---- 2. the host drops every contribution and still shows round-verified ---------------------
+
+class DropsContributions(Tampered):
+    """Ignores the guests' numbers and names nobody as skipped (it deals from its secret
+    alone: a secret it may have ground offline for a deal it likes)."""
+
+    def incoming(self, conn, msg):
+        return None if msg.get("type") == "contribute" else msg
+
+    def outgoing(self, conn, msg):
+        if msg.get("type") == "fair":
+            msg = dict(msg, skipped=[])
+        return [msg]
+
+
+def test_attack_2_a_host_that_drops_every_contribution_is_caught_by_every_guest():
+    net = tampered_room(DropsContributions)
+    net.host.host({"type": "start"})
+    net.later(CONTRIBUTE_MS)
+    assert net.last("a", "fair")["contributions"] == [] and net.last("a", "fair")["skipped"] == []
+    play_round(net, (LOCAL, "a", "b"))
+    for client in guests(net):
+        assert client.verdict["ok"] is False and client.verdict["what"] == "contribution"
+        # and the saved record says so to anyone who runs crisp_core.verify on it
+        assert verify.check(client.record)["what"] == "contribution"
+
+
+class NamesThemSkipped(DropsContributions):
+    """Ignores the numbers but says so: the seats are named as skipped (the limit that stays:
+    the host decides who was in time), which each page tells its player plainly."""
+
+    def outgoing(self, conn, msg):
+        return [msg]
+
+
+def test_attack_2_a_seat_named_as_skipped_is_told_its_number_was_not_used():
+    net = tampered_room(NamesThemSkipped)
+    net.host.host({"type": "start"})
+    net.later(CONTRIBUTE_MS)
+    play_round(net, (LOCAL, "a", "b"))
+    for client in guests(net):
+        assert client.verdict["ok"] and client.verdict["skipped"] == [1, 2]
+        assert verify.check(client.record) is None
+
+
+class AddsItsOwnNumber(Tampered):
+    """Adds a number of its own, as the host's seat's, after seeing the guests' (it picks the
+    deal among as many as it can try)."""
+
+    def outgoing(self, conn, msg):
+        if msg.get("type") == "fair":
+            msg = dict(msg, contributions=[[0, "5a" * 16]] + msg["contributions"])
+        return [msg]
+
+
+def test_attack_2_a_contribution_from_the_hosts_own_seat_is_refused():
+    net = tampered_room(AddsItsOwnNumber)
+    net.host.host({"type": "start"})
+    play_round(net, (LOCAL, "a", "b"))
+    for client in guests(net):
+        assert client.verdict["what"] == "contribution", client.verdict
+        assert verify.check(client.record)["what"] == "contribution"
+
+
+# ---- 3. the host deals again until it likes the deal --------------------------------------------
+
+class DealsAgain(Tampered):
+    """Commits to round 1, takes the numbers, then commits to round 1 again (as if it did not
+    like the deal the first commitment gave) before the honest room's own commitment."""
+
+    def __init__(self):
+        Tampered.__init__(self)
+        self.again = True
+
+    def outgoing(self, conn, msg):
+        if msg.get("type") == "commit" and self.again and conn != LOCAL:
+            first = dict(msg, commitment="c1" * 32)
+            return [first, msg]
+        return [msg]
+
+
+def test_attack_3_a_second_commitment_for_a_round_is_a_mismatch_at_once_and_in_the_record():
+    net = tampered_room(DealsAgain)
+    net.host.host({"type": "start"})
+    # at once, before the round is over: both guests say the host dealt the round again
+    for client in guests(net):
+        assert client.verdict["round"] == 1 and client.verdict["what"] == "again"
+        assert client.view is not None and client.view["phase"] == "peek"
+        assert verify.check(client.record)["what"] == "again"
+    play_round(net, (LOCAL, "a", "b"))
+    for client in guests(net):
+        assert client.verdict["what"] == "again" and client.verdict["ok"] is False
+        assert len(client.record["commitments"]) == 2
+        assert verify.check(client.record)["what"] == "again"
+    net.again = False
+    net.host.host({"type": "next_round"})
+    play_round(net, (LOCAL, "a", "b"))
+    for client in guests(net):
+        assert client.verdict == dict(client.verdict, round=2, ok=True)
+
+
+class NewGameOverACommitment(Tampered):
+    """Commits to round 1, takes the numbers, then goes back to the lobby and starts over
+    (a new game's round 1: a fresh commitment the pages would answer afresh)."""
+
+    def __init__(self):
+        Tampered.__init__(self)
+        self.armed = True
+
+    def outgoing(self, conn, msg):
+        if msg.get("type") == "commit" and self.armed and conn != LOCAL:
+            reset = dict(self.last(conn, "lobby"), started=False)
+            return [dict(msg, commitment="d1" * 32), reset, msg]
+        return [msg]
+
+
+def test_attack_3_a_new_game_over_an_answered_commitment_is_a_mismatch():
+    net = tampered_room(NewGameOverACommitment)
+    net.host.host({"type": "start"})
+    for client in guests(net):
+        assert client.verdict["what"] == "again", client.verdict
+
+
+class SkipsARound(Tampered):
+    """Commits to round 2 twice in a row with the round number moved on: round 2's first
+    commitment is never dealt, a 'round 3' commitment follows."""
+
+    def outgoing(self, conn, msg):
+        if msg.get("type") == "commit" and msg["round"] == 2 and conn != LOCAL:
+            return [dict(msg, commitment="e1" * 32, round=2), dict(msg, round=3),
+                    msg]
+        return [msg]
+
+
+def test_attack_3_a_commitment_left_undealt_for_the_next_one_is_a_mismatch():
+    net = tampered_room(SkipsARound)
+    net.host.host({"type": "start"})
+    play_round(net, (LOCAL, "a", "b"))
+    assert all(c.verdict["ok"] for c in guests(net))
+    net.host.host({"type": "next_round"})
+    for client in guests(net):
+        assert client.verdict["what"] == "again", client.verdict
+
+
+# ---- 4. no commitment at all ---------------------------------------------------------------------
+
+class NeverCommits(Tampered):
+    """Sends no commit, fair or proof (it deals a stacked deck and says nothing)."""
+
+    def outgoing(self, conn, msg):
+        return [] if msg.get("type") in ("commit", "fair", "proof") else [msg]
+
+
+def test_attack_4_a_round_with_no_commitment_says_at_once_that_it_is_not_checked():
+    net = tampered_room(NeverCommits)
+    net.host.host({"type": "start"})
+    net.later(CONTRIBUTE_MS)
+    for client in guests(net):
+        assert client.view is not None
+        assert client.verdict["round"] == 1 and client.verdict["what"] == "uncommitted"
+        assert verify.check(client.record)["what"] == "uncommitted"
+    play_round(net, (LOCAL, "a", "b"))
+    for client in guests(net):
+        assert client.verdict["what"] == "uncommitted" and not client.verdict["ok"]
+
+
+def test_attack_4_an_honest_room_says_nothing_of_the_kind():
+    net = room_of_three()
+    net.host.host({"type": "start"})
+    for client in guests(net):
+        assert client.verdict is None
+    play_round(net, (LOCAL, "a", "b"))
+    assert all(c.verdict["ok"] for c in guests(net))
+
+
+# ---- 5. a former host opens every seat after it -------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="attack 5 open: a derived seat token keeps working after its seat proved itself")
+def test_attack_5_a_former_host_cannot_open_a_seat_that_proved_itself_after_the_handover():
+    from test_takeover import Takeover_, holder_flow, playing, rejoined, sealed
+    from ui.shared.handover import next_token
+    net = playing()
+    sealed(net)
+    old = net.room
+    saved = json.loads(json.dumps(old.to_dict()))     # what the old host's page keeps
+    take = Takeover_(net)
+    holder_flow(take, net, "g2", "peer-b")
+    derived = next_token(old.seats[2].token, old.room_id, 1)
+    bea = rejoined(take, "g2", "peer-b", "Bea", derived)
+    assert bea.seat == 2 and not bea.suspect
+    # her page got a fresh token over that connection: the derived one opens nothing now
+    assert bea.token != derived and len(bea.token) == 32
+    # the old host, back as a player, derives Bea's token from its save and tries her seat
+    thief_token = next_token(saved["seats"][2]["token"], saved["room_id"], 1)
+    take.open("x", "peer-x")
+    thief = rejoined(take, "x", "peer-x", "Bea", thief_token)
+    assert thief.seat is None and thief.view is None
+    assert take.engine.room.seats[2].conn == "g2"     # Bea keeps her seat
+    # and her fresh token is what a next handover derives from (no one else knows it)
+    assert take.engine.room.seats[2].token == bea.token
+    # her page rejoins with it as with any token
+    take.open("g2b", "peer-b2")
+    again = rejoined(take, "g2b", "peer-b2", "Bea", bea.token)
+    assert again.seat == 2 and again.token == bea.token
+
+
+# ---- 6. one stranger holds every spectator place ------------------------------------------------
+
+def spectator(net, conn, peer):
+    client = net._client(conn)
+    net.deliver(net.room.open(conn, net.clock, peer=peer))
+    client.connected()
+    client.watch()
+    return client
+
+
+@pytest.mark.xfail(strict=True, reason="attack 6 open: no per-peer cap on spectator places")
+def test_attack_6_one_peer_holds_two_spectator_places_at_most_and_a_late_friend_gets_in():
+    from ui.worker.room import MAX_SPECTATORS
+    net = room_of_three()
+    net.host.host({"type": "start"})
+    for i in range(MAX_SPECTATORS):
+        spectator(net, "s%d" % i, "peer-squatter")
+    mine = [c for c in net.room.spectators if c.startswith("s")]
+    assert len(mine) == 2                      # its third place took its own oldest
+    # others fill the room, then a late friend still gets a place: the squatter's oldest goes
+    for i in range(MAX_SPECTATORS - 2):
+        spectator(net, "f%d" % i, "peer-friend%d" % i)
+    assert len(net.room.spectators) == MAX_SPECTATORS
+    late = spectator(net, "late", "peer-late")
+    assert "late" in net.room.spectators and late.spectator
+    assert len([c for c in net.room.spectators if c.startswith("s")]) == 1
+    # pinging every 20 s keeps nothing more than its two places
+    for _ in range(3):
+        net.later(20000)
+        for conn in list(net.room.spectators):
+            net.clients[conn].ping(net.clock)
+    assert len([c for c in net.room.spectators if c.startswith("s")]) <= 2
+
+
+# ---- 7. the designated successor forges `moved` ------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="attack 7 open: standby carries follow tokens in clear")
+def test_attack_7_no_follow_token_leaves_the_host_and_moved_names_only_the_real_next_id():
+    from test_takeover import Takeover_, playing, sealed, watching
+    from ui.shared import handover
+    net = playing(("Ana",), bots=1)           # no sealed box: the standby path
+    cleo = watching(net, "w1", "peer-cleo")
+    net.later(1000)
+    sealed(net)
+    ana = net.clients["g1"]
+    everything = "".join(t for conn, texts in net.inbox.items() if conn != "w1"
+                         for t in texts)
+    assert cleo.follow not in everything       # not in standby, not anywhere
+    # the designate makes a `moved` to a room of its own: Cleo's page refuses it
+    old_id = net.room.room_id
+    own = old_id + "-h1-" + "0" * 20
+    forged = [json.dumps({"type": "moved", "v": 1, "room": own, "mac": entry["moved"][0][1]})
+              for entry in ana.standby["watchers"]] if ana.standby["watchers"] and \
+        "moved" in ana.standby["watchers"][0] else []
+    forged.append(handover.moved_message("ab" * 16, old_id, own))
+    for text in forged:
+        assert handover.check_moved(text, cleo.follow, old_id, cleo.next_ids) is None
+    # the real takeover's `moved` holds
+    take = Takeover_(net)
+    told = take.last["follow"]
+    assert [f["peer"] for f in told] == ["peer-cleo"]
+    assert handover.check_moved(told[0]["text"], cleo.follow, old_id, cleo.next_ids) == \
+        take.spec["new_id"]
