@@ -18,9 +18,8 @@ MODULES = (
     "ui.page.i18n", "ui.shared.limits", "crisp_core.actions", "crisp_core.cards",
     "ui.page.cards", "ui.shared.proof", "ui.page.fairplay", "ui.page.presence", "ui.page.client",
     "ui.page.vdom", "ui.page.viewmodel", "ui.page.intents", "ui.page.qr", "ui.page.icons",
-    "ui.page.eventlog", "ui.page.widgets", "ui.page.results", "ui.page.table", "ui.page.screens",
-    "ui.page.sound", "ui.page.storage",
-    "ui.page.render", "ui.page.link", "ui.shared.gate", "ui.page.net", "ui.page.main",
+    "ui.page.eventlog", "ui.page.widgets", "ui.page.banner", "ui.page.results", "ui.page.table",
+    "ui.page.screens", "ui.page.sound", "ui.page.storage", "ui.page.render", "ui.page.link", "ui.shared.gate", "ui.page.net", "ui.page.main",
 )
 IMPORT_BUDGET_MS = 30
 _next = [0]

@@ -10,7 +10,7 @@ Two kinds of tests:
 """
 
 from ui.page import cards, i18n
-from ui.page import eventlog, render, results, screens, table, vdom, viewmodel, widgets
+from ui.page import banner, eventlog, render, results, screens, table, vdom, viewmodel, widgets
 from ui.page.presence import Pause, elapsed_ms
 from ui.page.intents import handle
 from ui.page.screens import build
@@ -19,7 +19,7 @@ from ui.page.viewmodel import Ctx, new_ui, table_info
 from ui.page.widgets import card_name
 
 # every module that draws the screens, and the two that touch the DOM
-SCREEN_MODULES = (viewmodel, eventlog, widgets, screens, table, results)
+SCREEN_MODULES = (viewmodel, eventlog, widgets, screens, table, results, banner)
 DOM_MODULES = (vdom, render)
 
 POS = ("left", "center", "right")
@@ -168,7 +168,7 @@ def test_the_host_waiting_for_its_engine_sees_its_progress_or_its_failure():
 
 
 def test_the_engine_progress_banner_names_the_step_the_engine_is_at():
-    # engine-worker.js says which step it is at (ui/page/screens.py ENGINE_STAGES): each has its
+    # engine-worker.js says which step it is at (ui/page/banner.py ENGINE_STAGES): each has its
     # own words in both languages; no step (an older worker) or an unknown one: the old words
     for lang in ("en", "es"):
         texts = set()
@@ -1693,7 +1693,7 @@ def test_after_a_host_handover_the_crown_and_the_host_controls_follow_the_new_ho
 # ---- the connection banner: a table from (phase, signal); every screen agrees with itself ----
 
 def test_the_connection_banner_is_a_table_from_the_phase_and_the_hosts_signal():
-    pick = screens.banner_for
+    pick = banner.banner_for
     assert pick("engine", "lost") == "engine"
     assert pick("handing_over", "lost") == pick("handing_over", "ok") == "handover"
     assert pick("hosting", "reconnecting") == "host_offline"
@@ -1706,7 +1706,7 @@ def test_the_connection_banner_is_a_table_from_the_phase_and_the_hosts_signal():
     assert pick("table", "reconnecting") == "status"
     assert pick("table", "ok") == "none"
     # every banner the table names is drawn
-    assert set(screens.BANNERS.values()) - {"none"} == set(screens.BANNER_TREES)
+    assert set(banner.BANNERS.values()) - {"none"} == set(banner.BANNER_TREES)
 
 
 def paused_table(n=4, seat=2, host=0, now=10000, gone_at=25000):
