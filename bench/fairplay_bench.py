@@ -30,7 +30,7 @@ from crisp_core import Game, events_for, shuffle, verify  # noqa: E402
 
 MPY = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript",
                    "micropython.mjs")
-GUEST_EXCLUDED = ("bots.py", "tournament.py", "scenario.py")
+GUEST_EXCLUDED = ("bots.py", "bot_memory.py", "bot_odds.py", "tournament.py", "scenario.py")
 
 
 def commit_and_shuffle(players):

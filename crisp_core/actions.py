@@ -40,7 +40,11 @@ class ActionError(ValueError):
     """An action of the wrong shape; ``str(exc)`` says why in one short English line."""
 
 
-def _is_int(value):
+def is_int(value):
+    """True when ``value`` is an integer and not a bool (JSON's ``true`` is not a seat).
+
+    The one such check of ``crisp_core``: the engine, the round check and the scenario
+    runner take it from here."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -75,7 +79,7 @@ def check_shape(action, players=None):
             raise ActionError("%s must be left, center or right" % key)
     if "target" in action:
         target = action["target"]
-        if not _is_int(target):
+        if not is_int(target):
             raise ActionError("target must be a seat number")
         if players is not None and not 0 <= target < players:
             raise ActionError("target must be a seat at this table")

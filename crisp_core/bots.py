@@ -27,6 +27,10 @@ Levels (:data:`LEVELS`):
   from the cards it has not seen, reads its opponents' swaps and discards, and calls crisp
   when it is likely to be strictly lowest after everyone's last turn, weighing the +5 (R7.3).
 
+The memory (what the seat was shown and what it infers from the public events) is
+:class:`crisp_core.bot_memory.Memory`, which :class:`Bot` is built on; the arithmetic of its
+estimates is ``crisp_core.bot_odds``. This module holds the levels' policies and saving.
+
 Bots obey the online rules because they only ever choose from ``view["allowed"]``: no draw
 before the next player may start (R10.1), a crisp call only inside ``view["crisp_window"]``
 and, with :meth:`Bot.plan`, well before it closes; every action well before the draw timer
@@ -37,13 +41,14 @@ import base64
 import random
 import struct
 
-from .actions import POSITIONS
-from .cards import CANONICAL, value
+from . import bot_odds as odds
+from .actions import POSITIONS, is_int
+# (EASY_FORGET, a level's knob like those below, is importable from here too)
+from .bot_memory import CENTER, EASY_FORGET, Memory  # noqa: F401
+from .cards import is_special, value
 
 LEVELS = ("random", "easy", "hard")
 
-#: Per own turn, the chance that an easy bot forgets each card it remembers.
-EASY_FORGET = 0.15
 #: Per crisp window, the chance that a random bot calls crisp (so that rounds end).
 RANDOM_CRISP = 0.1
 #: A hard bot calls crisp when its estimated chance of being strictly lowest is at least this.
@@ -69,9 +74,6 @@ DISCARD_MARGIN = 0.25
 CRISP_MARGIN_MS = 800
 DRAW_MARGIN_MS = 2000
 
-_CENTER = 1
-_NAIVE_MEAN = 85.0 / 13  # the average card of a full deck, Ace 1 ... J/Q/K 10 (R1.3)
-
 
 def think_ms(rng, kind="act", level="hard"):
     """A short, varied, human-like delay (ms) before a bot's action of ``kind``.
@@ -89,17 +91,7 @@ def think_ms(rng, kind="act", level="hard"):
     return rng.randint(700, 1600)
 
 
-def _new_slot(pos_index):
-    # [card known to this bot or None, upper bound on its value or None, owner knows it]
-    # After the peek (R2.4) every owner knows its left and right cards.
-    return [None, None, pos_index != _CENTER]
-
-
-def _is_special(card):
-    return card[0] in "JQK"
-
-
-class Bot:
+class Bot(Memory):
     """A computer player for one seat. See the module docstring for how to drive it.
 
     ``seat``: the seat it plays. ``level``: one of :data:`LEVELS`. ``rng``: an injected
@@ -113,202 +105,11 @@ class Bot:
     def __init__(self, seat, level, rng=None, pace=1.0):
         if level not in LEVELS:
             raise ValueError("level must be one of %s" % ", ".join(LEVELS))
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+        if not is_int(seat) or seat < 0:
             raise ValueError("seat must be a seat number")
-        self.seat = seat
-        self.level = level
-        self.rng = rng if rng is not None else random.Random(0)
+        Memory.__init__(self, seat, level, rng if rng is not None else random.Random(0))
         self.pace = float(pace)
-        self.events_seen = 0
         self.memo = None
-        self._reset_round(0)
-
-    # ------------------------------------------------------------------------- memory
-
-    def _reset_round(self, round_number):
-        self.round = round_number
-        self.slots = []           # per seat, three [card, upper bound, owner knows]
-        self.discard = []         # mirror of the discard pile, bottom first
-        self.deck_known = None    # the deck, top first, once it is a turned-over discard pile
-        self.held = None          # the card the player on turn holds, when this bot knows it
-        self.holding = False
-        self.drew = False
-        self.turn = None
-        self.caller = None
-        self.my_turns = 0
-
-    def _slot(self, seat, pos_index):
-        while len(self.slots) <= seat:
-            self.slots.append([_new_slot(i) for i in range(3)])
-        return self.slots[seat][pos_index]
-
-    def known_cards(self):
-        """What this bot believes now: ``{(seat, pos): card}`` for every card it knows."""
-        out = {}
-        for seat, hand in enumerate(self.slots):
-            for index, slot in enumerate(hand):
-                if slot[0] is not None:
-                    out[(seat, POSITIONS[index])] = slot[0]
-        return out
-
-    def observe(self, events):
-        """Take in the seat's events (``events_for(events, seat)``), in order, once each.
-
-        A private event addressed to another seat is ignored: a bot learns only what its
-        seat was shown.
-        """
-        for event in events:
-            self.events_seen += 1
-            handler = getattr(self, "_on_" + str(event.get("type")), None)
-            if handler is not None:
-                handler(event)
-
-    def _on_deal(self, event):
-        self._reset_round(event["round"])
-
-    def _on_reveal(self, event):
-        if event.get("to") != self.seat:
-            return
-        for item in event["cards"]:
-            if item["pos"] == "held":
-                self.held = item["card"]
-            else:
-                slot = self._slot(item["seat"], POSITIONS.index(item["pos"]))
-                slot[0] = item["card"]
-
-    def _start_turn(self, seat):
-        self.turn = seat
-        self.holding = False
-        self.drew = False
-        self.held = None
-        if seat == self.seat:
-            self.my_turns += 1
-            if self.level == "easy":
-                self._forget()
-
-    def _forget(self):
-        """Easy bots forget: each remembered card slips away with probability EASY_FORGET."""
-        for hand in self.slots:
-            for slot in hand:
-                if slot[0] is not None and self.rng.random() < EASY_FORGET:
-                    slot[0] = None
-
-    def _on_play(self, event):
-        self._start_turn(event["turn"])
-
-    def _on_turn(self, event):
-        self._start_turn(event["seat"])
-
-    def _on_draw(self, event):
-        self.drew = True
-        self.holding = True
-        if event["from"] == "discard":
-            card = event["card"]
-            if self.discard and self.discard[-1] == card:
-                self.discard.pop()
-            elif card in self.discard:
-                self.discard.remove(card)
-            self.held = card
-        else:
-            self.held = self._pop_deck()
-
-    def _pop_deck(self):
-        if self.deck_known:
-            return self.deck_known.pop(0)
-        self.deck_known = None
-        return None
-
-    def _on_recycle(self, event):
-        # R5.1: the discard pile turned over, unshuffled: its oldest card is the new top.
-        exact = len(self.discard) == event["count"] and None not in self.discard
-        self.deck_known = list(self.discard) if exact else None
-        self.discard = []
-
-    def _on_swap(self, event):
-        seat, index = event["seat"], POSITIONS.index(event["pos"])
-        old = event["card"]
-        self.discard.append(old)
-        slot = self._slot(seat, index)
-        owner_knew = slot[2]
-        taken = event.get("taken")
-        card = taken if taken is not None else self.held
-        if seat != self.seat and taken is None:
-            # A player keeps a drawn card over one they knew only when it is lower; over an
-            # unknown card, only when it is low. Their other known cards were not worse.
-            bound = max(1, value(old) - 1) if owner_knew else 5
-            for other, other_slot in enumerate(self.slots[seat]):
-                if other != index and other_slot[2] and owner_knew:
-                    other_slot[1] = _min_bound(other_slot[1], value(old))
-        else:
-            bound = None
-        self.slots[seat][index] = [card, bound, True]
-        self._resolved()
-
-    def _on_discard(self, event):
-        card = event["card"]
-        self.discard.append(card)
-        seat = event["seat"]
-        if seat != self.seat and not _is_special(card):
-            # They preferred to throw this away: the cards they know are about as low.
-            for slot in self._hand(seat):
-                if slot[2]:
-                    slot[1] = _min_bound(slot[1], value(card) + 1)
-        self._resolved()
-
-    def _hand(self, seat):
-        self._slot(seat, 0)
-        return self.slots[seat]
-
-    def _discarded(self, card):
-        # A special card used goes to the discard pile (R4); the engine names it. Without
-        # the name (None) the mirror has a hole until the next view puts it right.
-        self.discard.append(card)
-
-    def _resolved(self):
-        self.holding = False
-        self.held = None
-
-    def _on_jack(self, event):
-        self._discarded(event.get("card"))
-        self._slot(event["seat"], _CENTER)[2] = True
-        self._resolved()
-
-    def _on_queen(self, event):
-        self._discarded(event.get("card"))
-        seat, target = event["seat"], event["target"]
-        mine, theirs = POSITIONS.index(event["pos"]), POSITIONS.index(event["target_pos"])
-        a, b = self._slot(seat, mine), self._slot(target, theirs)
-        # R4.5: the cards move blind; each receiver sees a card landing left or right (the
-        # reveal to this bot, if any, follows this event).
-        self.slots[seat][mine] = [b[0], b[1], mine != _CENTER]
-        self.slots[target][theirs] = [a[0], a[1], theirs != _CENTER]
-        self._resolved()
-
-    def _on_king(self, event):
-        self._discarded(event.get("card"))
-        self._resolved()
-
-    def _on_timeout(self, event):
-        card = event["card"]
-        if card is not None:
-            if not self.holding and not self.drew:
-                self._pop_deck()  # R10.2: the top card was drawn for them and discarded
-            self.discard.append(card)
-        self._resolved()
-
-    def _on_crisp(self, event):
-        self.caller = event["seat"]
-        if self.caller != self.seat:
-            # Whoever calls believes their total is the lowest: the cards they know are low.
-            for slot in self._hand(self.caller):
-                if slot[2]:
-                    slot[1] = _min_bound(slot[1], 6)
-
-    def _on_round_over(self, event):
-        for seat, hand in enumerate(event["hands"]):
-            for index, card in enumerate(hand):
-                self._slot(seat, index)[0] = card
-        self.turn = None
 
     # ------------------------------------------------------------------------- deciding
 
@@ -360,21 +161,6 @@ class Bot:
             memo["at"] = at
         return {"at": max(memo["at"], now), "action": dict(action)}
 
-    def _sync(self, view):
-        """Line memory up with the view: table size, round, discard pile, deck, caller."""
-        if view["round"] != self.round:
-            self._reset_round(view["round"])  # joined mid-game (or missed the deal)
-        self._slot(view["players"] - 1, 0)
-        if view["discard"] != self.discard:
-            self.discard = list(view["discard"])
-            self.deck_known = None
-        if self.deck_known is not None and len(self.deck_known) != view["deck_count"]:
-            self.deck_known = None
-        self.caller = view["caller"]
-        held = view.get("held")
-        if held is not None and held.get("card") is not None:
-            self.held = held["card"]
-
     def _choose(self, view, kinds):
         if "ready" in kinds:
             return {"do": "ready"}
@@ -391,7 +177,7 @@ class Bot:
         if held is None or held.get("card") is None or held.get("seat") != self.seat:
             return None
         card, source = held["card"], held["from"]
-        if source == "discard" or "swap" in kinds and not _is_special(card):
+        if source == "discard" or "swap" in kinds and not is_special(card):
             pos = self._swap_pos(view, card, forced=source == "discard")
             if pos is not None and "swap" in kinds and pos in kinds["swap"]["pos"]:
                 return {"do": "swap", "pos": pos}
@@ -400,7 +186,7 @@ class Bot:
             return {"do": "swap", "pos": kinds["swap"]["pos"][0]}
         if "king" in kinds:
             return {"do": "king"}
-        if "jack" in kinds and self._slot(self.seat, _CENTER)[0] is None:
+        if "jack" in kinds and self._slot(self.seat, CENTER)[0] is None:
             return {"do": "jack"}
         if "queen" in kinds:
             action = self._queen(view, kinds["queen"])
@@ -432,57 +218,24 @@ class Bot:
 
     # ------------------------------------------------------------------------- beliefs
 
-    def _pool(self, view):
-        """Counts by rank of the cards whose place this bot does not know (R9.1)."""
-        placed = set(view["discard"])
-        for hand in self.slots:
-            for slot in hand:
-                if slot[0] is not None:
-                    placed.add(slot[0])
-        if self.deck_known:
-            placed.update(self.deck_known)
-        if self.held is not None:
-            placed.add(self.held)
-        held = view.get("held")
-        if held is not None and held.get("card") is not None:
-            placed.add(held["card"])
-        counts = {}
-        for card in CANONICAL:
-            if card not in placed:
-                counts[card[0]] = counts.get(card[0], 0) + 1
-        return counts
-
-    @staticmethod
-    def _value_dist(pool):
-        """The value distribution (index 1..10) of a card drawn from ``pool``."""
-        dist = [0.0] * 11
-        total = 0
-        for rank, count in pool.items():
-            dist[value(rank + "c")] += count
-            total += count
-        if total == 0:
-            dist = [0.0] + [1.0] * 9 + [4.0]
-            total = 13
-        return [weight / total for weight in dist]
-
     def _slot_dist(self, seat, index, base):
         """The value distribution of one card at the table, as this bot believes it."""
         slot = self._slot(seat, index)
         if slot[0] is not None:
-            return _point(value(slot[0]))
+            return odds.point(value(slot[0]))
         if self.level != "hard":
-            return _point_mean(_NAIVE_MEAN)
+            return odds.point_mean(odds.NAIVE_MEAN)
         bound = slot[1]
         if bound is None or bound >= 10:
             return base
         dist = [p if v <= bound else 0.0 for v, p in enumerate(base)]
         total = sum(dist)
         if total <= 0:
-            return _point(bound)
+            return odds.point(bound)
         return [p / total for p in dist]
 
     def _my_values(self, base):
-        return [_mean(self._slot_dist(self.seat, index, base)) for index in range(3)]
+        return [odds.mean(self._slot_dist(self.seat, index, base)) for index in range(3)]
 
     # ------------------------------------------------------------------------- hard & easy
 
@@ -500,7 +253,7 @@ class Bot:
             if pos is None and forced:
                 pos = self._easy_worst()
             return POSITIONS[pos] if pos is not None else None
-        base = self._value_dist(self._pool(view))
+        base = odds.value_dist(self._pool(view))
         values = self._my_values(base)
         info = view["phase"] == "play"
         best, best_gain = None, None
@@ -520,7 +273,7 @@ class Bot:
         known = self._easy_known()
         if known:
             return max(known)[1]
-        return _CENTER
+        return CENTER
 
     def _easy_pos(self, v):
         """Easy: a low card goes over the worst known card, or into an unknown place."""
@@ -542,7 +295,7 @@ class Bot:
         if self.level == "easy":
             return "discard" if top <= 3 and self._easy_pos(top) is not None else "deck"
         pool = self._pool(view)
-        base = self._value_dist(pool)
+        base = odds.value_dist(pool)
         values = self._my_values(base)
         info = view["phase"] == "play"
         take = max(self._swap_gain(values, top, index, info) for index in range(3))
@@ -568,7 +321,7 @@ class Bot:
         normal_mean = normal / total
         for rank, count in ranks.items():
             if rank == "J":
-                if info and self._slot(self.seat, _CENTER)[0] is None:
+                if info and self._slot(self.seat, CENTER)[0] is None:
                     gain += count * INFO_BONUS
             elif rank == "Q":
                 gain += count * 1.0
@@ -587,7 +340,7 @@ class Bot:
                 return None
             return {"do": "queen", "pos": pos, "target": self.rng.choice(entry["targets"]),
                     "target_pos": self.rng.choice(entry["target_pos"])}
-        base = self._value_dist(self._pool(view))
+        base = odds.value_dist(self._pool(view))
         values = self._my_values(base)
         n = view["players"]
         leader = min(view["scores"])
@@ -603,9 +356,9 @@ class Bot:
                 for target_pos in entry["target_pos"]:
                     theirs = POSITIONS.index(target_pos)
                     dist = self._slot_dist(target, theirs, base)
-                    delta = values[mine] - _mean(dist)
+                    delta = values[mine] - odds.mean(dist)
                     worth = delta * (1.0 + weight)
-                    if mine == _CENTER and self._slot(target, theirs)[0] is None:
+                    if mine == CENTER and self._slot(target, theirs)[0] is None:
                         worth -= 0.3  # a blind card into the center stays unknown (R4.5.1)
                     if worth > best_value:
                         best, best_value = (pos, target, target_pos), worth
@@ -629,10 +382,10 @@ class Bot:
 
     def _may_be_lowest(self, view):
         """Hard: whether this seat's expected total is the lowest at the table (cheap)."""
-        base = self._value_dist(self._pool(view))
+        base = odds.value_dist(self._pool(view))
 
         def expected(seat):
-            return sum(_mean(self._slot_dist(seat, index, base)) for index in range(3))
+            return sum(odds.mean(self._slot_dist(seat, index, base)) for index in range(3))
 
         mine = expected(self.seat)
         return all(expected(seat) >= mine
@@ -641,8 +394,8 @@ class Bot:
     def win_chance(self, view):
         """Hard: the chance to be strictly lowest after every other player's last turn."""
         pool = self._pool(view)
-        base = self._value_dist(pool)
-        mine = _total([self._slot_dist(self.seat, index, base) for index in range(3)])
+        base = odds.value_dist(pool)
+        mine = odds.total([self._slot_dist(self.seat, index, base) for index in range(3)])
         # The drawn card of a last turn: a normal card can replace their worst card.
         total = sum(pool.values()) or 1
         draw = [0.0] * 11
@@ -655,9 +408,9 @@ class Bot:
             if seat == self.seat:
                 continue
             dists = [self._slot_dist(seat, index, base) for index in range(3)]
-            worst = max(range(3), key=lambda index: _mean(dists[index]))
-            dists[worst] = _min_dist(dists[worst], draw)
-            others.append(_survival(_total(dists)))
+            worst = max(range(3), key=lambda index: odds.mean(dists[index]))
+            dists[worst] = odds.min_dist(dists[worst], draw)
+            others.append(odds.survival(odds.total(dists)))
         chance = 0.0
         for points, p in enumerate(mine):
             if p:
@@ -700,75 +453,6 @@ class Bot:
         except (KeyError, TypeError, ValueError, struct.error) as exc:
             raise ValueError("saved bot is malformed: %s" % exc)
         return bot
-
-
-def _min_bound(bound, new):
-    return new if bound is None else min(bound, new)
-
-
-def _point(points):
-    dist = [0.0] * 11
-    dist[max(1, min(10, int(points)))] = 1.0
-    return dist
-
-
-def _point_mean(mean):
-    """A two-point distribution with the given mean (easy bots' naive guess)."""
-    low = int(mean)
-    dist = [0.0] * 11
-    dist[low] = 1.0 - (mean - low)
-    dist[low + 1] = mean - low
-    return dist
-
-
-def _mean(dist):
-    return sum(v * p for v, p in enumerate(dist))
-
-
-def _total(dists):
-    """The distribution of the sum of independent card values."""
-    offset = 0
-    spread = []
-    for dist in dists:
-        if 1.0 in dist:
-            offset += dist.index(1.0)  # a known card only shifts the total
-        else:
-            spread.append(dist)
-    out = [0.0] * offset + [1.0]
-    for dist in spread:
-        nxt = [0.0] * (len(out) + len(dist) - 1)
-        for a, pa in enumerate(out):
-            if pa:
-                for b, pb in enumerate(dist):
-                    if pb:
-                        nxt[a + b] += pa * pb
-        out = nxt
-    return out
-
-
-def _survival(dist):
-    """``s[t]`` = P(total > t)."""
-    out = [0.0] * len(dist)
-    running = 0.0
-    for t in range(len(dist) - 1, -1, -1):
-        out[t] = running
-        running += dist[t]
-    return out
-
-
-def _min_dist(card, draw):
-    """The distribution of min(card, drawn card), a drawn special leaving the card (R4.1)."""
-    keep = 1.0 - sum(draw)
-    out = [0.0] * 11
-    card_above = 1.0          # P(card >= v)
-    draw_above = 1.0 - keep   # P(a normal card >= v is drawn)
-    for v in range(1, 11):
-        # P(min = v) = P(min >= v) - P(min >= v + 1)
-        at_least = card_above * (draw_above + keep)
-        card_above -= card[v]
-        draw_above -= draw[v]
-        out[v] = at_least - card_above * (draw_above + keep)
-    return out
 
 
 def _rng_state(rng):

@@ -6,72 +6,21 @@ absolute times on that clock. Randomness is a ``seed`` passed in (or a stacked d
 
 Public API: :class:`Game` (``new``, ``apply``, ``advance``, ``next_deadline``,
 ``legal_actions``, ``next_round``, ``to_dict``, ``from_dict``) and :class:`IllegalAction`.
-Actions and events are plain JSON-safe dicts, described in ``docs/protocol.md``.
+Actions and events are plain JSON-safe dicts, described in ``docs/protocol.md``. What the
+rules allow (options, and whether an action may be taken now) is ``crisp_core.legal``; saving
+and the check of a saved state, ``crisp_core.saved``.
 """
 
-from . import cards
-from .actions import PHASES, PLAY_PHASES, POSITIONS, ActionError, check_shape
+from . import cards, legal, saved
+from .actions import PLAY_PHASES, POSITIONS, is_int
+# the names of crisp_core.legal that callers take from here too
+from .legal import (BAD_ACTION, DRAW_SECONDS, ILLEGAL, NOT_YOUR_TURN, TARGETS,  # noqa: F401
+                    IllegalAction, normalize_options)
 
 #: Time after a turn ends during which its player may still call crisp (R10.1), ms.
 CALL_WINDOW_MS = 3000
 #: Time after a turn ends before the next player may start, when a call may follow (R10.1), ms.
 START_DELAY_MS = 2000
-
-TARGETS = (50, 100, 150)
-DRAW_SECONDS = (None, 30, 45, 60)
-#: The codes of a refusal (IllegalAction.code), as the room sends them (docs/protocol.md).
-ILLEGAL = "illegal"                # not allowed now
-NOT_YOUR_TURN = "not_your_turn"    # a turn action (R3) from a seat whose turn it is not
-BAD_ACTION = "bad_message"         # not an action at all (crisp_core.actions.check_shape)
-
-
-class IllegalAction(Exception):
-    """An action that is malformed or not allowed now; the game state is unchanged.
-
-    ``str(exc)`` is a short English reason. ``events`` holds the events of deadlines that
-    fired (at or before ``now``) before the action was refused: those still happened.
-    ``code`` says what kind of refusal it is, as the room's ``error`` message names it:
-    ``"not_your_turn"`` (a turn action from another seat, or outside play),
-    ``"bad_message"`` (an action of the wrong shape) or ``"illegal"`` (anything else).
-    """
-
-    def __init__(self, reason, events=None, code=ILLEGAL):
-        super().__init__(reason)        # (MicroPython has no Exception.__init__)
-        self.reason = reason
-        self.events = events or []
-        self.code = code
-
-
-def normalize_options(options):
-    """Return the lobby options (R10) as a complete dict, defaults filled in.
-
-    ``options``: dict with ``players`` (2-8, required), ``target`` (50/100/150, default 100),
-    ``draw_seconds`` (None/30/45/60, default None), ``draw_from_discard`` (bool, default
-    False). Raises ``ValueError`` for an unknown key or a value out of range.
-    """
-    if not isinstance(options, dict):
-        raise ValueError("options must be an object")
-    unknown = set(options) - {"players", "target", "draw_seconds", "draw_from_discard"}
-    if unknown:
-        raise ValueError("unknown option: %s" % sorted(unknown)[0])
-    players = options.get("players")
-    if not _is_int(players) or not 2 <= players <= 8:
-        raise ValueError("players must be 2 to 8")
-    target = options.get("target", 100)
-    if not _is_int(target) or target not in TARGETS:
-        raise ValueError("target must be 50, 100 or 150")
-    draw_seconds = options.get("draw_seconds")
-    if draw_seconds is not None and (not _is_int(draw_seconds) or draw_seconds not in DRAW_SECONDS):
-        raise ValueError("draw_seconds must be null, 30, 45 or 60")
-    from_discard = options.get("draw_from_discard", False)
-    if not isinstance(from_discard, bool):
-        raise ValueError("draw_from_discard must be true or false")
-    return {"players": players, "target": target, "draw_seconds": draw_seconds,
-            "draw_from_discard": from_discard}
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _reveal(to, reason, shown):
@@ -136,12 +85,12 @@ class Game:
         game = cls()
         game.options = normalize_options(options)
         n = game.options["players"]
-        if not _is_int(dealer) or not 0 <= dealer < n:
+        if not is_int(dealer) or not 0 <= dealer < n:
             raise ValueError("dealer must be a seat")
         if scores is None:
             scores = [0] * n
         if (not isinstance(scores, list) or len(scores) != n
-                or not all(_is_int(score) for score in scores)):
+                or not all(is_int(score) for score in scores)):
             raise ValueError("scores must be one integer per seat")
         if deck is not None:
             cards.stacked_deck(deck)  # validates
@@ -153,7 +102,7 @@ class Game:
         game._events = []
         if order is not None and len(cards.stacked_deck(order)) != len(order):
             raise ValueError("order must be the whole deck")
-        if not _is_int(round_number) or round_number < 1:
+        if not is_int(round_number) or round_number < 1:
             raise ValueError("round_number must be 1 or more")
         game.round = round_number - 1
         game._deal(now, order)
@@ -191,22 +140,28 @@ class Game:
                 self.hands[seat][pass_index] = self.deck.pop(0)
         self.discard = []
         self.phase = "peek"
-        self.turn = None
+        self._no_turn()
         self.caller = None
-        self.held = None
-        self.held_from = None
-        self.pending_draws = 0
-        self.drew = False
         self.ready = [False] * n
         draw_ms = self._draw_ms()
         self.peek_deadline = None if draw_ms is None else now + draw_ms
         self.start_at = now        # every seat may confirm its peek from the deal (awaiting)
-        self.draw_deadline = None
-        self.window = None
         self.round_points = None
         self.winners = None
         for event in self.deal_events():
             self._emit(event)
+
+    def _no_turn(self):
+        """No turn is being played (a deal, the end of a round): no seat on turn, no card in
+        hand, no draw timer, no call window."""
+        self.turn = None
+        self.held = None
+        self.held_from = None
+        self.pending_draws = 0
+        self.drew = False
+        self.start_at = None
+        self.draw_deadline = None
+        self.window = None
 
     def deal_events(self):
         """The events of this round's deal (R2.2, R2.4): ``deal``, then each seat's private
@@ -388,11 +343,7 @@ class Game:
         self.round_points = points
         self.scores = [self.scores[seat] + points[seat] for seat in range(n)]
         self.phase = "round_over"
-        self.turn = None
-        self.window = None
-        self.start_at = None
-        self.draw_deadline = None
-        self.drew = False
+        self._no_turn()
         self._emit({"type": "round_over", "hands": [list(hand) for hand in self.hands],
                     "round_points": list(points), "scores": list(self.scores)})
         if max(self.scores) >= self.options["target"]:
@@ -452,91 +403,9 @@ class Game:
         return events
 
     def _check(self, seat, action, now):
-        """Validate ``action`` for ``seat`` at ``now``: its shape (crisp_core.actions), then
-        whether it is allowed; return it normalized or raise :class:`IllegalAction`."""
-        try:
-            action = check_shape(action)
-        except ActionError as exc:
-            raise IllegalAction(str(exc), code=BAD_ACTION)
-        return self._allowed(seat, action, now)
-
-    def _allowed(self, seat, action, now):
-        """Whether a well-formed ``action`` is allowed for ``seat`` at ``now``; returns it."""
-        kind = action["do"]
-        if kind == "next_round":
-            if self.phase != "round_over":
-                raise IllegalAction("the round is not over")
-            return {"do": kind}
-        n = self.players
-        if not _is_int(seat) or not 0 <= seat < n:
-            raise IllegalAction("no such seat")
-        if kind == "ready":
-            if self.phase != "peek":
-                raise IllegalAction("not in the peek phase")
-            if self.ready[seat]:
-                raise IllegalAction("already ready")
-            return {"do": kind}
-        if kind == "crisp":
-            return self._check_crisp(seat, now)
-        # what is left is a turn action (R3): only the turn's seat may take it
-        if self.phase not in PLAY_PHASES:
-            raise IllegalAction("no turn is being played", code=NOT_YOUR_TURN)
-        if seat != self.turn:
-            raise IllegalAction("not your turn", code=NOT_YOUR_TURN)
-        if kind == "draw":
-            return self._check_draw(action, now)
-        held = self.held
-        if held is None:
-            raise IllegalAction("draw a card first")
-        from_deck = self.held_from == "deck"
-        rank = held[0]
-        if kind == "swap":
-            pos = action["pos"]
-            if from_deck and cards.is_special(held):
-                raise IllegalAction("a Jack, Queen or King from the deck cannot be swapped in")
-            return {"do": kind, "pos": pos}
-        if kind == "discard":
-            if not from_deck:
-                raise IllegalAction("a card taken from the discard must be swapped in")
-            if rank == "K":
-                raise IllegalAction("a King must be used")
-            return {"do": kind}
-        wanted = {"jack": "J", "queen": "Q", "king": "K"}[kind]
-        if not from_deck or rank != wanted:
-            raise IllegalAction("you do not hold a %s from the deck" % kind)
-        if kind != "queen":
-            return {"do": kind}
-        pos, target, target_pos = action["pos"], action["target"], action["target_pos"]
-        if not 0 <= target < n:
-            raise IllegalAction("no such target seat")
-        if target == seat:
-            raise IllegalAction("a Queen exchanges with another player")
-        return {"do": kind, "pos": pos, "target": target, "target_pos": target_pos}
-
-    def _check_crisp(self, seat, now):
-        if self.phase == "last_turns" or self.caller is not None:
-            raise IllegalAction("crisp has already been called")
-        if self.phase != "play":
-            raise IllegalAction("no turn is being played")
-        window = self.window
-        if window is None or window[0] != seat or now >= window[1]:
-            raise IllegalAction("you may call crisp only just after your turn")
-        return {"do": "crisp"}
-
-    def _check_draw(self, action, now):
-        source = action["from"]
-        if self.held is not None:
-            raise IllegalAction("resolve the card you hold first")
-        if self.drew and self.pending_draws == 0:
-            raise IllegalAction("no draw left this turn")
-        if not self.drew and now < self.start_at:
-            raise IllegalAction("wait: the previous player may still call crisp")
-        if source == "discard":
-            if not self.options["draw_from_discard"]:
-                raise IllegalAction("drawing from the discard is off")
-            if not self.discard:
-                raise IllegalAction("the discard pile is empty")
-        return {"do": "draw", "from": source}
+        """Validate ``action`` for ``seat`` at ``now``: its shape, then whether it is
+        allowed (crisp_core.legal); return it normalized or raise :class:`IllegalAction`."""
+        return legal.check(self, seat, action, now)
 
     def _do_ready(self, seat, act, now):
         self.ready[seat] = True
@@ -631,7 +500,7 @@ class Game:
         self._events = []
         now = self._advance(now)
         fired = self._events
-        since = self.awaiting(now).get(seat) if _is_int(seat) else None
+        since = self.awaiting(now).get(seat) if is_int(seat) else None
         if since is None or since > now:
             self._events = []
             self._note(fired, [now, "advance"])
@@ -671,56 +540,17 @@ class Game:
 
         Does not fire deadlines: call :meth:`advance` first. Queen actions are expanded to
         every (pos, target, target_pos). ``next_round`` is listed for every seat in
-        ``round_over``; the room decides who may ask for it.
+        ``round_over``; the room decides who may ask for it (crisp_core.legal).
         """
-        legal = []
-        for action in self._candidates(seat):      # well-formed: no shape check needed
-            try:
-                legal.append(self._allowed(seat, action, now))
-            except IllegalAction:
-                pass
-        return legal
-
-    def _candidates(self, seat):
-        if self.phase == "peek":
-            return [{"do": "ready"}]
-        if self.phase in ("round_over",):
-            return [{"do": "next_round"}]
-        if self.phase == "game_over":
-            return []
-        out = [{"do": "crisp"}]
-        if seat != self.turn:
-            return out
-        if self.held is None:
-            return out + [{"do": "draw", "from": "deck"}, {"do": "draw", "from": "discard"}]
-        out += [{"do": "swap", "pos": pos} for pos in POSITIONS]
-        out += [{"do": "discard"}, {"do": "jack"}, {"do": "king"}]
-        if self.held[0] == "Q":
-            for target in range(self.players):
-                if target != seat:
-                    out += [{"do": "queen", "pos": pos, "target": target, "target_pos": tpos}
-                            for pos in POSITIONS for tpos in POSITIONS]
-        return out
+        return legal.legal_actions(self, seat, now)
 
     # ------------------------------------------------------------------------- state
 
-    _FIELDS = ("options", "seed", "stack", "phase", "round", "dealer", "turn", "caller", "hands",
-               "held", "held_from", "pending_draws", "drew", "deck", "discard", "ready",
-               "peek_deadline", "start_at", "draw_deadline", "window", "round_points", "scores",
-               "winners", "clock")
+    _FIELDS = saved.FIELDS
 
     def to_dict(self):
         """The whole state as a JSON-safe dict (to save and resume a game)."""
-        out = {"version": 1}
-        for name in self._FIELDS:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [list(item) if isinstance(item, list) else item for item in value]
-            elif isinstance(value, dict):
-                value = dict(value)
-            out[name] = value
-        out["journal"] = [list(entry) for entry in self.journal]
-        return out
+        return saved.to_dict(self)
 
     @classmethod
     def from_dict(cls, data):
@@ -730,39 +560,9 @@ class Game:
         consistent state: every field of the right type; the 52 cards each exactly once across
         deck, discard pile, hands and the held card (R1.2); seats, dealer, turn, caller, ready
         flags, scores, round points and winners that fit the phase (R2-R8); deadlines that
-        fit the phase and the clock.
+        fit the phase and the clock (crisp_core.saved).
         """
-        if not isinstance(data, dict) or data.get("version") != 1:
-            raise ValueError("not a saved Crisp game")
-        missing = [name for name in cls._FIELDS if name not in data]
-        if missing:
-            raise ValueError("saved game lacks %s" % missing[0])
-        extra = set(data) - set(cls._FIELDS) - {"version", "journal"}
-        if extra:
-            raise ValueError("saved game has an unknown field: %s" % sorted(extra)[0])
-        game = cls()
-        for name in cls._FIELDS:
-            setattr(game, name, data[name])
-        try:
-            game.options = normalize_options(game.options)
-        except ValueError as exc:
-            raise ValueError("saved game options: %s" % exc)
-        _check_state(game)
-        game.hands = [list(hand) for hand in game.hands]
-        game.deck, game.discard = list(game.deck), list(game.discard)
-        game.ready = list(game.ready)
-        game.scores = list(game.scores)
-        game.stack = list(game.stack) if game.stack is not None else None
-        game.round_points = list(game.round_points) if game.round_points is not None else None
-        game.winners = list(game.winners) if game.winners is not None else None
-        game.window = list(game.window) if game.window is not None else None
-        journal = data.get("journal") or []
-        if not isinstance(journal, list) or not all(_is_journal_entry(e, game.players)
-                                                    for e in journal):
-            raise ValueError("saved game is inconsistent: journal")
-        game.journal = [list(entry) for entry in journal]
-        game._events = []
-        return game
+        return saved.from_dict(cls, data)
 
     def __eq__(self, other):
         return isinstance(other, Game) and self.to_dict() == other.to_dict()
@@ -772,131 +572,3 @@ class Game:
 
     def __repr__(self):
         return "<Game round %d %s turn=%r>" % (self.round, self.phase, self.turn)
-
-
-def _check_state(game):
-    """Raise ``ValueError`` unless ``game`` (fields set from a saved dict, options already
-    normalized) is a state the engine can reach: see :meth:`Game.from_dict`."""
-    def bad(what):
-        raise ValueError("saved game is inconsistent: " + what)
-
-    def is_seat(value):
-        return _is_int(value) and 0 <= value < n
-
-    def is_time(value):
-        return _is_int(value) and value >= 0
-
-    def int_list(value):
-        return (isinstance(value, list) and len(value) == n
-                and all(_is_int(item) for item in value))
-
-    n = game.players
-    phase = game.phase
-    playing = phase in ("play", "last_turns")
-    if not isinstance(phase, str) or phase not in PHASES:
-        bad("unknown phase")
-    if game.seed is not None and not isinstance(game.seed, str) and not _is_int(game.seed):
-        bad("seed")
-    if game.stack is not None:
-        if not isinstance(game.stack, list):
-            bad("stacked deck")
-        try:
-            cards.stacked_deck(game.stack)
-        except (TypeError, ValueError):
-            bad("stacked deck")
-    if not _is_int(game.round) or game.round < 1:
-        bad("round")
-    if not is_seat(game.dealer):
-        bad("dealer")
-    if not is_time(game.clock):
-        bad("clock")
-    # R1.2: the 52 cards, each once, across hands, deck, discard pile and the held card
-    hands = game.hands
-    if (not isinstance(hands, list) or len(hands) != n
-            or not all(isinstance(hand, list) and len(hand) == 3 for hand in hands)):
-        bad("hands must be three cards for each of the %d seats" % n)
-    if not isinstance(game.deck, list) or not isinstance(game.discard, list):
-        bad("deck and discard pile must be lists")
-    held = [] if game.held is None else [game.held]
-    every = [card for hand in hands for card in hand] + game.deck + game.discard + held
-    if not all(cards.is_card(card) for card in every):
-        bad("something that is not a card")
-    if len(every) != 52 or len(set(every)) != 52:
-        bad("the 52 cards must each be there exactly once")
-    # the turn and the card in hand
-    if game.held is None:
-        if game.held_from is not None:
-            bad("held_from without a held card")
-    elif not playing or game.held_from not in ("deck", "discard") or game.drew is not True:
-        bad("a held card outside a turn")
-    if not isinstance(game.drew, bool) or (game.drew and not playing):
-        bad("drew")
-    if not _is_int(game.pending_draws) or not 0 <= game.pending_draws <= 8 \
-            or (game.pending_draws and not playing):
-        bad("pending draws")
-    if playing:
-        if not is_seat(game.turn):
-            bad("turn")
-        if not is_time(game.start_at):
-            bad("start time")
-    elif game.turn is not None or (game.start_at is not None
-                                   and (phase != "peek" or not is_time(game.start_at))):
-        bad("a turn outside play")
-    if (game.caller is not None or phase in ("last_turns", "round_over", "game_over")) \
-            and not is_seat(game.caller):
-        bad("caller")
-    if phase in ("peek", "play") and game.caller is not None:
-        bad("a caller before the call")
-    if phase == "last_turns" and game.turn == game.caller:
-        bad("the caller has no last turn")
-    # timers
-    if game.peek_deadline is not None and (phase != "peek" or not is_time(game.peek_deadline)):
-        bad("peek timer")
-    if game.draw_deadline is not None and (not playing or not is_time(game.draw_deadline)):
-        bad("draw timer")
-    if (game.options["draw_seconds"] is None) != (game.draw_deadline is None) and playing:
-        bad("draw timer and options disagree")
-    window = game.window
-    if window is not None and (not isinstance(window, list) or len(window) != 2
-                               or not is_seat(window[0]) or not is_time(window[1])
-                               or phase != "play"):
-        bad("call window")
-    # the peek (R2.4), scores (R7) and the end of the game (R8)
-    ready = game.ready
-    if not isinstance(ready, list) or len(ready) != n \
-            or not all(isinstance(flag, bool) for flag in ready):
-        bad("ready flags")
-    if phase != "peek" and not all(ready):
-        bad("a seat not ready after the peek")
-    if phase == "peek" and all(ready):
-        bad("the peek is over but play has not started")
-    if not int_list(game.scores):
-        bad("scores must be one integer per seat")
-    ended = phase in ("round_over", "game_over")
-    if ended != (game.round_points is not None) or (ended and not int_list(game.round_points)):
-        bad("round points")
-    target = game.options["target"]
-    if phase == "game_over":
-        if max(game.scores) < target:
-            bad("game over below the target")
-        best = min(game.scores)
-        if game.winners != [seat for seat in range(n) if game.scores[seat] == best]:
-            bad("winners")
-    else:
-        if max(game.scores) >= target:
-            bad("a score at the target but the game goes on")
-        if game.winners is not None:
-            bad("winners before the end")
-
-
-def _is_journal_entry(entry, players):
-    """``[at, "act", seat, action]``, ``[at, "advance"]`` or ``[at, "forfeit", seat]``."""
-    if not isinstance(entry, list) or len(entry) < 2 or not _is_int(entry[0]) or entry[0] < 0:
-        return False
-    kind = entry[1]
-    if kind == "advance":
-        return len(entry) == 2
-    if kind == "forfeit":
-        return len(entry) == 3 and _is_int(entry[2]) and 0 <= entry[2] < players
-    return (kind == "act" and len(entry) == 4 and _is_int(entry[2]) and 0 <= entry[2] < players
-            and isinstance(entry[3], dict) and isinstance(entry[3].get("do"), str))

@@ -11,7 +11,7 @@ it; the other files are still run). Also usable as a library: :func:`load_scenar
 import json
 import sys
 
-from .actions import PLAY_PHASES, ActionError, check_shape
+from .actions import PLAY_PHASES, ActionError, check_shape, is_int
 from .cards import stacked_deck
 from .game import Game, IllegalAction, normalize_options
 from .views import shown_by
@@ -23,10 +23,6 @@ _TOP_FIELDS = {"name", "rules", "why", "options", "dealer", "scores", "deck", "s
 
 class InvalidScenario(ValueError):
     """A file that is not a valid scenario; the message says why, in one line."""
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_deck(deck, where):
@@ -70,10 +66,10 @@ def load_scenario(data):
         raise InvalidScenario("options: %s" % exc)
     n = options["players"]
     dealer = data.get("dealer", 0)
-    if not _is_int(dealer) or not 0 <= dealer < n:
+    if not is_int(dealer) or not 0 <= dealer < n:
         raise InvalidScenario("dealer must be a seat number from 0 to %d" % (n - 1))
     scores = data.get("scores", [0] * n)
-    if not isinstance(scores, list) or not all(_is_int(score) for score in scores):
+    if not isinstance(scores, list) or not all(is_int(score) for score in scores):
         raise InvalidScenario("scores must be a list of integers")
     if len(scores) != n:
         raise InvalidScenario("scores must have one entry per player (%d)" % n)
@@ -112,7 +108,7 @@ def _check_step(step, index):
     where = "step %d" % index
     if not isinstance(step, dict):
         raise InvalidScenario("%s must be an object" % where)
-    if "at" in step and (not _is_int(step["at"]) or step["at"] < 0):
+    if "at" in step and (not is_int(step["at"]) or step["at"] < 0):
         raise InvalidScenario("%s: at must be a non-negative integer (ms)" % where)
     if "do" not in step:
         if set(step) - {"at"}:
@@ -136,7 +132,7 @@ def _check_step(step, index):
         raise InvalidScenario("%s: %s" % (where, exc))
     if "seat" not in step:
         raise InvalidScenario("%s: %s needs 'seat'" % (where, kind))
-    if not _is_int(step["seat"]):
+    if not is_int(step["seat"]):
         raise InvalidScenario("%s: seat must be an integer" % where)
     return step
 

@@ -73,17 +73,7 @@ def play_game(levels, options=None, seed=0, bot_seed=0, check=None, stall=None,
                 rounds.append(list(event["round_points"]))
             elif event["type"] == "turn":
                 turns += 1
-        for seat, bot in enumerate(bots):
-            mine = events_for(batch, seat)
-            if _may_act(game, seat, now):
-                view = view_for(game, seat, now)
-                plans[seat] = bot.plan(view, mine, now)
-                if check is not None:
-                    check(game, seat, view, bot, plans[seat], now)
-            else:
-                if mine:
-                    bot.observe(mine)
-                plans[seat] = None
+        _show(game, bots, batch, plans, now, check)
         if game.phase == "game_over" or (max_rounds is not None and len(rounds) >= max_rounds
                                          and game.phase == "round_over"):
             break
@@ -91,46 +81,73 @@ def play_game(levels, options=None, seed=0, bot_seed=0, check=None, stall=None,
             now += NEXT_ROUND_MS
             batch = game.next_round(now)
             continue
-        times = []
-        for seat, plan in enumerate(plans):
-            if plan is None:
-                continue
-            if asleep[seat] > now:
-                times.append((asleep[seat], 1, seat))
-                continue
-            times.append((max(now, plan["at"]), 1, seat))
-        deadline = game.next_deadline()
-        if deadline is not None:
-            times.append((max(now, deadline), 0, None))
-        if not times:
-            raise RuntimeError("stuck: nobody may act and nothing is due (%r)" % game)
-        at, _, seat = min(times)
-        now = at
+        now, seat = _next_move(game, plans, asleep, now)
         if seat is None:
             batch = game.advance(now)
-            continue
-        plan = plans[seat]
-        if asleep[seat] > now or plan["at"] > now:
-            batch = []
-            continue
-        if stall is not None:
-            sleep = stall(seat, plan, now)
-            if sleep:
-                asleep[seat] = now + sleep
-                batch = []
-                continue
-        try:
-            batch = game.apply(seat, plan["action"], now)
-        except IllegalAction as exc:
-            if check is not None:
-                raise RuntimeError("seat %d (%s) planned an illegal action %r at %d: %s"
-                                   % (seat, levels[seat], plan["action"], now, exc))
-            batch = exc.events
+        else:
+            batch = _act(game, seat, plans[seat], asleep, now, stall,
+                         None if check is None else levels)
     else:
         raise RuntimeError("game too long (%r)" % game)
     return {"levels": list(levels), "rounds": rounds, "scores": list(game.scores),
             "winners": list(game.winners) if game.winners is not None else None,
             "turns": turns}
+
+
+def _show(game, bots, batch, plans, now, check):
+    """Give every bot its seat's events of ``batch``; a bot that may act also gets its view
+    and plans (``plans[seat]``, None for the others), and ``check`` sees the plan."""
+    for seat, bot in enumerate(bots):
+        mine = events_for(batch, seat)
+        if _may_act(game, seat, now):
+            view = view_for(game, seat, now)
+            plans[seat] = bot.plan(view, mine, now)
+            if check is not None:
+                check(game, seat, view, bot, plans[seat], now)
+        else:
+            if mine:
+                bot.observe(mine)
+            plans[seat] = None
+
+
+def _next_move(game, plans, asleep, now):
+    """When the next thing happens and who does it: ``(at, seat)``, with seat None for the
+    engine's next deadline. Raises ``RuntimeError`` when nothing can happen."""
+    times = []
+    for seat, plan in enumerate(plans):
+        if plan is None:
+            continue
+        if asleep[seat] > now:
+            times.append((asleep[seat], 1, seat))
+            continue
+        times.append((max(now, plan["at"]), 1, seat))
+    deadline = game.next_deadline()
+    if deadline is not None:
+        times.append((max(now, deadline), 0, None))
+    if not times:
+        raise RuntimeError("stuck: nobody may act and nothing is due (%r)" % game)
+    at, _, seat = min(times)
+    return at, seat
+
+
+def _act(game, seat, plan, asleep, now, stall, levels):
+    """``seat`` carries out its ``plan`` at ``now`` unless it sleeps (``asleep``, ``stall``)
+    or the plan is not due; returns the events. ``levels`` (given when the caller checks the
+    bots): an illegal plan raises ``RuntimeError`` instead of being dropped."""
+    if asleep[seat] > now or plan["at"] > now:
+        return []
+    if stall is not None:
+        sleep = stall(seat, plan, now)
+        if sleep:
+            asleep[seat] = now + sleep
+            return []
+    try:
+        return game.apply(seat, plan["action"], now)
+    except IllegalAction as exc:
+        if levels is not None:
+            raise RuntimeError("seat %d (%s) planned an illegal action %r at %d: %s"
+                               % (seat, levels[seat], plan["action"], now, exc))
+        return exc.events
 
 
 def _mean_ci(samples):

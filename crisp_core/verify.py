@@ -21,6 +21,7 @@ import json
 import sys
 
 from . import shuffle
+from .actions import is_int
 from .game import Game, IllegalAction
 from .views import events_for
 
@@ -52,15 +53,11 @@ class Mismatch(Exception):
                 "expected": list(self.expected)}
 
 
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _seats(value, what):
     """A record's list of seats (``skipped``, ``bots``): absent is empty; else ints."""
     if value is None:
         return []
-    if not isinstance(value, list) or not all(_is_int(s) for s in value):
+    if not isinstance(value, list) or not all(is_int(s) for s in value):
         raise Mismatch("record", "the record's %s are not seats" % what)
     return value
 
@@ -96,12 +93,12 @@ def _shape(record):
         raise Mismatch("record", "not a Crisp round record (version 1)")
     _committed(record)
     for key in ("round", "dealer", "start"):
-        if not _is_int(record.get(key)):
+        if not is_int(record.get(key)):
             raise Mismatch("record", "the record's %s is not an integer" % key)
     if not isinstance(record.get("options"), dict):
         raise Mismatch("record", "the record has no options")
     scores = record.get("scores")
-    if not isinstance(scores, list) or not all(_is_int(s) for s in scores):
+    if not isinstance(scores, list) or not all(is_int(s) for s in scores):
         raise Mismatch("record", "the record's scores are not integers")
     if not shuffle.is_hex(record.get("commitment"), 32):
         raise Mismatch("record", "the commitment is not 64 hex digits")
@@ -112,7 +109,7 @@ def _shape(record):
         raise Mismatch("record", "the contributions are not a list")
     last = -1
     for item in contributions:
-        if (not isinstance(item, list) or len(item) != 2 or not _is_int(item[0])
+        if (not isinstance(item, list) or len(item) != 2 or not is_int(item[0])
                 or not shuffle.is_hex(item[1], shuffle.CONTRIBUTION_BYTES)):
             raise Mismatch("record", "a contribution is not [seat, 32 hex digits]")
         if item[0] <= last:
@@ -125,12 +122,12 @@ def _shape(record):
     if not isinstance(observed, list) or not all(isinstance(s, list) for s in observed):
         raise Mismatch("record", "observed is not a list of segments")
     seat = record.get("seat")
-    if seat is not None and not _is_int(seat):
+    if seat is not None and not is_int(seat):
         raise Mismatch("record", "seat is not a seat")
     _seats(record.get("skipped"), "skipped")
     _seats(record.get("bots"), "bots")
     host = record.get("host")
-    if host is not None and not _is_int(host):
+    if host is not None and not is_int(host):
         raise Mismatch("record", "the host is not a seat")
 
 
@@ -188,7 +185,7 @@ def replay(record, events=None):
     for index, entry in enumerate(record["actions"]):
         if game.phase in END_PHASES:
             raise Mismatch("log", "input %d comes after the end of the round" % index)
-        if not isinstance(entry, list) or len(entry) < 2 or not _is_int(entry[0]):
+        if not isinstance(entry, list) or len(entry) < 2 or not is_int(entry[0]):
             raise Mismatch("log", "input %d is not [time, kind, ...]" % index)
         at, kind = entry[0], entry[1]
         try:

@@ -54,7 +54,7 @@ def test_a_compiled_module_goes_into_the_zip_as_mpy(tmp_path):
 
 
 def test_no_compiler_ships_the_sources(monkeypatch, capsys):
-    monkeypatch.setattr(build, "find_mpy_cross", lambda: None)
+    monkeypatch.setattr(build.pyzip, "find_mpy_cross", lambda: None)
     assert build.page_bytecode(["ui/page/cards.py"], locked_micropython()) == {}
     assert "ships Python sources" in capsys.readouterr().err
 

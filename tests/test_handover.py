@@ -136,7 +136,8 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     import os
     from test_render_micropython import ROOT, run_tests_on_micropython
     files = {"/tests/handover_cases.py": os.path.join(ROOT, "tests", "handover_cases.py"),
-             "/ui/shared/handover.py": os.path.join(ROOT, "ui", "shared", "handover.py")}
+             "/ui/shared/handover.py": os.path.join(ROOT, "ui", "shared", "handover.py"),
+             "/ui/shared/proof.py": os.path.join(ROOT, "ui", "shared", "proof.py")}
     ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
     import handover_cases
     expected = [n for n in dir(handover_cases) if n.startswith("test_")]

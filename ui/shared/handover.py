@@ -26,6 +26,8 @@ import hashlib
 import hmac
 import json
 
+from ui.shared.proof import is_hex, same
+
 MAX_EPOCH = 99
 
 
@@ -199,7 +201,7 @@ class Handover:
         expected = successor_mac(key, self.room_id, self.successor, my_peer, self.nonce,
                                  host_nonce)
         self.nonce = None                   # one answer for one challenge
-        if not _same(mac, expected):
+        if not same(mac, expected):
             return None
         box = self.sealed.get("box") or {}
         return {"n": box.get("n"), "share": self.sealed.get("share")}
@@ -229,16 +231,6 @@ class Handover:
             return open_room(self.sealed["box"], self.shares, self.room_id)
         except ValueError:
             return None
-
-
-def _same(a, b):
-    """Compare two texts without an early exit."""
-    x = a.encode("utf-8")
-    y = b.encode("utf-8")
-    diff = len(x) ^ len(y)
-    for i in range(min(len(x), len(y))):
-        diff |= x[i] ^ y[i]
-    return diff == 0
 
 
 FOLLOW_EPOCHS = 3       # a page back from away looks this many ids ahead for its room
@@ -332,11 +324,6 @@ MAX_WATCHERS = 8        # spectators a room keeps for its next host to tell (MAX
 MOVED_TEXT = 400        # a `moved` message is shorter than this
 
 
-def _is_hex(text, size):
-    return (isinstance(text, str) and len(text) == size
-            and all(c in "0123456789abcdef" for c in text))
-
-
 def is_peer_id(text):
     """True when `text` looks like a PeerJS id (letters, digits, single - or _ between; at
     most 64): a spectator's, or a room's."""
@@ -364,7 +351,7 @@ def watchers(items):
             break
         if not isinstance(w, dict) or set(w) != {"peer", "follow"}:
             continue
-        if is_peer_id(w["peer"]) and _is_hex(w["follow"], FOLLOW_HEX) and w["peer"] not in peers:
+        if is_peer_id(w["peer"]) and is_hex(w["follow"], FOLLOW_HEX) and w["peer"] not in peers:
             peers.append(w["peer"])
             out.append({"peer": w["peer"], "follow": w["follow"]})
     return out
@@ -389,7 +376,7 @@ def check_moved(text, follow, old_id):
     (`<base>-h<k>-<tag>`, k after `old_id`'s epoch) and `mac` = moved_mac(follow, old_id,
     room). Anything else, a wrong mac, a missing follow token: None (the page closes that
     connection and changes nothing)."""
-    if not _is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
+    if not is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
         return None
     try:
         msg = json.loads(text)
@@ -399,12 +386,12 @@ def check_moved(text, follow, old_id):
             or msg["type"] != "moved" or msg["v"] != 1 or isinstance(msg["v"], bool):
         return None
     new_id, mac = msg["room"], msg["mac"]
-    if not is_peer_id(new_id) or not _is_hex(mac, 64) or new_id == old_id:
+    if not is_peer_id(new_id) or not is_hex(mac, 64) or new_id == old_id:
         return None
     base, epoch = _split(new_id)
     if base != _split(old_id)[0] or epoch < epoch_after(old_id):
         return None
-    if not _same(mac, moved_mac(follow, old_id, new_id)):
+    if not same(mac, moved_mac(follow, old_id, new_id)):
         return None
     return new_id
 
