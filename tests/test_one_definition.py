@@ -22,7 +22,6 @@ COPIES = {
     ("is_int", "ui/worker/room.py", 1): "room",
     # counts bytes, not digits (a secret is is_hex(s, 32)); room.py and verify.py call it
     ("is_hex", "crisp_core/shuffle.py", 1): "core, room",
-    ("QUIET_MS", "ui/page/link.py", 2): "presence",
 }
 #: Functions of these names that are another thing (not a copy).
 OTHER = {("same", "crisp_core/scenario.py")}   # JSON equality that keeps true apart from 1
