@@ -16,6 +16,9 @@
 //   interpreter  "micropython" (the page's; the engine worker runs Pyodide)
 //   guest: bool;  room: the ?room id or null
 //   mode         "local" | "hosted" (from the build, see config.js)
+//   build        this build's id (config.js; tools/build.py names config-<id>.js and
+//                engine-worker-<id>.js with it): the engine worker says its own when ready,
+//                and one of another build is refused (engine "failed", error "build")
 //   test         true on a test build only (tools/build.py --test): the page then honours the
 //                test-only parameters ?deck= and ?seed=
 //   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
@@ -28,7 +31,9 @@
 //   now()        Date.now() + 0.5: never a whole number, so MicroPython gets it as a float
 //                (its FFI wraps whole numbers above 2**31)
 //   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
-//                | "ready" | "failed" (also on body[data-engine])
+//                | "ready" | "failed" (also on body[data-engine]); restart(): a new worker in
+//                place of a dead one (ui/page/enginewatch.py); build: the build id the
+//                worker said when ready (always this page's: another's is refused)
 //   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/page/main.py: while a round is
 //                played), asked again when the page is shown; silently absent where unsupported
 //   loaded()     hide the loading screen now (ui/page/main.py: once its page shows)
@@ -37,7 +42,7 @@
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
 //   store        localStorage behind a door that never throws (store.js: get, set, remove,
 //                state "ok" | "blocked" | "full"); ui/page/storage.py goes through it
-import { loads, mode, signaling, testBuild } from "./config.js";
+import { build, loads, mode, signaling, testBuild } from "./config.js";
 import { keepAwake } from "./awake.js";
 import { store } from "./store.js";
 
@@ -134,6 +139,13 @@ const failed = (message) => {
 // (and solo play offline) needs no network. body[data-offline] says how far that has come:
 // "page" (every page's files kept), "engine" (the host's engine too). Needs a secure context
 // (https, localhost): a phone on a LAN address simply goes without.
+// Another build's service worker taking over this page since it loaded (a deploy while it
+// is open): the page goes on with its own build's files (sw.js keeps them when it can); a
+// file of its build that is gone says so (the engine's failure: "update").
+const deploy = { had: !!navigator.serviceWorker?.controller, seen: false };
+navigator.serviceWorker?.addEventListener("controllerchange", () => {
+  if (deploy.had) deploy.seen = true;
+});
 const offline = {
   ready: null,
   start() {
@@ -185,8 +197,16 @@ const engine = {
     this.worker.onmessage = (e) => {
       if (typeof e.data === "string") return this.deliver(e.data);
       const status = e.data || {};
+      if (status.op === "ready" && status.build !== build) {
+        // one page, one build: an engine of another build never runs this page's room
+        console.warn(`crisp: engine of build ${status.build}, page of build ${build}`);
+        this.worker.terminate();
+        this.setState("failed");
+        return this.deliver(JSON.stringify({ op: "failed", error: "build" }));
+      }
       if (status.op === "ready") {
         window.crisp.times.engine = performance.now();
+        this.build = status.build;
         this.setState("ready");
         // what the worker fetched, and the worker's own script (in the page's entries)
         offline.keep((status.fetched || []).concat(
@@ -197,9 +217,23 @@ const engine = {
     };
     this.worker.onerror = (e) => {
       e.preventDefault?.();
+      if (this.state === "ready") {
+        // the running worker died (an uncaught error): the page restarts it
+        return this.deliver(JSON.stringify({ op: "died", error: e.message || "worker error" }));
+      }
       this.setState("failed");
-      this.deliver(JSON.stringify({ op: "failed", error: e.message || "worker error" }));
+      // a new build took over this page's service worker: this build's worker may be gone
+      const error = deploy.seen ? "update" : (e.message || "worker error");
+      this.deliver(JSON.stringify({ op: "failed", error }));
     };
+  },
+  // A new worker in place of the running one (ui/page/enginewatch.py: it died); the page then
+  // restores its room in it. Replies the old one owed never come.
+  restart() {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.restarts = (this.restarts || 0) + 1;
+    this.start();
   },
   deliver(text) {
     if (this.listener) this.listener(text);
@@ -216,7 +250,7 @@ const engine = {
 };
 
 window.crisp = {
-  mode, room, guest, test: testBuild === true,
+  mode, room, guest, test: testBuild === true, build,
   interpreter: "micropython",
   get peerOptions() { return peerOptions(); },
   newPeer, randomHex, keepAwake, store,

@@ -21,10 +21,13 @@
 //                      "compile"   72: all downloaded, the runtime's wasm still compiling
 //                      "python"    80: the runtime runs, Python starts (its standard library)
 //                      "engine"    90: Python runs, our zip unpacked and the engine imported
-//                    {op: "ready", ms: <ms since the worker started>, fetched: [urls]}
+//                    {op: "ready", ms: <ms since the worker started>, fetched: [urls],
+//                     build: this build's id (config.js; the page refuses another build's)}
 //                    (fetched: what this worker downloaded, for the service worker to keep)
 //                    {op: "failed", error: text}  Pyodide or the engine could not start
-import { hostZip as zip, loads } from "./config.js";
+//                    {op: "died", error: text}  a request threw (Pyodide's fatal error): the
+//                      page starts a new worker (ui/page/enginewatch.py)
+import { build, hostZip as zip, loads } from "./config.js";
 
 const started = performance.now();
 // Progress, in whole percent that never go down (a message only when it moves).
@@ -89,9 +92,20 @@ let handle = null;       // the engine's handle(text) -> text, once it runs
 let failed = null;
 const waiting = [];      // requests that came before the engine ran
 
+// A request the engine cannot answer at all (Pyodide's fatal error: every call throws from
+// then on) is reported as {op: "died", error}: the page restarts the worker from the room's
+// last save (ui/page/enginewatch.py).
+const answer = (text) => {
+  try {
+    postMessage(handle(text));
+  } catch (e) {
+    postMessage({ op: "died", error: String(e && e.message ? e.message : e).slice(0, 200) });
+  }
+};
+
 onmessage = (event) => {
   if (typeof event.data !== "string") return;
-  if (handle) postMessage(handle(event.data));
+  if (handle) answer(event.data);
   else if (failed) postMessage(JSON.stringify({ op: "refused", error: failed, failed: true }));
   else waiting.push(event.data);
 };
@@ -125,8 +139,8 @@ Engine()
   const pyHandle = engine.handle;
   handle = (text) => pyHandle(text);
   const fetched = performance.getEntriesByType("resource").map((e) => e.name);
-  postMessage({ op: "ready", ms: Math.round(performance.now() - started), fetched });
-  for (const text of waiting.splice(0)) postMessage(handle(text));
+  postMessage({ op: "ready", ms: Math.round(performance.now() - started), fetched, build });
+  for (const text of waiting.splice(0)) answer(text);
 }
 
 start().catch((e) => {

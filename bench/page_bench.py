@@ -170,7 +170,7 @@ GUEST_PAGE = """<!doctype html>
 <link rel="stylesheet" href="./%(pyscript)s/core.css"><link rel="stylesheet" href="./ui/style.css">
 <script type="module" src="./%(pyscript)s/core.js"></script></head>
 <body><div id="app"></div>
-<script type="mpy" config="./mpy.toml">
+<script type="mpy" config="./%(config)s">
 import json
 import js
 from pyscript.ffi import create_proxy
@@ -403,9 +403,10 @@ def action_costs(browser, base, dist, actions):
     code = HOST_ACTIONS.replace("ACTIONS", str(actions))
     host = json.loads(worker.evaluate("(code) => self.crispPyodide.runPython(code)", code))
     with open(os.path.join(dist, "build.json"), encoding="utf-8") as f:
-        pyscript = json.load(f)["vendor"]["pyscript"]
+        built = json.load(f)
+    config = built.get("names", {}).get("mpy.toml", "mpy.toml")    # mpy-<build id>.toml
     with open(os.path.join(dist, "bench-guest.html"), "w", encoding="utf-8") as f:
-        f.write(GUEST_PAGE % {"pyscript": pyscript})
+        f.write(GUEST_PAGE % {"pyscript": built["vendor"]["pyscript"], "config": config})
     guest = context.new_page()
     guest.goto(base + "bench-guest.html")
     guest.wait_for_function("document.body.dataset.ready === 'micropython'", timeout=120_000)
@@ -481,7 +482,7 @@ def main(argv=None):
 
         print_tasks([page_tasks(browser, base) for _ in range(runs)])
 
-        if not os.path.exists(os.path.join(dist, "engine-worker.js")):
+        if not any(n.startswith("engine-worker") for n in os.listdir(dist)):
             print("one action at 8 players: needs the engine worker (not in this build)")
             browser.close()
             return

@@ -102,9 +102,11 @@ def install(dist, interpreter="micropython", name=None):
     if interpreter != "micropython":
         raise ValueError("the screens run on MicroPython only")
     with open(os.path.join(dist, "build.json"), encoding="utf-8") as f:
-        pyscript = json.load(f)["vendor"]["pyscript"]
+        built = json.load(f)
+    pyscript = built["vendor"]["pyscript"]
+    config = built.get("names", {}).get("mpy.toml", "mpy.toml")   # mpy-<build id>.toml
     name = name or "screens.html"
-    html = PAGE % {"type": "mpy", "config": "mpy.toml", "code": CODE, "pyscript": pyscript}
+    html = PAGE % {"type": "mpy", "config": config, "code": CODE, "pyscript": pyscript}
     with open(os.path.join(dist, name), "w", encoding="utf-8") as f:
         f.write(html)
     return "/" + name

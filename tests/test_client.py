@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -265,23 +266,30 @@ def summary(client, renders):
 
 
 def run_micropython(source):
-    """Run `source` on MicroPython with the `ui` modules client.py imports (ui/shared/proof.py,
-    ui/shared/handover.py, ui/shared/limits.py; ui/page/fairplay.py, ui/page/presence.py)."""
-    names = (("shared", "proof"), ("shared", "handover"), ("shared", "limits"),
-             ("page", "fairplay"), ("page", "presence"))
+    """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
+    handover.py, limits.py, wire.py, crisp_core/checks.py and actions.py; ui/page/fairplay.py,
+    presence.py)."""
+    names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/limits", "ui/shared/wire",
+             "crisp_core/checks", "crisp_core/actions", "ui/page/fairplay", "ui/page/presence")
     writes = ""
-    for folder, name in names:
-        with open(os.path.join(ROOT, "ui", folder, name + ".py"), encoding="utf-8") as f:
-            writes += "mp.FS.writeFile('/ui/%s/%s.py', %s);\n" % (folder, name,
-                                                                  json.dumps(f.read()))
+    for name in names:
+        with open(os.path.join(ROOT, name + ".py"), encoding="utf-8") as f:
+            writes += "mp.FS.writeFile('/%s.py', %s);\n" % (name, json.dumps(f.read()))
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
               "mp.FS.mkdir('/ui'); mp.FS.mkdir('/ui/shared'); mp.FS.mkdir('/ui/page');\n"
+              "mp.FS.mkdir('/crisp_core');\n"
               "%s"
               "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
               "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), writes, json.dumps(source))
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
-                          text=True, timeout=120)
+    # the script goes through a file: with every module written into it, it is longer than
+    # one command-line argument may be
+    with tempfile.NamedTemporaryFile("w", suffix=".mjs", encoding="utf-8", delete=False) as f:
+        f.write(script)
+    try:
+        done = subprocess.run(["node", f.name], capture_output=True, text=True, timeout=120)
+    finally:
+        os.unlink(f.name)
     assert done.returncode == 0, done.stderr[-2000:]
     for line in done.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -364,6 +372,46 @@ def test_a_sealed_box_and_standby_of_the_old_room_go_when_seated_at_a_new_id():
     client.receive(msg("sealed", box={"n": 1, "iv": "00", "ct": "22"}, share="s1", host=1,
                    keys={}), 40)
     assert client.sealed["box"]["n"] == 1 and client.sealed["share"] == "s1"
+
+
+def test_a_room_of_another_version_says_whose_page_must_reload():
+    """Issue 23, fault 1: a guest page of another build joins: the room refuses its join
+    with `bad_version`, the host's protocol and name; the guest's screen says whether to
+    reload (the host's game is newer) or to ask the host to (it is older), in es and en.
+    Before, each side dropped the other's messages and the guest saw a table that never
+    came."""
+    import json as _json
+    from ui.page import i18n, screens
+    from ui.page.client import VERSION, Client
+    from ui.page.render import Ctx
+    from ui.worker.room import LOCAL, Room
+    room = Room("crisp-ABCDEFGHJK", "Hana")
+    room.receive(LOCAL, _json.dumps({"type": "join", "v": VERSION, "name": "Hana"}), 0)
+    out = room.receive("c1", _json.dumps({"type": "join", "v": VERSION + 1, "name": "Ana"}), 0)
+    (conn, text), = out
+    refusal = _json.loads(text)
+    assert refusal["code"] == "bad_version" and refusal["protocol"] == VERSION
+    assert refusal["host_name"] == "Hana" and room.seats[1:] == []
+    for host_v, newer, key in ((VERSION + 1, "host", "version_newer"),
+                               (VERSION - 1, "me", "version_older")):
+        client = Client(lambda t: None)
+        said = dict(refusal, v=host_v, protocol=host_v)
+        assert client.receive(_json.dumps(said), 0) is True
+        assert client.version_clash == {"host": host_v, "name": "Hana"}
+        for lang in ("en", "es"):
+            tree = _json.dumps(screens.build(client, {"lang": lang},
+                                             Ctx(lang, 0, 0, False, "")), ensure_ascii=False)
+            assert '"version-clash"' in tree and '"data-newer": "%s"' % newer in tree
+            # (the name goes in its own isolated node: the words around it, as they are)
+            for words in i18n.t(lang, key, name="\0").split("\0"):
+                assert words.strip() in tree, words
+            assert '"text": "Hana"' in tree
+    # any other message of another version is still dropped, and so is a bad_version
+    # error of our own version (nothing to say)
+    client = Client(lambda t: None)
+    assert client.receive(_json.dumps({"type": "view", "v": VERSION + 1}), 0) is False
+    assert client.receive(_json.dumps(dict(refusal, v=VERSION, protocol=VERSION)), 0) is True
+    assert client.version_clash is None
 
 
 # ---- the host's presence: one signal, one arrival time, one elapsed time (issue 19 item 5) ----

@@ -457,3 +457,53 @@ def test_on_its_own_turn_the_gone_old_host_is_timed_out_at_once_not_after_anothe
     assert room.game.turn == 0
     room.tick(room.now + 100)
     assert room.game.turn != 0 or room.game.phase != "play"
+
+
+def test_a_holder_answers_only_a_proven_share_proof_and_leaves_the_rest_to_the_client():
+    from ui.shared import wire
+    from ui.shared.handover import Handover, successor_key, successor_mac
+    token = "b" * 32
+    keys = {"1": successor_key(token, "crisp-room", 2)}
+    sealed = {"box": {"n": 3}, "share": "1:abc", "keys": keys}
+    players = [{"seat": s, "name": n, "connected": True, "bot": None}
+               for s, n in enumerate(["Ana", "Bea", "Cleo"])]
+    holder = Handover("crisp-room", 2, players, 0, sealed, 1, "c" * 32)
+    assert holder.role == "guest" and holder.successor == 1
+    nonce = holder.challenge("1" * 32)
+    assert holder.answer({"type": "view", "v": 1}, "peer-c") == (False, None)
+    assert holder.answer(None, "peer-c") == (False, None)
+    host_nonce = "d" * 32
+    mac = successor_mac(keys["1"], "crisp-room", 1, "peer-c", nonce, host_nonce)
+    forged = wire.message("share_proof", n=3, nonce=host_nonce, mac="e" * 64)
+    assert holder.answer(forged, "peer-c") == (True, None)
+    nonce = holder.challenge("1" * 32)
+    mac = successor_mac(keys["1"], "crisp-room", 1, "peer-c", nonce, host_nonce)
+    proven, text = holder.answer(wire.message("share_proof", n=3, nonce=host_nonce, mac=mac),
+                                 "peer-c")
+    assert proven and wire.read(text) == {"type": "share", "v": 1, "n": 3, "share": "1:abc"}
+
+
+def test_a_holder_away_while_its_host_went_still_offers_its_share():
+    """Issue 23, fault 4: a holder whose page was behind looks for the room instead of
+    handing it over; holder_plan lets it offer its share at the first next id, to the
+    successor its list names, and to nobody else."""
+    from ui.shared import handover as ho
+    secret = "ab" * 16
+    players = [{"seat": s, "name": n, "connected": True}
+               for s, n in ((0, "Hana"), (1, "Ana"), (2, "Bea"))]
+    sealed = {"box": {"n": 3}, "share": "2:ff", "keys": {"1": "k" * 64}}
+    new_id = ho.room_id_after("crisp-ABCDEFGHJK", 1, secret)
+    plan = ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, sealed, new_id, secret)
+    assert plan is not None and plan.role == "guest" and plan.successor == 1
+    # not for a later epoch's id, not without a box, not when its list names itself
+    later = ho.room_id_after("crisp-ABCDEFGHJK", 2, secret)
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, sealed, later, secret) is None
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, None, new_id, secret) is None
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 1, players, 0, sealed, new_id, secret) is None
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, sealed, new_id, None) is None
+    # the share goes only on the successor's proof
+    nonce = plan.challenge("cd" * 16)
+    assert plan.share_for("00" * 32, "ef" * 16, "peer-b") is None
+    plan.challenge(nonce)
+    mac = ho.successor_mac("k" * 64, "crisp-ABCDEFGHJK", 1, "peer-b", nonce, "ef" * 16)
+    assert plan.share_for(mac, "ef" * 16, "peer-b") == {"n": 3, "share": "2:ff"}

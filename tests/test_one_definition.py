@@ -1,7 +1,8 @@
 """One definition each of the shared checks and constants (issue 19): `is_int` (not a bool),
 `is_hex`, the constant-time `same`, and `QUIET_MS`, across the product (ui/, crisp_core/,
 tools/). A module that needs one imports it: crisp_core.actions.is_int (on every page: the
-screens load actions.py at start), ui.shared.proof.is_hex and .same.
+screens load actions.py at start), crisp_core.checks.is_hex and .same (crisp_core may not
+import ui/; ui/shared/wire.py and proof.py pass them on).
 
 The copies that are left are named below with their owner (issue 19); the list may only
 shrink: a copy that goes must leave it, and no new copy may come."""
@@ -13,15 +14,10 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: name: its one home (path).
-HOMES = {"is_int": "crisp_core/actions.py", "is_hex": "ui/shared/proof.py",
-         "same": "ui/shared/proof.py", "QUIET_MS": "ui/page/link.py"}
+HOMES = {"is_int": "crisp_core/actions.py", "is_hex": "crisp_core/checks.py",
+         "same": "crisp_core/checks.py", "QUIET_MS": "ui/page/link.py"}
 #: (name, path, how many definitions there): owner. Copies still to go.
 COPIES = {
-    ("is_int", "ui/page/client.py", 1): "room, page",
-    ("is_int", "ui/page/fairplay.py", 1): "trust",
-    ("is_int", "ui/worker/room.py", 1): "room",
-    # counts bytes, not digits (a secret is is_hex(s, 32)); room.py and verify.py call it
-    ("is_hex", "crisp_core/shuffle.py", 1): "core, room",
 }
 #: Functions of these names that are another thing (not a copy).
 OTHER = {("same", "crisp_core/scenario.py")}   # JSON equality that keeps true apart from 1

@@ -370,7 +370,7 @@ def test_a_holder_posing_as_the_successor_cannot_run_the_takeover_or_prove_itsel
     cid.opened("g2", "peer-b")
     out = cid.receive("g2", "share_offer", msg("share_offer", seat=2,
                                                n=bea.sealed["box"]["n"], nonce=nonce))
-    proof_msg = json.loads(out[0][1])
+    proof_msg = out[0][2]                          # (typed: conn, kind, message)
     assert bea.share_for(proof_msg["mac"], proof_msg["nonce"], "peer-b") is None
 
 
@@ -610,3 +610,32 @@ def test_a_new_spectator_sends_the_designate_its_standby_again():
     assert net.room.standby_due()
     out = net.room.standby_out()
     assert len(out) == 1 and json.loads(out[0][1])["watchers"][0]["peer"] == "peer-cleo"
+
+
+def test_a_round_dealt_again_says_so_in_its_welcome_and_every_screen_shows_why():
+    """Issue 23, fault 4: when the sealed room cannot be opened the successor deals the
+    interrupted round again; its welcomes carry `redealt` (that round) while it lasts, and the
+    table says why in player words (`redealt`)."""
+    from ui.page import i18n, screens
+    from ui.page.render import Ctx
+    public = Room.from_public("crisp-x-h1", 1, [{"name": "Host", "bot": None},
+                                                {"name": "Ana", "bot": None}],
+                              {}, [3, 4], 0, 2, 100, make_bot=bot_maker(1, 0.01),
+                              succession="ab" * 16)
+    out = public.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), 200)
+    welcome = [json.loads(t) for c, t in out if json.loads(t)["type"] == "welcome"][0]
+    assert welcome["redealt"] == 2
+    client = Client(lambda text: None, is_host=True)
+    for c, t in out:
+        client.receive(t, 200)
+    assert client.redealt == 2 and client.view["round"] == 2
+    for lang in ("en", "es"):
+        tree = json.dumps(screens.build(client, {"lang": lang}, Ctx(lang, 300, 0, False, "")),
+                          ensure_ascii=False)
+        assert '"redealt"' in tree and i18n.t(lang, "redealt", n=2)[:20] in tree
+    # a room opened from the box (the round as it was) says nothing of the kind
+    net = playing()
+    state = json.loads(json.dumps(net.room.to_dict()))
+    room = Room.from_handover(state, 1, net.clock, new_id="crisp-x-h1",
+                              make_bot=bot_maker(1, 0.01))
+    assert room.redealt is None

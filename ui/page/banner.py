@@ -6,7 +6,8 @@
 (tests).
 """
 
-from ui.page.vdom import h
+from ui.page.client import VERSION as PROTOCOL
+from ui.page.vdom import h, isolate
 from ui.page.viewmodel import pause_of, player_list, read, seat_name, secs
 from ui.page.widgets import button, leave_button
 
@@ -34,10 +35,16 @@ ENGINE_STAGES = ("download", "compile", "python", "engine")
 
 def banner_phase(model):
     """The page's phase, as the connection banner sees it: "engine" (the host waits for its
-    engine), "handing_over", "hosting", "table" (a seated player at a game), or "room"
-    (a guest anywhere else: joining, the lobby, watching, looking for the room)."""
+    engine), "version_clash" (the host's page runs another version), "restarting" (the host's
+    engine restarts from the room's last save), "handing_over", "hosting", "table" (a seated
+    player at a game), or "room" (a guest anywhere else: joining, the lobby, watching,
+    looking for the room)."""
     if read(model, "engine_wait") is not None:
         return "engine"
+    if isinstance(read(model, "version_clash"), dict):
+        return "version_clash"
+    if read(model, "restarting", False):
+        return "restarting"
     if isinstance(read(model, "handover"), dict):
         return "handing_over"
     if read(model, "is_host", False):
@@ -62,6 +69,8 @@ def banner_signal(model):
 # ("*", signal); none found: no banner.
 BANNERS = {
     ("engine", "*"): "engine",
+    ("version_clash", "*"): "version_clash",
+    ("restarting", "*"): "restarting",
     ("handing_over", "*"): "handover",
     ("hosting", "connecting"): "host_offline",
     ("hosting", "reconnecting"): "host_offline",
@@ -98,16 +107,43 @@ def engine_banner(model, ctx, ui):
     """The host asked for something the engine does (Start, Play solo, a resumed room) while
     it still starts in its worker: how far it has come, or that it failed (retry)."""
     wait = read(model, "engine_wait")
+    stage = read(model, "engine_stage")
     if wait < 0:
+        # ("update": a new version of the game replaced this page's while it was open)
         return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
-                         "role": "alert"}, ctx.t("engine_failed"), " ",
+                         "role": "alert", "data-stage": "update" if stage == "update"
+                         else None},
+                 ctx.t("engine_update" if stage == "update" else "engine_failed"), " ",
                  button(ctx, "engine-retry", ctx.t("retry"),
                         ("intent", "retry_engine", {}), "btn"))
-    stage = read(model, "engine_stage")
     key = "engine_" + stage if stage in ENGINE_STAGES else "engine_loading"
     return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
                      "role": "status", "data-stage": stage if key != "engine_loading"
                      else None}, ctx.t(key, pct=wait))
+
+
+def version_banner(model, ctx, ui):
+    """The host's page runs another version of the game (issue 23, fault 1): whose page must
+    reload, with the way to it when it is this one."""
+    clash = read(model, "version_clash")
+    newer = isinstance(clash.get("host"), int) and clash["host"] > PROTOCOL
+    name = isolate(clash.get("name")) if clash.get("name") else ctx.t("the_host")
+    return h("div", {"class": "banner host_gone", "data-testid": "version-clash",
+                     "data-newer": "host" if newer else "me", "role": "alert"},
+             ctx.t("version_newer" if newer else "version_older", name=name), " ",
+             button(ctx, "reload", ctx.t("reload"), ("intent", "reload", {}), "btn")
+             if newer else None)
+
+
+def restarting_banner(model, ctx, ui):
+    """The host's engine died and restarts from the room's last save
+    (ui/page/enginewatch.py)."""
+    host = read(model, "host_seat", 0)
+    name = seat_name(player_list(model), host, ctx) if host in player_list(model) else "?"
+    return h("div", {"class": "banner connecting", "data-testid": "restarting",
+                     "role": "status"},
+             ctx.t("conn_restarting_me" if read(model, "is_host", False)
+                   else "conn_restarting", name=name))
 
 
 def handover_banner(model, ctx, ui):
@@ -165,7 +201,8 @@ def status_banner(model, ctx, ui):
              ctx.t("conn_" + st))
 
 
-BANNER_TREES = {"engine": engine_banner, "handover": handover_banner,
+BANNER_TREES = {"engine": engine_banner, "version_clash": version_banner,
+                "restarting": restarting_banner, "handover": handover_banner,
                 "host_silent": host_silent_banner, "host_offline": host_offline_banner,
                 "host_gone": host_gone_panel, "no_room": no_room_banner,
                 "host_unverified": unverified_banner, "status": status_banner}

@@ -51,6 +51,7 @@ from ui.page.client import Client
 from ui.page.link import HOST_GONE_MS, Link, backoff
 from ui.page.net import GuestNet, HostNet
 from ui.page.storage import Storage
+from ui.page.enginelink import EngineLink, _str, log, restart_room
 from ui.page.viewmodel import awake_wanted
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"
@@ -65,11 +66,6 @@ SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server
                           # the host's gone time: that page went too, the next one hosts
 
 
-def _str(value):
-    """A JS value as Python text, or None (null/undefined come back as other things)."""
-    return value if isinstance(value, str) else None
-
-
 _storage = Storage(js)         # localStorage, never failing the page (ui/page/storage.py)
 storage_get = _storage.get
 storage_set = _storage.set
@@ -82,13 +78,6 @@ def on_page(target, event, fn):
     proxy = create_proxy(lambda *a: fn())
     target.addEventListener(event, proxy)
     return proxy
-
-
-def log(*parts):
-    try:
-        js.console.log("crisp: " + " ".join([str(p) for p in parts]))
-    except Exception:
-        pass
 
 
 def param(name):
@@ -329,82 +318,6 @@ class Landing:
         self.resume = hostlife.summary(saved) if saved is not None else None
 
 
-class EngineLink:
-    """The engine worker (engine-worker.js: ui/worker/engine.py's Room on Pyodide), from the page.
-
-    `request(msg)` posts one request (a dict, ui/worker/engine.py); the worker answers in order, and
-    `on_reply(request_op, reply)` gets each reply with the op it answers. `state`: "idle" |
-    "loading" | "ready" | "failed"; `pct`: how far its start has come (0-100); `on_status()`
-    is called when either changes; `stage`: the step the worker is at (ENGINE_STAGES: the
-    downloads, the wasm's compile, Python's start, the engine's) or None."""
-
-    def __init__(self, on_reply, on_status):
-        self.on_reply, self.on_status = on_reply, on_status
-        state = _str(js.crisp.engine.state)     # boot.js may have started it already
-        self.state = state if state in ("idle", "loading") else "loading"
-        self.pct = 0
-        self.stage = None             # what it does now (ENGINE_STAGES), None before it says
-        self.progress_at = None       # wall ms of the start or of its last progress
-        self.sent = []                # ops of the requests not answered yet, oldest first
-        self.proxy = create_proxy(self._message)
-
-    def listen(self):
-        """Take the worker's messages from now on (and those that came before: boot.js
-        kept them)."""
-        js.crisp.engine.listen(self.proxy)
-
-    def start(self):
-        if self.state == "idle":
-            self.state = "loading"
-        if self.progress_at is None:
-            self.progress_at = int(js.crisp.now())
-        js.crisp.engine.start()         # (once: boot.js ignores a second start)
-
-    def watch(self, now):
-        """Called every UI tick: a start with no progress for hostlife.ENGINE_STALL_MS has
-        failed (a wasm request aborted or stalled never settles Pyodide's promise)."""
-        if hostlife.engine_stalled(self.state, self.progress_at, now):
-            self.state = "failed"
-            log("engine start: no progress for", hostlife.ENGINE_STALL_MS, "ms at", self.pct,
-                "%: given up")
-            self.on_status()
-
-    def request(self, msg):
-        self.start()
-        self.sent.append(msg.get("op"))
-        js.crisp.engine.post(json.dumps(msg))
-
-    def _message(self, text):
-        try:
-            msg = json.loads(_str(text) or "")
-        except ValueError:
-            return
-        if not isinstance(msg, dict):
-            return
-        op = msg.get("op")
-        if op in ("out", "refused"):
-            asked = self.sent.pop(0) if self.sent else None
-            self.on_reply(asked, msg)
-            return
-        if op == "progress":
-            pct = msg.get("pct")
-            pct = pct if isinstance(pct, int) else 0
-            if pct > self.pct:
-                self.progress_at = int(js.crisp.now())
-                stage = msg.get("stage")
-                self.stage = stage if stage in screens.ENGINE_STAGES else None
-            self.pct = max(self.pct, pct)
-        elif op == "ready":
-            self.state, self.pct = "ready", 100
-            log("engine ready in", msg.get("ms"), "ms")
-        elif op == "failed":
-            if self.state == "failed":
-                return
-            self.state = "failed"
-            log("engine failed:", msg.get("error"))     # the raw reason: the log only
-        self.on_status()
-
-
 class HostPage(Page):
     """The host: its room (in the engine worker), the room's transport, timers, storage and
     the host's own screen. The page's side of the room's life (lease, resume, clock, what
@@ -442,7 +355,8 @@ class HostPage(Page):
             pass
         self._net_soon = Timer(self._start_net_soon)     # create's start_net, after the lobby
         self._net_room = None
-        self.engine = EngineLink(self.reply, self.engine_status)
+        self.engine = EngineLink(self.reply, self.engine_status, self.engine_died)
+        self.last_save = None         # the room's last save (the engine's, text): a restart
         self.engine.listen()
         self._page_proxies = [on_page(js.window, "pagehide", self.hidden),
                               on_page(js.window, "pageshow", self.shown)]
@@ -482,6 +396,11 @@ class HostPage(Page):
         if self.engine.state == "ready" or not self.waiting:
             return None
         return -1 if self.engine.state == "failed" else self.engine.pct
+
+    def engine_died(self):
+        """The running engine worker died (ui/page/enginewatch.py): restart_room."""
+        restart_room(self, self.last_save or (storage_get("crisp.room." + self.room_id)
+                                              if self.room_id is not None else None))
 
     def engine_status(self):
         js.document.body.dataset.engine = self.engine.state
@@ -864,6 +783,7 @@ class HostPage(Page):
                 self.client.status = "connecting"
         save = msg.get("save")
         if isinstance(save, str):
+            self.last_save = save
             storage_set("crisp.room." + self.room_id, save)
         if todo["local"] and self.client.screen != "join":
             self.waiting = False
@@ -1095,6 +1015,8 @@ class GuestPage(Page):
             self.name = payload["name"]
             if self.net.open:
                 self.join()
+        elif name == "reload":
+            js.location.reload()          # the host's game is a newer version (version_clash)
         else:
             log("intent not handled here:", name)
 
@@ -1332,7 +1254,12 @@ class GuestPage(Page):
             return
         self.looked_at = now
         log("away while the host went: looking for the room at", new_id)
-        self.looker = Looker(new_id, self.found, self.not_found, FOLLOW_LOOK_MS)
+        # a holder of the sealed room offers its share on the look too: the successor waits
+        # for it before answering anyone (else it deals the round again, issue 23 fault 4)
+        seat, host, secret, players = self.follow_source()
+        offer = handover.holder_plan(self.room_id, seat, players, host, client.sealed,
+                                     new_id, secret)
+        self.looker = Looker(new_id, self.found, self.not_found, FOLLOW_LOOK_MS, offer)
 
     def found(self, host):
         follow = self.follow
@@ -1563,10 +1490,12 @@ class Looker:
     own) that sends `watch`. A room there answers `watching` (or `lobby`) naming its host's
     seat: `on_host(seat)`. No peer holds the id (the signaling server says so), or nothing
     answers within `wait_ms` (LOOK_MS): `on_none()`. Either once; then the look is `done`. It sends
-    nothing but `watch`: whoever holds the id learns nothing from it."""
+    nothing but `watch`: whoever holds the id learns nothing from it; with `offer` (a holder's
+    handover.holder_plan) also a `share_offer`, and its share only to a proven successor."""
 
-    def __init__(self, room_id, on_host, on_none, wait_ms=None):
+    def __init__(self, room_id, on_host, on_none, wait_ms=None, offer=None):
         self.room_id = room_id
+        self.offer = offer              # a holder's handover.Handover: its share, on proof
         self.wait_ms = LOOK_MS if wait_ms is None else wait_ms
         self.on_host = on_host
         self.on_none = on_none
@@ -1581,11 +1510,21 @@ class Looker:
             self.on_none()
 
     def opened(self):
-        if not self.done:
-            self.net.send(json.dumps({"type": "watch", "v": 1}))
+        if self.done:
+            return
+        plan = self.offer
+        if plan is not None:
+            nonce = plan.challenge(str(js.crisp.randomHex(16)))
+            self.net.send(json.dumps({"type": "share_offer", "v": 1, "seat": plan.seat,
+                                      "n": (plan.sealed.get("box") or {}).get("n"),
+                                      "nonce": nonce}))
+        self.net.send(json.dumps({"type": "watch", "v": 1}))
 
     def text(self, text):
         if self.done or text is None:
+            return
+        if self.offer is not None and '"share_proof"' in text:
+            self.prove(text)
             return
         try:
             msg = json.loads(text)
@@ -1598,6 +1537,23 @@ class Looker:
             return
         self.stop()
         self.on_host(host)
+
+    def prove(self, text):
+        """The successor's `share_proof`: this holder's share goes once it checks (an
+        impostor at the new id gets nothing)."""
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(msg, dict) or msg.get("type") != "share_proof":
+            return
+        share = self.offer.share_for(msg.get("mac"), msg.get("nonce"), self.net.peer_id())
+        if share is None:
+            log("the peer at the next room id did not prove it is the successor: no share")
+            return
+        log("away while the host went: this seat's share went to the successor")
+        self.net.send(json.dumps({"type": "share", "v": 1, "n": share["n"],
+                                  "share": share["share"]}))
 
     def lost(self, missing):
         if missing and not self.done:

@@ -64,6 +64,7 @@ def build(model, ui, ctx):
              keyed(topbar(ui, ctx, title, in_room, sub), "top"),
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
+             keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -75,6 +76,18 @@ def storage_note(ui, ctx):
         return None
     return h("p", {"class": "hint note-warn storage-note", "data-testid": "storage-note",
                    "role": "note"}, ctx.t("storage_note"))
+
+
+def redealt_note(model, ctx):
+    """Why the round starts over (a host handover that could not open the sealed room deals
+    the interrupted round again, docs/protocol.md "Host handover"): while that round lasts."""
+    n = read(model, "redealt")
+    view = read(model, "view", {}) or {}
+    if not isinstance(n, int) or view.get("round") != n or view.get("phase") not in (
+            "peek", "play", "last_turns"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "redealt", "role": "note"},
+             ctx.t("redealt", n=n))
 
 
 def resume_box(model, ctx):

@@ -26,7 +26,8 @@ import hashlib
 import hmac
 import json
 
-from ui.shared.proof import is_hex, same
+from crisp_core.checks import is_hex, same
+from ui.shared import wire
 
 MAX_EPOCH = 99
 
@@ -71,8 +72,7 @@ TAG_HEX = 20          # the unguessable part of a next id: 80 bits of an HMAC
 
 def is_secret(secret):
     """True when `secret` is a succession secret: SECRET_HEX lowercase hex digits."""
-    return (isinstance(secret, str) and len(secret) == SECRET_HEX
-            and all(c in "0123456789abcdef" for c in secret))
+    return is_hex(secret, SECRET_HEX)
 
 
 def _split(room_id):
@@ -82,8 +82,8 @@ def _split(room_id):
     parts = room_id.split("-")
     if len(parts) >= 3:
         mark, tag = parts[-2], parts[-1]
-        if (len(mark) >= 2 and mark[0] == "h" and mark[1:].isdigit() and len(tag) == TAG_HEX
-                and all(c in "0123456789abcdef" for c in tag)):
+        if (len(mark) >= 2 and mark[0] == "h" and mark[1:].isdigit()
+                and is_hex(tag, TAG_HEX)):
             return "-".join(parts[:-2]), int(mark[1:])
     return room_id, 0
 
@@ -206,6 +206,21 @@ class Handover:
         box = self.sealed.get("box") or {}
         return {"n": box.get("n"), "share": self.sealed.get("share")}
 
+    def answer(self, msg, my_peer):
+        """What this holder sends back on the connection to the new id for `msg`, a message
+        read there (wire.read: a dict, or None): (True, the `share` message text) for the
+        successor's `share_proof` whose mac checks out, (True, None) for a `share_proof`
+        that does not (an impostor at the new id gets nothing), (False, None) for any other
+        message (it is the Client's: Client.take). The page reads each text once."""
+        if not isinstance(msg, dict) or msg.get("type") != "share_proof":
+            return False, None
+        if not wire.fits(wire.BETWEEN, msg):
+            return True, None
+        share = self.share_for(msg["mac"], msg["nonce"], my_peer)
+        if share is None:
+            return True, None
+        return True, wire.encode(wire.message("share", n=share["n"], share=share["share"]))
+
     # ---- the successor -------------------------------------------------------------------
 
     def prove(self, token, holder, holder_peer, holder_nonce, host_nonce):
@@ -231,6 +246,24 @@ class Handover:
             return open_room(self.sealed["box"], self.shares, self.room_id)
         except ValueError:
             return None
+
+
+def holder_plan(room_id, seat, players, host, sealed, new_id, secret):
+    """The Handover of a holder that was away while its host went (a page that looks for
+    the room instead of handing it over, `Link.behind`): its share may still open the
+    sealed room at `new_id` for the successor, which waits SHARE_WAIT_MS for a second share
+    and deals the round again without one (issue 23, fault 4). The Handover when this page
+    holds a share for the first next id and names another seat the successor (role "guest",
+    `resume`, its `new_id` is `new_id`), else None: a page whose old list names itself never
+    offers (and never takes the room over from here). Its share still goes only to a peer
+    that proves it is that successor (`share_for`)."""
+    try:
+        plan = Handover(room_id, seat, players, host, sealed, 1, secret)
+    except (ValueError, TypeError):
+        return None
+    if plan.role != "guest" or not plan.resume or plan.new_id != new_id:
+        return None
+    return plan
 
 
 FOLLOW_EPOCHS = 3       # a page back from away looks this many ids ahead for its room
@@ -366,8 +399,8 @@ def moved_mac(follow, old_id, new_id):
 
 def moved_message(follow, old_id, new_id):
     """The `moved` message the new host sends a spectator of the room at `old_id`."""
-    return ('{"type":"moved","v":1,"room":"%s","mac":"%s"}'
-            % (new_id, moved_mac(follow, old_id, new_id)))
+    return wire.encode(wire.message("moved", room=new_id,
+                                    mac=moved_mac(follow, old_id, new_id)))
 
 
 def check_moved(text, follow, old_id):
@@ -378,15 +411,12 @@ def check_moved(text, follow, old_id):
     connection and changes nothing)."""
     if not is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
         return None
-    try:
-        msg = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(msg, dict) or set(msg) != {"type", "v", "room", "mac"} \
-            or msg["type"] != "moved" or msg["v"] != 1 or isinstance(msg["v"], bool):
+    msg = wire.read(text)
+    if msg is None or msg.get("type") != "moved" or not wire.fits(wire.BETWEEN, msg) \
+            or set(msg) != {"type", "v", "room", "mac"}:
         return None
     new_id, mac = msg["room"], msg["mac"]
-    if not is_peer_id(new_id) or not is_hex(mac, 64) or new_id == old_id:
+    if not is_peer_id(new_id) or new_id == old_id:
         return None
     base, epoch = _split(new_id)
     if base != _split(old_id)[0] or epoch < epoch_after(old_id):
