@@ -179,7 +179,7 @@ const offline = {
 };
 
 // The engine worker (engine-worker.js). Messages are JSON text both ways; the worker answers
-// requests in order. What arrives before ui/page/main.py listens is kept for it.
+// requests in order. What arrives before ui/page/enginelink.py listens is kept for it.
 const engine = {
   state: "idle",
   worker: null,

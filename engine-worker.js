@@ -3,7 +3,7 @@
 // the screens, PeerJS, timers, storage) never waits for Pyodide to start or for the engine.
 //
 // Started by boot.js (crisp.engine.start()) on a host page once its landing shows; a guest
-// page starts it only when it becomes the host (a host handover, ui/page/main.py). The
+// page starts it only when it becomes the host (a host handover, ui/page/guest_succession.py). The
 // content-hashed zip of the host's Python comes from config.js (hostZip), written by the
 // build. (Not from the worker's URL:
 // served by the service worker, a worker's location has no query.)

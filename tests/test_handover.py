@@ -433,8 +433,10 @@ def test_with_one_person_left_the_successor_deals_again_and_nobody_hosts_bots():
 def test_the_pages_entry_script_compiles_on_micropython(tmp_path):
     import os
     from test_render_micropython import ROOT, run_tests_on_micropython
-    files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py"),
-             "/ui/page/main.py": os.path.join(ROOT, "ui", "page", "main.py")}
+    from page_compile_cases import GLUE
+    files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py")}
+    for name in GLUE:
+        files["/ui/page/%s.py" % name] = os.path.join(ROOT, "ui", "page", name + ".py")
     ran, failed, out = run_tests_on_micropython(tmp_path, "page_compile_cases", files)
     assert failed == [] and ran == 1, out
 

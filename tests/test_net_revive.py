@@ -153,9 +153,11 @@ def net():
     ffi = types.ModuleType("pyscript.ffi")
     ffi.create_proxy = lambda fn: fn
     pyscript.ffi = ffi
-    saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.page.net")}
+    saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.page.net",
+                                             "ui.page.browser")}
     sys.modules.update({"js": js, "pyscript": pyscript, "pyscript.ffi": ffi})
     sys.modules.pop("ui.page.net", None)
+    sys.modules.pop("ui.page.browser", None)
     module = importlib.import_module("ui.page.net")
     yield module, clock, server
     for k, v in saved.items():

@@ -1193,7 +1193,7 @@ EN_CTX = Ctx("en")
 
 class Player:
     """One seat driven only through its screen: find the element, tap it, send the intent
-    the way ui/page/main.py does."""
+    the way ui/page/base_page.py does."""
 
     def __init__(self, net, conn):
         self.net = net

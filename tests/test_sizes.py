@@ -12,7 +12,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: path: (owner, lines now): files still over MAX_FILE_LINES; only shrinking.
 FILES_OVER = {
-    "ui/page/main.py": ("page", 1748),
 }
 #: (path, function): (owner, lines now): functions still over MAX_FUNCTION_LINES.
 FUNCTIONS_OVER = {

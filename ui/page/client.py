@@ -10,7 +10,8 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 import json
 
 from ui.page import fairplay
-from ui.page.presence import Pause, elapsed_ms
+from ui.page.client_page import PageSide
+from ui.page.presence import Pause
 from ui.shared import handover, proof
 from ui.shared import wire
 from ui.shared.wire import is_hex, is_int, is_seat, same
@@ -42,7 +43,7 @@ RECEIVERS = {
 }
 
 
-class Client:
+class Client(PageSide):
     """One seat's view of the room.
 
     Attributes (the model the page renders):
@@ -65,7 +66,7 @@ class Client:
                "host_paused" | "no_room" | "looking" (`set_link`: ui/page/link.py's signal)
       pause    the game paused (ui/page/presence.py `Pause`: since, seat, gone_at): the host
                silent, or a host handover under way; every countdown stops at `pause.since`
-               (`elapsed`) and the seat `pause.seat` shows away
+               (presence.elapsed_ms) and the seat `pause.seat` shows away
       host_lost  the host counts as gone (ui/page/link.py `host_lost`); behind: this page was
                away itself (it only follows the room, never takes it over)
       n        the counter of the last view; latency: ms of the last ping round trip
@@ -125,8 +126,6 @@ class Client:
         self.name_error = None
         self.status = "connecting"
         self.pause = Pause()
-        self.host_lost = False
-        self.behind = False
         self.n = 0
         self.latency = None
         self.last_heard = None
@@ -576,32 +575,6 @@ class Client:
 
     def ping(self, now):
         self._send({"type": "ping", "t": now})
-
-    # ---- the host's presence (ui/page/link.py) ---------------------------------------------
-
-    def set_link(self, signal):
-        """What the page's link says of the host now (ui/page/link.py `Link.signal`, or
-        `steady(status)`): {status, paused_since, gone_at, lost, behind} (`pause`)."""
-        self.status = signal["status"]
-        self.host_lost = bool(signal["lost"])
-        self.behind = bool(signal["behind"])
-        self.pause.show(signal, self.host_seat)
-
-    def hand_over_to(self, seat, name=None, me=False):
-        """A host handover begins (docs/protocol.md "Host handover"): seat `seat` (called
-        `name`; this page itself when `me`) hosts next. The game stays paused, the old host's
-        seat away, until the new host's room speaks; the crown moves to `seat` now."""
-        if self.view is not None:
-            self.pause.begin(self.last_heard if self.last_heard is not None else self.view_at,
-                             self.host_seat)
-        self.host_seat = seat
-        self.handover = {"me": True} if me else {"name": name, "me": False}
-        self.host_lost = False
-        self.host_leaving = False
-
-    def elapsed(self, now):
-        """The ms the current view's countdowns have run as of `now` (`elapsed_ms`)."""
-        return elapsed_ms(self.view_at, self.pause.since, now)
 
     # ---- helpers for screens -------------------------------------------------------------
 

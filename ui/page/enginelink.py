@@ -10,20 +10,9 @@ import js
 from pyscript.ffi import create_proxy
 
 from ui.page import screens
+from ui.page.browser import _str, log
 from ui.page.enginewatch import EngineWatch
 from ui.shared import hostlife
-
-
-def _str(value):
-    """A JS value as Python text, or None (null/undefined come back as other things)."""
-    return value if isinstance(value, str) else None
-
-
-def log(*parts):
-    try:
-        js.console.log("crisp: " + " ".join([str(p) for p in parts]))
-    except Exception:
-        pass
 
 
 class EngineLink:
@@ -155,7 +144,7 @@ def restart_room(page, save):
             page.net.close(cid)
     page.engine.request({"op": "restore", "saved": saved, "pace": page.bot_pace,
                          "cheat": page.cheat, "now": page.clock()})
-    page.client.restarting = True
+    page.client.engine_restarts()
     page.client.join(page.client.name or "?", None)
     log("engine restarted: the room restored from its last save")
     page.render()

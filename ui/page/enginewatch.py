@@ -9,7 +9,7 @@ hangs says nothing at all). The page then starts a new worker and restores the r
 its last save (there is one after every change), at most RESTARTS_MAX times in
 RESTART_WINDOW_MS; past that it gives up and says the game could not go on.
 
-Plain values only (ms, texts); the page does the I/O (ui/page/main.py wires it). Runs on
+Plain values only (ms, texts); the page does the I/O (ui/page/enginelink.py wires it). Runs on
 MicroPython and CPython.
 """
 

@@ -11,6 +11,7 @@ Connections are opened with `reliable: true` (ordered delivery) and `serializati
 import js
 from pyscript.ffi import create_proxy
 
+from ui.page.browser import Timer
 from ui.page.link import backoff
 from ui.shared.gate import acceptable
 
@@ -132,28 +133,6 @@ def _close(conn):
         pass
 
 
-class _Watch:
-    """The pending registration check of a net: one re-armable JS timer, one proxy."""
-
-    def __init__(self, fn):
-        self.fn = fn
-        self.timer = None
-        self.proxy = create_proxy(self._fire)
-
-    def _fire(self, *args):
-        self.timer = None
-        self.fn()
-
-    def arm(self, ms):
-        self.cancel()
-        self.timer = js.setTimeout(self.proxy, max(5, int(ms)))
-
-    def cancel(self):
-        if self.timer is not None:
-            js.clearTimeout(self.timer)
-            self.timer = None
-
-
 class _Handlers:
     """Keeps the JS proxies of our callbacks alive (and in one place)."""
 
@@ -199,7 +178,7 @@ class HostNet:
         self.tries = 0            # registrations tried since the Peer was last open
         self.asked_at = 0
         self.closed = False
-        self.watch = _Watch(self._check)
+        self.watch = Timer(self._check)
         self._new_peer()
 
     def _check(self):
@@ -207,7 +186,7 @@ class HostNet:
             revive(self)
 
     def _watch(self, ms):
-        self.watch.arm(ms)
+        self.watch.at(ms)
 
     def _new_peer(self):
         self.open = False
@@ -310,8 +289,8 @@ class HostNet:
             except Exception:
                 pass
         self.handlers.on(conn, "open", opened)
-        closer = _Watch(lambda: self._refuse(conn))
-        closer.arm(keep_ms)
+        closer = Timer(lambda: self._refuse(conn))
+        closer.at(keep_ms)
         self.handlers.proxies.append(closer)
         return True
 
@@ -363,7 +342,7 @@ class GuestNet:
         self.tries = 0
         self.asked_at = 0
         self.closed = False
-        self.watch = _Watch(self._check)
+        self.watch = Timer(self._check)
         self._new_peer()
 
     def _check(self):
@@ -371,7 +350,7 @@ class GuestNet:
             revive(self)
 
     def _watch(self, ms):
-        self.watch.arm(ms)
+        self.watch.at(ms)
 
     def peer_id(self):
         """This page's PeerJS id (bound into the seat proof), or "" before it has one."""
@@ -413,8 +392,8 @@ class GuestNet:
 
         self.handlers.on(conn, "data", lambda data: self.on_call(
             _text(data), answer, lambda: _close(conn)))
-        closer = _Watch(lambda: _close(conn))     # one message, soon, or nothing
-        closer.arm(10000)
+        closer = Timer(lambda: _close(conn))     # one message, soon, or nothing
+        closer.at(10000)
         self.handlers.proxies.append(closer)
 
     def _ensure(self):

@@ -208,5 +208,5 @@ def has_name(ui):
 def leave_button(ctx):
     """`leave` where the menu's is not enough (a spectator's bar, the host-gone panel): the
     room hears it first when there is one, then the page forgets the room and opens the
-    landing (ui/page/main.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
+    landing (ui/page/base_page.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
     return button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn leave")
