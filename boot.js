@@ -22,6 +22,12 @@
 //   test         true on a test build only (tools/build.py --test): the page then honours the
 //                test-only parameters ?deck= and ?seed=
 //   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
+//   webrtc       true when this browser has WebRTC data channels (RTCPeerConnection and
+//                RTCDataChannel), checked before any `new Peer`: without them no one can
+//                play with friends here, only solo (ui/net.py never makes a Peer then)
+//   channelState(conn)  where a PeerJS data connection's negotiation stands: "failed" (ICE
+//                failed), "answered" (the remote peer answered our offer: it is there),
+//                "asked" (no answer yet) or "" (no connection)
 //   newPeer(id, token)  new Peer(id, peerOptions()); id may be null for a server-assigned id;
 //                token: the Peer's PeerJS token (the host keeps one per room across reloads,
 //                so that the signaling server gives it its id back first), else a fresh one;
@@ -109,7 +115,16 @@ if (typeof PerformanceObserver === "function") {
 }
 const randomHex = (n) =>
   Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, "0")).join("");
+const webrtc = typeof window.RTCPeerConnection === "function"
+  && typeof window.RTCDataChannel === "function";
+const channelState = (conn) => {
+  const pc = conn && conn.peerConnection;
+  if (!pc) return conn ? "asked" : "";
+  if (pc.iceConnectionState === "failed" || pc.connectionState === "failed") return "failed";
+  return pc.remoteDescription ? "answered" : "asked";
+};
 const newPeer = (id, token) => {
+  if (!webrtc) throw new Error("browser-incompatible");
   const options = peerOptions();
   options.token = typeof token === "string" && token ? token : randomHex(16);
   return id ? new Peer(id, options) : new Peer(options);
@@ -253,7 +268,7 @@ window.crisp = {
   mode, room, guest, test: testBuild === true, build,
   interpreter: "micropython",
   get peerOptions() { return peerOptions(); },
-  newPeer, randomHex, keepAwake, store,
+  webrtc, channelState, newPeer, randomHex, keepAwake, store,
   now: () => Date.now() + 0.5,
   engine,
   loaded, failed,

@@ -1697,7 +1697,8 @@ def test_the_connection_banner_is_a_table_from_the_phase_and_the_hosts_signal():
     assert pick("engine", "lost") == "engine"
     assert pick("handing_over", "lost") == pick("handing_over", "ok") == "handover"
     assert pick("hosting", "reconnecting") == "host_offline"
-    assert pick("hosting", "lost") == pick("hosting", "ok") == "none"
+    assert pick("hosting", "lost") == pick("hosting", "ok") == "network"   # or none
+    assert pick("table", "unreachable") == "network"
     assert pick("table", "silent") == "host_silent"
     assert pick("room", "silent") == "status"          # the lobby: the status in words
     assert pick("table", "lost") == pick("room", "lost") == "host_gone"
@@ -1706,7 +1707,7 @@ def test_the_connection_banner_is_a_table_from_the_phase_and_the_hosts_signal():
     assert pick("table", "reconnecting") == "status"
     assert pick("table", "ok") == "none"
     # every banner the table names is drawn
-    assert set(banner.BANNERS.values()) - {"none"} == set(banner.BANNER_TREES)
+    assert set(banner.BANNERS.values()) == set(banner.BANNER_TREES)
 
 
 def paused_table(n=4, seat=2, host=0, now=10000, gone_at=25000):

@@ -6,6 +6,7 @@
 (tests).
 """
 
+from ui.page import netscreens
 from ui.page.client import VERSION as PROTOCOL
 from ui.page.vdom import h, isolate
 from ui.page.viewmodel import pause_of, player_list, read, seat_name, secs
@@ -34,11 +35,13 @@ ENGINE_STAGES = ("download", "compile", "python", "engine")
 
 
 def banner_phase(model):
-    """The page's phase, as the connection banner sees it: "engine" (the host waits for its
-    engine), "version_clash" (the host's page runs another version), "restarting" (the host's
+    """The page's phase, as the connection banner sees it: "no_webrtc" (this browser cannot
+    connect to anyone), "engine" (the host waits for its engine), "version_clash" (the host's page runs another version), "restarting" (the host's
     engine restarts from the room's last save), "handing_over", "hosting", "table" (a seated
     player at a game), or "room" (a guest anywhere else: joining, the lobby, watching,
     looking for the room)."""
+    if read(model, "status") == "no_webrtc":
+        return "no_webrtc"
     if read(model, "engine_wait") is not None:
         return "engine"
     if isinstance(read(model, "version_clash"), dict):
@@ -58,7 +61,7 @@ def banner_signal(model):
     """The host's presence as the banner sees it (the Client's `set_link`): "lost" (the host
     counts as gone), "silent" (the game paused, the host not answering), or the status."""
     status = read(model, "status", "ok")
-    if read(model, "host_lost", False) and status != "host_unverified":
+    if read(model, "host_lost", False) and status not in ("host_unverified", "unreachable"):
         return "lost"
     if status in ("host_gone", "host_paused") and pause_of(model).since is not None:
         return "silent"
@@ -68,13 +71,15 @@ def banner_signal(model):
 # (phase, signal) -> banner; "*" is any. Looked up as (phase, signal), (phase, "*"),
 # ("*", signal); none found: no banner.
 BANNERS = {
+    ("no_webrtc", "*"): "no_webrtc",
     ("engine", "*"): "engine",
     ("version_clash", "*"): "version_clash",
     ("restarting", "*"): "restarting",
     ("handing_over", "*"): "handover",
     ("hosting", "connecting"): "host_offline",
     ("hosting", "reconnecting"): "host_offline",
-    ("hosting", "*"): "none",
+    ("hosting", "*"): "network",          # a friend whose connection never opens
+    ("*", "unreachable"): "network",        # the network's fault, not the host's (issue 21)
     ("table", "silent"): "host_silent",
     ("*", "lost"): "host_gone",
     ("*", "no_room"): "no_room",
@@ -201,7 +206,19 @@ def status_banner(model, ctx, ui):
              ctx.t("conn_" + st))
 
 
-BANNER_TREES = {"engine": engine_banner, "version_clash": version_banner,
+def network_banner(model, ctx, ui):
+    """The network's fault, not the host's (ui/page/netscreens.py): this guest cannot reach
+    the host that answers, or (the host) a friend's connection never opens; or none."""
+    return netscreens.network_banner(model, ctx, leave_button(ctx))
+
+
+def no_webrtc_banner(model, ctx, ui):
+    """This browser cannot connect to anyone (ui/page/netscreens.py)."""
+    return netscreens.no_webrtc_note(model, ctx)
+
+
+BANNER_TREES = {"no_webrtc": no_webrtc_banner, "network": network_banner,
+                "engine": engine_banner, "version_clash": version_banner,
                 "restarting": restarting_banner, "handover": handover_banner,
                 "host_silent": host_silent_banner, "host_offline": host_offline_banner,
                 "host_gone": host_gone_panel, "no_room": no_room_banner,

@@ -14,6 +14,8 @@ from ui.page.browser import _str, log
 from ui.page.enginewatch import EngineWatch
 from ui.shared import hostlife
 
+CLOSE_AFTER_MS = 1000     # a restart closes the guests' connections this long after its note
+
 
 class EngineLink:
     """The engine worker (engine-worker.js: ui/worker/engine.py's Room on Pyodide), from the page.
@@ -139,9 +141,12 @@ def restart_room(page, save):
     page.clock_.hold(since if isinstance(since, int) and since <= now else now)
     if page.net is not None:
         note = json.dumps({"type": "restarting", "v": 1})
-        for cid in list(page.net.conns):
+        cids = list(page.net.conns)
+        for cid in cids:
             page.net.send(cid, note)
-            page.net.close(cid)
+        # closed a moment later: a close at once drops the note still in the data channel
+        net = page.net
+        js.setTimeout(create_proxy(lambda *a: [net.close(cid) for cid in cids]), CLOSE_AFTER_MS)
     page.engine.request({"op": "restore", "saved": saved, "pace": page.bot_pace,
                          "cheat": page.cheat, "now": page.clock()})
     page.client.engine_restarts()

@@ -8,7 +8,7 @@ import json
 
 import js
 
-from ui.page import browser, guest_phase
+from ui.page import browser, guest_phase, webrtc
 from ui.page.base_page import Page
 from ui.page.browser import log, on_page, random_hex, set_query, test_param
 from ui.page.client import Client
@@ -193,6 +193,7 @@ class GuestPage(Page):
             return
         now = self.now()
         self.link.online = self.net.registered
+        webrtc.report(self.net, self.link, now, client)    # answered? ICE failed? no WebRTC?
         for todo in self.link.step(now):
             if todo == "drop":
                 log("no word from the host: reconnecting")
@@ -345,7 +346,7 @@ class GuestPage(Page):
     def net_lost(self, missing):
         if self.retired or self.client.screen == "gone":
             return
-        self.link.lost(self.now(), missing)
+        self.link.lost(self.now(), missing, blocked=self.net.lost_to_ice)
         self.link.online = self.net.registered
         self.show_link(self.now())
         self.render()

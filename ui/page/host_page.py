@@ -9,7 +9,7 @@ ui/shared/hostlife.py's. Solo (the landing's Play solo): the same Room with bot 
 host's Client only; no PeerJS Peer at all."""
 import js
 
-from ui.page import browser, host_phase, room_commands
+from ui.page import browser, host_phase, room_commands, webrtc
 from ui.page.base_page import Page
 from ui.page.browser import Timer, log, on_page, param, test_param
 from ui.page.client import Client
@@ -96,10 +96,12 @@ class HostPage(HostTransport, HostSaves, Page):
         if client is not None and client.screen != "join":
             client.set_engine(wait, self.engine.stage)
             client.set_status(client.status, self.phase.phase)
-            return client
-        # no room yet, or the engine has not answered for it (solo, a resumed room)
-        return Landing(self.offer, "connecting" if self.phase.held else None, wait,
-                       self.refused, self.landing_error, self.engine.stage)
+            return webrtc.describe(client, self.net, self.now())   # a friend could not connect
+        # no room yet, or the engine has not answered for it (solo, a resumed room); in a
+        # browser without WebRTC the landing offers solo only (ui/page/netscreens.py)
+        return webrtc.describe(Landing(self.offer, "connecting" if self.phase.held else None,
+                                       wait, self.refused, self.landing_error,
+                                       self.engine.stage))
 
     def engine_wait(self):
         """The engine's progress (percent) when the player waits for it, else None."""

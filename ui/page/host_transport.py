@@ -5,6 +5,7 @@ HostPage (ui/page/host_page.py), which holds `net`, `engine`, `client`, `room_id
 from ui.page.browser import log, random_hex, set_query
 from ui.page.link import backoff
 from ui.page.net import HostNet
+from ui.page.webrtc import incapable
 
 
 class HostTransport:
@@ -64,8 +65,8 @@ class HostTransport:
 
     def net_error(self, kind):
         log("peer error:", kind)
-        if self.net.open:
-            return                  # e.g. a guest's connection failed: the room id is ours
+        if self.net.open or incapable(kind, self.client):
+            return      # a guest's connection failed: the room id is ours; or no WebRTC here
         # Not registered (the id still held by our own reloaded page, or the server lost):
         # try again with backoff, for as long as the page is open.
         self.failures += 1

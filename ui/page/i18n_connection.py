@@ -1,5 +1,5 @@
-"""Words for when the room or the link fails: errors, a room gone, a host away, spectators,
-leaving (EN, then ES). ui/page/i18n.py merges them with the other parts.
+"""Words for when the room or the link fails: errors, a room gone, a host away, a network or
+a browser that cannot connect the phones, spectators, leaving (EN, then ES). ui/page/i18n.py merges them with the other parts.
 """
 
 EN = {
@@ -80,6 +80,19 @@ EN = {
     "own_room_elsewhere": "You host this room, and another tab of this browser has it open: go back to that tab.",
     "own_room_resume": "You host this room. No tab has it open now: resume hosting it here?",
     "resume_hosting": "Resume hosting",
+    # the network between phones (issue 21)
+    "no_webrtc_title": "This browser can\u2019t play with friends",
+    "no_webrtc": "It can\u2019t connect phones to each other. Open the game in {browser} to "
+                 "play with friends. Games against bots work here.",
+    "no_webrtc_solo": "Play against bots here",
+    "browser_safari": "Safari",
+    "browser_chrome": "Chrome",
+    "browser_any": "Firefox or Chrome",
+    "conn_unreachable": "The host is there, but this network can\u2019t reach their phone. "
+                        "Try the same Wi-Fi as the host, or mobile data instead of this "
+                        "Wi-Fi. Still trying\u2026",
+    "conn_friend_blocked": "A friend couldn\u2019t connect to your phone from their network. "
+                           "On the same Wi-Fi it usually works.",
 }
 
 ES = {
@@ -160,4 +173,17 @@ ES = {
     "own_room_elsewhere": "Eres el anfitri\u00f3n de esta sala y otra pesta\u00f1a de este navegador la tiene abierta: vuelve a esa pesta\u00f1a.",
     "own_room_resume": "Eres el anfitri\u00f3n de esta sala. Ahora no la tiene abierta ninguna pesta\u00f1a: \u00bfseguir siendo su anfitri\u00f3n aqu\u00ed?",
     "resume_hosting": "Seguir como anfitri\u00f3n",
+    # la red entre los telefonos (issue 21)
+    "no_webrtc_title": "Este navegador no puede jugar con amigos",
+    "no_webrtc": "No puede conectar los tel\u00e9fonos entre s\u00ed. Abre el juego en {browser} "
+                 "para jugar con amigos. Aqu\u00ed s\u00ed puedes jugar contra bots.",
+    "no_webrtc_solo": "Jugar contra bots aqu\u00ed",
+    "browser_safari": "Safari",
+    "browser_chrome": "Chrome",
+    "browser_any": "Firefox o Chrome",
+    "conn_unreachable": "El anfitri\u00f3n est\u00e1, pero desde esta red no se llega a su "
+                        "tel\u00e9fono. Prueba en la misma wifi que el anfitri\u00f3n, o con "
+                        "datos m\u00f3viles en vez de esta wifi. Seguimos intentando\u2026",
+    "conn_friend_blocked": "Un amigo no pudo conectarse a tu tel\u00e9fono desde su red. En la "
+                           "misma wifi suele funcionar.",
 }

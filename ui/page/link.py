@@ -27,6 +27,13 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
   the table meanwhile: its players list may be old. While behind (from then until it hears
   the host, or for `gone_ms` + BEHIND_MS after it is back) it never takes the room over
   itself: it looks for the room at the next ids (docs/protocol.md "Back from away").
+- the network's fault is not the host's (issue 21): when the host answers our attempts
+  through the signaling server (`answered`) but no data channel opens (ICE failed:
+  `blocked`, or nothing open for UNREACHABLE_MS since the first such attempt began), the
+  player is told "unreachable" (this network cannot reach the host's phone), not that the
+  host is away; the page keeps trying and recovers by itself once a channel opens;
+- a browser without WebRTC (`no_webrtc`) can never connect: the page stops trying and says
+  so ("no_webrtc"), once.
 """
 
 PING_MS = 3000
@@ -41,6 +48,8 @@ GONE_AFTER = 3                # failed attempts in a row before the host counts 
 HOST_GONE_MS = 30000          # no word from the host this long: it counts as gone
 LATE_GAP_MS = 5000            # the page's own steps this far apart: it did not run meanwhile
 BEHIND_MS = 5000              # a page back from away follows only, for gone_ms + this long
+UNREACHABLE_MS = 15000        # the host answers, and no channel opened for this long: the
+                              # network between the phones blocks it
 
 
 def backoff(failures, ladder=RETRY_MS):
@@ -73,7 +82,9 @@ class Link:
     for it to come back; only said while this page itself reaches the signaling server),
     "host_unverified" (the peer at the room id could not prove it is the host) or
     "no_room" (never seated here and no host holds the room id: a mistyped or ended link;
-    the page still retries, in case the host is only starting).
+    the page still retries, in case the host is only starting), "unreachable" (the host
+    answers but no channel opens: this network blocks it; still trying) or "no_webrtc"
+    (this browser cannot play with friends; never trying).
     """
 
     def __init__(self, now, seated=False, gone_ms=HOST_GONE_MS):
@@ -95,6 +106,10 @@ class Link:
         self.quiet = False        # seated, open, and the host silent for QUIET_MS (`step`)
         self.late_at = None       # seated, and this page itself was away until then
         self.stepped = now        # the page's last `step`
+        self.incapable = False    # this browser has no WebRTC: it never connects (`no_webrtc`)
+        self.reach_since = None   # since when attempts the host answered fail to open
+        self.ice_failed = False   # one of those failed outright (ICE failed)
+        self.unreachable = False  # (`step`) the network blocks the channel to the host
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -112,6 +127,31 @@ class Link:
         self.last_ping = None
         self.join_at = None
         self.doubt_at = None
+        self.reach_since = None
+        self.ice_failed = False
+        self.unreachable = False
+
+    def answered(self, now):
+        """The host answered the current attempt through the signaling server (its page is
+        there and runs): if no channel opens now, the network between the phones is why."""
+        if self.attempt_at is not None and not self.open and self.reach_since is None:
+            self.reach_since = self.attempt_at
+
+    def blocked(self, now):
+        """The current attempt's connection failed outright (ICE failed: no path between the
+        phones was found). Unreachable at once, unless the signaling server says no host
+        is at the room id."""
+        if self.open:
+            return
+        self.ice_failed = True
+        if self.reach_since is None:
+            self.reach_since = self.attempt_at if self.attempt_at is not None else now
+
+    def no_webrtc(self):
+        """This browser cannot open data channels at all: stop trying for good."""
+        self.incapable = True
+        self.attempt_at = None
+        self.retry_at = None
 
     def joining(self, now):
         """The page sent `join` on the open connection."""
@@ -134,9 +174,12 @@ class Link:
         nothing is pending until the player joins again (no retry with the same name)."""
         self.join_at = None
 
-    def lost(self, now, missing=False):
+    def lost(self, now, missing=False, blocked=False):
         """The connection closed, an attempt failed, or (missing) the signaling server says
-        no peer holds the room id (the host's page is closed or reloading)."""
+        no peer holds the room id (the host's page is closed or reloading); `blocked`: it
+        closed because its ICE failed (`blocked`)."""
+        if blocked:
+            self.blocked(now)
         idle = self.open and self.join_at is None and not self.seated and not missing
         self.open = False
         self.doubt_at = None
@@ -145,6 +188,9 @@ class Link:
         self.missing = missing
         if missing:
             self.impostor = False         # nobody holds the id now
+            self.reach_since = None       # and nobody answers: the host is away
+            self.ice_failed = False
+            self.unreachable = False
         if idle:
             # An open connection on which we asked for nothing: the host closes those after
             # 10 s (ui/shared/gate.py). Not a failure; connect again at once, say nothing.
@@ -180,6 +226,8 @@ class Link:
     # ---- what to do -----------------------------------------------------------------------
 
     def step(self, now):
+        if self.incapable:
+            return []
         todo = []
         if self.seated and (not self.online or now - self.stepped >= LATE_GAP_MS):
             self.late_at = now                # away itself: offline, or did not run
@@ -205,6 +253,9 @@ class Link:
             todo.append("ping")
         self.quiet = (self.open and self.seated and self.join_at is None
                       and self.last_heard is not None and now - self.last_heard >= QUIET_MS)
+        self.unreachable = (not self.open and self.online and not self.missing
+                            and self.reach_since is not None
+                            and (self.ice_failed or now - self.reach_since >= UNREACHABLE_MS))
         return todo
 
     def host_quiet(self, now):
@@ -251,8 +302,12 @@ class Link:
                 "lost": self.host_lost(now) and not looking, "behind": self.behind(now)}
 
     def status(self):
+        if self.incapable:
+            return "no_webrtc"
         if self.impostor:
             return "host_unverified"
+        if self.unreachable and not self.open:
+            return "unreachable"
         if self.quiet and self.open:
             return "host_paused"
         if self.open and self.join_at is None:

@@ -8,6 +8,7 @@ CPython (tests).
 """
 
 from ui.page import i18n
+from ui.page import netscreens
 from ui.page import qr
 from ui.shared import roomcode
 from ui.shared.limits import MAX_PLAYERS
@@ -119,13 +120,9 @@ def landing_tree(model, ui, ctx):
              keyed(resume_box(model, ctx), "resume"),
              keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
-             keyed(h("section", {"class": "card-box"},
-               h("h2", None, ctx.t("with_friends")),
-               h("p", {"class": "hint"}, ctx.t("with_friends_hint")),
-               button(ctx, "create-room", ctx.t("create_room"),
-                      ("local", "submit", "create_room") if ok else None, "btn primary big")),
-                   "friends"),
-             keyed(code_box(ui, ctx), "code"),
+             keyed(netscreens.friends_box(model, ctx, ok), "friends"),
+             keyed(code_box(ui, ctx) if read(model, "webrtc", True) is not False else None,
+                   "code"),
              keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("solo")),
                h("div", {"class": "row pickers"},
@@ -169,13 +166,14 @@ def join_tree(model, ui, ctx):
     status = read(model, "status", "")
     # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
     busy = status in ("connecting", "looking") and bool(ui.get("joined") or read(model, "token"))
-    if status == "no_room":
-        # the banner above says there is no game here and offers the way back: no form
+    if status in ("no_room", "no_webrtc"):
+        # the banner above says why (no game here; this browser cannot play with friends)
+        # and offers the way back, or solo: no form that could never work
         return h("main", {"class": "panel join"},
                  h("div", {"class": "hero"},
                    h("div", {"class": "fan"},
                      decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
-                   h("h2", None, ctx.t("no_room_title"))))
+                   h("h2", None, ctx.t(status + "_title"))))
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
