@@ -2,7 +2,7 @@
 (the Client's `status`, `host_lost` and `pause`, from ui/page/link.py's one signal) say now.
 
 `connection_banner(model, ctx, ui)` looks the banner up in a table from (phase, signal)
-(`BANNERS`) and draws it (`BANNER_TREES`). Pure: runs on MicroPython, Pyodide and CPython
+(`PAIRS`, `PHASES`, `SIGNALS`) and draws it (`BANNER_TREES`). Pure: runs on MicroPython, Pyodide and CPython
 (tests).
 """
 
@@ -68,37 +68,25 @@ def banner_signal(model):
     return status
 
 
-# (phase, signal) -> banner; "*" is any. Looked up as (phase, signal), (phase, "*"),
-# ("*", signal); none found: no banner.
-BANNERS = {
-    ("no_webrtc", "*"): "no_webrtc",
-    ("engine", "*"): "engine",
-    ("version_clash", "*"): "version_clash",
-    ("restarting", "*"): "restarting",
-    ("handing_over", "*"): "handover",
-    ("hosting", "connecting"): "host_offline",
-    ("hosting", "reconnecting"): "host_offline",
-    ("hosting", "*"): "network",          # a friend whose connection never opens
-    ("*", "unreachable"): "network",        # the network's fault, not the host's (issue 21)
-    ("table", "silent"): "host_silent",
-    ("*", "lost"): "host_gone",
-    ("*", "no_room"): "no_room",
-    ("*", "host_unverified"): "host_unverified",
-    ("*", "silent"): "status",
-    ("*", "connecting"): "status",
-    ("*", "reconnecting"): "status",
-    ("*", "host_gone"): "status",
-    ("*", "host_paused"): "status",
-    ("*", "looking"): "status",
-}
+# The table from (phase, signal) to banner, looked up in this order: a pair of its own
+# (PAIRS), else the phase's banner whatever the signal (PHASES), else the signal's in any
+# phase (SIGNALS); none found: no banner.
+PAIRS = {("hosting", "connecting"): "host_offline", ("hosting", "reconnecting"): "host_offline",
+         ("table", "silent"): "host_silent"}
+PHASES = {"no_webrtc": "no_webrtc", "engine": "engine", "version_clash": "version_clash",
+          "restarting": "restarting", "handing_over": "handover",
+          "hosting": "network"}        # (a friend whose connection never opens, or none)
+SIGNALS = {"unreachable": "network",   # the network's fault, not the host's (issue 21)
+           "lost": "host_gone", "no_room": "no_room", "host_unverified": "host_unverified"}
+for _said in ("silent", "connecting", "reconnecting", "host_gone", "host_paused", "looking"):
+    SIGNALS[_said] = "status"          # said in words: conn_<status>
 
 
 def banner_for(phase, signal):
-    """The banner's name for (phase, signal) (BANNERS), or "none"."""
-    for key in ((phase, signal), (phase, "*"), ("*", signal)):
-        if key in BANNERS:
-            return BANNERS[key]
-    return "none"
+    """The banner's name for (phase, signal) (PAIRS, PHASES, SIGNALS), or "none"."""
+    if (phase, signal) in PAIRS:
+        return PAIRS[(phase, signal)]
+    return PHASES.get(phase) or SIGNALS.get(signal) or "none"
 
 
 def connection_banner(model, ctx, ui=None):
