@@ -2,8 +2,8 @@
 (the Client's `status`, `host_lost` and `pause`, from ui/page/link.py's one signal) say now.
 
 `connection_banner(model, ctx, ui)` looks the banner up in a table from (phase, signal)
-(`PAIRS`, `PHASES`, `SIGNALS`) and draws it (`BANNER_TREES`). Pure: runs on MicroPython, Pyodide and CPython
-(tests).
+(`PAIRS`, `PHASES`, `SIGNALS`) and draws it (`BANNER_TREES`). Pure: runs on MicroPython,
+Pyodide and CPython (tests).
 """
 
 from ui.page import netscreens
