@@ -15,7 +15,8 @@ from pyscript.ffi import create_proxy
 # order against the sources)
 MODULES = (
     "crisp_core.actions", "crisp_core.checks", "ui.shared.limits", "ui.shared.wire",
-    "ui.shared.handover", "ui.shared.roomcode", "ui.shared.savedroom", "ui.shared.hostlife",
+    "ui.shared.handover", "ui.shared.comeback", "ui.shared.roomcode", "ui.shared.savedroom",
+    "ui.shared.hostlife",
     "ui.page.cues", "ui.page.i18n_lobby", "ui.page.i18n_table", "ui.page.i18n_events",
     "ui.page.i18n_connection", "ui.page.i18n", "crisp_core.cards", "ui.page.cards",
     "ui.shared.proof", "ui.page.fairplay", "ui.page.client_page", "ui.page.presence",

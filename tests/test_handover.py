@@ -14,7 +14,7 @@ import pytest
 from roomnet import CARD, Net, play_out
 from ui.shared import seal
 from ui.page.client import Client
-from ui.shared.handover import epoch_after, next_token, room_id_after
+from ui.shared.handover import epoch_after, moved_entries, next_token, room_id_after
 from ui.worker.room import LOCAL, Room, bot_maker, check_saved
 
 
@@ -22,6 +22,8 @@ def unseeded(state):
     """A room's state with its bots' random states left out (the sealed copy carries a seed
     for each instead: Room.sealed_state)."""
     state = json.loads(json.dumps(state))
+    for key in ("seal_checks", "opened", "derived"):
+        state.pop(key, None)          # the room's own succession proofs: never in the box
     for seat in state["seats"]:
         if isinstance(seat.get("agent"), dict):
             seat["agent"].pop("rng", None)
@@ -354,9 +356,11 @@ def test_the_room_seals_itself_for_the_people_here_each_with_its_own_share():
     box = net.clients["a"].sealed["box"]
     opened = seal.open_room(box, [shares["a"], shares["c"]], room.room_id)
     # the room, and the spectators its next host tells where it went (their PeerJS ids and
-    # follow tokens: inside the box only, never in clear to a player)
+    # the `moved` proofs the host made for the real next ids: never a follow token)
     watchers = opened.pop("watchers")
-    assert watchers == [{"peer": "peer-w", "follow": spectator.follow}]
+    assert watchers == [{"peer": "peer-w", "moved": moved_entries(
+        spectator.follow, room.room_id, room.succession)}]
+    assert "seal_checks" not in opened and "opened" not in opened
     assert all(spectator.follow not in t for c in ("a", "b", "c") for t in net.inbox[c])
     assert unseeded(opened) == unseeded(room.to_dict())
     assert all(set(s["agent"]["rng"]) == {"seed"} for s in opened["seats"] if s["agent"])

@@ -542,7 +542,7 @@ def test_the_round_check_shows_quietly_when_it_holds_and_loudly_when_not():
 
 
 def test_a_round_dealt_again_or_not_committed_is_said_at_once_and_on_the_results():
-    # issue 18, attacks 2-4: the words each page shows (ui/fairplay.py sets the verdicts)
+    # issue 18, attacks 2-4: the words each page shows (ui/page/fairplay.py sets the verdicts)
     m = table_model(3, seat=1, phase="play", turn=2, allowed=[])
     rnd = m.view["round"]
     tree, ctx = show(m)

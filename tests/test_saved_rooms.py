@@ -83,3 +83,20 @@ def test_play_solo_sets_up_one_to_seven_bots_and_a_known_target_only():
     assert solo_messages({"bots": 1, "target": 50, "level": "hard"}) == [
         {"type": "add_bot", "level": "hard"}, {"type": "options", "target": 50}]
     assert solo_messages({"bots": 1, "target": 51}) == [{"type": "add_bot", "level": "easy"}]
+
+
+def test_an_old_host_keeps_its_save_until_its_seat_at_the_new_id_is_proven():
+    # issue 18 attack 1: a page that left its host room for the room's next id (Probe)
+    saves, _ = rooms()
+    saves.storage.set("crisp.room.r1", json.dumps({"game": {}}))
+    saves.leave_for("r1-h1-x", "r1")
+    assert saves.storage.get("crisp.room.r1") is not None       # kept meanwhile
+    assert saves.settle("r2", seated=True) is None             # another room: nothing
+    # its seat proof failed there: it hosts its own room again, save and all
+    assert saves.settle("r1-h1-x", seated=False) == "r1"
+    assert saves.storage.get("crisp.room.r1") is not None
+    assert saves.settle("r1-h1-x", seated=False) is None       # said once
+    # seated there: the old host room is forgotten
+    saves.leave_for("r1-h1-x", "r1")
+    assert saves.settle("r1-h1-x", seated=True) is None
+    assert saves.storage.get("crisp.room.r1") is None

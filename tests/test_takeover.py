@@ -436,10 +436,11 @@ def test_the_client_keeps_standby_for_its_own_seat_only_and_hears_host_leaving()
     c.receive(msg("standby", seat=2, tokens={"0": "a" * 32}), 0)
     assert c.standby == {"seat": 2, "tokens": {"0": "a" * 32}, "watchers": []}
     # the room's spectators for this seat to tell where the room went: well-formed ones only
-    good = {"peer": "peer-w", "follow": "b" * 32}
+    good = {"peer": "peer-w", "moved": [["r-h1-" + "0" * 20, "b" * 64]]}
     c.receive(msg("standby", seat=2, tokens={"0": "a" * 32},
-                  watchers=[good, {"peer": "x", "follow": "short"}, "junk",
-                            dict(good, extra=1), {"peer": "bad--id", "follow": "c" * 32}]), 0)
+                  watchers=[good, {"peer": "x", "moved": [["r-h1-x", "short"]]}, "junk",
+                            dict(good, extra=1), {"peer": "y", "follow": "c" * 32},
+                            {"peer": "bad--id", "moved": good["moved"]}]), 0)
     assert c.standby["watchers"] == [good]
     assert not c.host_leaving
     c.receive(msg("host_leaving", host=0), 0)
@@ -573,9 +574,9 @@ def test_after_the_takeover_the_new_host_tells_each_spectator_where_the_room_wen
     told = {f["peer"]: f["text"] for f in reply["follow"]}
     assert sorted(told) == ["peer-cleo", "peer-dan"]
     new_id = take.spec["new_id"]
-    assert check_moved(told["peer-cleo"], cleo.follow, old_id) == new_id
-    assert check_moved(told["peer-dan"], dan.follow, old_id) == new_id
-    assert check_moved(told["peer-dan"], cleo.follow, old_id) is None   # not for Cleo
+    assert check_moved(told["peer-cleo"], cleo.follow, old_id, cleo.next_ids) == new_id
+    assert check_moved(told["peer-dan"], dan.follow, old_id, dan.next_ids) == new_id
+    assert check_moved(told["peer-dan"], cleo.follow, old_id, cleo.next_ids) is None
     assert not CARD.search(json.dumps(reply["follow"]))
     # Cleo watches the new room: a spectator's view, a new follow token for the next time
     take.open("w9", "peer-cleo")
@@ -594,12 +595,14 @@ def test_without_a_sealed_room_the_standby_carries_the_spectators_to_tell():
     sealed(net)
     ana = net.clients["g1"]
     assert ana.sealed is None                       # one person besides the host: no box
-    assert ana.standby["watchers"] == [{"peer": "peer-cleo", "follow": cleo.follow}]
+    assert ana.standby["watchers"] == [{"peer": "peer-cleo", "moved": handover.moved_entries(
+        cleo.follow, net.room.room_id, net.room.succession)}]
     take = Takeover_(net)
     assert take.last["handover"] == "public"
     told = take.last["follow"]
     assert [f["peer"] for f in told] == ["peer-cleo"]
-    assert check_moved(told[0]["text"], cleo.follow, net.room.room_id) == take.spec["new_id"]
+    assert check_moved(told[0]["text"], cleo.follow, net.room.room_id, cleo.next_ids) == \
+        take.spec["new_id"]
 
 
 def test_a_new_spectator_sends_the_designate_its_standby_again():

@@ -136,7 +136,7 @@ class Client(PageSide):
         self.ask = None
         self.sealed = None        # the newest sealed room and this seat's share (host handover)
         self.standby = None       # {seat, tokens, watchers}: the old host's for this designate
-        self.follow = None        # a spectator's follow token (`watching`): `moved` checks
+        self.follow, self.next_ids = None, []   # `watching`'s follow token, next ids' marks
         self.handover = None      # the page's handover in progress: {"name", "me"} (shown)
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
         self.succession = None    # the room's succession secret (`welcome`): its next ids
@@ -186,8 +186,8 @@ class Client(PageSide):
         if not isinstance(seat, int) or isinstance(seat, bool):
             return False
         self.seat = seat
-        if self.token is None and is_hex(msg.get("token"), 32):
-            self.token = msg.get("token")    # the first welcome only; never replaced
+        if is_hex(msg.get("token"), 32):    # a first join's, or after a handover the fresh
+            self.token = msg.get("token")    # one for a derived token (docs/protocol.md)
         if msg.get("room") != self.room:
             # Seated in another room (a handover's new id): the old room's sealed box and
             # standby tokens never open or seat anyone here; the new host sends its own,
@@ -281,9 +281,9 @@ class Client(PageSide):
     def _on_watching(self, msg, now):
         """`watching` from the room: True when the model changed."""
         self.spectator = True
-        follow = msg.get("follow")
-        # this spectator's follow token: a `moved` from the next host proves itself with it
-        self.follow = follow if is_hex(follow, 32) else None
+        # its follow token and the marks of the room's real next ids: a `moved` needs both
+        self.follow = msg.get("follow") if is_hex(msg.get("follow"), 32) else None
+        self.next_ids = handover.id_marks(msg.get("next"))
         ask = msg.get("ask")
         self.ask = ask if isinstance(ask, dict) else None
         self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room

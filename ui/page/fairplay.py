@@ -26,9 +26,6 @@ from ui.shared.wire import is_hex, is_int
 OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a few hundred)
 PROOF_PARTS_MAX = 200
 
-#: verdicts shown at once, before the round is over (the table says so)
-AT_ONCE = ("again", "uncommitted", "test_deck")
-
 _DETAILS = {
     "again": "the host committed to this round again: it dealt the round again",
     "uncommitted": "the host's shuffle was not committed: this round is not checked",

@@ -16,6 +16,7 @@ from ui.page.guest_phase import GuestPhase
 from ui.page.guest_succession import Succession
 from ui.page.link import HOST_GONE_MS, Link
 from ui.page.net import GuestNet
+from ui.page.saved_rooms import SavedRooms
 from ui.shared import handover, limits, wire
 
 SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
@@ -285,6 +286,11 @@ class GuestPage(Page):
         client = self.client
         now = self.now()
         client.take(msg, now)
+        back = SavedRooms(browser.storage).settle(self.room_id, client.last_type == "welcome") \
+            if client.suspect or client.last_type == "welcome" else None
+        if back is not None:            # an old host whose own seat here failed its proof:
+            browser.go(self.screen.base + "?host=" + back, replace=True)    # host it again
+            return
         if client.suspect:
             self.doubt(now)
             return

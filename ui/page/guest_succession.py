@@ -125,7 +125,7 @@ class Succession:
         new_id = None
         if not page.retired and client.spectator and client.seat is None \
                 and client.screen != "gone" and text is not None:
-            new_id = handover.check_moved(text, client.follow, page.room_id)
+            new_id = handover.check_moved(text, client.follow, page.room_id, client.next_ids)
         if new_id is None:
             answer(json.dumps({"type": "error", "v": 1, "code": "bad_message",
                                "text": "this page takes no messages here"}))

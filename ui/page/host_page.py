@@ -195,10 +195,17 @@ class HostPage(HostTransport, HostSaves, Page):
     def moved(self, new_id, token, name):
         """The room this page resumed was handed over meanwhile (Probe): this page rejoins
         it as a player in its own seat, as a guest of the new host. Its saved host room
-        becomes a guest's seat record: the token of its seat there (handover.next_token)."""
+        becomes a guest's seat record: the token of its seat there (handover.next_token);
+        the save is forgotten once it is seated there, and hosted again if it cannot be."""
         log("the room moved to", new_id, ": rejoining as a player")
         self.probe = None
-        self.forget_room()
+        room_id = self.room_id
+        self.stop_net()
+        self.wake.cancel()
+        self.engine.request({"op": "drop"})
+        self.room_id = None             # pagehide saves nothing now; the save stays until
+        self.phase.to("forget")         # its seat proof there succeeds (issue 18 attack 1)
+        self.saves.leave_for(new_id, room_id)
         browser.storage_set("crisp.token." + new_id, token)
         browser.storage_set("crisp.name", name)
         browser.go(self.screen.base + "?room=" + new_id, replace=True)

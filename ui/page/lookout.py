@@ -6,7 +6,7 @@ import json
 from ui.page.browser import log, now, random_hex
 from ui.page.net import GuestNet
 from ui.page.saved_rooms import host_of
-from ui.shared import handover, wire
+from ui.shared import comeback, handover, wire
 
 LOOK_MS = 20000           # a look at a room id (Looker) that nothing answered this long is over
 
@@ -77,6 +77,7 @@ class Looker:
         if not isinstance(host, int) or isinstance(host, bool):
             return
         self.stop()
+        self.msg = msg                    # what it said (Probe checks its proof)
         self.on_host(host)
 
     def lost(self, missing):
@@ -96,13 +97,12 @@ class Probe:
     """A resumed host room's check that it was not handed over while its page was away
     (issue 10: "if the old host comes back, it rejoins as a player in its own seat"): a
     Looker at the room's next id (handover.room_id_after, from the saved room's
-    succession secret; ValueError without one). A room there whose `watching` (or `lobby`)
-    names another seat as host is this room moved:
-    `on_moved(new_id, token, name)` with this seat's token there (handover.next_token).
-    Nothing there (the signaling server knows no such peer): the probe stops and the page
-    goes on hosting. Whoever squats the next id learns nothing: the page then rejoins there
-    through the seat proof, which a stranger cannot pass (the page says the host is
-    unverified)."""
+    succession secret; ValueError without one). A room there whose `watching` names another
+    seat as host and proves it opened one of this room's sealed boxes (comeback.moved_host,
+    against the save's `seal_checks`) is this room moved: `on_moved(new_id, token, name)`
+    with this seat's token there (handover.next_token). Nothing there, or a room that does
+    not prove itself (a seated guest squatting the next id, issue 18 attack 1): the probe
+    stops and the page goes on hosting."""
 
     def __init__(self, room_id, saved, on_moved):
         self.room_id = room_id
@@ -110,6 +110,7 @@ class Probe:
                                              saved.get("succession"))
         self.seat, self.name, self.token = host_of(saved)
         self.on_moved = on_moved
+        self.saved = saved
         self.look = Looker(self.new_id, self.hosted, self.nothing)
 
     @property
@@ -122,6 +123,9 @@ class Probe:
     def hosted(self, host):
         if host == self.seat or not isinstance(self.token, str):
             return
+        if comeback.moved_host(self.saved, self.new_id, getattr(self.look, "msg", None)) is None:
+            log("the room at", self.new_id, "did not prove it opened this room: hosting on")
+            return                        # a seated guest squatting the next id (attack 1)
         self.on_moved(self.new_id, handover.next_token(self.token, self.room_id, host),
                       self.name)
 

@@ -16,6 +16,7 @@ from ui.shared import hostlife, savedroom
 
 ROOM_KEYS = ("crisp.room.", "crisp.live.", "crisp.solo.", "crisp.peer.")
 LAST = "crisp.host.room"
+MOVED = "crisp.moved."        # + new id: the old host room a page left to rejoin it there
 
 
 def host_of(saved):
@@ -72,6 +73,25 @@ class SavedRooms:
         """The saved room as a dict when it holds a game (a Probe's source), else None."""
         saved = self.storage.get_json("crisp.room." + room_id)
         return saved if isinstance(saved, dict) and saved.get("game") else None
+
+    def leave_for(self, new_id, old_id):
+        """The host page of `old_id` goes to rejoin its own seat at `new_id` (a Probe found the
+        room moved there): its save stays until that seat proof succeeds (`settle`)."""
+        self.storage.set(MOVED + new_id, old_id)
+
+    def settle(self, room_id, seated):
+        """A page at room `room_id` that came from hosting (`leave_for`), once it knows:
+        `seated` (its seat proof there succeeded): its old host room is forgotten, None;
+        else the old id, whose room it hosts again (issue 18 attack 1). None for any other
+        page."""
+        old = self.storage.get(MOVED + room_id)
+        if not isinstance(old, str) or not old:
+            return None
+        self.storage.remove(MOVED + room_id)
+        if seated:
+            self.forget(old)
+            return None
+        return old
 
     def forget(self, room_id):
         """Forget every record of room `room_id` (and that it was the last one hosted)."""

@@ -364,7 +364,7 @@ def reveal_note(model, info, ctx):
 
 
 def fair_alarm_node(info, ctx):
-    """Said at once during play (ui/fairplay.py): the host dealt this round again, or dealt
+    """Said at once during play (ui/page/fairplay.py): the host dealt this round again, or dealt
     it with no commitment (`fair-alarm`, loud)."""
     what = info.get("fair_now")
     if what is None:

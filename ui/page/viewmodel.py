@@ -433,11 +433,8 @@ def fair_info(model, view):
     return verdict
 
 
-AT_ONCE = ("again", "uncommitted", "test_deck")   # ui/fairplay.py: said before the round ends
-
-
 def fair_alarm(model, view):
-    """What of this round's check is said at once, during play (ui/fairplay.py): "again"
+    """What of this round's check is said at once, during play (ui/page/fairplay.py): "again"
     (the host dealt it again), "uncommitted" (not checked), or None."""
     verdict = fair_info(model, view)
     what = verdict.get("what") if verdict is not None else None

@@ -116,7 +116,7 @@ FROM_ROOM = {
     "pong": _row("room", None, {"t": is_number}, {"n": is_int}),
     "kicked": _row("room", None, {"code": _text, "text": _text}),
     "watching": _row("room", None, {"room": _text, "ask": None, "host": is_seat,
-                                    "follow": _hex32}),
+                                    "follow": _hex32, "next": _list}, {"opened": _dict}),
     "host_leaving": _row("room", "game", {"host": is_seat}),
     "commit": _row("room", None, {"round": is_int, "commitment": _hex64}),
     "fair": _row("room", "game", {"round": is_int, "commitment": _hex64,

@@ -221,7 +221,10 @@ class Engine:
         room = self.room
         if now is not None and room is not None:
             # the room's sealing policy (ui/worker/succession.py `after_request`)
-            out = out + room.after_request(changed, now)
+            extra = room.after_request(changed, now)
+            # a seal changes the save too: its box's opened check (ui/shared/comeback.py)
+            changed = changed or any(kind == "sealed" for _, kind, _ in extra)
+            out = out + extra
         return self._reply(_encoded(out), changed)
 
     def _reply(self, out, changed):

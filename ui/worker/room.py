@@ -150,6 +150,9 @@ class Room:
         self.followers = []       # the old room's spectators this room's host tells where
                                   # it went after a handover ([{"peer", "follow"}]: `moved`)
         self.seal_n = 0           # seals sent (`seal_out`): the newest box wins
+        self.seal_checks = {}     # {str(n): seal.opened_check} of its last boxes (comeback.py)
+        self.opened = None        # {"n", "check"}: the box a successor's room was opened from
+        self.derived = set()      # seats with a handover-derived token not yet replaced
         self.sealed_at = None     # when the last one went
         self.seal_dirty = False   # the room changed since it was last sealed
         self.standby_sent = None  # (designate, its conn, tokens) the last `standby` was for

@@ -8,7 +8,7 @@ import secrets
 
 from crisp_core import Bot, Game, is_card, normalize_options
 from crisp_core.actions import POSITIONS
-from ui.shared import handover
+from ui.shared import comeback, handover
 from ui.shared.savedroom import SAVED_FIELDS, SAVED_OPTIONAL, SEAT_FIELDS
 from ui.shared.wire import BOT_LEVELS, DEFAULT_OPTIONS, BadMessage, is_int
 from ui.worker import fairdeal
@@ -24,7 +24,9 @@ def to_dict(room):
             "game": room.game.to_dict() if room.game is not None else None,
             "log": list(room.log), "peeks": {str(k): v for k, v in room.peeks.items()},
             "now": room.now, "history": [list(r) for r in room.history],
-            "games": room.games, "fair": room.deal.state, "succession": room.succession}
+            "games": room.games, "fair": room.deal.state, "succession": room.succession,
+            "seal_n": room.seal_n, "seal_checks": dict(room.seal_checks),
+            "opened": room.opened, "derived": sorted(room.derived)}
 
 
 def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -58,6 +60,9 @@ def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.
                   for i in range(len(d["seats"]))]
     room.host = d.get("host", 0)
     room.game = game
+    people = [i for i, s in enumerate(room.seats) if s.bot is None and i != room.host]
+    for key, value in comeback.saved_keep(d, people).items():
+        setattr(room, key, value)            # seal_n, seal_checks, opened, derived
     room.log = list(d["log"]) if game is not None else []
     room.peeks = {int(k): v for k, v in d["peeks"].items()} if game is not None else {}
     room.now = max(d["now"], game.clock if game is not None else 0)

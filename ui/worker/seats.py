@@ -197,12 +197,19 @@ def check_proof(room, conn, msg, now):
     seat = seat_of_token(room, token)
     if seat is None:                        # removed meanwhile
         raise BadMessage("no_seat", "that seat is gone")
-    return take_seat(room, conn, seat, pending["name"], now)
+    fresh = seat in room.derived
+    if fresh:
+        # a token derived at a handover, which the old host can derive too: this seat gets a
+        # fresh one over this proven connection, the derived one opens nothing (attack 5)
+        room.derived.discard(seat)
+        room.seats[seat].token = room.new_token()
+    return take_seat(room, conn, seat, pending["name"], now, fresh)
 
 
-def take_seat(room, conn, seat, name, now):
+def take_seat(room, conn, seat, name, now, fresh=False):
     """Seat `conn`: at `seat` (the host's own, or a proven rejoin) or, for None, at a new
-    seat (lobby only). Only a new seat's welcome carries its token."""
+    seat (lobby only). Only a new seat's welcome carries its token, and a proven seat's
+    whose derived token was just replaced (`fresh`: after a handover)."""
     out = []
     name = name_for(room, seat, name)
     new = seat is None
@@ -226,7 +233,7 @@ def take_seat(room, conn, seat, name, now):
     room.conns[conn] = seat
     room.spectators.pop(conn, None)
     room.gate.joined(conn)
-    if new:                   # trust on first use: the only time a token is sent
+    if new or fresh:          # trust on first use, or a handover's derived token replaced
         out.append((conn, welcome(room, seat, token=room.seats[seat].token)))
     else:                     # a proven rejoin, or the host's own seat: no token
         out.append((conn, welcome(room, seat)))

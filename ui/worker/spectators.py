@@ -9,7 +9,7 @@ message dict)]. Room-only (the engine worker); pure Python, randomness from `sec
 import secrets
 
 from crisp_core import public_events
-from ui.shared import handover, wire
+from ui.shared import comeback, gate, handover, wire
 from ui.shared.wire import BadMessage
 from ui.worker import outbox, seats
 from ui.worker.names import clean_name
@@ -23,26 +23,34 @@ SPECTATOR_SILENT_MS = 30000   # a spectator not heard from this long (10 pings) 
 def watch(room, conn, msg, now):
     """A connection with no seat watches: it gets public information only (the lobby, or
     the spectator view and public events) and is not closed for being unseated; at most
-    MAX_SPECTATORS at a time (rate-limited like every connection)."""
+    MAX_SPECTATORS at a time, two per remote peer (gate.spectator_to_evict: a newcomer may
+    take a place of the peer holding the most; rate-limited like every connection)."""
     if conn == LOCAL or conn in room.conns or conn in room.proving:
         raise BadMessage("already_joined", "this connection already has a seat")
+    out = []
     if conn not in room.spectators:
-        if len(room.spectators) >= MAX_SPECTATORS:
+        evict = gate.spectator_to_evict(list(room.spectators), room.peers, conn, MAX_SPECTATORS)
+        if evict is None and len(room.spectators) >= MAX_SPECTATORS:
             room.drop(conn)
             return [(conn, wire.error("too_many_watchers", "too many people are watching"))]
+        if evict is not None:
+            room.drop(evict)
+            out.append((evict, wire.error("too_many_watchers", "too many people are watching")))
         # its follow token: the room's next host proves the room's new id with it
         # (docs/protocol.md "Spectators follow a handover")
         room.spectators[conn] = {"seen": now, "ask": None, "follow": follow_token(room)}
         room.gate.joined(conn)
-    return [(conn, watching(room, conn))] + update(room, conn, replay=True)
+    return out + [(conn, watching(room, conn))] + update(room, conn, replay=True)
 
 
 def watching(room, conn):
     """The `watching` message to spectator `conn`: the room, its request for a seat, the
-    host's seat and its follow token."""
+    host's seat, its follow token, the marks of the room's next ids and, in a successor's
+    room, its proof that it opened the box (comeback.watching_proofs)."""
     watcher = room.spectators[conn]
     return wire.message("watching", room=room.room_id, ask=watcher["ask"], host=room.host,
-                        follow=watcher["follow"])
+                        follow=watcher["follow"],
+                        **comeback.watching_proofs(room.room_id, room.succession, room.opened))
 
 
 def follow_token(room):
@@ -52,11 +60,12 @@ def follow_token(room):
 
 def watchers(room):
     """The spectators the room's next host tells where the room went (`moved`): their
-    PeerJS ids (as the signaling server named them) and follow tokens,
-    [{"peer", "follow"}], at most handover.MAX_WATCHERS; kept in the sealed room and the
-    designate's `standby`, never sent to a spectator."""
-    return handover.watchers([{"peer": room.peers.get(conn), "follow": w["follow"]}
-                              for conn, w in room.spectators.items()])
+    PeerJS ids (as the signaling server named them) and the `moved` proofs this host made
+    for the room's real next ids, [{"peer", "moved": [[id, mac]]}], at most
+    handover.MAX_WATCHERS; kept in the sealed room and the designate's `standby`. No follow
+    token leaves the host: a successor can forward only the true next id (attack 7)."""
+    return handover.watchers([{"peer": room.peers.get(conn), "moved": handover.moved_entries(
+        w["follow"], room.room_id, room.succession)} for conn, w in room.spectators.items()])
 
 
 def update(room, conn, replay=False):

@@ -12,7 +12,7 @@ import secrets
 
 from crisp_core import Bot, Game
 from crisp_core import bots as _bots
-from ui.shared import handover, seal, wire
+from ui.shared import comeback, handover, seal, wire
 from ui.shared.wire import BOT_LEVELS, DEFAULT_OPTIONS, MAX_TEXT, is_hex, is_int
 from ui.worker import outbox, saves, spectators
 from ui.worker.names import clean_name
@@ -44,6 +44,8 @@ def sealed_state(room, randbytes=secrets.token_bytes):
     journal and log included, is kept: the successor sends the round's proof and
     replays the log to rejoining seats."""
     state = saves.to_dict(room)
+    for key in ("seal_checks", "opened", "derived"):
+        state.pop(key, None)      # this room's own proofs: not for whoever opens the box
     for seat in state["seats"]:
         agent = seat.get("agent")
         if isinstance(agent, dict) and "rng" in agent:
@@ -66,13 +68,17 @@ def seal_out(room, now, randbytes=secrets.token_bytes):
     room.sealed_at = now
     state = sealed_state(room, randbytes)
     for attempt in (0, 1):
-        box, shares = seal.seal_room(state, room.room_id, room.seal_n, holders, randbytes)
+        check = {}
+        box, shares = seal.seal_room(state, room.room_id, room.seal_n, holders, randbytes,
+                                     check=check)
         out = [(room.seats[i].conn, wire.encoded(wire.message(
             "sealed", box=box, share=shares[i], host=room.host,
             keys={str(j): handover.successor_key(room.seats[j].token, room.room_id, i)
                   for j in holders if j != i})))
             for i in holders]
         if max(len(msg.text) for _, msg in out) <= MAX_TEXT:
+            room.seal_checks = comeback.keep_check(room.seal_checks, room.seal_n,
+                                                   check["opened"])
             return out
         for seat in state["seats"]:
             seat["agent"], seat["plan"] = None, None
@@ -121,7 +127,7 @@ def standby_key(room):
         return None
     return (seat, room.seats[seat].conn,
             tuple(s.token for s in room.seats if s.bot is None),
-            tuple((w["peer"], w["follow"]) for w in spectators.watchers(room)))
+            tuple((room.peers.get(c), w["follow"]) for c, w in room.spectators.items()))
 
 
 def standby_out(room):
@@ -179,6 +185,8 @@ def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
     for s in room.seats:
         if s.bot is None:
             s.token = handover.next_token(s.token, old_id, seat)
+    # the old host could derive these too: each gets a fresh one once proved (attack 5)
+    room.derived = set(i for i, s in enumerate(room.seats) if s.bot is None and i != seat)
     if new_id is not None:
         if not handover.is_peer_id(new_id):
             raise ValueError("new room id")
@@ -233,6 +241,7 @@ def from_public(cls, room_id, seat, players, options, scores, dealer, round_no, 
             person_seat = Seat(name, token)
             person_seat.away_since = now          # until it rejoins
             room.seats.append(person_seat)
+            room.derived.add(index)               # a fresh token once proved (attack 5)
             continue
         level = p.get("bot") if p.get("bot") in BOT_LEVELS else LEFT_BOT
         bot = Seat(name, None, bot=level)

@@ -143,11 +143,16 @@ class Takeover:
         (past `deadline`, or when it can never resume) from what every page knows. None
         meanwhile. Raises ValueError when neither works."""
         if self.plan.resume:
-            state = self.plan.opened(seal.open_room)
+            check = {}
+            state = self.plan.opened(lambda box, shares, room_id:
+                                     seal.open_room(box, shares, room_id, check=check))
             if state is not None:
                 self.how = "sealed"
-                return Room.from_handover(state, self.seat, now, new_id=self.new_id,
+                room = Room.from_handover(state, self.seat, now, new_id=self.new_id,
                                           make_bot=self.make_bot, after_seal=self.after_seal)
+                # its proof that it opened the box (`watching` `opened`; issue 18 attack 1)
+                room.opened = {"n": self.plan.sealed["box"].get("n"), "check": check["opened"]}
+                return room
             if now < self.deadline:
                 return None
         self.how = "public"
@@ -180,7 +185,10 @@ class Takeover:
     def moved(self, room):
         """What the new host's page sends the old room's spectators, once its room runs:
         [{"peer": a spectator's PeerJS id, "text": its `moved` message}] (the new id, proven
-        with that spectator's follow token: handover.moved_message)."""
-        return [{"peer": w["peer"], "text": handover.moved_message(w["follow"], self.room_id,
-                                                                   self.new_id)}
-                for w in handover.watchers(room.followers)]
+        with that spectator's follow token by the old host: handover.moved_entries)."""
+        out = []
+        for w in handover.watchers(room.followers):
+            text = handover.moved_for(w, self.new_id)
+            if text is not None:
+                out.append({"peer": w["peer"], "text": text})
+        return out
