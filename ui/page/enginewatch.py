@@ -13,12 +13,14 @@ Plain values only (ms, texts); the page does the I/O (ui/page/enginelink.py wire
 MicroPython and CPython.
 """
 
-REPLY_MS = 8000               # a request still unanswered after this long: the worker is dead
+REPLY_MS = 4000               # a request still unanswered after this long: the worker is dead
+GAP_MS = 1500                 # checks this far apart: the page itself did not run meanwhile
 RESTARTS_MAX = 3              # restarts allowed within RESTART_WINDOW_MS
 RESTART_WINDOW_MS = 120000
-# (REPLY_MS: a reply takes milliseconds; 8 s leaves room for a phone's busy moment, since a
-# false death costs every guest a rejoin. Guests ping every 3 s: a dead worker is found
-# within about 11 s, and the room goes on about as long again after, Pyodide's start.)
+# (REPLY_MS: a reply takes milliseconds. It must stay under the 9 s after which a guest whose
+# pings go unanswered (the engine answers them) counts the host as lost and reconnects: the
+# `restarting` note must reach it first. The time the page itself did not run (checks more
+# than GAP_MS apart: a frozen or sleeping host page) never counts against the worker.)
 
 
 class EngineWatch:
@@ -32,6 +34,7 @@ class EngineWatch:
         self.pending = []          # send times of the requests it has not answered, oldest first
         self.why = None            # why it counts as dead ("error", "fatal", "no_reply")
         self.restarts = []         # when the page restarted it
+        self.checked = None        # the last check (ms): a gap after it is the page's own
         self.dead_at = None        # when it died (ms): the room's clock holds from then
 
     def started(self, now):
@@ -59,6 +62,10 @@ class EngineWatch:
     def check(self, now):
         """None while the worker runs (or starts), "restart" once it counts as dead and may
         be started again, "give_up" once it died too often."""
+        if self.checked is not None and now - self.checked > GAP_MS:
+            gap = now - self.checked       # the page did not run: nor could replies arrive
+            self.pending = [t + gap for t in self.pending]
+        self.checked = now
         if self.running and self.pending and now - self.pending[0] >= REPLY_MS:
             self.running = False
             self.why = "no_reply"
