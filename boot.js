@@ -37,15 +37,18 @@
 //   now()        Date.now() + 0.5: never a whole number, so MicroPython gets it as a float
 //                (its FFI wraps whole numbers above 2**31)
 //   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
-//                | "ready" | "failed" (also on body[data-engine]); restart(): a new worker in
-//                place of a dead one (ui/page/enginewatch.py); build: the build id the
-//                worker said when ready (always this page's: another's is refused)
+//                | "ready" | "failed" (also on body[data-engine]); once ready, body[data-engine-from]
+//                says how it started: "snapshot" (the build's memory snapshot) or "start";
+//                restart(): a new worker in place of a dead one (ui/page/enginewatch.py);
+//                build: the build id the worker said when ready (always this page's: another's
+//                is refused)
 //   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/page/main.py: while a round is
 //                played), asked again when the page is shown; silently absent where unsupported
 //   loaded()     hide the loading screen now (ui/page/main.py: once its page shows)
 //   failed(text) show the loading screen's error with `text` (ui/page/main.py: the page's start
 //                failed)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
+//                (and engineOwn: the engine worker's own start, ms)
 //   store        localStorage behind a door that never throws (store.js: get, set, remove,
 //                state "ok" | "blocked" | "full"); ui/page/storage.py goes through it
 import { build, loads, mode, signaling, testBuild } from "./config.js";
@@ -221,6 +224,9 @@ const engine = {
       }
       if (status.op === "ready") {
         window.crisp.times.engine = performance.now();
+        window.crisp.times.engineOwn = status.ms;      // the worker's own start, ms
+        // how it started: "snapshot" (the build's memory snapshot) or "start" (without one)
+        document.body.dataset.engineFrom = status.from || "start";
         this.build = status.build;
         this.setState("ready");
         // what the worker fetched, and the worker's own script (in the page's entries)

@@ -3,6 +3,8 @@
     python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3] [--actions 60]
         [--dist DIR] [--tasks [--against DIR]] [--cpu N]
         [--profile]
+    .venv/bin/python bench/page_bench.py --dist DIR --against DIR [--runs 3] [--cpu 4]
+        [--only engine,solo,join,...]   two builds side by side (bench/side_by_side.py)
     --dist: another build; --tasks: the long tasks alone (--against: and those of another
     build, the two builds' runs in turn); --cpu: the long tasks' pages run on a CPU N times
     slower (Chrome's CPU throttling, as a mid-range phone; 1 by default); --profile (with
@@ -451,6 +453,12 @@ def main(argv=None):
 
     if "--tasks" in argv and "--against" in argv:
         compare_tasks([dist, os.path.abspath(argv[argv.index("--against") + 1])], runs)
+        return
+    if "--against" in argv:             # two builds side by side: bench/side_by_side.py
+        from side_by_side import compare
+        only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else None
+        compare([dist, os.path.abspath(argv[argv.index("--against") + 1])], runs,
+                CPU_RATE[0], only)
         return
     with local_site(dist) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)

@@ -101,6 +101,10 @@ class EngineLink:
                 self.progress_at = int(js.crisp.now())
                 stage = msg.get("stage")
                 self.stage = stage if stage in screens.ENGINE_STAGES else None
+            elif msg.get("alive") is True:
+                # all downloaded, the worker's CPU still at it (engine-worker.js ALIVE_MS):
+                # a slow start, not a stalled one
+                self.progress_at = int(js.crisp.now())
             self.pct = max(self.pct, pct)
         elif op == "ready":
             self.state, self.pct = "ready", 100
