@@ -82,10 +82,7 @@ def fresh(text):
     other = frozen(render.Screen(root, lambda name, payload: None))
     for k in screen.ui:
         other.ui[k] = screen.ui[k]
-    # the same remaining times: the view arrived at the same moment on both screens
-    other._view_key = None
     other.update(Model(d))
-    other._view_at = screen._view_at
     other._err_at = screen._err_at
     other._err_key = screen._err_key
     other.render()

@@ -18,7 +18,6 @@ HOMES = {"is_int": "crisp_core/actions.py", "is_hex": "crisp_core/checks.py",
          "same": "crisp_core/checks.py", "QUIET_MS": "ui/page/link.py"}
 #: (name, path, how many definitions there): owner. Copies still to go.
 COPIES = {
-    ("QUIET_MS", "ui/page/link.py", 2): "presence",
 }
 #: Functions of these names that are another thing (not a copy).
 OTHER = {("same", "crisp_core/scenario.py")}   # JSON equality that keeps true apart from 1

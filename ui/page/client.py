@@ -11,6 +11,7 @@ import json
 
 from ui.page import fairplay
 from ui.page.client_page import PageSide
+from ui.page.presence import Pause
 from ui.shared import handover, proof
 from ui.shared import wire
 from ui.shared.wire import is_hex, is_int, is_seat, same
@@ -62,9 +63,12 @@ class Client(PageSide):
       name_error  "bad_name" | "name_taken" when the room refused this page's join for its
                name (the join screen says so until the next join), else None
       status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified" |
-               "host_paused" (the page sets it from ui/page/link.py)
-      quiet_since  None, or the `now` the host was last heard while it is silent (the page
-               sets it): the screens stop the view's countdowns there (game paused)
+               "host_paused" | "no_room" | "looking" (`set_link`: ui/page/link.py's signal)
+      pause    the game paused (ui/page/presence.py `Pause`: since, seat, gone_at): the host
+               silent, or a host handover under way; every countdown stops at `pause.since`
+               (presence.elapsed_ms) and the seat `pause.seat` shows away
+      host_lost  the host counts as gone (ui/page/link.py `host_lost`); behind: this page was
+               away itself (it only follows the room, never takes it over)
       n        the counter of the last view; latency: ms of the last ping round trip
       last_type  the `type` of the last message received from the room, read from the
                parsed message (None when it was malformed or not from a trusted peer)
@@ -121,10 +125,10 @@ class Client(PageSide):
         self.kicked = None
         self.name_error = None
         self.status = "connecting"
+        self.pause = Pause()
         self.n = 0
         self.latency = None
         self.last_heard = None
-        self.quiet_since = None   # the page says the host is silent (ms: heard last), or None
         self.fresh = True         # the next view starts over (after a welcome): no gap to see
         self.synced_at = None     # when this page last asked for `sync`
         self.last_type = None
@@ -166,10 +170,10 @@ class Client(PageSide):
             return self._unproven(kind, msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
-        if self.quiet_since is not None:
+        if self.pause.since is not None:
             # The host was silent (its page may not have run): the countdowns we show were
             # stopped; ask for the table as it is now, with fresh remaining times.
-            self.quiet_since = None
+            self.pause.end()
             if self.view is not None and kind != "view":
                 self._resync(now)
         self.last_type = kind if isinstance(kind, str) else None
@@ -582,15 +586,6 @@ class Client(PageSide):
             if entry.get("do") == kind:
                 return entry
         return None
-
-    def remaining(self, key, now):
-        """A remaining time of the view (e.g. "draw_left") as of `now`, or None."""
-        if self.view is None:
-            return None
-        value = self.view.get(key)
-        if key == "crisp_window":
-            value = value.get("left") if value else None
-        return left_ms(value, now - self.view_at)
 
 
 def _count(value, default):

@@ -8,12 +8,12 @@ MicroPython-compatible (every page runs it), no I/O.
 
 
 class PageSide:
-    """The Client's fields the page sets (status, quiet_since, host_quiet, host_lost,
-    engine_wait, engine_stage, phase, handover, token, host_seat, send, is_host, trusted,
-    suspect, follow, ask, host_leaving: see Client), through these methods."""
+    """The Client's fields the page sets (status, pause, host_lost, behind, engine_wait,
+    engine_stage, phase, handover, token, host_seat, send, is_host, trusted, suspect, follow,
+    ask, host_leaving: see Client), through these methods."""
 
-    host_quiet = False    # the page says the host is silent (its seat shows away)
-    host_lost = False     # ... and counts as gone (the keep-waiting-or-leave panel)
+    host_lost = False     # the page's link says the host counts as gone (keep waiting or leave)
+    behind = False        # ... that this page was away itself (it only follows the room)
     engine_wait = None    # host page: the engine's start in percent while waited for
     engine_stage = None   # ... and the step it is at (ui/page/enginelink.py)
     phase = None          # the page's phase (ui/page/host_phase.py, guest_phase.py)
@@ -24,12 +24,24 @@ class PageSide:
         self.status = status
         self.phase = phase if phase is not None else self.phase
 
-    def set_link(self, status, quiet_since, host_quiet, host_lost):
-        """What the guest page's link says of the host (ui/page/link.py): `status`, the `now`
-        the host was last heard while it is silent (or None: the countdowns run), whether
-        its seat shows away, whether it counts as gone."""
-        self.status, self.quiet_since = status, quiet_since
-        self.host_quiet, self.host_lost = host_quiet, host_lost
+    def set_link(self, signal):
+        """What the guest page's link says of the host now (ui/page/link.py `Link.signal`):
+        {status, paused_since, gone_at, lost, behind}; the pause (ui/page/presence.py) keeps
+        its start and its silent seat until the host is back."""
+        self.status = signal["status"]
+        self.host_lost, self.behind = bool(signal["lost"]), bool(signal["behind"])
+        self.pause.show(signal, self.host_seat)
+
+    def hand_over_to(self, seat, name=None, me=False):
+        """A host handover begins (docs/protocol.md "Host handover"): seat `seat` (called
+        `name`; this page itself when `me`) hosts next. The crown moves to it now; the game
+        stays paused, the old host's seat away, until the new host's room speaks."""
+        if self.view is not None:
+            self.pause.begin(self.last_heard if self.last_heard is not None else self.view_at,
+                             self.host_seat)
+        self.host_seat = seat
+        self.handover = {"me": True} if me else {"name": name, "me": False}
+        self.host_lost = self.host_leaving = False
 
     def set_engine(self, wait, stage):
         """Host page: the engine's start shown while waited for (`engine_wait`, `_stage`)."""
@@ -43,8 +55,7 @@ class PageSide:
         """This guest's page hosts the room from now on (a host handover): its messages go
         to the room as "local" through `send`, trusted, the takeover shown."""
         self.send, self.is_host, self.trusted, self.suspect = send, True, True, False
-        self.host_lost = self.host_quiet = False
-        self.handover = {"me": True}
+        self.hand_over_to(self.seat, me=True)
         self.status = "connecting"
 
     def nobody_hosts(self):
@@ -54,9 +65,8 @@ class PageSide:
     def moved_to(self, token, host, name):
         """The room moved to a new id hosted by seat `host` (called `name`): rejoin there
         with `token` (handover.next_token); the move shown until seated there."""
-        self.token, self.host_seat = token, host
-        self.host_lost = self.host_quiet = self.host_leaving = False
-        self.handover = {"name": name, "me": False}
+        self.token = token
+        self.hand_over_to(host, name)
 
     def set_token(self, token):
         """The seat token to rejoin with (back from away: the next one to try)."""

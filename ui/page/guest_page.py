@@ -215,12 +215,10 @@ class GuestPage(Page):
         away, the countdowns paused while it is not heard (no time counted while the host
         could not run; the next view says how much is left), and once it counts as gone the
         choice between keep-waiting and leave."""
-        client, link = self.client, self.link
-        status = link.status()
-        silent = link.seated and status != "ok" and client.view is not None
-        client.set_link(status, link.last_heard if silent else None, link.host_quiet(now),
-                        link.host_lost(now))
-        self.phase.link(client.host_quiet)
+        client = self.client
+        signal = self.link.signal(now, looking=self.phase.reloading())
+        client.set_link(signal)                   # one signal: banner, badge, countdowns
+        self.phase.link(signal["paused_since"] is not None)
         if not client.host_lost:
             self.screen.ui.pop("keep_waiting", None)
 
@@ -229,9 +227,9 @@ class GuestPage(Page):
         client, link = self.client, self.link
         return {"gone_ms": self.gone_ms, "successor_ms": SUCCESSOR_MS,
                 "missing": link.missing, "open": link.open, "failures": link.failures,
-                "registered": self.net.registered, "quiet": client.host_quiet,
+                "registered": self.net.registered, "quiet": client.pause.since is not None,
                 "lost": client.host_lost, "leaving": client.host_leaving,
-                "behind": link.behind(now), "saved_follow": self.saved_follow,
+                "behind": client.behind, "saved_follow": self.saved_follow,
                 "can_hand_over": guest_phase.can_hand_over(
                     self.phase.seen, client.seat, client.token, client.view, client.screen,
                     client.host_seat),
@@ -247,10 +245,7 @@ class GuestPage(Page):
             elif what == "look":
                 self.succession.look_for_room(now, reload=self.phase.reloading())
             elif what == "looking":
-                status = client.status
-                if status not in ("host_unverified", "ok"):
-                    status = "looking"
-                client.set_link(status, client.quiet_since, client.host_quiet, False)
+                self.show_link(now)           # "looking for the room", never "host gone"
             elif what == "start_engine":
                 log("the host is quiet and this seat hosts next: starting the engine")
                 js.crisp.engine.start()
@@ -327,7 +322,7 @@ class GuestPage(Page):
         log("the peer at the room id did not prove it is the host")
         self.client.doubted()
         self.link.unverified(now)
-        self.client.set_status(self.link.status())
+        self.show_link(now)
         self.render()
 
     def heard(self, now):
@@ -345,7 +340,7 @@ class GuestPage(Page):
             self.name = None
             self.link.refused()
         if client.screen != "gone":
-            client.set_status(self.link.status())
+            self.show_link(now)
         if client.token and browser.storage_get(self.token_key) != client.token:
             browser.storage_set(self.token_key, client.token)    # the first welcome's, only
         elif client.token is None and client.kicked is not None:
@@ -359,7 +354,7 @@ class GuestPage(Page):
             return
         self.link.lost(self.now(), missing, blocked=self.net.lost_to_ice)
         self.link.online = self.net.registered
-        self.client.set_status(self.link.status())
+        self.show_link(self.now())
         self.render()
 
     def net_error(self, kind):

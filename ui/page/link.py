@@ -40,12 +40,11 @@ PING_MS = 3000
 HOST_SILENT_MS = 9000         # 3 pongs missed
 ATTEMPT_MS = 8000
 DOUBT_MS = 3500               # a doubted connection must be heard from within this
-QUIET_MS = 4500               # a seated page that has not heard the host this long (a pong
-                              # missed) shows the game paused: the host's page may not be
-                              # running, and then no time counts against anyone
+QUIET_MS = 4500               # no word from the host this long (1.5 pings, a pong missed): a
+                              # seated page shows the game paused and the host's seat away (its
+                              # page may not be running, and then no time counts against anyone)
 RETRY_MS = (250, 500, 1000, 2000, 3000)
 GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
-QUIET_MS = 4500               # no word from the host this long (1.5 pings): its seat shows away
 HOST_GONE_MS = 30000          # no word from the host this long: it counts as gone
 LATE_GAP_MS = 5000            # the page's own steps this far apart: it did not run meanwhile
 BEHIND_MS = 5000              # a page back from away follows only, for gone_ms + this long
@@ -53,10 +52,19 @@ UNREACHABLE_MS = 15000        # the host answers, and no channel opened for this
                               # network between the phones blocks it
 
 
-def backoff(failures):
-    """The wait before try number `failures` + 1 (failures >= 1)."""
+def backoff(failures, ladder=RETRY_MS):
+    """The wait (ms) before try number `failures` + 1 (failures >= 1): the ladder's step for
+    it, then its last step forever. The one backoff of the pages (ui/page/net.py's PeerJS
+    registration climbs a ladder of its own through it)."""
     i = failures - 1 if failures > 0 else 0
-    return RETRY_MS[i] if i < len(RETRY_MS) else RETRY_MS[-1]
+    return ladder[i] if i < len(ladder) else ladder[-1]
+
+
+def steady(status):
+    """The signal of a page with no host to watch (the host's own screen, a page taking the
+    room over): `status`, nothing paused, nothing lost (see `Link.signal`)."""
+    return {"status": status, "paused_since": None, "gone_at": None, "lost": False,
+            "behind": False}
 
 
 class Link:
@@ -271,6 +279,27 @@ class Link:
         """True once the host counts as gone: this seated page has had no word from it for
         `gone_ms` (its last sign of life: the last message it sent us)."""
         return self.host_quiet(now) and now - self.host_heard >= self.gone_ms
+
+    def signal(self, now, looking=False):
+        """What this guest shows of its host as of `now`, in one dict (the page hands it to
+        `Client.set_link`; the banner, the host seat's badge and every countdown read it):
+          status        `status()`, but "host_paused" whenever the host is quiet on a
+                        connection that is otherwise fine, and "looking" while the page
+                        looks for a room that moved (`looking`; unless unverified or ok)
+          paused_since  while the host is quiet (`host_quiet`): its last sign of life (ms),
+                        where every countdown stops; else None
+          gone_at       while paused: when the host counts as gone (ms), else None
+          lost          `host_lost(now)`: the host counts as gone (never while looking)
+          behind        `behind(now)`: this page was away itself (it only follows)"""
+        quiet = self.host_quiet(now)
+        status = self.status()
+        if quiet and status == "ok":
+            status = "host_paused"
+        if looking and status not in ("host_unverified", "ok"):
+            status = "looking"
+        return {"status": status, "paused_since": self.host_heard if quiet else None,
+                "gone_at": self.host_heard + self.gone_ms if quiet else None,
+                "lost": self.host_lost(now) and not looking, "behind": self.behind(now)}
 
     def status(self):
         if self.incapable:

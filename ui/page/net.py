@@ -12,6 +12,7 @@ import js
 from pyscript.ffi import create_proxy
 
 from ui.page.browser import Timer
+from ui.page.link import backoff
 from ui.shared.gate import acceptable
 from ui.page.link import UNREACHABLE_MS
 from ui.page.netcheck import INCOMPATIBLE, FriendNote
@@ -88,7 +89,7 @@ def incapable(net):
 
 def retry_ms(tries):
     """The wait (ms) before registering again after `tries` attempts since the last open."""
-    return RETRY_MS[min(max(tries, 0), len(RETRY_MS) - 1)]
+    return backoff(tries + 1, RETRY_MS)
 
 
 def revive(net):

@@ -11,113 +11,15 @@ from ui.page import i18n
 from ui.page import netscreens
 from ui.page import qr
 from ui.shared import roomcode
-from ui.shared.limits import MAX_PLAYERS, NAME_MAX
-from ui.page.table import table_tree, tally
+from ui.shared.limits import MAX_PLAYERS
+from ui.page.banner import ENGINE_STAGES, connection_banner  # noqa: F401 (main.py's)
+from ui.page.results import tally
+from ui.page.table import table_tree
 from ui.page.vdom import h, isolate, keyed
-from ui.page.client import VERSION as PROTOCOL
 from ui.page.viewmodel import player_list, read, seat_name
-from ui.page.widgets import button, decor, rules_text, select, topbar
+from ui.page.widgets import button, decor, has_name, name_input, rules_text, select, topbar
 
 COPIED_MS = 2000
-
-
-def host_gone_panel(model, ui, ctx):
-    """The host counts as gone (ui/page/link.py `host_lost`): the player chooses to keep waiting
-    or to leave; after `keep-waiting` the banner stays, with `leave` still at hand."""
-    if ui.get("keep_waiting"):
-        return h("div", {"class": "banner host_gone", "data-testid": "connection",
-                         "role": "status"}, ctx.t("conn_host_gone"), " ",
-                 button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn small"))
-    return h("div", {"class": "banner host_gone host-gone", "data-testid": "host-gone",
-                     "role": "alertdialog"},
-             h("p", None, ctx.t("host_gone_title")),
-             h("div", {"class": "row"},
-               button(ctx, "keep-waiting", ctx.t("keep_waiting"),
-                      ("local", "keep_waiting"), "btn primary"),
-               button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn")))
-
-
-# The steps of the engine worker's start (engine-worker.js `progress` stages), each said in
-# its own words by the engine-progress banner (i18n "engine_<stage>").
-ENGINE_STAGES = ("download", "compile", "python", "engine")
-
-
-def connection_banner(model, ctx, ui=None):
-    if read(model, "status") == "no_webrtc":
-        return netscreens.no_webrtc_note(model, ctx)
-    wait = read(model, "engine_wait")
-    if wait is not None:
-        # The host asked for something the engine does (Start, Play solo, a resumed room)
-        # while it still starts in its worker: show how far it has come.
-        stage = read(model, "engine_stage")
-        if wait < 0:
-            # ("update": a new version of the game replaced this page's while it was open)
-            return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
-                             "role": "alert", "data-stage": "update" if stage == "update"
-                             else None},
-                     ctx.t("engine_update" if stage == "update" else "engine_failed"), " ",
-                     button(ctx, "engine-retry", ctx.t("retry"),
-                            ("intent", "retry_engine", {}), "btn"))
-        key = "engine_" + stage if stage in ENGINE_STAGES else "engine_loading"
-        return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
-                         "role": "status", "data-stage": stage if key != "engine_loading"
-                         else None}, ctx.t(key, pct=wait))
-    st = read(model, "status", "ok")
-    clash = read(model, "version_clash")
-    if isinstance(clash, dict):
-        # the host's page runs another version of the game (issue 23, fault 1)
-        newer = isinstance(clash.get("host"), int) and clash["host"] > PROTOCOL
-        name = isolate(clash.get("name")) if clash.get("name") else ctx.t("the_host")
-        return h("div", {"class": "banner host_gone", "data-testid": "version-clash",
-                         "data-newer": "host" if newer else "me", "role": "alert"},
-                 ctx.t("version_newer" if newer else "version_older", name=name), " ",
-                 button(ctx, "reload", ctx.t("reload"), ("intent", "reload", {}), "btn")
-                 if newer else None)
-    if read(model, "restarting", False):
-        # The host's engine died and restarts from the room's last save (ui/page/enginewatch.py)
-        host = read(model, "host_seat", 0)
-        name = seat_name(player_list(model), host, ctx) if host in player_list(model) else "?"
-        return h("div", {"class": "banner connecting", "data-testid": "restarting",
-                         "role": "status"},
-                 ctx.t("conn_restarting_me" if read(model, "is_host", False)
-                       else "conn_restarting", name=name))
-    moving = read(model, "handover")
-    if isinstance(moving, dict):
-        # The host is gone and the room moves to its successor (docs/protocol.md "Host
-        # handover"): the table stays as it was meanwhile, `leave` at hand.
-        if moving.get("failed"):
-            text = ctx.t("handover_failed")
-        elif moving.get("me"):
-            text = ctx.t("handover_me")
-        else:
-            text = ctx.t("handover_other", name=moving.get("name") or "?")
-        return h("div", {"class": "banner connecting", "data-testid": "handover",
-                         "role": "status"}, text, " ", leave_button(ctx))
-    if read(model, "host_lost", False) and not read(model, "is_host", False) \
-            and st not in ("host_unverified", "unreachable"):
-        return host_gone_panel(model, ui if ui is not None else {}, ctx)
-    if read(model, "is_host", False) and st in ("connecting", "reconnecting"):
-        # The host is the room: play goes on over the open data channels while only its
-        # signaling server is out of reach. Say what that means, discreetly.
-        return h("div", {"class": "banner host-note", "data-testid": "connection",
-                         "role": "status"}, ctx.t("conn_host_offline"))
-    network = netscreens.network_banner(model, ctx, leave_button(ctx))
-    if network is not None:
-        return network                    # the network's fault, not the host's (issue 21)
-    if st == "no_room":
-        # A mistyped or ended link: say so, and offer the way back (the page keeps trying).
-        return h("div", {"class": "banner host_gone", "data-testid": "connection",
-                         "role": "status"}, ctx.t("conn_no_room"), " ",
-                 button(ctx, "leave", ctx.t("back_to_start"), ("intent", "leave", {}), "btn"))
-    if st == "host_unverified":
-        # The peer at the room id failed the seat proof: nothing it sent is shown; the
-        # screen keeps what the real host last showed, under this warning.
-        return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
-                         "role": "alert"}, ctx.t("conn_host_unverified"))
-    if st in ("connecting", "reconnecting", "host_gone", "host_paused", "looking"):
-        return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
-                 ctx.t("conn_" + st))
-    return None
 
 
 def error_toast(model, ctx):
@@ -187,24 +89,6 @@ def redealt_note(model, ctx):
         return None
     return h("p", {"class": "hint note-warn", "data-testid": "redealt", "role": "note"},
              ctx.t("redealt", n=n))
-
-
-def name_input(ui, ctx):
-    return h("label", {"class": "field"},
-             h("span", None, ctx.t("your_name")),
-             h("input", {"type": "text", "data-testid": "player-name", "maxlength": str(NAME_MAX),
-                         "autocomplete": "nickname", "enterkeyhint": "go",
-                         "placeholder": ctx.t("name_placeholder"), "value": ui.get("name", ""),
-                         "aria-describedby": None if has_name(ui) else "name-hint",
-                         "data-act": ctx.act("player-name", ("field", "name"))}),
-             # after the input: the hint coming or going never redraws the field being typed in
-             None if has_name(ui) else h("small", {"class": "hint name-hint", "id": "name-hint",
-                                                   "data-testid": "name-hint"},
-                                         ctx.t("name_needed")))
-
-
-def has_name(ui):
-    return bool((ui.get("name") or "").strip())
 
 
 def resume_box(model, ctx):
@@ -320,18 +204,40 @@ def save_refused(model, ctx):
 
 
 def lobby_tree(model, ui, ctx):
+    """The lobby: the players, the options (the host sets them), the invitation, the tally of
+    games won, and the host's Add a bot and Start (a guest waits for the host)."""
     lobby = read(model, "lobby", {}) or {}
     players = player_list(model)
-    seats = sorted(players.keys())
+    count = len(players)
+    is_host = bool(read(model, "is_host", False))
+    host = read(model, "host_seat", lobby.get("host", 0))
+    rows = lobby_rows(model, players, host, ctx)
+    link_box = invite_box(model, ui, ctx)
+    options_box = lobby_options(lobby.get("options") or {}, is_host, ctx)
+    players_head = h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS))
+    players_list = h("ul", {"class": "players", "data-testid": "player-list"}, rows)
+    tally_box = tally(model, ctx) if read(model, "games", 0) else None
+    if not is_host:
+        start = h("p", {"class": "waiting", "data-testid": "lobby-waiting"},
+                  ctx.t("wait_host", name=seat_name(players, host, ctx)))
+        # a guest: first who they wait for, then the players; the invitation comes last
+        return h("main", {"class": "panel lobby"},
+                 start, h("section", {"class": "card-box"}, players_head, players_list),
+                 options_box, tally_box, link_box)
+    bots, start = host_controls(ui, count, ctx)
+    return h("main", {"class": "panel lobby"},
+             link_box,
+             h("section", {"class": "card-box"}, players_head, players_list, bots),
+             options_box, tally_box, start)
+
+
+def lobby_rows(model, players, host, ctx):
+    """One line per player: a dot (there or away), the name, the badges, and for the host a
+    button to remove anyone but itself."""
     is_host = bool(read(model, "is_host", False))
     me = read(model, "seat")
-    host = read(model, "host_seat", lobby.get("host", 0))
-    opts = lobby.get("options") or {}
-    link = room_link(model, ctx.base)
-    count = len(seats)
-
     rows = []
-    for s in seats:
+    for s in sorted(players.keys()):
         p = players[s]
         badges = []
         if s == host:
@@ -356,39 +262,48 @@ def lobby_tree(model, ui, ctx):
                       h("span", {"class": "pname", "title": seat_name(players, s, ctx)},
                         seat_name(players, s, ctx)),
                       badges, remove))
+    return rows
 
-    link_box = None
-    if link:
-        copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
-        qr_css = qr_style(link, ctx)
-        code = roomcode.code_of(read(model, "room"))
-        local = is_host and roomcode.is_local_link(link)
-        link_box = h("section", {"class": "card-box share"},
-                     h("h2", None, ctx.t("invite")),
-                     h("p", {"class": "hint"}, ctx.t("invite_hint")),
-                     h("p", {"class": "room-code"}, h("span", None, ctx.t("room_code")), " ",
-                       h("strong", {"data-testid": "lobby-code", "translate": "no"},
-                         roomcode.show(code))) if code else None,
-                     h("p", {"class": "banner warn", "data-testid": "link-warning",
-                             "role": "note"}, ctx.t("link_local")) if local else None,
-                     h("div", {"class": "share-body" + (" with-qr" if qr_css is not False
-                                                          else "")},
-                       h("div", {"class": "share-text"},
-                         h("div", {"class": "link", "data-testid": "room-link"}, link),
-                         h("div", {"class": "row"},
-                           button(ctx, "copy-link",
-                                  ctx.t("copied") if copied else ctx.t("copy_link"),
-                                  ("local", "copy"), "btn"),
-                           button(ctx, "share-link", ctx.t("share_link"),
-                                  ("intent", "share_link", {}), "btn")
-                           if ctx.can_share else None)),
-                       h("div", {"class": "qr", "data-testid": "room-qr", "role": "img",
-                                 "aria-label": ctx.t("qr_label"), "style": qr_css})
-                       if qr_css else
-                       # (its place, kept while the code is drawn: nothing moves)
-                       h("div", {"class": "qr", "aria-hidden": "true"}) if qr_css is None
-                       else None))
 
+def invite_box(model, ui, ctx):
+    """The invitation: the room's code, its link (copy, share) and its QR code; None without
+    a link."""
+    link = room_link(model, ctx.base)
+    if not link:
+        return None
+    is_host = bool(read(model, "is_host", False))
+    copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
+    qr_css = qr_style(link, ctx)
+    code = roomcode.code_of(read(model, "room"))
+    local = is_host and roomcode.is_local_link(link)
+    return h("section", {"class": "card-box share"},
+             h("h2", None, ctx.t("invite")),
+             h("p", {"class": "hint"}, ctx.t("invite_hint")),
+             h("p", {"class": "room-code"}, h("span", None, ctx.t("room_code")), " ",
+               h("strong", {"data-testid": "lobby-code", "translate": "no"},
+                 roomcode.show(code))) if code else None,
+             h("p", {"class": "banner warn", "data-testid": "link-warning",
+                     "role": "note"}, ctx.t("link_local")) if local else None,
+             h("div", {"class": "share-body" + (" with-qr" if qr_css is not False else "")},
+               h("div", {"class": "share-text"},
+                 h("div", {"class": "link", "data-testid": "room-link"}, link),
+                 h("div", {"class": "row"},
+                   button(ctx, "copy-link",
+                          ctx.t("copied") if copied else ctx.t("copy_link"),
+                          ("local", "copy"), "btn"),
+                   button(ctx, "share-link", ctx.t("share_link"),
+                          ("intent", "share_link", {}), "btn")
+                   if ctx.can_share else None)),
+               h("div", {"class": "qr", "data-testid": "room-qr", "role": "img",
+                         "aria-label": ctx.t("qr_label"), "style": qr_css})
+               if qr_css else
+               # (its place, kept while the code is drawn: nothing moves)
+               h("div", {"class": "qr", "aria-hidden": "true"}) if qr_css is None
+               else None))
+
+
+def lobby_options(opts, is_host, ctx):
+    """The game's options: set by the host, shown read-only to the guests."""
     def opt(key, spec_ok):
         return ("field", "opt", key) if spec_ok else None
 
@@ -401,60 +316,33 @@ def lobby_tree(model, ui, ctx):
         chk["data-act"] = ctx.act("opt-draw-from-discard", ("field", "opt", "draw_from_discard"))
     else:
         chk["disabled"] = True
-    options_box = h("section", {"class": "card-box options" + ("" if is_host else " readonly")},
-                    h("h2", None, ctx.t("options")),
-                    h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_target")),
-                      select(ctx, "opt-target", targets, opts.get("target", 100),
-                             opt("target", is_host))),
-                    h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_draw_seconds")),
-                      select(ctx, "opt-draw-seconds", draw_secs, "none" if ds is None else ds,
-                             opt("draw_seconds", is_host))),
-                    h("label", {"class": "field check"}, h("input", chk),
-                      h("span", None, ctx.t("opt_draw_from_discard"))),
-                    None if is_host else h("p", {"class": "hint"}, ctx.t("options_readonly")))
-
-    if is_host:
-        can_start = 2 <= count <= MAX_PLAYERS
-        bots = h("div", {"class": "row add-bot"},
-                 select(ctx, "bot-level", [("easy", ctx.t("level_easy")),
-                                           ("hard", ctx.t("level_hard"))],
-                        ui.get("bot_level", "easy"), ("field", "bot_level"), ctx.t("level")),
-                 button(ctx, "add-bot", ctx.t("add_bot"),
-                        ("local", "add_bot") if count < MAX_PLAYERS else None, "btn"))
-        start = h("div", {"class": "start"},
-                  button(ctx, "start-game", ctx.t("start_game"),
-                         ("intent", "start", {}) if can_start else None, "btn primary big"),
-                  None if can_start else h("p", {"class": "hint"}, ctx.t("need_two")))
-    else:
-        bots = None
-        start = h("p", {"class": "waiting", "data-testid": "lobby-waiting"},
-                  ctx.t("wait_host", name=seat_name(players, host, ctx)))
-
-    if not is_host:
-        # a guest: first who they wait for, then the players; the invitation comes last
-        return h("main", {"class": "panel lobby"},
-                 start,
-                 h("section", {"class": "card-box"},
-                   h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS)),
-                   h("ul", {"class": "players", "data-testid": "player-list"}, rows)),
-                 options_box,
-                 tally(model, ctx) if read(model, "games", 0) else None,
-                 link_box)
-    return h("main", {"class": "panel lobby"},
-             link_box,
-             h("section", {"class": "card-box"},
-               h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS)),
-               h("ul", {"class": "players", "data-testid": "player-list"}, rows),
-               bots),
-             options_box,
-             tally(model, ctx) if read(model, "games", 0) else None, start)
+    return h("section", {"class": "card-box options" + ("" if is_host else " readonly")},
+             h("h2", None, ctx.t("options")),
+             h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_target")),
+               select(ctx, "opt-target", targets, opts.get("target", 100),
+                      opt("target", is_host))),
+             h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_draw_seconds")),
+               select(ctx, "opt-draw-seconds", draw_secs, "none" if ds is None else ds,
+                      opt("draw_seconds", is_host))),
+             h("label", {"class": "field check"}, h("input", chk),
+               h("span", None, ctx.t("opt_draw_from_discard"))),
+             None if is_host else h("p", {"class": "hint"}, ctx.t("options_readonly")))
 
 
-def leave_button(ctx):
-    """`leave` where the menu's is not enough (a spectator's bar, the host-gone panel): the
-    room hears it first when there is one, then the page forgets the room and opens the
-    landing (ui/page/base_page.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
-    return button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn leave")
+def host_controls(ui, count, ctx):
+    """The host's (Add a bot row, Start) for a lobby of `count` players."""
+    can_start = 2 <= count <= MAX_PLAYERS
+    bots = h("div", {"class": "row add-bot"},
+             select(ctx, "bot-level", [("easy", ctx.t("level_easy")),
+                                       ("hard", ctx.t("level_hard"))],
+                    ui.get("bot_level", "easy"), ("field", "bot_level"), ctx.t("level")),
+             button(ctx, "add-bot", ctx.t("add_bot"),
+                    ("local", "add_bot") if count < MAX_PLAYERS else None, "btn"))
+    start = h("div", {"class": "start"},
+              button(ctx, "start-game", ctx.t("start_game"),
+                     ("intent", "start", {}) if can_start else None, "btn primary big"),
+              None if can_start else h("p", {"class": "hint"}, ctx.t("need_two")))
+    return bots, start
 
 
 _QR_CACHE = {}
