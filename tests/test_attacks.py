@@ -119,6 +119,29 @@ def test_attack_2_a_contribution_from_the_hosts_own_seat_is_refused():
         assert verify.check(client.record)["what"] == "contribution"
 
 
+def test_a_page_that_joined_after_the_commitment_does_not_name_todays_host_as_its_host():
+    """After a handover the round goes on under a new host that contributed to it as a guest:
+    a page that joins then (the old host back as a player) did not see who hosted at the
+    commitment, so it must not refuse that guest's number as "the host's" (it did: the
+    e2e handover showed round-mismatch on the old host's page)."""
+    net = room_of_three()
+    net.host.host({"type": "start"})
+    net.later(CONTRIBUTE_MS)
+    for conn in (LOCAL, "a", "b"):
+        net.act(conn, {"do": "ready"})
+    token = net.clients["a"].token
+    net.close("a")
+    net.later(1000)
+    again = net.guest("a2", "Ana", token)
+    number = net.room.game.round
+    assert again.fair[number]["host"] is None
+    assert net.clients["b"].fair[number]["host"] == 0      # Bea saw the commitment come
+    play_round(net, (LOCAL, "a2", "b"))
+    assert again.verdict["ok"] and net.clients["b"].verdict["ok"]
+    record = dict(again.record, host=1)                  # today's host, had it been recorded
+    assert verify.check(record).get("what") == "contribution"
+
+
 # ---- 3. the host deals again until it likes the deal --------------------------------------------
 
 class DealsAgain(Tampered):

@@ -184,9 +184,12 @@ def _fair(c, number, entry, msg):
             _alarm(c, number, entry, "again")
         return
     if entry["bots"] is None:
+        # joined after the commitment: who hosted when it came is not known here (after a
+        # handover it is not today's host, who then contributed as a guest), so this page
+        # does not check the host's-seat rule; the pages that saw the commitment do
         entry["bots"] = [p.get("seat") for p in c.players
                          if isinstance(p, dict) and p.get("bot") and is_int(p.get("seat"))]
-        entry["host"] = c.host_seat
+        entry["host"] = None
     if c.pending == (here, number):
         c.pending = None                     # dealt: the commitment this page answered
 
