@@ -40,6 +40,16 @@ ensure_chromium() {
   fi
 }
 
+# Debian's Firefox ESR for the one test with a Firefox guest (e2e/test_firefox_guest.py,
+# driven by npm puppeteer-core over WebDriver BiDi), and iproute2 for the network namespace
+# that test runs in (Firefox offers no loopback ICE candidate)
+ensure_firefox() {
+  if [ ! -x /usr/bin/firefox-esr ] || ! command -v ip >/dev/null; then
+    echo "setup: installing firefox-esr and iproute2 (apt)"
+    apt_install firefox-esr iproute2
+  fi
+}
+
 make_venv() {
   if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv"
