@@ -16,9 +16,18 @@
 //   interpreter  "micropython" (the page's; the engine worker runs Pyodide)
 //   guest: bool;  room: the ?room id or null
 //   mode         "local" | "hosted" (from the build, see config.js)
+//   build        this build's id (config.js; tools/build.py names config-<id>.js and
+//                engine-worker-<id>.js with it): the engine worker says its own when ready,
+//                and one of another build is refused (engine "failed", error "build")
 //   test         true on a test build only (tools/build.py --test): the page then honours the
 //                test-only parameters ?deck= and ?seed=
 //   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
+//   webrtc       true when this browser has WebRTC data channels (RTCPeerConnection and
+//                RTCDataChannel), checked before any `new Peer`: without them no one can
+//                play with friends here, only solo (ui/net.py never makes a Peer then)
+//   channelState(conn)  where a PeerJS data connection's negotiation stands: "failed" (ICE
+//                failed), "answered" (the remote peer answered our offer: it is there),
+//                "asked" (no answer yet) or "" (no connection)
 //   newPeer(id, token)  new Peer(id, peerOptions()); id may be null for a server-assigned id;
 //                token: the Peer's PeerJS token (the host keeps one per room across reloads,
 //                so that the signaling server gives it its id back first), else a fresh one;
@@ -28,16 +37,21 @@
 //   now()        Date.now() + 0.5: never a whole number, so MicroPython gets it as a float
 //                (its FFI wraps whole numbers above 2**31)
 //   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
-//                | "ready" | "failed" (also on body[data-engine])
+//                | "ready" | "failed" (also on body[data-engine]); once ready, body[data-engine-from]
+//                says how it started: "snapshot" (the build's memory snapshot) or "start";
+//                restart(): a new worker in place of a dead one (ui/page/enginewatch.py);
+//                build: the build id the worker said when ready (always this page's: another's
+//                is refused)
 //   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/page/main.py: while a round is
 //                played), asked again when the page is shown; silently absent where unsupported
 //   loaded()     hide the loading screen now (ui/page/main.py: once its page shows)
 //   failed(text) show the loading screen's error with `text` (ui/page/main.py: the page's start
 //                failed)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
+//                (and engineOwn: the engine worker's own start, ms)
 //   store        localStorage behind a door that never throws (store.js: get, set, remove,
 //                state "ok" | "blocked" | "full"); ui/page/storage.py goes through it
-import { loads, mode, signaling, testBuild } from "./config.js";
+import { build, loads, mode, signaling, testBuild } from "./config.js";
 import { keepAwake } from "./awake.js";
 import { store } from "./store.js";
 
@@ -104,7 +118,16 @@ if (typeof PerformanceObserver === "function") {
 }
 const randomHex = (n) =>
   Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, "0")).join("");
+const webrtc = typeof window.RTCPeerConnection === "function"
+  && typeof window.RTCDataChannel === "function";
+const channelState = (conn) => {
+  const pc = conn && conn.peerConnection;
+  if (!pc) return conn ? "asked" : "";
+  if (pc.iceConnectionState === "failed" || pc.connectionState === "failed") return "failed";
+  return pc.remoteDescription ? "answered" : "asked";
+};
 const newPeer = (id, token) => {
+  if (!webrtc) throw new Error("browser-incompatible");
   const options = peerOptions();
   options.token = typeof token === "string" && token ? token : randomHex(16);
   return id ? new Peer(id, options) : new Peer(options);
@@ -134,6 +157,13 @@ const failed = (message) => {
 // (and solo play offline) needs no network. body[data-offline] says how far that has come:
 // "page" (every page's files kept), "engine" (the host's engine too). Needs a secure context
 // (https, localhost): a phone on a LAN address simply goes without.
+// Another build's service worker taking over this page since it loaded (a deploy while it
+// is open): the page goes on with its own build's files (sw.js keeps them when it can); a
+// file of its build that is gone says so (the engine's failure: "update").
+const deploy = { had: !!navigator.serviceWorker?.controller, seen: false };
+navigator.serviceWorker?.addEventListener("controllerchange", () => {
+  if (deploy.had) deploy.seen = true;
+});
 const offline = {
   ready: null,
   start() {
@@ -167,7 +197,7 @@ const offline = {
 };
 
 // The engine worker (engine-worker.js). Messages are JSON text both ways; the worker answers
-// requests in order. What arrives before ui/page/main.py listens is kept for it.
+// requests in order. What arrives before ui/page/enginelink.py listens is kept for it.
 const engine = {
   state: "idle",
   worker: null,
@@ -185,8 +215,19 @@ const engine = {
     this.worker.onmessage = (e) => {
       if (typeof e.data === "string") return this.deliver(e.data);
       const status = e.data || {};
+      if (status.op === "ready" && status.build !== build) {
+        // one page, one build: an engine of another build never runs this page's room
+        console.warn(`crisp: engine of build ${status.build}, page of build ${build}`);
+        this.worker.terminate();
+        this.setState("failed");
+        return this.deliver(JSON.stringify({ op: "failed", error: "build" }));
+      }
       if (status.op === "ready") {
         window.crisp.times.engine = performance.now();
+        window.crisp.times.engineOwn = status.ms;      // the worker's own start, ms
+        // how it started: "snapshot" (the build's memory snapshot) or "start" (without one)
+        document.body.dataset.engineFrom = status.from || "start";
+        this.build = status.build;
         this.setState("ready");
         // what the worker fetched, and the worker's own script (in the page's entries)
         offline.keep((status.fetched || []).concat(
@@ -197,9 +238,23 @@ const engine = {
     };
     this.worker.onerror = (e) => {
       e.preventDefault?.();
+      if (this.state === "ready") {
+        // the running worker died (an uncaught error): the page restarts it
+        return this.deliver(JSON.stringify({ op: "died", error: e.message || "worker error" }));
+      }
       this.setState("failed");
-      this.deliver(JSON.stringify({ op: "failed", error: e.message || "worker error" }));
+      // a new build took over this page's service worker: this build's worker may be gone
+      const error = deploy.seen ? "update" : (e.message || "worker error");
+      this.deliver(JSON.stringify({ op: "failed", error }));
     };
+  },
+  // A new worker in place of the running one (ui/page/enginewatch.py: it died); the page then
+  // restores its room in it. Replies the old one owed never come.
+  restart() {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.restarts = (this.restarts || 0) + 1;
+    this.start();
   },
   deliver(text) {
     if (this.listener) this.listener(text);
@@ -216,10 +271,10 @@ const engine = {
 };
 
 window.crisp = {
-  mode, room, guest, test: testBuild === true,
+  mode, room, guest, test: testBuild === true, build,
   interpreter: "micropython",
   get peerOptions() { return peerOptions(); },
-  newPeer, randomHex, keepAwake, store,
+  webrtc, channelState, newPeer, randomHex, keepAwake, store,
   now: () => Date.now() + 0.5,
   engine,
   loaded, failed,

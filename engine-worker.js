@@ -3,7 +3,7 @@
 // the screens, PeerJS, timers, storage) never waits for Pyodide to start or for the engine.
 //
 // Started by boot.js (crisp.engine.start()) on a host page once its landing shows; a guest
-// page starts it only when it becomes the host (a host handover, ui/page/main.py). The
+// page starts it only when it becomes the host (a host handover, ui/page/guest_succession.py). The
 // content-hashed zip of the host's Python comes from config.js (hostZip), written by the
 // build. (Not from the worker's URL:
 // served by the service worker, a worker's location has no query.)
@@ -21,10 +21,17 @@
 //                      "compile"   72: all downloaded, the runtime's wasm still compiling
 //                      "python"    80: the runtime runs, Python starts (its standard library)
 //                      "engine"    90: Python runs, our zip unpacked and the engine imported
-//                    {op: "ready", ms: <ms since the worker started>, fetched: [urls]}
+//                    once everything is downloaded, the same progress again every
+//                    ALIVE_MS with alive: true: the worker still starts (its work is the
+//                    CPU's now, however slow; a download that stalls sends none of these)
+//                    {op: "ready", ms: <ms since the worker started>, from: "snapshot" |
+//                    "start" (how Python started), fetched: [urls],
+//                     build: this build's id (config.js; the page refuses another build's)}
 //                    (fetched: what this worker downloaded, for the service worker to keep)
 //                    {op: "failed", error: text}  Pyodide or the engine could not start
-import { hostZip as zip, loads } from "./config.js";
+//                    {op: "died", error: text}  a request threw (Pyodide's fatal error): the
+//                      page starts a new worker (ui/page/enginewatch.py)
+import { build, hostZip as zip, engineSnapshot, loads } from "./config.js";
 
 const started = performance.now();
 // Progress, in whole percent that never go down (a message only when it moves).
@@ -89,12 +96,97 @@ let handle = null;       // the engine's handle(text) -> text, once it runs
 let failed = null;
 const waiting = [];      // requests that came before the engine ran
 
+// A request the engine cannot answer at all (Pyodide's fatal error: every call throws from
+// then on) is reported as {op: "died", error}: the page restarts the worker from the room's
+// last save (ui/page/enginewatch.py).
+const answer = (text) => {
+  try {
+    postMessage(handle(text));
+  } catch (e) {
+    postMessage({ op: "died", error: String(e && e.message ? e.message : e).slice(0, 200) });
+  }
+};
+
 onmessage = (event) => {
   if (typeof event.data !== "string") return;
-  if (handle) postMessage(handle(event.data));
+  if (handle) answer(event.data);
   else if (failed) postMessage(JSON.stringify({ op: "refused", error: failed, failed: true }));
   else waiting.push(event.data);
 };
+
+// The engine's Python: where the host zip is unpacked (tools/snapshot.mjs imports it from
+// the same place when it makes the snapshot).
+const CRISP_DIR = "/home/pyodide/crisp";
+const ENGINE = `
+import sys
+if ${JSON.stringify(CRISP_DIR)} not in sys.path:
+    sys.path.insert(0, ${JSON.stringify(CRISP_DIR)})
+import random
+random.seed()      # (a snapshot holds the build's generator state: this page's own from here)
+from ui.worker.engine import Engine
+Engine()
+`;
+
+// The memory snapshot's bytes (config.js `engineSnapshot`, gzip, made by the build): fetched,
+// checked against the hash its name carries (sha256, the first hex digits) and inflated.
+// Rejects when there is none, it cannot be fetched, or it is not what the build wrote.
+async function snapshotBytes(base) {
+  const m = /^py\/snapshot-([0-9a-f]{10})\.gz$/.exec(engineSnapshot || "");
+  if (!m) throw new Error("no snapshot in this build");
+  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
+  const r = await counted(new URL(engineSnapshot, base));
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  const gz = await r.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", gz));
+  const hex = Array.from(digest.subarray(0, 5), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (hex !== m[1]) throw new Error("its content is not the build's");
+  const inflated = new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")));
+  return new Uint8Array(await inflated.arrayBuffer());
+}
+
+// Pyodide with the engine running in it: from the snapshot when there is one that Pyodide
+// takes, else (with a console note saying why) started as without one. -> [pyodide, engine].
+async function startPython(loadPyodide, base, python) {
+  const options = {
+    indexURL: new URL("./vendor/pyodide/", base).href,
+    // no packages are ever loaded: nothing may come from a CDN
+    packageBaseUrl: new URL("./vendor/pyodide/", base).href,
+    // called once the runtime's wasm is compiled and runs (Emscripten's preRun), before
+    // Python itself starts
+    fsInit: () => progress(80, "python"),
+  };
+  const run = async (pyodide) => {
+    progress(90, "engine");
+    pyodide.unpackArchive(await python, "zip", { extractDir: CRISP_DIR });
+    return [pyodide, pyodide.runPython(ENGINE)];
+  };
+  if (engineSnapshot) {
+    try {
+      // (Pyodide fetches and compiles its wasm meanwhile: it awaits the bytes last)
+      const bytes = snapshotBytes(base);
+      bytes.catch(() => {});          // (refused below, once loadPyodide has awaited it)
+      const started = await run(await loadPyodide({ ...options, _loadSnapshot: bytes }));
+      startedFrom = "snapshot";
+      return started;
+    } catch (e) {
+      console.warn(`crisp engine: memory snapshot refused (${e && e.message ? e.message : e}): ` +
+                   "starting Python without it");
+      const file = plan.find((f) => f[0] === engineSnapshot);
+      if (file) arrived.set(file[0], file[1]);     // (its bytes no longer hold up the progress)
+    }
+  }
+  return run(await loadPyodide(options));
+}
+
+let startedFrom = "start";
+
+// Signs of life while the CPU works (compile, Python's start): see the header.
+const ALIVE_MS = 2000;
+const alive = setInterval(() => {
+  if (shownStage !== null && shownStage !== "download") {
+    postMessage({ op: "progress", pct: shown, stage: shownStage, alive: true });
+  }
+}, ALIVE_MS);
 
 async function start() {
   progress(DOWNLOAD_FROM, "download");
@@ -105,31 +197,50 @@ async function start() {
     return r.arrayBuffer();
   });
   const { loadPyodide } = await import("./vendor/pyodide/pyodide.mjs");
-  const pyodide = await loadPyodide({
-    indexURL: new URL("./vendor/pyodide/", base).href,
-    // no packages are ever loaded: nothing may come from a CDN
-    packageBaseUrl: new URL("./vendor/pyodide/", base).href,
-    // called once the runtime's wasm is compiled and runs (Emscripten's preRun), before
-    // Python itself starts
-    fsInit: () => progress(80, "python"),
-  });
-  progress(90, "engine");
-  pyodide.unpackArchive(await python, "zip", { extractDir: "/home/pyodide/crisp" });
-  const engine = pyodide.runPython(`
-import sys
-sys.path.insert(0, "/home/pyodide/crisp")
-from ui.worker.engine import Engine
-Engine()
-`);
+  const [pyodide, engine] = await startPython(loadPyodide, base, python);
   self.crispPyodide = pyodide;       // for bench/page_bench.py (worker.evaluate)
   const pyHandle = engine.handle;
   handle = (text) => pyHandle(text);
   const fetched = performance.getEntriesByType("resource").map((e) => e.name);
-  postMessage({ op: "ready", ms: Math.round(performance.now() - started), fetched });
-  for (const text of waiting.splice(0)) postMessage(handle(text));
+  clearInterval(alive);
+  postMessage({ op: "ready", ms: Math.round(performance.now() - started), from: startedFrom,
+                fetched, build });
+  for (const text of settled(waiting.splice(0))) {
+    if (text === null) postMessage(NOTHING);
+    else answer(text);
+  }
+}
+
+// The requests that waited for the engine, as the room should hear them: a data connection
+// that opened and closed again before the engine ran (a guest page that gave up waiting and
+// connected afresh, or reloaded) never reaches the room, so its join cannot hold a seat for
+// a connection that is gone (and the guest's next join find its own name taken). Each of its
+// requests still gets its reply, in order (null: NOTHING, a reply about no room, which the
+// page passes over).
+const NOTHING = JSON.stringify({ op: "out", out: [], save: null, wakeup: null, started: false,
+                                 room: null, dropped: [] });
+const CONN_OPS = new Set(["open", "receive", "close"]);
+function settled(texts) {
+  const parsed = texts.map((text) => {
+    try {
+      const r = JSON.parse(text);
+      return r && typeof r === "object" && typeof r.conn === "string" ? r : null;
+    } catch (e) { return null; }
+  });
+  const opened = new Set();
+  const gone = new Set();
+  for (const r of parsed) {
+    if (r && r.op === "open") opened.add(r.conn);
+    else if (r && r.op === "close" && opened.has(r.conn)) gone.add(r.conn);
+  }
+  return texts.map((text, i) => {
+    const r = parsed[i];
+    return r && CONN_OPS.has(r.op) && gone.has(r.conn) && r.conn !== "local" ? null : text;
+  });
 }
 
 start().catch((e) => {
+  clearInterval(alive);
   failed = String(e && e.message ? e.message : e);
   postMessage({ op: "failed", error: failed });
   for (const _ of waiting.splice(0)) {

@@ -14,13 +14,22 @@ from pyscript.ffi import create_proxy
 # ui/page/main.py's imports, each after those it imports itself (tests/test_start.py checks the
 # order against the sources)
 MODULES = (
-    "ui.shared.handover", "ui.shared.roomcode", "ui.shared.hostlife", "ui.page.cues",
-    "ui.page.i18n_lobby", "ui.page.i18n_table", "ui.page.i18n_events", "ui.page.i18n_connection",
-    "ui.page.i18n", "ui.shared.limits", "crisp_core.actions", "crisp_core.cards",
-    "ui.page.cards", "ui.shared.proof", "ui.page.fairplay", "ui.page.client", "ui.page.vdom",
-    "ui.page.viewmodel", "ui.page.intents", "ui.page.qr", "ui.page.icons", "ui.page.eventlog",
-    "ui.page.widgets", "ui.page.table", "ui.page.screens", "ui.page.sound", "ui.page.storage",
-    "ui.page.render", "ui.page.link", "ui.shared.gate", "ui.page.net", "ui.page.main",
+    "crisp_core.actions", "crisp_core.checks", "ui.shared.limits", "ui.shared.wire",
+    "ui.shared.handover", "ui.shared.comeback", "ui.shared.roomcode", "ui.shared.savedroom",
+    "ui.shared.hostlife",
+    "ui.page.cues", "ui.page.i18n_lobby", "ui.page.i18n_table", "ui.page.i18n_events",
+    "ui.page.i18n_connection", "ui.page.i18n", "crisp_core.cards", "ui.page.cards",
+    "ui.shared.proof", "ui.page.fairplay", "ui.page.client_page", "ui.page.presence",
+    "ui.page.client", "ui.page.vdom", "ui.page.viewmodel", "ui.page.intents", "ui.page.qr",
+    "ui.page.icons", "ui.page.eventlog", "ui.page.widgets", "ui.page.netscreens",
+    "ui.page.banner", "ui.page.results", "ui.page.table", "ui.page.screens",
+    "ui.page.sound", "ui.page.storage", "ui.page.render", "ui.page.link", "ui.page.netcheck",
+    "ui.shared.gate", "ui.page.browser", "ui.page.webrtc", "ui.page.net", "ui.page.enginewatch",
+    "ui.page.enginelink",
+    "ui.page.guest_phase", "ui.page.room_commands", "ui.page.base_page",
+    "ui.page.host_phase", "ui.page.saved_rooms", "ui.page.lookout", "ui.page.host_saves",
+    "ui.page.host_transport", "ui.page.host_page", "ui.page.guest_succession",
+    "ui.page.guest_page", "ui.page.own_room_page", "ui.page.main",
 )
 IMPORT_BUDGET_MS = 30
 _next = [0]

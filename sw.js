@@ -23,6 +23,15 @@ function key(url) {
   if (bare === SCOPE || bare === SCOPE + "index.html") return SCOPE;
   return u.search === "" && known.has(bare) ? bare : null;
 }
+// A file of another build (each build's own files carry its id in their names,
+// tools/build.py VERSIONED): a page of the previous build still open after this worker took
+// over asks for those. It gets them from that build's cache when it was kept (never this
+// build's copies), else from the network.
+function other(url) {
+  const u = new URL(url);
+  return u.origin === self.location.origin && u.search === "" && u.href.startsWith(SCOPE)
+    ? u.href : null;
+}
 
 async function keep(urls) {
   const cache = await caches.open(CACHE);
@@ -42,9 +51,10 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
-    for (const name of await caches.keys()) {
-      if (name.startsWith("crisp-") && name !== CACHE) await caches.delete(name);
-    }
+    // the newest other build's cache stays (a page of it may still be open: it runs its own
+    // build to the end, see other()); older ones go
+    const olds = (await caches.keys()).filter((n) => n.startsWith("crisp-") && n !== CACHE);
+    for (const name of olds.slice(0, -1)) await caches.delete(name);
     await self.clients.claim();
   })());
 });
@@ -61,7 +71,12 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const k = key(request.url);
-  if (k === null) return;
+  if (k === null) {
+    const url = other(request.url);
+    if (url !== null)
+      event.respondWith(caches.match(url).then((hit) => hit || fetch(request)));
+    return;
+  }
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const hit = await cache.match(k);

@@ -3,6 +3,8 @@
     python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3] [--actions 60]
         [--dist DIR] [--tasks [--against DIR]] [--cpu N]
         [--profile]
+    .venv/bin/python bench/page_bench.py --dist DIR --against DIR [--runs 3] [--cpu 4]
+        [--only engine,solo,join,...]   two builds side by side (bench/side_by_side.py)
     --dist: another build; --tasks: the long tasks alone (--against: and those of another
     build, the two builds' runs in turn); --cpu: the long tasks' pages run on a CPU N times
     slower (Chrome's CPU throttling, as a mid-range phone; 1 by default); --profile (with
@@ -170,7 +172,7 @@ GUEST_PAGE = """<!doctype html>
 <link rel="stylesheet" href="./%(pyscript)s/core.css"><link rel="stylesheet" href="./ui/style.css">
 <script type="module" src="./%(pyscript)s/core.js"></script></head>
 <body><div id="app"></div>
-<script type="mpy" config="./mpy.toml">
+<script type="mpy" config="./%(config)s">
 import json
 import js
 from pyscript.ffi import create_proxy
@@ -403,9 +405,10 @@ def action_costs(browser, base, dist, actions):
     code = HOST_ACTIONS.replace("ACTIONS", str(actions))
     host = json.loads(worker.evaluate("(code) => self.crispPyodide.runPython(code)", code))
     with open(os.path.join(dist, "build.json"), encoding="utf-8") as f:
-        pyscript = json.load(f)["vendor"]["pyscript"]
+        built = json.load(f)
+    config = built.get("names", {}).get("mpy.toml", "mpy.toml")    # mpy-<build id>.toml
     with open(os.path.join(dist, "bench-guest.html"), "w", encoding="utf-8") as f:
-        f.write(GUEST_PAGE % {"pyscript": pyscript})
+        f.write(GUEST_PAGE % {"pyscript": built["vendor"]["pyscript"], "config": config})
     guest = context.new_page()
     guest.goto(base + "bench-guest.html")
     guest.wait_for_function("document.body.dataset.ready === 'micropython'", timeout=120_000)
@@ -451,6 +454,12 @@ def main(argv=None):
     if "--tasks" in argv and "--against" in argv:
         compare_tasks([dist, os.path.abspath(argv[argv.index("--against") + 1])], runs)
         return
+    if "--against" in argv:             # two builds side by side: bench/side_by_side.py
+        from side_by_side import compare
+        only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else None
+        compare([dist, os.path.abspath(argv[argv.index("--against") + 1])], runs,
+                CPU_RATE[0], only)
+        return
     with local_site(dist) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
         if "--tasks" in argv:
@@ -481,7 +490,7 @@ def main(argv=None):
 
         print_tasks([page_tasks(browser, base) for _ in range(runs)])
 
-        if not os.path.exists(os.path.join(dist, "engine-worker.js")):
+        if not any(n.startswith("engine-worker") for n in os.listdir(dist)):
             print("one action at 8 players: needs the engine worker (not in this build)")
             browser.close()
             return

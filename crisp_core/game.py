@@ -7,15 +7,17 @@ absolute times on that clock. Randomness is a ``seed`` passed in (or a stacked d
 Public API: :class:`Game` (``new``, ``apply``, ``advance``, ``next_deadline``,
 ``legal_actions``, ``next_round``, ``to_dict``, ``from_dict``) and :class:`IllegalAction`.
 Actions and events are plain JSON-safe dicts, described in ``docs/protocol.md``. What the
-rules allow (options, and whether an action may be taken now) is ``crisp_core.legal``; saving
-and the check of a saved state, ``crisp_core.saved``.
+rules allow (options, and whether an action may be taken now) is ``crisp_core.legal``; what
+each allowed action does, ``crisp_core.moves`` (Game is built on its Moves); saving and the
+check of a saved state, ``crisp_core.saved``.
 """
 
 from . import cards, legal, saved
-from .actions import PLAY_PHASES, POSITIONS, is_int
+from .actions import PLAY_PHASES, is_int
 # the names of crisp_core.legal that callers take from here too
 from .legal import (BAD_ACTION, DRAW_SECONDS, ILLEGAL, NOT_YOUR_TURN, TARGETS,  # noqa: F401
                     IllegalAction, normalize_options)
+from .moves import Moves, reveal
 
 #: Time after a turn ends during which its player may still call crisp (R10.1), ms.
 CALL_WINDOW_MS = 3000
@@ -23,13 +25,7 @@ CALL_WINDOW_MS = 3000
 START_DELAY_MS = 2000
 
 
-def _reveal(to, reason, shown):
-    """A private event showing cards once to seat ``to`` (R9.1, R9.2)."""
-    return {"type": "reveal", "to": to, "reason": reason,
-            "cards": [{"seat": seat, "pos": pos, "card": card} for seat, pos, card in shown]}
-
-
-class Game:
+class Game(Moves):
     """The whole state of one game of Crisp, host side (perfect information).
 
     Build one with :meth:`Game.new` or :meth:`Game.from_dict`. Seats are ``0 .. players-1``
@@ -172,7 +168,7 @@ class Game:
         """
         events = [{"type": "deal", "round": self.round, "dealer": self.dealer}]
         for seat, hand in enumerate(self.hands):
-            events.append(_reveal(seat, "peek", [(seat, "left", hand[0]), (seat, "right", hand[2])]))
+            events.append(reveal(seat, "peek", [(seat, "left", hand[0]), (seat, "right", hand[2])]))
         return events
 
     # ------------------------------------------------------------------------- time
@@ -406,88 +402,6 @@ class Game:
         """Validate ``action`` for ``seat`` at ``now``: its shape, then whether it is
         allowed (crisp_core.legal); return it normalized or raise :class:`IllegalAction`."""
         return legal.check(self, seat, action, now)
-
-    def _do_ready(self, seat, act, now):
-        self.ready[seat] = True
-        self._emit({"type": "ready", "seat": seat, "auto": False})
-        if all(self.ready):
-            self._start_play(now)
-
-    def _do_draw(self, seat, act, now):
-        source = act["from"]
-        if source == "deck":
-            self._recycle_if_empty()
-            card = self.deck.pop(0)
-        else:
-            card = self.discard.pop()
-        if self.drew:
-            self.pending_draws -= 1
-        self.drew = True
-        self.held = card
-        self.held_from = source
-        if source == "deck":
-            self._emit({"type": "draw", "seat": seat, "from": "deck"})
-            self._emit(_reveal(seat, "draw", [(seat, "held", card)]))
-        else:
-            self._emit({"type": "draw", "seat": seat, "from": "discard", "card": card})
-
-    def _do_swap(self, seat, act, now):
-        index = POSITIONS.index(act["pos"])
-        old = self.hands[seat][index]
-        self.hands[seat][index] = self.held
-        self.discard.append(old)
-        event = {"type": "swap", "seat": seat, "pos": act["pos"], "card": old}
-        if self.held_from == "discard":
-            event["taken"] = self.held  # public: it was on the discard pile (R9.3)
-        self._emit(event)
-        self._resolve_draw(now)
-
-    def _do_discard(self, seat, act, now):
-        card = self.held
-        self.discard.append(card)
-        self._emit({"type": "discard", "seat": seat, "card": card})
-        self._resolve_draw(now)
-
-    def _do_jack(self, seat, act, now):
-        """R4.4: look once at your own center card."""
-        self.discard.append(self.held)
-        self._emit({"type": "jack", "seat": seat, "card": self.held})
-        self._emit(_reveal(seat, "jack", [(seat, "center", self.hands[seat][1])]))
-        self._resolve_draw(now)
-
-    def _do_queen(self, seat, act, now):
-        """R4.5: blind exchange; each receiver sees a card landing in left or right once."""
-        pos, target, target_pos = act["pos"], act["target"], act["target_pos"]
-        mine, theirs = POSITIONS.index(pos), POSITIONS.index(target_pos)
-        hand, other = self.hands[seat], self.hands[target]
-        hand[mine], other[theirs] = other[theirs], hand[mine]
-        self.discard.append(self.held)
-        self._emit({"type": "queen", "seat": seat, "card": self.held, "pos": pos,
-                    "target": target, "target_pos": target_pos})
-        if pos != "center":
-            self._emit(_reveal(seat, "queen", [(seat, pos, hand[mine])]))
-        if target_pos != "center":
-            self._emit(_reveal(target, "queen", [(target, target_pos, other[theirs])]))
-        self._resolve_draw(now)
-
-    def _do_king(self, seat, act, now):
-        """R4.6: the King goes to the discard pile, then two extra draws."""
-        self.discard.append(self.held)
-        self.pending_draws += 2
-        self._emit({"type": "king", "seat": seat, "card": self.held,
-                    "pending": self.pending_draws})
-        self._resolve_draw(now)
-
-    def _do_crisp(self, seat, act, now):
-        """R6, R10.1: the call; the next player may start at once, its timer from now."""
-        self.caller = seat
-        self.phase = "last_turns"
-        self.window = None
-        self._emit({"type": "crisp", "seat": seat})
-        if not self.drew and self.start_at > now:
-            self.start_at = now
-            draw_ms = self._draw_ms()
-            self.draw_deadline = None if draw_ms is None else now + draw_ms
 
     def forfeit(self, seat, now):
         """Act for a player who is gone (the room decides when): returns the events.

@@ -24,12 +24,12 @@ Pure standard library (``hashlib``), no global state; runs on CPython and MicroP
 import hashlib
 
 from .cards import CANONICAL
+from .checks import is_hex
 
 SEED_LABEL = b"crisp-seed-v1"
 SECRET_BYTES = 32
 CONTRIBUTION_BYTES = 16
 _WORD = 1 << 32
-_HEX = "0123456789abcdef"
 
 
 def sha256(data):
@@ -37,22 +37,12 @@ def sha256(data):
     return hashlib.sha256(data).digest()
 
 
-def is_hex(text, nbytes):
-    """True when ``text`` is exactly ``nbytes`` bytes written as lowercase hex digits."""
-    if not isinstance(text, str) or len(text) != 2 * nbytes:
-        return False
-    for ch in text:
-        if ch not in _HEX:
-            return False
-    return True
-
-
 def commitment(secret):
     """The commitment to ``secret`` (64 hex digits): SHA-256 of its 32 bytes, in hex.
 
     Raises ``ValueError`` when ``secret`` is not 32 bytes in lowercase hex.
     """
-    if not is_hex(secret, SECRET_BYTES):
+    if not is_hex(secret, 2 * SECRET_BYTES):
         raise ValueError("a secret is 64 lowercase hex digits")
     return sha256(bytes.fromhex(secret)).hex()
 
@@ -65,11 +55,11 @@ def derive_seed(secret, contributions):
     seat order (the caller sorts them; only the seats that contributed). Raises
     ``ValueError`` for a malformed secret or contribution.
     """
-    if not is_hex(secret, SECRET_BYTES):
+    if not is_hex(secret, 2 * SECRET_BYTES):
         raise ValueError("a secret is 64 lowercase hex digits")
     data = SEED_LABEL + bytes.fromhex(secret)
     for value in contributions:
-        if not is_hex(value, CONTRIBUTION_BYTES):
+        if not is_hex(value, 2 * CONTRIBUTION_BYTES):
             raise ValueError("a contribution is 32 lowercase hex digits")
         data += bytes.fromhex(value)
     return sha256(data)

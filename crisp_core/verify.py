@@ -22,6 +22,7 @@ import sys
 
 from . import shuffle
 from .actions import is_int
+from .checks import is_hex
 from .game import Game, IllegalAction
 from .views import events_for
 
@@ -75,7 +76,7 @@ def _committed(record):
     commitments = record.get("commitments")
     if commitments is None:
         return
-    if not isinstance(commitments, list) or not all(shuffle.is_hex(c, 32) for c in commitments):
+    if not isinstance(commitments, list) or not all(is_hex(c, 64) for c in commitments):
         raise Mismatch("record", "the commitments are not a list of 64 hex digits")
     distinct = []
     for c in commitments:
@@ -100,9 +101,9 @@ def _shape(record):
     scores = record.get("scores")
     if not isinstance(scores, list) or not all(is_int(s) for s in scores):
         raise Mismatch("record", "the record's scores are not integers")
-    if not shuffle.is_hex(record.get("commitment"), 32):
+    if not is_hex(record.get("commitment"), 64):
         raise Mismatch("record", "the commitment is not 64 hex digits")
-    if not shuffle.is_hex(record.get("secret"), shuffle.SECRET_BYTES):
+    if not is_hex(record.get("secret"), 2 * shuffle.SECRET_BYTES):
         raise Mismatch("record", "the secret is not 64 hex digits")
     contributions = record.get("contributions")
     if not isinstance(contributions, list):
@@ -110,7 +111,7 @@ def _shape(record):
     last = -1
     for item in contributions:
         if (not isinstance(item, list) or len(item) != 2 or not is_int(item[0])
-                or not shuffle.is_hex(item[1], shuffle.CONTRIBUTION_BYTES)):
+                or not is_hex(item[1], 2 * shuffle.CONTRIBUTION_BYTES)):
             raise Mismatch("record", "a contribution is not [seat, 32 hex digits]")
         if item[0] <= last:
             raise Mismatch("record", "the contributions are not in increasing seat order")

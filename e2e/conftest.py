@@ -13,6 +13,8 @@ Fixtures
                  websocket URL is recorded in phone.requests (and in the session's
                  ALL_REQUESTS). Contexts are closed at the end of the test.
     timings      session: dict name -> list of ms; printed (median) in the terminal summary.
+    relay        session: Debian's coturn on loopback (e2e/turn_relay.py), one for the whole
+                 session; skips with the reason when it cannot be installed (not root).
 
 Helpers (in crisp_e2e.py, import them from there)
     served_build(folder, *build_args)  a context manager: builds the site with tools/build.py
@@ -53,6 +55,16 @@ def site(tmp_path_factory):
 def open_site(site):
     with serve(site.dist, "--reserve-ms", "0") as s:
         yield s
+
+
+@pytest.fixture(scope="session")
+def relay(tmp_path_factory):
+    from turn_relay import coturn, ensure_coturn
+    turnserver, why = ensure_coturn()
+    if turnserver is None:
+        pytest.skip(why)
+    with coturn(str(tmp_path_factory.mktemp("coturn")), turnserver) as r:
+        yield r
 
 
 @pytest.fixture(scope="session")

@@ -115,6 +115,21 @@ def wait_ready(page, timeout=60_000):
     return ready
 
 
+# How long a host page's engine worker may take to start: on a quiet machine 2-6 s, on a
+# loaded one (bench/stress_e2e.sh) far more. Tests wait for the page's own signal
+# (body[data-engine]), then for what the engine does (a seat, a table) within their usual T.
+ENGINE_T = 240_000
+
+
+def engine_ready(page, timeout=ENGINE_T):
+    """Wait until the host page's engine worker answered (body[data-engine] "ready" or
+    "failed"); fail when it could not start."""
+    page.wait_for_function("['ready', 'failed'].includes(document.body.dataset.engine)",
+                           timeout=timeout)
+    state = page.evaluate("document.body.dataset.engine")
+    assert state == "ready", "the host's engine did not start: %s" % state
+
+
 def _page_state(page):
     return page.evaluate("""() => {
       const error = document.querySelector('.py-error');

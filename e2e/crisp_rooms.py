@@ -4,7 +4,7 @@ what a screen shows (to compare before and after), cutting a page off the networ
 import statistics
 import time
 
-from crisp_e2e import wait_ready
+from crisp_e2e import engine_ready, wait_ready
 from test_round import T, WIRE_TAP, live, sel
 
 # Lets a test cut a page's data channels: while window.__crispCut is true nothing goes out
@@ -60,10 +60,12 @@ def phone(new_phone, tap=True, cut=False, site=None, init=None, motion=False):
 
 
 def open_room(new_phone, name, query="", init=None, site=None, motion=False, lan=False,
-              prepare=None):
+              prepare=None, engine=True):
     """A host page that created a room (on `site`, else the session's; at its LAN address
     when `lan`), with the init script(s) `init` and `motion` as for `phone`; `prepare(phone)`
-    runs before the page opens (to route its requests, say). Returns (phone, room link)."""
+    runs before the page opens (to route its requests, say); with `engine`, once its engine
+    worker runs (a room whose guests join while it starts: engine=False). Returns (phone,
+    room link)."""
     host = phone(new_phone, tap=False, site=site, init=init, motion=motion)
     if prepare is not None:
         prepare(host)
@@ -73,6 +75,8 @@ def open_room(new_phone, name, query="", init=None, site=None, motion=False, lan
     page.fill(sel("player-name"), name)
     live(page, "create-room")
     page.wait_for_selector(sel("room-link"), timeout=T)
+    if engine:
+        engine_ready(page)        # what guests who join wait for (however slow the machine)
     return host, page.inner_text(sel("room-link")).strip()
 
 

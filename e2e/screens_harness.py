@@ -82,10 +82,7 @@ def fresh(text):
     other = frozen(render.Screen(root, lambda name, payload: None))
     for k in screen.ui:
         other.ui[k] = screen.ui[k]
-    # the same remaining times: the view arrived at the same moment on both screens
-    other._view_key = None
     other.update(Model(d))
-    other._view_at = screen._view_at
     other._err_at = screen._err_at
     other._err_key = screen._err_key
     other.render()
@@ -105,9 +102,11 @@ def install(dist, interpreter="micropython", name=None):
     if interpreter != "micropython":
         raise ValueError("the screens run on MicroPython only")
     with open(os.path.join(dist, "build.json"), encoding="utf-8") as f:
-        pyscript = json.load(f)["vendor"]["pyscript"]
+        built = json.load(f)
+    pyscript = built["vendor"]["pyscript"]
+    config = built.get("names", {}).get("mpy.toml", "mpy.toml")   # mpy-<build id>.toml
     name = name or "screens.html"
-    html = PAGE % {"type": "mpy", "config": "mpy.toml", "code": CODE, "pyscript": pyscript}
+    html = PAGE % {"type": "mpy", "config": config, "code": CODE, "pyscript": pyscript}
     with open(os.path.join(dist, name), "w", encoding="utf-8") as f:
         f.write(html)
     return "/" + name

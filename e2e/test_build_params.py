@@ -12,7 +12,7 @@ out of reach here) is checked too, served from this machine.
 import pytest
 
 from crisp_core.cards import shuffled_deck
-from crisp_e2e import served_build, wait_ready
+from crisp_e2e import engine_ready, served_build, wait_ready
 from test_round import T, sel
 
 # Stacked: seat 1 (the bot) is dealt first, then seat 0 (the player): 2c left, 6c right.
@@ -36,6 +36,7 @@ def peek(new_phone, url):
     page.fill(sel("player-name"), "Hana")
     page.select_option(sel("solo-bots"), "1")
     page.click(sel("play-solo"))
+    engine_ready(page)      # the table waits for the engine, however slow
     cards = []
     for pos in ("left", "right"):
         page.wait_for_selector(sel("card-0-" + pos, "[data-card]"), timeout=T)

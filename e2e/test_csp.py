@@ -7,7 +7,7 @@ fires on either page (nor a CSP message in their consoles).
 
 import re
 
-from crisp_e2e import wait_ready
+from crisp_e2e import engine_ready, wait_ready
 from test_round import T, live, sel, shows
 
 # Deal (dealer Hana, seat 0): Ana (1) 2c 9d 5h, Hana (0) 7h Ah 8s. Ana draws 6d into her
@@ -48,6 +48,7 @@ def test_a_round_under_the_content_security_policy(new_phone, site):
     hp.fill(sel("player-name"), "Hana")
     live(hp, "create-room")
     hp.wait_for_selector(sel("room-qr"), timeout=T)              # a data: image, by CSSOM
+    engine_ready(hp)          # guests' seats and bots wait for the engine
     assert "data:image/svg+xml" in hp.evaluate(
         "getComputedStyle(document.querySelector('[data-testid=\"room-qr\"]')).backgroundImage")
     link = hp.inner_text(sel("room-link")).strip()

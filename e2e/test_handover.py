@@ -19,7 +19,7 @@ import json
 import re
 import time
 
-from crisp_e2e import wait_ready
+from crisp_e2e import engine_ready, wait_ready
 from crisp_rooms import CUT, join_room, no_errors, open_room
 from test_round import CARD, WIRE_TAP, T, live, sel
 
@@ -514,6 +514,7 @@ def test_a_turn_timer_goes_on_from_where_it_stood_when_the_host_went(new_phone, 
     before = int(bp.get_attribute(sel("turn-timer"), "data-ms"))
     hp.close()
     ap.wait_for_function("location.search.includes('host=')", timeout=60_000)
+    engine_ready(ap)                                  # the new host's engine runs the room
     running = sel("turn-timer", ":not([data-paused])")
     for p in (ap, bp):
         p.wait_for_selector(sel("handover"), state="detached", timeout=T)

@@ -23,7 +23,7 @@ import json
 import re
 import time
 
-from crisp_e2e import wait_ready
+from crisp_e2e import engine_ready, wait_ready
 from crisp_rooms import no_errors, phone, wait_away
 from test_handover import GONE_MS, play_turn, scores, three_at_the_table, wait_crown
 from test_late_friends import assert_public_only
@@ -79,6 +79,7 @@ def test_a_player_away_during_the_handover_finds_its_seat_at_the_new_host(new_ph
     hp.close()                                       # ...and the host's tab closes
     # Bea's page, the one person left, hosts the room at its next id
     bp.wait_for_function("location.search.includes('host=%s-h1-')" % room_id, timeout=60_000)
+    engine_ready(bp)                                  # the new host's engine runs the room
     live(bp, "ready", timeout=T)                     # the round dealt again
     assert "-h1-" not in ap.url                      # Ana's page, offline, took nothing over
     assert ap.evaluate("!location.search.includes('host=')")
@@ -175,6 +176,7 @@ def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
 
     hp.close()
     ap.wait_for_function("location.search.includes('host=%s-h1-')" % room_id, timeout=60_000)
+    engine_ready(ap)                                  # the new host's engine runs the room
     took = time.monotonic()
     try:
         cp.wait_for_function("location.search.includes('room=%s-h1-')" % room_id,
@@ -226,6 +228,7 @@ def test_a_reloaded_player_finds_its_seat_at_the_new_host(new_phone, timings):
     wait_away(ap, 2, timeout=20_000)
     hp.close()                                        # ...and the host's tab closes
     ap.wait_for_function("location.search.includes('host=%s-h1-')" % room_id, timeout=60_000)
+    engine_ready(ap)                                  # the new host's engine runs the room
     live(ap, "ready", timeout=T)                      # the round dealt again (Ana alone)
 
     t0 = time.monotonic()

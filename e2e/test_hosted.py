@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from crisp_e2e import PHONE, READY_PROBE, ROOT, wait_ready
+from crisp_e2e import PHONE, READY_PROBE, ROOT, engine_ready, wait_ready
 
 T = 30_000
 # The repository's name is the sub-path GitHub Pages serves a project site under.
@@ -129,6 +129,7 @@ def test_the_hosted_host_page_plays_solo_under_a_sub_path_with_no_network(sealed
     page.fill(sel("player-name"), "Sol")
     page.select_option(sel("solo-bots"), "1")
     page.click(sel("play-solo"))
+    engine_ready(page)      # the table waits for the engine, however slow
     page.click(sel("ready", ":not([disabled])"), timeout=T)
     # the bot (seat 1) plays first, then two turns of ours: draw, then discard what we drew
     for _ in range(2):

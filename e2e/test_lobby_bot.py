@@ -8,7 +8,7 @@ The host page's test-only `?botpace=0.2` makes bots think 5x faster (default: a 
 
 import time
 
-from crisp_e2e import wait_ready
+from crisp_e2e import engine_ready, wait_ready
 from test_round import T, join, live, phone_of, sel
 from test_solo import RESULTS, STATE, check_round, play_my_part
 
@@ -50,6 +50,7 @@ def test_host_friend_and_bot_play_a_round_then_a_bot_stands_in(new_phone):
     live(hp, "create-room")
     hp.wait_for_selector(sel("room-link"), timeout=T)
     link = hp.inner_text(sel("room-link")).strip()
+    engine_ready(hp)          # guests' seats and bots wait for the engine
 
     # -- the lobby: two bots, one removed (the other moves down to seat 1)
     hp.select_option(sel("bot-level"), "easy")

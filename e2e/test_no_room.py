@@ -50,7 +50,7 @@ def reopened(new_phone, room_id, record):
     (JSON text) for `room_id`; it opens the room link again (host gone after 3 s)."""
     phone = new_phone(reduced_motion="reduce")
     page = phone.page
-    page.goto(phone.site.url("/config.js"))          # the origin, to write its storage
+    page.goto(phone.site.url("/manifest.webmanifest"))   # the origin, to write its storage
     page.evaluate("([id, rec]) => { localStorage.setItem('crisp.token.' + id, 'ab'.repeat(16));"
                   " localStorage.setItem('crisp.name', 'Bea');"
                   " localStorage.setItem('crisp.follow.' + id, rec); }", [room_id, record])

@@ -4,7 +4,7 @@ The web app manifest makes the page installable (a name and icons)."""
 
 import time
 
-from crisp_e2e import wait_ready
+from crisp_e2e import engine_ready, wait_ready
 from test_round import T, sel
 from test_smoke import wait_engine
 from test_solo import STATE, play_my_part
@@ -69,6 +69,7 @@ def test_solo_play_works_offline_after_the_first_visit(new_phone):
         page.select_option(sel("solo-bots"), "1")
         page.select_option(sel("solo-target"), "50")
         page.click(sel("play-solo"))
+        engine_ready(page)      # the table waits for the engine, however slow
         page.wait_for_selector(sel("card-1-left"), timeout=T)
         assert page.evaluate("document.body.dataset.engine") == "ready"
         # a whole round, offline

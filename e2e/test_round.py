@@ -17,7 +17,7 @@ checked: no card of another seat, nor of the deck, that no rule showed that gues
 import json
 import re
 
-from crisp_e2e import wait_ready
+from crisp_e2e import engine_ready, wait_ready
 
 DECK = ["2c", "3s", "7h", "9d", "Td", "Ah", "5h", "4c", "8s",
         "6d", "Jc", "Qs", "Kd", "3h", "9c", "8d", "8c"]
@@ -97,6 +97,7 @@ def test_a_round_with_friends_by_link(new_phone):
     hp.wait_for_selector(sel("room-link"), timeout=T)
     link = hp.inner_text(sel("room-link")).strip()
     assert "?room=crisp-" in link
+    engine_ready(hp)          # guests' seats and bots wait for the engine
 
     # -- two friends open the link, each in its own browser context, and join in order
     ana = join(new_phone, link, "Ana")

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import statistics
 import zipfile
 
@@ -55,7 +56,8 @@ def test_a_landing_page_runs_micropython_and_its_engine_in_a_worker(new_phone, t
     phone.page.wait_for_selector("#loading", state="hidden", timeout=10_000)
     # the engine starts by itself in a worker once the landing shows
     wait_engine(phone.page)
-    engines = [w for w in workers if w.url.endswith("/engine-worker.js")]
+    # (named with the build's id: engine-worker-<id>.js, tools/build.py version_names)
+    engines = [w for w in workers if re.search(r"/engine-worker-[0-9a-f]{12}\.js$", w.url)]
     assert len(engines) == 1, [w.url for w in workers]
     # Pyodide and the engine's zip (crisp_core/ and the room) are fetched by the worker,
     # never by the page
@@ -79,7 +81,7 @@ def test_b_room_page_runs_micropython_and_never_downloads_pyodide(new_phone, tim
     assert any(phone.site.vendor("micropython") + "/micropython.wasm" in u for u in phone.requests)
     phone.page.wait_for_timeout(1500)          # nothing comes late either
     assert phone.page.evaluate("document.body.dataset.engine") is None
-    for name in PYODIDE_RUNTIME + ("engine-worker.js", "/py/host-"):
+    for name in PYODIDE_RUNTIME + ("engine-worker-", "/py/host-"):
         assert not any(name in u for u in phone.requests), name
     assert [u for u in phone.requests if not is_local(u)] == []
     assert phone.errors == []

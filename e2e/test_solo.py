@@ -15,7 +15,7 @@ with the room forgotten.
 import re
 import time
 
-from crisp_e2e import wait_ready
+from crisp_e2e import engine_ready, wait_ready
 from test_round import T, sel
 
 RANKS = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
@@ -125,6 +125,7 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     page.select_option(sel("solo-level"), "hard")
     page.select_option(sel("solo-target"), "50")
     page.click(sel("play-solo"))
+    engine_ready(page)      # the table waits for the engine, however slow
     page.wait_for_selector(sel("card-3-left"), timeout=T)       # at once: the table, 4 seats
     assert page.locator(sel("card-4-left")).count() == 0
     for seat in (1, 2, 3):
@@ -228,6 +229,7 @@ def test_a_reloaded_solo_game_comes_back_without_a_network(new_phone):
     page.fill(sel("player-name"), "Sol")
     page.select_option(sel("solo-bots"), "1")
     page.click(sel("play-solo"))
+    engine_ready(page)      # the table waits for the engine, however slow
     page.click(sel("ready"), timeout=T)
     # the bot (seat 1) plays first; then it is our turn and nothing moves until we draw
     page.wait_for_selector(sel("deck") + ":not([disabled])", timeout=T)

@@ -4,9 +4,9 @@
 import json
 
 from ui.shared.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue,
-                         check_follow_record, check_moved, epoch_after, follow_record,
-                         is_secret, load_follow_record, moved_mac, moved_message, next_token,
-                         reload_should_look,
+                         check_follow_record, check_moved, epoch_after, follow_record, id_mark,
+                         is_secret, load_follow_record, moved_entries, moved_for, moved_mac,
+                         moved_message, next_ids, next_token, reload_should_look,
                          room_id_after, successor, watchers)
 
 SECRET = "5e" * 16
@@ -202,9 +202,17 @@ WATCH = "3c" * 16          # a spectator's follow token (`watching`)
 
 def test_a_spectator_takes_the_moved_message_its_follow_token_proves():
     new = room_id_after(ROOM, 1, SECRET)
-    assert check_moved(moved_message(WATCH, ROOM, new), WATCH, ROOM) == new
+    marks = [id_mark(i) for i in next_ids(ROOM, SECRET)]     # what `watching` told it
+    assert len(marks) == 3 and next_ids(ROOM, SECRET)[0] == new
+    assert check_moved(moved_message(WATCH, ROOM, new), WATCH, ROOM, marks) == new
     chained = room_id_after(ROOM, 2, SECRET)        # a room handed over again
-    assert check_moved(moved_message(WATCH, new, chained), WATCH, new) == chained
+    later = [id_mark(i) for i in next_ids(new, SECRET)]
+    assert check_moved(moved_message(WATCH, new, chained), WATCH, new, later) == chained
+    # the proofs the host computes itself for the next ids: one for each, none for another
+    entries = moved_entries(WATCH, ROOM, SECRET)
+    assert [e[0] for e in entries] == next_ids(ROOM, SECRET)
+    assert moved_for({"peer": "p", "moved": entries}, new) == moved_message(WATCH, ROOM, new)
+    assert moved_for({"peer": "p", "moved": entries}, ROOM + "-h1-" + "0" * 20) is None
 
 
 def test_anything_else_on_an_incoming_connection_is_refused():
@@ -230,14 +238,21 @@ def test_anything_else_on_an_incoming_connection_is_refused():
            text(room="a b", mac=moved_mac(WATCH, ROOM, "a b")),
            '{"type":"moved","v":1,"room":"%s"}' % new,
            "not json", "[]", "", None, 17, text(room="x" * 500)]
+    marks = [id_mark(i) for i in next_ids(ROOM, SECRET)]
     for t in bad:
-        assert check_moved(t, WATCH, ROOM) is None, t
+        assert check_moved(t, WATCH, ROOM, marks) is None, t
     # a page with no follow token (a seated page, or the old room sent none) takes nothing
     for follow in (None, "", "zz" * 16, WATCH.upper()):
-        assert check_moved(moved_message(WATCH, ROOM, new), follow, ROOM) is None
+        assert check_moved(moved_message(WATCH, ROOM, new), follow, ROOM, marks) is None
     # an older epoch than the room it watches: a replayed `moved` of an earlier handover
     later = room_id_after(ROOM, 2, SECRET)
-    assert check_moved(moved_message(WATCH, later, new), WATCH, later) is None
+    assert check_moved(moved_message(WATCH, later, new), WATCH, later,
+                       [id_mark(i) for i in next_ids(later, SECRET)]) is None
+    # issue 18 attack 7: even with the right mac, an id that is not one of the room's real
+    # next ids (told as marks in `watching`) is refused; so is any id without marks
+    assert check_moved(moved_message(WATCH, ROOM, mine), WATCH, ROOM, marks) is None
+    for none in (None, [], "x", [id_mark(mine)[:-1]]):
+        assert check_moved(moved_message(WATCH, ROOM, new), WATCH, ROOM, none) is None
 
 
 def _json(v):
@@ -251,11 +266,16 @@ def _json(v):
 
 
 def test_the_spectators_to_tell_are_checked_and_capped():
-    good = [{"peer": "peer-%d" % i, "follow": "%02x" % i * 16} for i in range(12)]
+    new = room_id_after(ROOM, 1, SECRET)
+    good = [{"peer": "peer-%d" % i, "moved": [[new, "%02x" % i * 32]]} for i in range(12)]
     assert watchers(good) == good[:8]
-    junk = [None, "x", {"peer": "p"}, {"peer": "p", "follow": "ab" * 16, "x": 1},
-            {"peer": "bad id", "follow": "ab" * 16}, {"peer": "p", "follow": "AB" * 16},
-            {"peer": 5, "follow": "ab" * 16}, good[0], dict(good[0])]
+    mac = "ab" * 32
+    junk = [None, "x", {"peer": "p"}, {"peer": "p", "moved": [[new, mac]], "x": 1},
+            {"peer": "bad id", "moved": [[new, mac]]}, {"peer": "p", "moved": [[new, "AB" * 32]]},
+            {"peer": 5, "moved": [[new, mac]]}, {"peer": "p", "moved": []},
+            {"peer": "p", "moved": [["a b", mac]]}, {"peer": "p", "moved": "x"},
+            {"peer": "p", "follow": "ab" * 16},          # a follow token: never any more
+            good[0], dict(good[0])]
     assert watchers(junk) == [good[0]]
     assert watchers(None) == [] and watchers({"peer": "p"}) == []
 

@@ -5,12 +5,14 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
 from roomnet import Net
 from test_room import DECK, play_round, started
-from ui.page.client import REVEAL_MS, Client
+from ui.page.client import REVEAL_MS, Client, left_ms
+from ui.page.presence import elapsed_ms
 from ui.worker.room import LOCAL
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -224,9 +226,10 @@ def test_allowed_and_remaining_help_the_screens():
                             allowed=[{"do": "draw", "from": ["deck", "discard"]}]), 1000)
     assert client.allowed("draw") == {"do": "draw", "from": ["deck", "discard"]}
     assert client.allowed("swap") is None
-    assert client.remaining("draw_left", 11000) == 20000
-    assert client.remaining("draw_left", 99000) == 0
-    assert client.remaining("peek_left", 1000) is None
+    # the one countdown (left_ms) from the one elapsed time (Client.elapsed)
+    assert left_ms(client.view["draw_left"], elapsed(client, 11000)) == 20000
+    assert left_ms(client.view["draw_left"], elapsed(client, 99000)) == 0
+    assert left_ms(client.view.get("peek_left"), elapsed(client, 1000)) is None
 
 
 def test_clients_follow_a_whole_round_through_the_room():
@@ -264,23 +267,31 @@ def summary(client, renders):
 
 
 def run_micropython(source):
-    """Run `source` on MicroPython with the `ui` modules client.py imports (ui/shared/proof.py,
-    ui/shared/handover.py, ui/shared/limits.py; ui/page/fairplay.py)."""
-    names = ("proof", "handover", "limits")
+    """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
+    handover.py, limits.py, wire.py, crisp_core/checks.py and actions.py; ui/page/fairplay.py,
+    client_page.py, presence.py)."""
+    names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/limits", "ui/shared/wire",
+             "crisp_core/checks", "crisp_core/actions", "ui/page/fairplay", "ui/page/client_page",
+             "ui/page/presence")
     writes = ""
     for name in names:
-        with open(os.path.join(ROOT, "ui", "shared", name + ".py"), encoding="utf-8") as f:
-            writes += "mp.FS.writeFile('/ui/shared/%s.py', %s);\n" % (name, json.dumps(f.read()))
-    with open(os.path.join(ROOT, "ui", "page", "fairplay.py"), encoding="utf-8") as f:
-        writes += "mp.FS.writeFile('/ui/page/fairplay.py', %s);\n" % json.dumps(f.read())
+        with open(os.path.join(ROOT, name + ".py"), encoding="utf-8") as f:
+            writes += "mp.FS.writeFile('/%s.py', %s);\n" % (name, json.dumps(f.read()))
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
               "mp.FS.mkdir('/ui'); mp.FS.mkdir('/ui/shared'); mp.FS.mkdir('/ui/page');\n"
+              "mp.FS.mkdir('/crisp_core');\n"
               "%s"
               "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
               "mp.runPython(%s);\n") % (json.dumps(MICROPYTHON), writes, json.dumps(source))
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
-                          text=True, timeout=120)
+    # the script goes through a file: with every module written into it, it is longer than
+    # one command-line argument may be
+    with tempfile.NamedTemporaryFile("w", suffix=".mjs", encoding="utf-8", delete=False) as f:
+        f.write(script)
+    try:
+        done = subprocess.run(["node", f.name], capture_output=True, text=True, timeout=120)
+    finally:
+        os.unlink(f.name)
     assert done.returncode == 0, done.stderr[-2000:]
     for line in done.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -363,3 +374,106 @@ def test_a_sealed_box_and_standby_of_the_old_room_go_when_seated_at_a_new_id():
     client.receive(msg("sealed", box={"n": 1, "iv": "00", "ct": "22"}, share="s1", host=1,
                    keys={}), 40)
     assert client.sealed["box"]["n"] == 1 and client.sealed["share"] == "s1"
+
+
+def test_a_room_of_another_version_says_whose_page_must_reload():
+    """Issue 23, fault 1: a guest page of another build joins: the room refuses its join
+    with `bad_version`, the host's protocol and name; the guest's screen says whether to
+    reload (the host's game is newer) or to ask the host to (it is older), in es and en.
+    Before, each side dropped the other's messages and the guest saw a table that never
+    came."""
+    import json as _json
+    from ui.page import i18n, screens
+    from ui.page.client import VERSION, Client
+    from ui.page.render import Ctx
+    from ui.worker.room import LOCAL, Room
+    room = Room("crisp-ABCDEFGHJK", "Hana")
+    room.receive(LOCAL, _json.dumps({"type": "join", "v": VERSION, "name": "Hana"}), 0)
+    out = room.receive("c1", _json.dumps({"type": "join", "v": VERSION + 1, "name": "Ana"}), 0)
+    (conn, text), = out
+    refusal = _json.loads(text)
+    assert refusal["code"] == "bad_version" and refusal["protocol"] == VERSION
+    assert refusal["host_name"] == "Hana" and room.seats[1:] == []
+    for host_v, newer, key in ((VERSION + 1, "host", "version_newer"),
+                               (VERSION - 1, "me", "version_older")):
+        client = Client(lambda t: None)
+        said = dict(refusal, v=host_v, protocol=host_v)
+        assert client.receive(_json.dumps(said), 0) is True
+        assert client.version_clash == {"host": host_v, "name": "Hana"}
+        for lang in ("en", "es"):
+            tree = _json.dumps(screens.build(client, {"lang": lang},
+                                             Ctx(lang, 0, 0, False, "")), ensure_ascii=False)
+            assert '"version-clash"' in tree and '"data-newer": "%s"' % newer in tree
+            # (the name goes in its own isolated node: the words around it, as they are)
+            for words in i18n.t(lang, key, name="\0").split("\0"):
+                assert words.strip() in tree, words
+            assert '"text": "Hana"' in tree
+    # any other message of another version is still dropped, and so is a bad_version
+    # error of our own version (nothing to say)
+    client = Client(lambda t: None)
+    assert client.receive(_json.dumps({"type": "view", "v": VERSION + 1}), 0) is False
+    assert client.receive(_json.dumps(dict(refusal, v=VERSION, protocol=VERSION)), 0) is True
+    assert client.version_clash is None
+
+
+# ---- the host's presence: one signal, one arrival time, one elapsed time (issue 19 item 5) ----
+
+def elapsed(client, now):
+    """The one elapsed time of the client's countdowns (ui/page/presence.py)."""
+    return elapsed_ms(client.view_at, client.pause.since, now)
+
+
+def silent(since, gone_at=None, status="host_gone"):
+    return {"status": status, "paused_since": since, "gone_at": gone_at, "lost": False,
+            "behind": False}
+
+
+HERE = {"status": "ok", "paused_since": None, "gone_at": None, "lost": False, "behind": False}
+
+
+def test_a_pause_stops_every_countdown_where_the_host_was_last_heard():
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
+    assert elapsed(client, 5000) == 4000
+    client.set_link(silent(3000, 33000))
+    assert client.status == "host_gone" and client.pause.gone_at == 33000
+    assert elapsed(client, 5000) == elapsed(client, 60000) == 2000
+    assert client.pause.seat == client.host_seat == 0
+    client.set_link(silent(4500))               # a new connection's shorter silence
+    assert client.pause.since == 3000          # the pause keeps its start
+    client.set_link(HERE)
+    assert client.pause.since is None and client.pause.seat is None
+    assert elapsed(client, 5000) == 4000
+
+
+def test_a_word_from_the_room_ends_the_pause_and_asks_for_fresh_countdowns():
+    client, sent = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
+    client.set_link(silent(2000))
+    client.receive(msg("pong", t=0, n=1), 9000)
+    assert client.pause.since is None and json.loads(sent[-1])["type"] == "sync"
+
+
+def test_a_handover_moves_the_crown_and_keeps_the_game_paused_with_the_old_host_away():
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
+    client.receive(msg("pong", t=0), 2500)
+    client.set_link(dict(silent(2500), lost=True))
+    assert client.host_lost
+    client.hand_over_to(0 + 1, "A")             # seat 1 hosts next, by its name
+    assert client.host_seat == 1 and client.pause.seat == 0
+    assert client.handover == {"name": "A", "me": False} and not client.host_lost
+    assert client.pause.since == 2500
+    client.set_link(silent(40000))              # the room's new id, not open yet
+    assert client.pause.since == 2500 and client.pause.seat == 0
+
+
+def test_the_host_leaving_pauses_the_game_for_its_handover_too():
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
+    client.receive(msg("host_leaving"), 1200)
+    assert client.host_leaving and client.pause.since is None
+    client.hand_over_to(1, me=True)
+    assert client.pause.since == 1200 and client.pause.seat == 0
+    assert client.handover == {"me": True} and client.host_seat == 1
+    assert not client.host_leaving

@@ -14,7 +14,7 @@ import pytest
 from roomnet import CARD, Net, play_out
 from ui.shared import seal
 from ui.page.client import Client
-from ui.shared.handover import epoch_after, next_token, room_id_after
+from ui.shared.handover import epoch_after, moved_entries, next_token, room_id_after
 from ui.worker.room import LOCAL, Room, bot_maker, check_saved
 
 
@@ -22,6 +22,8 @@ def unseeded(state):
     """A room's state with its bots' random states left out (the sealed copy carries a seed
     for each instead: Room.sealed_state)."""
     state = json.loads(json.dumps(state))
+    for key in ("seal_checks", "opened", "derived"):
+        state.pop(key, None)          # the room's own succession proofs: never in the box
     for seat in state["seats"]:
         if isinstance(seat.get("agent"), dict):
             seat["agent"].pop("rng", None)
@@ -136,7 +138,8 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     import os
     from test_render_micropython import ROOT, run_tests_on_micropython
     files = {"/tests/handover_cases.py": os.path.join(ROOT, "tests", "handover_cases.py"),
-             "/ui/shared/handover.py": os.path.join(ROOT, "ui", "shared", "handover.py")}
+             "/ui/shared/handover.py": os.path.join(ROOT, "ui", "shared", "handover.py"),
+             "/ui/shared/proof.py": os.path.join(ROOT, "ui", "shared", "proof.py")}
     ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
     import handover_cases
     expected = [n for n in dir(handover_cases) if n.startswith("test_")]
@@ -353,9 +356,11 @@ def test_the_room_seals_itself_for_the_people_here_each_with_its_own_share():
     box = net.clients["a"].sealed["box"]
     opened = seal.open_room(box, [shares["a"], shares["c"]], room.room_id)
     # the room, and the spectators its next host tells where it went (their PeerJS ids and
-    # follow tokens: inside the box only, never in clear to a player)
+    # the `moved` proofs the host made for the real next ids: never a follow token)
     watchers = opened.pop("watchers")
-    assert watchers == [{"peer": "peer-w", "follow": spectator.follow}]
+    assert watchers == [{"peer": "peer-w", "moved": moved_entries(
+        spectator.follow, room.room_id, room.succession)}]
+    assert "seal_checks" not in opened and "opened" not in opened
     assert all(spectator.follow not in t for c in ("a", "b", "c") for t in net.inbox[c])
     assert unseeded(opened) == unseeded(room.to_dict())
     assert all(set(s["agent"]["rng"]) == {"seed"} for s in opened["seats"] if s["agent"])
@@ -432,8 +437,10 @@ def test_with_one_person_left_the_successor_deals_again_and_nobody_hosts_bots():
 def test_the_pages_entry_script_compiles_on_micropython(tmp_path):
     import os
     from test_render_micropython import ROOT, run_tests_on_micropython
-    files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py"),
-             "/ui/page/main.py": os.path.join(ROOT, "ui", "page", "main.py")}
+    from page_compile_cases import GLUE
+    files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py")}
+    for name in GLUE:
+        files["/ui/page/%s.py" % name] = os.path.join(ROOT, "ui", "page", name + ".py")
     ran, failed, out = run_tests_on_micropython(tmp_path, "page_compile_cases", files)
     assert failed == [] and ran == 1, out
 
@@ -456,3 +463,53 @@ def test_on_its_own_turn_the_gone_old_host_is_timed_out_at_once_not_after_anothe
     assert room.game.turn == 0
     room.tick(room.now + 100)
     assert room.game.turn != 0 or room.game.phase != "play"
+
+
+def test_a_holder_answers_only_a_proven_share_proof_and_leaves_the_rest_to_the_client():
+    from ui.shared import wire
+    from ui.shared.handover import Handover, successor_key, successor_mac
+    token = "b" * 32
+    keys = {"1": successor_key(token, "crisp-room", 2)}
+    sealed = {"box": {"n": 3}, "share": "1:abc", "keys": keys}
+    players = [{"seat": s, "name": n, "connected": True, "bot": None}
+               for s, n in enumerate(["Ana", "Bea", "Cleo"])]
+    holder = Handover("crisp-room", 2, players, 0, sealed, 1, "c" * 32)
+    assert holder.role == "guest" and holder.successor == 1
+    nonce = holder.challenge("1" * 32)
+    assert holder.answer({"type": "view", "v": 1}, "peer-c") == (False, None)
+    assert holder.answer(None, "peer-c") == (False, None)
+    host_nonce = "d" * 32
+    mac = successor_mac(keys["1"], "crisp-room", 1, "peer-c", nonce, host_nonce)
+    forged = wire.message("share_proof", n=3, nonce=host_nonce, mac="e" * 64)
+    assert holder.answer(forged, "peer-c") == (True, None)
+    nonce = holder.challenge("1" * 32)
+    mac = successor_mac(keys["1"], "crisp-room", 1, "peer-c", nonce, host_nonce)
+    proven, text = holder.answer(wire.message("share_proof", n=3, nonce=host_nonce, mac=mac),
+                                 "peer-c")
+    assert proven and wire.read(text) == {"type": "share", "v": 1, "n": 3, "share": "1:abc"}
+
+
+def test_a_holder_away_while_its_host_went_still_offers_its_share():
+    """Issue 23, fault 4: a holder whose page was behind looks for the room instead of
+    handing it over; holder_plan lets it offer its share at the first next id, to the
+    successor its list names, and to nobody else."""
+    from ui.shared import handover as ho
+    secret = "ab" * 16
+    players = [{"seat": s, "name": n, "connected": True}
+               for s, n in ((0, "Hana"), (1, "Ana"), (2, "Bea"))]
+    sealed = {"box": {"n": 3}, "share": "2:ff", "keys": {"1": "k" * 64}}
+    new_id = ho.room_id_after("crisp-ABCDEFGHJK", 1, secret)
+    plan = ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, sealed, new_id, secret)
+    assert plan is not None and plan.role == "guest" and plan.successor == 1
+    # not for a later epoch's id, not without a box, not when its list names itself
+    later = ho.room_id_after("crisp-ABCDEFGHJK", 2, secret)
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, sealed, later, secret) is None
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, None, new_id, secret) is None
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 1, players, 0, sealed, new_id, secret) is None
+    assert ho.holder_plan("crisp-ABCDEFGHJK", 2, players, 0, sealed, new_id, None) is None
+    # the share goes only on the successor's proof
+    nonce = plan.challenge("cd" * 16)
+    assert plan.share_for("00" * 32, "ef" * 16, "peer-b") is None
+    plan.challenge(nonce)
+    mac = ho.successor_mac("k" * 64, "crisp-ABCDEFGHJK", 1, "peer-b", nonce, "ef" * 16)
+    assert plan.share_for(mac, "ef" * 16, "peer-b") == {"n": 3, "share": "2:ff"}

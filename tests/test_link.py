@@ -402,3 +402,54 @@ def test_a_page_never_seated_is_never_behind():
     link.online = False
     link.step(LATE_GAP_MS * 3)
     assert not link.behind(LATE_GAP_MS * 3)
+
+
+# ---- one signal of the host's presence (issue 19 item 5, issue 20 item 1) --------------------
+
+from ui.page.link import steady  # noqa: E402
+
+
+def test_the_signal_says_paused_since_the_hosts_last_word_and_when_it_counts_as_gone():
+    link = seated_link(gone_ms=6000)
+    link.heard(1000)
+    assert link.signal(1000 + QUIET_MS - 1) == {"status": "ok", "paused_since": None,
+                                                "gone_at": None, "lost": False,
+                                                "behind": False}
+    link.lost(2000, missing=True)                 # the host's tab closed
+    sig = link.signal(2001)
+    assert sig["paused_since"] == 1000 and sig["gone_at"] == 7000 and not sig["lost"]
+    assert sig["status"] == "host_gone"            # nobody holds its id
+    assert link.signal(7000)["lost"] and link.signal(7000)["paused_since"] == 1000
+
+
+def test_a_quiet_host_on_an_open_connection_is_paused_in_the_status_and_the_badge_alike():
+    """Opening a connection is no word from the host: the banner says paused exactly while
+    the host's seat shows away (both read `paused_since`), never "ok" beside an away seat."""
+    link = seated_link()
+    link.lost(1000)
+    link.connecting(QUIET_MS + 10)
+    link.opened(QUIET_MS + 20)                    # open, and nothing asked on it yet
+    sig = link.signal(QUIET_MS + 30)
+    assert link.status() == "ok" and sig["status"] == "host_paused"
+    assert sig["paused_since"] == 0
+    link.heard(QUIET_MS + 40)
+    assert link.signal(QUIET_MS + 50)["status"] == "ok"
+    assert link.signal(QUIET_MS + 50)["paused_since"] is None
+
+
+def test_a_page_looking_for_its_room_says_so_and_never_counts_its_host_gone():
+    link = seated_link(gone_ms=3000)
+    link.lost(100, missing=True)
+    sig = link.signal(5000, looking=True)
+    assert sig["status"] == "looking" and not sig["lost"]
+    assert link.signal(5000)["lost"] and link.signal(5000)["status"] == "host_gone"
+
+
+def test_a_page_with_no_host_to_watch_has_a_steady_signal():
+    assert steady("connecting") == {"status": "connecting", "paused_since": None,
+                                    "gone_at": None, "lost": False, "behind": False}
+
+
+def test_one_backoff_climbs_any_ladder_then_stays_on_its_last_step():
+    assert [backoff(k, (10, 20)) for k in (0, 1, 2, 3, 9)] == [10, 10, 20, 20, 20]
+    assert backoff(1) == RETRY_MS[0]

@@ -148,14 +148,18 @@ def net():
     js.JSON = types.SimpleNamespace(stringify=lambda x: "null" if x is None else "{}",
                                     parse=lambda text: text)
     js.crisp = types.SimpleNamespace(newPeer=lambda pid, token=None: StubPeer(server, pid),
-                                     now=lambda: clock.t + 0.5)
+                                     now=lambda: clock.t + 0.5, webrtc=True,
+                                     channelState=lambda conn: "asked" if conn else "")
     pyscript = types.ModuleType("pyscript")
     ffi = types.ModuleType("pyscript.ffi")
     ffi.create_proxy = lambda fn: fn
     pyscript.ffi = ffi
-    saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.page.net")}
+    saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.page.net",
+                                             "ui.page.browser", "ui.page.webrtc")}
     sys.modules.update({"js": js, "pyscript": pyscript, "pyscript.ffi": ffi})
     sys.modules.pop("ui.page.net", None)
+    sys.modules.pop("ui.page.browser", None)
+    sys.modules.pop("ui.page.webrtc", None)
     module = importlib.import_module("ui.page.net")
     yield module, clock, server
     for k, v in saved.items():
@@ -288,3 +292,94 @@ def test_a_server_that_refuses_is_asked_again_with_backoff(net):
     clock.run(module.RETRY_MS[-1] + 1000)
     assert g.registered
     assert ("error", "disconnected") in events  # the page hears of it (it doubts its link)
+
+
+# ---- a browser without WebRTC (issue 21, item 1) ------------------------------------------
+
+@pytest.mark.parametrize("make", [host_net, guest_net])
+def test_without_webrtc_no_peer_is_made_and_the_page_is_told_once(net, make):
+    module, clock, server = net
+    sys.modules["js"].crisp.webrtc = False
+    page, events = make(module)
+    assert events == []                       # never from the constructor
+    clock.run(10 * 60 * 1000)                 # ten minutes: no retry loop
+    assert server.peers == [] and page.peer is None
+    assert events == [("error", "browser-incompatible")]
+    if make is guest_net:
+        page.connect()
+        assert page.attempt() == ""
+    else:
+        page.ensure()
+        assert page.tell("someone", "{}") is False
+    clock.run(60 * 1000)
+    assert server.peers == [] and events == [("error", "browser-incompatible")]
+    page.shutdown()
+
+
+@pytest.mark.parametrize("make", [host_net, guest_net])
+def test_peerjs_browser_incompatible_is_said_once_and_never_retried(net, make):
+    # the check passed but PeerJS disagrees (its own support test): it destroys the Peer
+    module, clock, server = net
+    page, events = make(module)
+    peer = page.peer
+    peer.emit("error", types.SimpleNamespace(type="browser-incompatible"))
+    peer.destroy()
+    clock.run(10 * 60 * 1000)
+    assert len(server.peers) == 1 and peer.destroyed
+    assert events.count(("error", "browser-incompatible")) == 1
+    assert [e for e in events if e != "open" and e[0] == "error"] == [
+        ("error", "browser-incompatible")]
+
+
+def test_the_host_notes_a_friend_whose_connection_never_opens(net):
+    module, clock, server, h, events = opened(net, host_net)
+    conn = StubConn("guest-9")
+    conn.open = False                         # arrived through signaling, never opens
+    h.peer.emit("connection", conn)
+    now = module._now()
+    assert not h.friends.showing(now)
+    clock.run(module.UNREACHABLE_MS)
+    assert h.friends.showing(module._now())
+    # it opens after all: the note goes
+    conn.open = True
+    conn.handlers["open"]()
+    assert not h.friends.showing(module._now())
+    # another one that closes without ever opening (ICE failed)
+    other = StubConn("guest-10")
+    other.open = False
+    h.peer.emit("connection", other)
+    other.handlers["error"](types.SimpleNamespace(type="negotiation-failed"))
+    assert h.friends.showing(module._now()) and ("close", "c2") in events
+    # a friend that connected and later left is no note
+    third = StubConn("guest-11")
+    clock.run(module.UNREACHABLE_MS * 3)
+    h.peer.emit("connection", third)
+    third.handlers["open"]()
+    third.open = False
+    third.handlers["close"]()
+    clock.run(module.UNREACHABLE_MS)
+    assert not h.friends.showing(module._now())
+
+
+def test_a_guest_tells_an_ice_failure_from_a_silent_host(net):
+    module, clock, server, g, events = opened(net, guest_net)
+    states = {}
+    sys.modules["js"].crisp.channelState = lambda conn: states.get(id(conn), "asked")
+    conns = []
+    g.peer.connect = lambda room, opts: conns.append(StubConn(room)) or conns[-1]
+    g.connect()
+    conn = conns[-1]
+    conn.open = False
+    assert g.attempt() == "asked"
+    states[id(conn)] = "answered"
+    assert g.attempt() == "answered"
+    seen = []
+    g.on_lost = lambda missing: seen.append((missing, g.lost_to_ice))
+    conn.handlers["error"](types.SimpleNamespace(type="negotiation-failed"))
+    assert seen == [(False, True)] and g.lost_to_ice is False
+    # a connection that closes before any answer came: not the network's fault as far
+    # as this page knows
+    g.connect()
+    conns[-1].open = False
+    conns[-1].handlers["close"]()
+    assert seen[-1] == (False, False)

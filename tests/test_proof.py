@@ -153,9 +153,13 @@ def test_a_new_connection_starts_unproven_and_a_first_join_trusts_on_first_use()
     assert json.loads(sent[0]) == {"type": "join", "v": 1, "name": "Ana"}
     client.receive(msg("welcome", seat=2, token=TOKEN, room=ROOM), 1)
     assert client.token == TOKEN and client.seat == 2
-    # a later welcome (a seat moved down in the lobby) never replaces the token
-    client.receive(msg("welcome", seat=1, token="00" * 16, room=ROOM), 2)
+    # a later welcome without a token (a seat moved down in the lobby) keeps it; one with a
+    # token from the room (after a handover: the fresh token replacing a derived one, issue
+    # 18 attack 5) replaces it: only a trusted peer's messages get this far
+    client.receive(msg("welcome", seat=1, room=ROOM), 2)
     assert client.token == TOKEN and client.seat == 1
+    client.receive(msg("welcome", seat=1, token="00" * 16, room=ROOM), 2)
+    assert client.token == "00" * 16 and client.seat == 1
     client.connected()                          # a new connection: prove it again
     assert not client.trusted
 

@@ -309,7 +309,6 @@ def fresh(fake, screen, model):
     """The same model drawn from nothing, with the same screen state and clock."""
     other = new_screen(fake)
     other.ui = dict(screen.ui)
-    other._view_key, other._view_at = screen._view_key, screen._view_at
     other._err_key, other._err_at = screen._err_key, screen._err_at
     other.model = model
     other.render()

@@ -10,7 +10,8 @@ Two kinds of tests:
 """
 
 from ui.page import cards, i18n
-from ui.page import eventlog, render, screens, table, vdom, viewmodel, widgets
+from ui.page import banner, eventlog, render, results, screens, table, vdom, viewmodel, widgets
+from ui.page.presence import Pause, elapsed_ms
 from ui.page.intents import handle
 from ui.page.screens import build
 from ui.page.vdom import find, find_all, text_of
@@ -18,7 +19,7 @@ from ui.page.viewmodel import Ctx, new_ui, table_info
 from ui.page.widgets import card_name
 
 # every module that draws the screens, and the two that touch the DOM
-SCREEN_MODULES = (viewmodel, eventlog, widgets, screens, table)
+SCREEN_MODULES = (viewmodel, eventlog, widgets, screens, table, results, banner)
 DOM_MODULES = (vdom, render)
 
 POS = ("left", "center", "right")
@@ -45,6 +46,14 @@ class FakeClient:
         self.status = "ok"
         for k in kw:
             setattr(self, k, kw[k])
+
+
+def paused(since, seat, gone_at=None):
+    """The Client's pause as the link's signal leaves it: since `since` (ms), `seat` silent."""
+    pause = Pause()
+    pause.begin(since, seat)
+    pause.gone_at = gone_at
+    return pause
 
 
 def players(names, bots=None, away=()):
@@ -159,7 +168,7 @@ def test_the_host_waiting_for_its_engine_sees_its_progress_or_its_failure():
 
 
 def test_the_engine_progress_banner_names_the_step_the_engine_is_at():
-    # engine-worker.js says which step it is at (ui/page/screens.py ENGINE_STAGES): each has its
+    # engine-worker.js says which step it is at (ui/page/banner.py ENGINE_STAGES): each has its
     # own words in both languages; no step (an older worker) or an unknown one: the old words
     for lang in ("en", "es"):
         texts = set()
@@ -533,7 +542,7 @@ def test_the_round_check_shows_quietly_when_it_holds_and_loudly_when_not():
 
 
 def test_a_round_dealt_again_or_not_committed_is_said_at_once_and_on_the_results():
-    # issue 18, attacks 2-4: the words each page shows (ui/fairplay.py sets the verdicts)
+    # issue 18, attacks 2-4: the words each page shows (ui/page/fairplay.py sets the verdicts)
     m = table_model(3, seat=1, phase="play", turn=2, allowed=[])
     rnd = m.view["round"]
     tree, ctx = show(m)
@@ -1184,7 +1193,7 @@ EN_CTX = Ctx("en")
 
 class Player:
     """One seat driven only through its screen: find the element, tap it, send the intent
-    the way ui/page/main.py does."""
+    the way ui/page/base_page.py does."""
 
     def __init__(self, net, conn):
         self.net = net
@@ -1460,10 +1469,10 @@ def test_a_silent_host_shows_away_and_the_timers_paused():
                              "draw_from_discard": False})
     m.view_at = 1000
     m.last_heard = 5000                       # heard 4 s after the view came, then silence
-    tree, ctx = show(m, elapsed=20000)
+    tree, ctx = show(m, elapsed=elapsed_ms(m.view_at, None, 21000))
     assert text_of(find(tree, "turn-timer")) == "0:10"      # the host is here: it runs
-    m.host_quiet = True
-    tree, ctx = show(m, elapsed=20000)
+    m.pause = paused(m.last_heard, 0)         # the link's signal: paused since its last word
+    tree, ctx = show(m, elapsed=elapsed_ms(m.view_at, m.pause.since, 21000))
     timer = find(tree, "turn-timer")
     assert timer["attrs"]["data-paused"] == "true" and timer["attrs"]["data-ms"] == "26000"
     assert text_of(timer) == i18n.t("en", "paused")
@@ -1473,7 +1482,7 @@ def test_a_silent_host_shows_away_and_the_timers_paused():
 
 def test_a_host_counted_as_gone_offers_keep_waiting_or_leave():
     m = table_model(3, seat=1)
-    m.status, m.host_quiet, m.host_lost = "host_gone", True, True
+    m.status, m.pause, m.host_lost = "host_gone", paused(0, 0), True
     ui = new_ui()
     tree, ctx = show(m, ui, lang="es")
     panel = find(tree, "host-gone")
@@ -1495,7 +1504,7 @@ def test_a_host_counted_as_gone_offers_keep_waiting_or_leave():
 
 def test_the_handover_banner_says_who_takes_over_over_the_table_with_leave():
     m = table_model(3, seat=2)
-    m.host_quiet, m.host_lost = True, True
+    m.pause, m.host_lost = paused(0, 0), True
     m.handover = {"name": "Ana", "me": False}
     ui = new_ui()
     tree, ctx = show(m, ui, lang="es")
@@ -1674,8 +1683,73 @@ def test_after_a_host_handover_the_crown_and_the_host_controls_follow_the_new_ho
     assert crowned(tree) == [1]
     assert find(tree, "stand-in-0") is not None
     guest = table_model(4, seat=2)
-    guest.host_seat, guest.host_quiet = 1, True
+    guest.host_seat, guest.pause = 1, paused(0, 1)
     tree, ctx = show(guest)
     assert crowned(tree) == [1]
     assert "away" in find(tree, "seat-1")["attrs"]["class"].split()
     assert "away" not in find(tree, "seat-0")["attrs"]["class"].split()
+
+
+# ---- the connection banner: a table from (phase, signal); every screen agrees with itself ----
+
+def test_the_connection_banner_is_a_table_from_the_phase_and_the_hosts_signal():
+    pick = banner.banner_for
+    assert pick("engine", "lost") == "engine"
+    assert pick("handing_over", "lost") == pick("handing_over", "ok") == "handover"
+    assert pick("hosting", "reconnecting") == "host_offline"
+    assert pick("hosting", "lost") == pick("hosting", "ok") == "network"   # or none
+    assert pick("table", "unreachable") == "network"
+    assert pick("table", "silent") == "host_silent"
+    assert pick("room", "silent") == "status"          # the lobby: the status in words
+    assert pick("table", "lost") == pick("room", "lost") == "host_gone"
+    assert pick("room", "no_room") == "no_room"
+    assert pick("table", "host_unverified") == "host_unverified"
+    assert pick("table", "reconnecting") == "status"
+    assert pick("table", "ok") == "none"
+    # every banner the table names is drawn
+    named = (set(banner.PAIRS.values()) | set(banner.PHASES.values())
+             | set(banner.SIGNALS.values()))
+    assert named == set(banner.BANNER_TREES)
+
+
+def paused_table(n=4, seat=2, host=0, now=10000, gone_at=25000):
+    """A guest's table while its host is silent (the Client after `set_link`), its turn."""
+    m = table_model(n, seat=seat, turn=seat, draw_left=20000,
+                    allowed=[{"do": "draw", "from": ["deck", "discard"]}, {"do": "crisp"}],
+                    discard=["7h"], crisp_window={"seat": 1, "left": 2000})
+    m.host_seat, m.status = host, "host_gone"
+    m.pause = paused(now - 6000, host, gone_at)
+    return m
+
+
+def test_a_silent_host_is_named_with_a_countdown_its_seat_away_and_nothing_live():
+    m = paused_table()
+    for lang in ("en", "es"):
+        tree, ctx = show(m, lang=lang, now=10000)
+        banner = find(tree, "connection")
+        assert text_of(banner) == i18n.t(lang, "conn_host_silent", name="Ana", s=15)
+        assert "away" in find(tree, "seat-0")["attrs"]["class"].split()
+        assert [s for s in (0, 1, 3) if "away" in find(tree, "seat-%d" % s)["attrs"]
+                ["class"].split()] == [0]
+        # a tap would reach nobody: nothing at the table is live
+        for testid in ("deck", "discard", "crisp", "card-2-left"):
+            assert not live(tree, testid), testid
+    m.pause.end()
+    m.status = "ok"
+    tree, ctx = show(m, now=10000)
+    assert find(tree, "connection") is None and live(tree, "deck") and live(tree, "crisp")
+    assert "away" not in find(tree, "seat-0")["attrs"]["class"].split()
+
+
+def test_in_a_handover_the_crown_and_the_banner_name_the_new_host_and_the_old_one_is_away():
+    m = paused_table(host=1)                  # the Client after hand_over_to(1, "Bob")
+    m.pause.seat = 0
+    m.handover = {"name": "Bob", "me": False}
+    tree, ctx = show(m, now=10000)
+    assert text_of(find(tree, "handover")).startswith(
+        i18n.t("en", "handover_other", name="Bob"))
+    crowned = [s for s in range(4) if find(find(tree, "seat-%d" % s), "host-badge")]
+    assert crowned == [1]
+    assert "away" not in find(tree, "seat-1")["attrs"]["class"].split()
+    assert "away" in find(tree, "seat-0")["attrs"]["class"].split()
+    assert not live(tree, "deck") and live(tree, "leave")

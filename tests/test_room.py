@@ -780,3 +780,17 @@ def test_the_room_keeps_each_rounds_points_and_the_games_won_across_new_game():
     d["seats"][1]["wins"] = "lots"
     bad = Room.from_dict(d, make_bot=make_bot)
     assert bad.history == [] and bad.games == 0 and bad.seats[1].wins == 0
+
+
+def test_a_late_share_exchange_message_to_a_running_room_changes_nothing():
+    """The share exchange is the successor's takeover's (ui/worker/takeover.py); once its room
+    runs, a holder's late offer or share gets no answer and changes nothing (no error: the
+    holder's page would show one)."""
+    room = Room("crisp-room", "Ana", seed=1)
+    room.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), 0)
+    room.open("h", 20, peer="peer-h")
+    before = json.dumps(room.to_dict(), sort_keys=True)
+    for text in (json.dumps({"type": "share_offer", "v": 1, "seat": 2, "n": 1, "nonce": "a" * 32}),
+                 json.dumps({"type": "share", "v": 1, "n": 1, "share": "1:ab"})):
+        assert room.receive("h", text, 20) == []
+    assert json.dumps(room.to_dict(), sort_keys=True) == before

@@ -183,3 +183,15 @@ def test_a_room_is_not_made_under_an_id_no_room_may_have():
         reply = ask(engine, op="create", room_id=bad, name="Ana", seed=7, deck=None, pace=0.1,
                     now=0)
         assert reply["op"] == "refused", bad
+
+
+def test_every_output_is_tagged_with_its_own_type_by_the_room():
+    """The room's outputs are typed (conn, kind, message): the engine encodes each once and
+    tags it with the kind the room made it with (no output is read back for its type)."""
+    engine = created()
+    out = ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)["out"]
+    out += ask(engine, op="open", conn="c1", peer="peer-c1", now=20)["out"]
+    out += ask(engine, op="receive", conn="c1", text=msg("join", name="Bea"), now=30)["out"]
+    out += ask(engine, op="receive", conn="c1", text=msg("start"), now=40)["out"]
+    assert {k for _, _, k in out} == {"welcome", "lobby", "error"}
+    assert all(json.loads(text)["type"] == kind for _, text, kind in out)

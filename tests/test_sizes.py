@@ -12,18 +12,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: path: (owner, lines now): files still over MAX_FILE_LINES; only shrinking.
 FILES_OVER = {
-    "ui/worker/room.py": ("room", 1821),
-    "ui/page/main.py": ("page", 1748),
 }
 #: (path, function): (owner, lines now): functions still over MAX_FUNCTION_LINES.
 FUNCTIONS_OVER = {
-    ("ui/page/table.py", "table_tree"): ("presence", 166),
-    ("ui/page/viewmodel.py", "table_info"): ("presence", 162),
-    ("ui/page/client.py", "Client.receive"): ("room", 146),
-    ("ui/page/screens.py", "lobby_tree"): ("presence", 129),
-    ("ui/page/table.py", "end_tree"): ("presence", 104),
-    ("ui/page/intents.py", "handle"): ("presence", 84),
-    ("ui/worker/room.py", "check_saved"): ("room", 82),
 }
 
 

@@ -61,3 +61,41 @@ def test_the_profile_module_is_in_test_builds_only():
     ui_py = ["ui/page/main.py", "ui/page/prof.py", "ui/worker/room.py"]
     assert build.page_files(ui_py, [], test=False) == ["ui/page/main.py"]
     assert build.page_files(ui_py, [], test=True) == ["ui/page/main.py", "ui/page/prof.py"]
+
+
+def test_the_profile_names_functions_where_they_are_defined():
+    """ui/page/prof.py wraps (module, class, function) triples: a method must be named by
+    the module that defines its class, a function by a module that defines or imports it
+    (the name the module calls is the one wrapped), or the profile silently loses it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "crisp_prof_targets", os.path.join(ROOT, "ui", "page", "prof.py"))
+    tree = ast.parse(open(spec.origin, encoding="utf-8").read())
+    targets = None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and node.targets[0].id == "TARGETS":
+            targets = ast.literal_eval(node.value)
+    assert targets
+    wrong = []
+    for module, cls, name in targets:
+        path = os.path.join(ROOT, *module.split(".")) + ".py"
+        body = ast.parse(open(path, encoding="utf-8").read()).body
+        if cls is not None:
+            owners = [n for n in body if isinstance(n, ast.ClassDef) and n.name == cls]
+            body = owners[0].body if owners else []
+        names = [n.name for n in body if isinstance(n, ast.FunctionDef)]
+        if cls is None:
+            names += [a.asname or a.name for n in body if isinstance(n, ast.ImportFrom)
+                      for a in n.names]
+        if name not in names:
+            wrong.append((module, cls, name))
+    assert wrong == []
+
+
+def test_the_pages_entry_point_stays_short():
+    """ui/page/main.py says which page this is, nothing else (issue 19: at most 150 lines);
+    each page and each of its jobs is a module of its own (docs/design.md "The page's
+    modules and phases")."""
+    with open(os.path.join(ROOT, "ui", "page", "main.py"), encoding="utf-8") as f:
+        assert len(f.read().splitlines()) <= 150

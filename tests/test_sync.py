@@ -149,17 +149,23 @@ def test_sync_in_the_lobby_sends_the_lobby():
     assert [json.loads(t)["type"] for _, t in out] == ["lobby"]
 
 
+def silent(since):
+    """A link's signal while the host is silent since `since` (ms)."""
+    return {"status": "host_paused", "paused_since": since, "gone_at": since + 30000,
+            "lost": False, "behind": False}
+
+
 def test_a_guest_that_heard_nothing_for_a_while_asks_for_fresh_countdowns():
-    # issue 14 item 2: the page marks the host silent (quiet_since); the countdowns stop
-    # there; the first word from the host after that brings a fresh view
+    # issue 14 item 2: the page's link says the host is silent (paused_since); the
+    # countdowns stop there; the first word from the host after that brings a fresh view
     net = table()
     bea = net.clients["b"]
     sent = []
     send = bea.send
     bea.send = lambda text: (sent.append(json.loads(text)["type"]), send(text))
-    bea.quiet_since = net.clock
+    bea.set_link(silent(net.clock))
     bea.receive(json.dumps({"type": "pong", "v": 1, "t": 0, "n": bea.n}), net.clock + 6000)
-    assert sent == ["sync"] and bea.quiet_since is None
-    bea.quiet_since = net.clock
+    assert sent == ["sync"] and bea.pause.since is None
+    bea.set_link(silent(net.clock))
     bea.receive(json.dumps({"type": "pong", "v": 1, "t": 0, "n": bea.n}), net.clock + 9000)
     assert sent == ["sync", "sync"]

@@ -370,7 +370,7 @@ def test_a_holder_posing_as_the_successor_cannot_run_the_takeover_or_prove_itsel
     cid.opened("g2", "peer-b")
     out = cid.receive("g2", "share_offer", msg("share_offer", seat=2,
                                                n=bea.sealed["box"]["n"], nonce=nonce))
-    proof_msg = json.loads(out[0][1])
+    proof_msg = out[0][2]                          # (typed: conn, kind, message)
     assert bea.share_for(proof_msg["mac"], proof_msg["nonce"], "peer-b") is None
 
 
@@ -436,10 +436,11 @@ def test_the_client_keeps_standby_for_its_own_seat_only_and_hears_host_leaving()
     c.receive(msg("standby", seat=2, tokens={"0": "a" * 32}), 0)
     assert c.standby == {"seat": 2, "tokens": {"0": "a" * 32}, "watchers": []}
     # the room's spectators for this seat to tell where the room went: well-formed ones only
-    good = {"peer": "peer-w", "follow": "b" * 32}
+    good = {"peer": "peer-w", "moved": [["r-h1-" + "0" * 20, "b" * 64]]}
     c.receive(msg("standby", seat=2, tokens={"0": "a" * 32},
-                  watchers=[good, {"peer": "x", "follow": "short"}, "junk",
-                            dict(good, extra=1), {"peer": "bad--id", "follow": "c" * 32}]), 0)
+                  watchers=[good, {"peer": "x", "moved": [["r-h1-x", "short"]]}, "junk",
+                            dict(good, extra=1), {"peer": "y", "follow": "c" * 32},
+                            {"peer": "bad--id", "moved": good["moved"]}]), 0)
     assert c.standby["watchers"] == [good]
     assert not c.host_leaving
     c.receive(msg("host_leaving", host=0), 0)
@@ -573,9 +574,9 @@ def test_after_the_takeover_the_new_host_tells_each_spectator_where_the_room_wen
     told = {f["peer"]: f["text"] for f in reply["follow"]}
     assert sorted(told) == ["peer-cleo", "peer-dan"]
     new_id = take.spec["new_id"]
-    assert check_moved(told["peer-cleo"], cleo.follow, old_id) == new_id
-    assert check_moved(told["peer-dan"], dan.follow, old_id) == new_id
-    assert check_moved(told["peer-dan"], cleo.follow, old_id) is None   # not for Cleo
+    assert check_moved(told["peer-cleo"], cleo.follow, old_id, cleo.next_ids) == new_id
+    assert check_moved(told["peer-dan"], dan.follow, old_id, dan.next_ids) == new_id
+    assert check_moved(told["peer-dan"], cleo.follow, old_id, cleo.next_ids) is None
     assert not CARD.search(json.dumps(reply["follow"]))
     # Cleo watches the new room: a spectator's view, a new follow token for the next time
     take.open("w9", "peer-cleo")
@@ -594,12 +595,14 @@ def test_without_a_sealed_room_the_standby_carries_the_spectators_to_tell():
     sealed(net)
     ana = net.clients["g1"]
     assert ana.sealed is None                       # one person besides the host: no box
-    assert ana.standby["watchers"] == [{"peer": "peer-cleo", "follow": cleo.follow}]
+    assert ana.standby["watchers"] == [{"peer": "peer-cleo", "moved": handover.moved_entries(
+        cleo.follow, net.room.room_id, net.room.succession)}]
     take = Takeover_(net)
     assert take.last["handover"] == "public"
     told = take.last["follow"]
     assert [f["peer"] for f in told] == ["peer-cleo"]
-    assert check_moved(told[0]["text"], cleo.follow, net.room.room_id) == take.spec["new_id"]
+    assert check_moved(told[0]["text"], cleo.follow, net.room.room_id, cleo.next_ids) == \
+        take.spec["new_id"]
 
 
 def test_a_new_spectator_sends_the_designate_its_standby_again():
@@ -610,3 +613,32 @@ def test_a_new_spectator_sends_the_designate_its_standby_again():
     assert net.room.standby_due()
     out = net.room.standby_out()
     assert len(out) == 1 and json.loads(out[0][1])["watchers"][0]["peer"] == "peer-cleo"
+
+
+def test_a_round_dealt_again_says_so_in_its_welcome_and_every_screen_shows_why():
+    """Issue 23, fault 4: when the sealed room cannot be opened the successor deals the
+    interrupted round again; its welcomes carry `redealt` (that round) while it lasts, and the
+    table says why in player words (`redealt`)."""
+    from ui.page import i18n, screens
+    from ui.page.render import Ctx
+    public = Room.from_public("crisp-x-h1", 1, [{"name": "Host", "bot": None},
+                                                {"name": "Ana", "bot": None}],
+                              {}, [3, 4], 0, 2, 100, make_bot=bot_maker(1, 0.01),
+                              succession="ab" * 16)
+    out = public.receive(LOCAL, json.dumps({"type": "join", "v": 1, "name": "Ana"}), 200)
+    welcome = [json.loads(t) for c, t in out if json.loads(t)["type"] == "welcome"][0]
+    assert welcome["redealt"] == 2
+    client = Client(lambda text: None, is_host=True)
+    for c, t in out:
+        client.receive(t, 200)
+    assert client.redealt == 2 and client.view["round"] == 2
+    for lang in ("en", "es"):
+        tree = json.dumps(screens.build(client, {"lang": lang}, Ctx(lang, 300, 0, False, "")),
+                          ensure_ascii=False)
+        assert '"redealt"' in tree and i18n.t(lang, "redealt", n=2)[:20] in tree
+    # a room opened from the box (the round as it was) says nothing of the kind
+    net = playing()
+    state = json.loads(json.dumps(net.room.to_dict()))
+    room = Room.from_handover(state, 1, net.clock, new_id="crisp-x-h1",
+                              make_bot=bot_maker(1, 0.01))
+    assert room.redealt is None

@@ -18,8 +18,9 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
     start.py                  the page's entry script (boot.js): `import ui.page.main`, from the zip
     awake.js                  the Screen Wake Lock, held while a round is played (copied)
     store.js                  localStorage behind a door that never throws (copied)
-    engine-worker.js          the host's engine worker: Pyodide + py/host-<hash>.zip (copied)
-    config.js                 GENERATED: the signaling server, the host zip's name, and what
+    engine-worker-<id>.js     the host's engine worker: Pyodide + py/host-<hash>.zip (copied;
+                              named with the build's id, version_names())
+    config-<id>.js            GENERATED: the build's id, the signaling server, the host zip's name, and what
                               each page downloads (sizes: the loading screen's progress)
     mpy.toml                  GENERATED: the PyScript config of the page (MicroPython, everyone)
     py/page-<hash>.zip        GENERATED: ui/ Python the page runs on MicroPython, unpacked by
@@ -32,6 +33,9 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
                               (ui/worker/room.py, ui/worker/engine.py)
     py/host-<hash>.zip        GENERATED: crisp_core/ + ui/worker/ + ui/shared/ (UI_FOLDERS): what
                               the engine worker runs on Pyodide
+    py/snapshot-<hash>.gz     GENERATED: the engine worker's Pyodide memory snapshot (gzip), made
+                              in Node with the vendored Pyodide after importing the host zip's
+                              engine (tools/snapshot.py, tools/snapshot.mjs); none without node
     ui/, crisp_core/          copies of the sources (browsable; the page runs the zip's)
     vendor/<name>-<version>/  vendored packages, one folder per version (so cached for good):
       pyscript-*/             @pyscript/core dist (core.js, core.css and its lazy chunks)
@@ -85,6 +89,7 @@ PEERJS_FILES = ["peerjs.min.js"]
 # or at the deployment's own servers (--signaling, --ice).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import netconfig  # noqa: E402  (tools/netconfig.py, beside this file)
+from snapshot import write_snapshot  # noqa: E402  (tools/snapshot.py: the engine's snapshot)
 # Which Python goes into which zip, and its bytecode: tools/pyzip.py (its names, from here too).
 import pyzip  # noqa: E402
 from pyzip import (GUEST_CORE_EXCLUDED, PY_EXTENSIONS, TEST_ONLY_UI,  # noqa: E402,F401
@@ -248,7 +253,7 @@ def png_icon(size):
             + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
 
 
-def write_app_files(out, zips, dirs):
+def write_app_files(out, zips, dirs, names=None):
     """manifest.webmanifest, icons/ and sw.js (the service worker, sw.js's source after a
     generated first line naming this build's files; see sw.js)."""
     for size in (192, 512):
@@ -275,10 +280,11 @@ def write_app_files(out, zips, dirs):
         with open(os.path.join(out, rel), "rb") as f:
             digest.update(hashlib.sha256(f.read()).digest())
     micropython = [dirs["micropython"] + "/" + f for f in MICROPYTHON_FILES]
-    shell = (["./", "boot.js", "store.js", "config.js", "mpy.toml", "start.py", "ui/style.css",
-              zips["page"], dirs["pyscript"] + "/core.js",
-              dirs["pyscript"] + "/core.css", dirs["peerjs"] + "/peerjs.min.js",
-              "manifest.webmanifest", "icons/icon-192.png"] + micropython)
+    own = [(names or {}).get(f, f) for f in ("boot.js", "store.js", "config.js", "awake.js",
+                                              "mpy.toml", "start.py")]
+    shell = (["./"] + own + ["ui/style.css", zips["page"], dirs["pyscript"] + "/core.js",
+                             dirs["pyscript"] + "/core.css", dirs["peerjs"] + "/peerjs.min.js",
+                             "manifest.webmanifest", "icons/icon-192.png"] + micropython)
     head = {"id": digest.hexdigest()[:12], "shell": shell, "files": ["./"] + files}
     with open(os.path.join(ROOT, "sw.js"), encoding="utf-8") as f:
         source = f.read()
@@ -286,6 +292,66 @@ def write_app_files(out, zips, dirs):
           "self.CRISP_BUILD = " + json.dumps(head, separators=(",", ":")) + ";  // GENERATED\n"
           + source)
     return head
+
+
+# Files whose names carry the build's id (issue 23, fault 1: one page runs one build): every
+# file of the page's chain that is not already named for its content (the vendor folders,
+# the content-hashed zips). index.html names boot-<id>.js, which names the rest of its build
+# (VERSIONED_REFS: each reference rewritten), so a page that loaded one build's index.html
+# asks for that build's files only, never another build's copies under the same name (the
+# service worker keeps the previous build's cache for such a page, sw.js). The config
+# carries the id (`build`): the page and its engine worker compare theirs at start.
+VERSIONED = ["boot.js", "config.js", "engine-worker.js", "awake.js", "store.js", "start.py",
+             "mpy.toml"]
+VERSIONED_REFS = {"index.html": ("./boot.js",),
+                  "boot.js": ("./config.js", "./engine-worker.js", "./awake.js", "./store.js",
+                              "./start.py", "./mpy.toml"),
+                  "engine-worker.js": ("./config.js",)}
+
+
+def build_id(out):
+    """The build's id: 12 hex digits of a SHA-256 over every file in `out` (its path and
+    content), so that two builds differ in id whenever they differ in any file."""
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(out):
+        dirnames.sort()
+        for name in sorted(filenames):
+            full = os.path.join(dirpath, name)
+            digest.update(os.path.relpath(full, out).replace(os.sep, "/").encode() + b"\0")
+            with open(full, "rb") as f:
+                digest.update(hashlib.sha256(f.read()).digest())
+    return digest.hexdigest()[:12]
+
+
+def versioned_name(name, bid):
+    """`config.js` -> `config-<bid>.js`, `mpy.toml` -> `mpy-<bid>.toml` (VERSIONED)."""
+    stem, ext = os.path.splitext(name)
+    return "%s-%s%s" % (stem, bid, ext)
+
+
+def version_names(out):
+    """Give the files of VERSIONED names that carry the build's id, rewrite the references
+    to them (VERSIONED_REFS: each must be there, as "./name"; every such mention is) and add `export const build`
+    to the config. Runs once every other file of the page is written (the id hashes them).
+    -> (the build id, {plain name: versioned name})."""
+    bid = build_id(out)
+    names = {name: versioned_name(name, bid) for name in VERSIONED}
+    for name, refs in VERSIONED_REFS.items():
+        path = os.path.join(out, name)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for ref in refs:
+            if '"%s"' % ref not in text:
+                fail('%s does not name "%s" (tools/build.py VERSIONED_REFS)' % (name, ref))
+            text = text.replace('"%s"' % ref, '"./%s"' % names[ref[2:]])
+        write(path, text)
+    with open(os.path.join(out, "config.js"), "a", encoding="utf-8", newline="\n") as f:
+        f.write("// This build's id (tools/build.py build_id): the page and its engine worker\n"
+                "// compare theirs at start; the versioned file names carry it.\n"
+                "export const build = %s;\n" % json.dumps(bid))
+    for name, new in names.items():
+        os.replace(os.path.join(out, name), os.path.join(out, new))
+    return bid, names
 
 
 def build(out, mode, test=False, signaling_url=None, ice=None):
@@ -318,9 +384,11 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
     copy_sources(out)                                          # 2. sources, as files
     zips, python_files, bytecode = write_zips(out, test, sizes)  # 3. the Python, zipped
     copy_vendor(out, dirs)                                     # 4. vendored dependencies
+    add_snapshot(out, dirs, zips, sizes)                       # 4b. the engine's snapshot
     write_configs(out, mode, test, zips, dirs, signaling)      # 5. generated configs
-    # 6. installable and offline: the web app manifest, its icons, the service worker
-    write_app_files(out, zips, dirs)
+    bid, names = version_names(out)       # 6. one page, one build: names with the build's id
+    # 7. installable and offline: the web app manifest, its icons, the service worker
+    write_app_files(out, zips, dirs, names)
 
     versions = {p: package_version(p) for p in (
         "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
@@ -328,12 +396,13 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
         d = os.path.join(out, dirs[sub])
         sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
     write(os.path.join(out, "build.json"), json.dumps(
-        {"mode": mode, "test": bool(test), "versions": versions, "zips": zips, "sizes": sizes,
+        {"mode": mode, "test": bool(test), "build": bid, "names": names,
+         "versions": versions, "zips": zips, "sizes": sizes,
          "vendor": dirs,
          "python_files": python_files,
          "page_bytecode": sorted(bytecode)}, indent=2) + "\n")
     return {"mode": mode, "test": bool(test), "zips": zips, "sizes": sizes,
-            "bytecode": len(bytecode)}
+            "bytecode": len(bytecode), "build": bid, "names": names}
 
 
 def write_shell(out, mode, dirs, connect):
@@ -408,6 +477,15 @@ def copy_vendor(out, dirs):
             copy_file(src, os.path.join(out, dirs[sub], os.path.basename(f)))
 
 
+def add_snapshot(out, dirs, zips, sizes):
+    """Make the engine worker's Pyodide memory snapshot (tools/snapshot.py) from the vendored
+    Pyodide and the host zip: zips["snapshot"] and its size in `sizes` when there is one."""
+    snapshot = write_snapshot(out, dirs["pyodide"], zips["host"])
+    if snapshot:
+        zips["snapshot"] = snapshot
+        sizes[snapshot] = os.path.getsize(os.path.join(out, snapshot))
+
+
 def write_configs(out, mode, test, zips, dirs, signaling):
     """Write mpy.toml (the page's PyScript config) and config.js (the signaling server,
     the host zip's name, and what each page downloads, with sizes, for the loading screen)."""
@@ -424,11 +502,14 @@ def write_configs(out, mode, test, zips, dirs, signaling):
                   load(dirs["micropython"] + "/micropython.mjs", "micropython"),
                   load(zips["page"], "game")]
     # The host's engine worker (engine-worker.js) counts the bytes of its own downloads as
-    # they arrive: Pyodide's runtime, lock file and standard library, and the host zip.
+    # they arrive: Pyodide's runtime, lock file and standard library, the host zip and the
+    # memory snapshot.
     engine_loads = [load(dirs["pyodide"] + "/pyodide.asm.wasm", "python"),
                     load(dirs["pyodide"] + "/pyodide-lock.json", "python"),
                     load(dirs["pyodide"] + "/python_stdlib.zip", "stdlib"),
                     load(zips["host"], "game")]
+    if zips.get("snapshot"):
+        engine_loads.append(load(zips["snapshot"], "python"))
     loads = {"host": page_loads, "guest": page_loads, "engine": engine_loads}
     write(os.path.join(out, "config.js"),
           f"// GENERATED by tools/build.py ({mode} build). The one place the signaling server is\n"
@@ -438,6 +519,9 @@ def write_configs(out, mode, test, zips, dirs, signaling):
           f"export const testBuild = {json.dumps(bool(test))};\n"
           "// The engine worker's Python (content-hashed): engine-worker.js imports it.\n"
           f"export const hostZip = {json.dumps(zips['host'])};\n"
+          "// The engine worker's Pyodide memory snapshot (gzip, content-hashed), null if none:\n"
+          "// engine-worker.js starts from it (tools/snapshot.mjs).\n"
+          f"export const engineSnapshot = {json.dumps(zips.get('snapshot'))};\n"
           f"export const signaling = {json.dumps(signaling, indent=2)};\n"
           "// What each page downloads before it starts ([path, bytes, part]): the loading\n"
           "// screen's progress; `engine`: what the host's engine worker downloads, its own.\n"

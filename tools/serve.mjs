@@ -63,6 +63,9 @@ const TYPES = {
   ".css": "text/css; charset=utf-8",
   ".wasm": "application/wasm",
   ".zip": "application/zip",
+  // the engine's memory snapshot, gzipped by the build: sent as it is (no Content-Encoding,
+  // not compressed again), inflated by engine-worker.js
+  ".gz": "application/gzip",
   ".toml": "application/toml; charset=utf-8",
   ".json": "application/json; charset=utf-8",
   ".py": "text/x-python; charset=utf-8",
@@ -72,7 +75,7 @@ const TYPES = {
 };
 
 // Paths (relative to the served folder) whose content never changes: see tools/build.py.
-const VERSIONED = /^(py\/[a-z]+-[0-9a-f]{8,}\.zip|vendor\/[a-z]+-\d+\.\d+\.\d+[^/]*\/.+)$/;
+const VERSIONED = /^(py\/[a-z]+-[0-9a-f]{8,}\.(zip|gz)|vendor\/[a-z]+-\d+\.\d+\.\d+[^/]*\/.+)$/;
 
 function lanAddresses() {
   const out = [];

@@ -50,6 +50,15 @@ ensure_firefox() {
   fi
 }
 
+# Debian's coturn (the TURN relay the relay e2e test starts on loopback: e2e/turn_relay.py);
+# installed only, never started as a service here
+ensure_coturn() {
+  if ! command -v turnserver >/dev/null && [ ! -x /usr/bin/turnserver ]; then
+    echo "setup: installing coturn (apt)"
+    apt_install coturn
+  fi
+}
+
 make_venv() {
   if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv"

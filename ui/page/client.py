@@ -10,23 +10,17 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 import json
 
 from ui.page import fairplay
+from ui.page.client_page import PageSide
+from ui.page.presence import Pause
 from ui.shared import handover, proof
-from ui.shared.limits import MAX_PLAYERS
+from ui.shared import wire
+from ui.shared.wire import is_hex, is_int, is_seat, same
 
 VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
 UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
 SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
 LOG_MAX = 200         # public events of the round kept for the event log
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _is_seat(x):
-    """Whether `x` may be a seat number: an int from 0 to MAX_PLAYERS - 1."""
-    return _is_int(x) and 0 <= x < MAX_PLAYERS
 
 
 def left_ms(value, elapsed):
@@ -39,7 +33,17 @@ def left_ms(value, elapsed):
     return left if left > 0 else 0
 
 
-class Client:
+# Each message type from the room (ui/shared/wire.py FROM_ROOM) -> the Client method that reads
+# it (msg, now) -> True when the model changed.
+RECEIVERS = {
+    "welcome": "_on_welcome", "restarting": "_on_restarting", "sealed": "_on_sealed", "host_leaving": "_on_host_leaving",
+    "standby": "_on_standby", "watching": "_on_watching", "lobby": "_on_lobby",
+    "view": "_on_view", "commit": "_on_fair", "fair": "_on_fair", "proof": "_on_fair",
+    "error": "_on_error", "kicked": "_on_kicked", "pong": "_on_pong",
+}
+
+
+class Client(PageSide):
     """One seat's view of the room.
 
     Attributes (the model the page renders):
@@ -59,9 +63,12 @@ class Client:
       name_error  "bad_name" | "name_taken" when the room refused this page's join for its
                name (the join screen says so until the next join), else None
       status   "connecting" | "ok" | "reconnecting" | "host_gone" | "host_unverified" |
-               "host_paused" (the page sets it from ui/page/link.py)
-      quiet_since  None, or the `now` the host was last heard while it is silent (the page
-               sets it): the screens stop the view's countdowns there (game paused)
+               "host_paused" | "no_room" | "looking" (`set_link`: ui/page/link.py's signal)
+      pause    the game paused (ui/page/presence.py `Pause`: since, seat, gone_at): the host
+               silent, or a host handover under way; every countdown stops at `pause.since`
+               (presence.elapsed_ms) and the seat `pause.seat` shows away
+      host_lost  the host counts as gone (ui/page/link.py `host_lost`); behind: this page was
+               away itself (it only follows the room, never takes it over)
       n        the counter of the last view; latency: ms of the last ping round trip
       last_type  the `type` of the last message received from the room, read from the
                parsed message (None when it was malformed or not from a trusted peer)
@@ -118,10 +125,10 @@ class Client:
         self.kicked = None
         self.name_error = None
         self.status = "connecting"
+        self.pause = Pause()
         self.n = 0
         self.latency = None
         self.last_heard = None
-        self.quiet_since = None   # the page says the host is silent (ms: heard last), or None
         self.fresh = True         # the next view starts over (after a welcome): no gap to see
         self.synced_at = None     # when this page last asked for `sync`
         self.last_type = None
@@ -129,11 +136,14 @@ class Client:
         self.ask = None
         self.sealed = None        # the newest sealed room and this seat's share (host handover)
         self.standby = None       # {seat, tokens, watchers}: the old host's for this designate
-        self.follow = None        # a spectator's follow token (`watching`): `moved` checks
+        self.follow, self.next_ids = None, []   # `watching`'s follow token, next ids' marks
         self.handover = None      # the page's handover in progress: {"name", "me"} (shown)
         self.host_seat = 0        # the seat whose page hosts (lobby `host`, `sealed` `host`)
         self.succession = None    # the room's succession secret (`welcome`): its next ids
         self.host_leaving = False  # the host said it leaves the game (`host_leaving`)
+        self.restarting = False   # the host's game restarts (`restarting`) until a welcome
+        self.redealt = None       # the round a host handover dealt again (`welcome` redealt)
+        self.version_clash = None  # the room speaks another protocol version: {host, name}
         self.players_at_leave = None  # the players list when it said so
         self._batch = 0
         self._reveal_batch = {}
@@ -141,150 +151,207 @@ class Client:
     # ---- from the room ------------------------------------------------------------------
 
     def receive(self, text, now):
-        """One message from the room. Returns True when the model changed (re-render).
-        A malformed message is ignored (returns False): the room is trusted, the wire is not."""
+        """One message from the room (JSON text). Returns True when the model changed
+        (re-render). A malformed message is ignored (returns False): the room is trusted,
+        the wire is not."""
+        return self.take(wire.read(text, any_version=True), now)
+
+    def take(self, msg, now):
+        """One message from the room already read (`wire.read(text, any_version=True)`: a
+        dict, or None for a text that was none): as `receive`, for a page that reads each
+        text once. A message of another version is read only for a version clash."""
         self.last_type = None
-        try:
-            msg = json.loads(text)
-        except ValueError:
+        if msg is None:
             return False
-        if not isinstance(msg, dict) or msg.get("v") != VERSION:
-            return False
+        if not wire.current(msg):
+            return self._clash(msg)             # another build's room?
         kind = msg.get("type")
         if not self.trusted:
             return self._unproven(kind, msg)
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
-        if self.quiet_since is not None:
+        if self.pause.since is not None:
             # The host was silent (its page may not have run): the countdowns we show were
             # stopped; ask for the table as it is now, with fresh remaining times.
-            self.quiet_since = None
+            self.pause.end()
             if self.view is not None and kind != "view":
                 self._resync(now)
         self.last_type = kind if isinstance(kind, str) else None
-        if kind == "welcome":
-            seat = msg.get("seat")
-            if not isinstance(seat, int) or isinstance(seat, bool):
-                return False
-            self.seat = seat
-            if self.token is None and proof.is_hex(msg.get("token"), 32):
-                self.token = msg.get("token")    # the first welcome only; never replaced
-            if msg.get("room") != self.room:
-                # Seated in another room (a handover's new id): the old room's sealed box and
-                # standby tokens never open or seat anyone here; the new host sends its own,
-                # whose numbers (from 1 again) must not lose to the old box's.
-                self.sealed = None
-                self.standby = None
-            self.room = msg.get("room")
-            if _is_seat(msg.get("host")):
-                self.host_seat = msg.get("host")     # moves with a host handover
-            if proof.is_hex(msg.get("succession"), 32):
-                self.succession = msg.get("succession")   # the room's next ids (handover)
-            self.spectator = False
-            self.ask = None
-            # A (re)seat: the views that follow start over (the room replays the round's log).
-            self.fresh = True
-            self._segment = True
-            self.log = []
-            self._clear_reveals()
-            self.error = None
-            self.name_error = None
-            return True
-        if kind == "sealed":
-            # The room sealed for the players (docs/protocol.md "Host handover"): ciphertext
-            # and this seat's one share; kept, never shown.
-            box = msg.get("box")
-            if (isinstance(box, dict) and isinstance(box.get("n"), int)
-                    and isinstance(msg.get("share"), str)
-                    and (self.sealed is None or box["n"] > self.sealed["box"]["n"])):
-                keys = msg.get("keys")
-                # `at`: when it came (this page's ms): the room's clock ran on after it
-                # while the host still spoke (docs/protocol.md "Host handover")
-                self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host"),
-                               "keys": keys if isinstance(keys, dict) else {}, "at": now}
+        handler = RECEIVERS.get(kind) if isinstance(kind, str) else None
+        return getattr(self, handler)(msg, now) if handler is not None else False
+
+    def _on_welcome(self, msg, now):
+        """`welcome` from the room: True when the model changed."""
+        seat = msg.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
             return False
-        if kind == "host_leaving":
-            # The host's player left the game: the room moves to its successor now
-            # (docs/protocol.md "Host handover"); the page starts the handover at once.
-            # The players list as it stands now is the one every page names the successor
-            # from: the old host's page may still send lists with a page that already left.
-            if not self.host_leaving:
-                self.host_leaving = True
-                self.players_at_leave = [p for p in self.players]
-            return True
-        if kind == "standby":
-            # This seat would host next (docs/protocol.md "Host handover"): every person's
-            # token in a room it hosts, should the sealed room not open. Kept, never shown.
-            tokens = msg.get("tokens")
-            if _is_int(msg.get("seat")) and msg.get("seat") == self.seat \
-                    and isinstance(tokens, dict) and len(tokens) <= 8 \
-                    and all(proof.is_hex(t, 32) for t in tokens.values()):
-                # and the room's spectators, for this seat to tell where the room went
-                self.standby = {"seat": msg.get("seat"), "tokens": tokens,
-                                "watchers": handover.watchers(msg.get("watchers"))}
+        self.seat = seat
+        if is_hex(msg.get("token"), 32):    # a first join's, or after a handover the fresh
+            self.token = msg.get("token")    # one for a derived token (docs/protocol.md)
+        if msg.get("room") != self.room:
+            # Seated in another room (a handover's new id): the old room's sealed box and
+            # standby tokens never open or seat anyone here; the new host sends its own,
+            # whose numbers (from 1 again) must not lose to the old box's.
+            self.sealed = None
+            self.standby = None
+        self.room = msg.get("room")
+        if is_seat(msg.get("host")):
+            self.host_seat = msg.get("host")     # moves with a host handover
+        if is_hex(msg.get("succession"), 32):
+            self.succession = msg.get("succession")   # the room's next ids (handover)
+        self.spectator = False
+        self.ask = None
+        # A (re)seat: the views that follow start over (the room replays the round's log).
+        self.fresh = True
+        self._segment = True
+        self.log = []
+        return self._seated(msg)
+
+    def _on_restarting(self, msg, now):
+        """`restarting`: the host's engine restarts (ui/page/enginewatch.py); this connection
+        closes and the page rejoins its seat."""
+        self.restarting = True
+        return True
+
+    def _seated(self, msg):
+        """What a `welcome` clears and says besides the seat: errors, the one-time reveals,
+        a restart's banner; `redealt` (a handover dealt this round again: the screens say
+        why). True (the model changed)."""
+        self._clear_reveals()
+        self.error = None
+        self.name_error = None
+        self.restarting = False
+        redealt = msg.get("redealt")
+        self.redealt = redealt if is_int(redealt) else None
+        return True
+
+    def _clash(self, msg):
+        """A room of another protocol version refused this page's message (`error`
+        `bad_version`, readable whatever its `v`: issue 23, fault 1): `version_clash` says
+        whose page is newer ({"host": its version, "name": the host's name}), the screens say
+        who must reload. True when `msg` was that."""
+        version = msg.get("protocol", msg.get("v"))
+        if msg.get("type") != "error" or msg.get("code") != "bad_version" \
+                or not is_int(version) or version == VERSION:
             return False
-        if kind == "watching":
-            self.spectator = True
-            follow = msg.get("follow")
-            # this spectator's follow token: a `moved` from the next host proves itself with it
-            self.follow = follow if proof.is_hex(follow, 32) else None
-            ask = msg.get("ask")
-            self.ask = ask if isinstance(ask, dict) else None
-            self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room
-            if _is_seat(msg.get("host")):
-                self.host_seat = msg.get("host")     # the crown; it moves with a handover
-            return True
-        if kind == "lobby":
-            self.lobby = msg
-            self.players = msg.get("players") or []
-            if _is_seat(msg.get("host")):
-                self.host_seat = msg.get("host")
-            self.games = _count(msg.get("games"), self.games)
-            if self.spectator and self.seat is None:
-                # watching a lobby: the player may still type a name and join it
-                if not msg.get("started") and self.screen == "table":
-                    self.screen = "join"
-                    self.view = None
-                return True
-            if not msg.get("started") and self.screen != "gone":
-                self.screen = "lobby"
-                # back in the lobby (a new game after game over): the old game is gone
+        name = msg.get("host_name")
+        self.version_clash = {"host": version,
+                              "name": name[:40] if isinstance(name, str) else None}
+        return True
+
+    def _on_sealed(self, msg, now):
+        """`sealed` from the room: True when the model changed."""
+        # The room sealed for the players (docs/protocol.md "Host handover"): ciphertext
+        # and this seat's one share; kept, never shown.
+        box = msg.get("box")
+        if (isinstance(box, dict) and isinstance(box.get("n"), int)
+                and isinstance(msg.get("share"), str)
+                and (self.sealed is None or box["n"] > self.sealed["box"]["n"])):
+            keys = msg.get("keys")
+            # `at`: when it came (this page's ms): the room's clock ran on after it
+            # while the host still spoke (docs/protocol.md "Host handover")
+            self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host"),
+                           "keys": keys if isinstance(keys, dict) else {}, "at": now}
+        return False
+
+    def _on_host_leaving(self, msg, now):
+        """`host_leaving` from the room: True when the model changed."""
+        # The host's player left the game: the room moves to its successor now
+        # (docs/protocol.md "Host handover"); the page starts the handover at once.
+        # The players list as it stands now is the one every page names the successor
+        # from: the old host's page may still send lists with a page that already left.
+        if not self.host_leaving:
+            self.host_leaving = True
+            self.players_at_leave = [p for p in self.players]
+        return True
+
+    def _on_standby(self, msg, now):
+        """`standby` from the room: True when the model changed."""
+        # This seat would host next (docs/protocol.md "Host handover"): every person's
+        # token in a room it hosts, should the sealed room not open. Kept, never shown.
+        tokens = msg.get("tokens")
+        if is_int(msg.get("seat")) and msg.get("seat") == self.seat \
+                and isinstance(tokens, dict) and len(tokens) <= 8 \
+                and all(is_hex(t, 32) for t in tokens.values()):
+            # and the room's spectators, for this seat to tell where the room went
+            self.standby = {"seat": msg.get("seat"), "tokens": tokens,
+                            "watchers": handover.watchers(msg.get("watchers"))}
+        return False
+
+    def _on_watching(self, msg, now):
+        """`watching` from the room: True when the model changed."""
+        self.spectator = True
+        # its follow token and the marks of the room's real next ids: a `moved` needs both
+        self.follow = msg.get("follow") if is_hex(msg.get("follow"), 32) else None
+        self.next_ids = handover.id_marks(msg.get("next"))
+        ask = msg.get("ask")
+        self.ask = ask if isinstance(ask, dict) else None
+        self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room
+        if is_seat(msg.get("host")):
+            self.host_seat = msg.get("host")     # the crown; it moves with a handover
+        return True
+
+    def _on_lobby(self, msg, now):
+        """`lobby` from the room: True when the model changed."""
+        self.lobby = msg
+        self.players = msg.get("players") or []
+        if is_seat(msg.get("host")):
+            self.host_seat = msg.get("host")
+        self.games = _count(msg.get("games"), self.games)
+        if self.spectator and self.seat is None:
+            # watching a lobby: the player may still type a name and join it
+            if not msg.get("started") and self.screen == "table":
+                self.screen = "join"
                 self.view = None
-                self.log = []
-                self.history = []
-                self._clear_reveals()
-                fairplay.reset(self)
             return True
-        if kind == "view":
-            self._view(msg, now)
-            return True
-        if kind in ("commit", "fair", "proof"):
-            return self._fair_message(kind, msg)
-        if kind == "error":
-            if msg.get("code") == "stale":
-                # A tap that crossed a new view (a double tap, a timer): the fresh view is on
-                # its way or here already, and shows what happened; nothing to tell.
-                return False
-            self.error = {"code": msg.get("code"), "text": msg.get("text")}
-            if self.seat is None and msg.get("code") in ("bad_name", "name_taken"):
-                self.name_error = msg.get("code")
-            return True
-        if kind == "kicked":
-            self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
-            self.error = self.kicked
-            self.screen = "gone"
-            if msg.get("code") in ("removed", "replaced", "left"):
-                self.token = None     # the seat is gone: a later visit joins afresh
-            return True
-        if kind == "pong":
-            t = msg.get("t")
-            if isinstance(t, (int, float)):
-                self.latency = now - t
-            n = msg.get("n")
-            if _is_int(n) and n > self.n:
-                self._resync(now)     # the host sent a view we never got (ordered channel:
-                                      # a view sent before this pong would be here already)
+        if not msg.get("started") and self.screen != "gone":
+            self.screen = "lobby"
+            # back in the lobby (a new game after game over): the old game is gone
+            self.view = None
+            self.log = []
+            self.history = []
+            self._clear_reveals()
+            fairplay.reset(self)
+        return True
+
+    def _on_view(self, msg, now):
+        """`view` from the room: True when the model changed."""
+        self._view(msg, now)
+        return True
+
+    def _on_fair(self, msg, now):
+        """`commit`, `fair`, `proof` from the room: True when the model changed."""
+        return self._fair_message(msg["type"], msg)
+
+    def _on_error(self, msg, now):
+        """`error` from the room: True when the model changed."""
+        if msg.get("code") == "stale":
+            # A tap that crossed a new view (a double tap, a timer): the fresh view is on
+            # its way or here already, and shows what happened; nothing to tell.
             return False
+        self.error = {"code": msg.get("code"), "text": msg.get("text")}
+        if self.seat is None and msg.get("code") in ("bad_name", "name_taken"):
+            self.name_error = msg.get("code")
+        return True
+
+    def _on_kicked(self, msg, now):
+        """`kicked` from the room: True when the model changed."""
+        self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
+        self.error = self.kicked
+        self.screen = "gone"
+        if msg.get("code") in ("removed", "replaced", "left"):
+            self.token = None     # the seat is gone: a later visit joins afresh
+        return True
+
+    def _on_pong(self, msg, now):
+        """`pong` from the room: True when the model changed."""
+        t = msg.get("t")
+        if isinstance(t, (int, float)):
+            self.latency = now - t
+        n = msg.get("n")
+        if is_int(n) and n > self.n:
+            self._resync(now)     # the host sent a view we never got (ordered channel:
+                                  # a view sent before this pong would be here already)
         return False
 
     def _unproven(self, kind, msg):
@@ -294,11 +361,11 @@ class Client:
         ask = self._ask
         if kind == "pong":
             return False
-        if kind == "challenge" and ask is not None and proof.is_hex(msg.get("nonce"), 32):
+        if kind == "challenge" and ask is not None and is_hex(msg.get("nonce"), 32):
             host_nonce = msg.get("nonce")
             mac = proof.host_mac(ask["token"], ask["room"], ask["peer"], ask["seat_id"],
                                  ask["nonce"], host_nonce)
-            if proof.same(msg.get("mac"), mac):
+            if same(msg.get("mac"), mac):
                 self._ask = None
                 self.trusted = True
                 self._send({"type": "proof", "mac": proof.guest_mac(
@@ -319,10 +386,10 @@ class Client:
         if msg.get("replay") is True:
             self._segment = True      # the replay: a new stretch of observed events
         n = msg.get("n")
-        gap = _is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
+        gap = is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
         self.view = view
         self.view_at = now
-        if _is_int(n):
+        if is_int(n):
             self.n = n
             self.fresh = False
         self.players = msg.get("players") or self.players
@@ -519,15 +586,6 @@ class Client:
             if entry.get("do") == kind:
                 return entry
         return None
-
-    def remaining(self, key, now):
-        """A remaining time of the view (e.g. "draw_left") as of `now`, or None."""
-        if self.view is None:
-            return None
-        value = self.view.get(key)
-        if key == "crisp_window":
-            value = value.get("left") if value else None
-        return left_ms(value, now - self.view_at)
 
 
 def _count(value, default):

@@ -21,23 +21,16 @@ What a host running changed code cannot do here (issue 18; tests/test_attacks.py
   `test_deck`).
 """
 
-from ui.shared import proof
+from ui.shared.wire import is_hex, is_int
 
 OBSERVED_MAX = 4000   # events of a round kept for its check (a real round has a few hundred)
 PROOF_PARTS_MAX = 200
-
-#: verdicts shown at once, before the round is over (the table says so)
-AT_ONCE = ("again", "uncommitted", "test_deck")
 
 _DETAILS = {
     "again": "the host committed to this round again: it dealt the round again",
     "uncommitted": "the host's shuffle was not committed: this round is not checked",
     "test_deck": "a test deck: the round was stacked, not shuffled, and is not checked",
 }
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def where(c):
@@ -48,7 +41,7 @@ def where(c):
 def checks(c):
     """True when this page checks rounds against a commitment of its own: a seated guest
     (not the host's own screen, not a spectator)."""
-    return not c.is_host and not c.spectator and _is_int(c.seat)
+    return not c.is_host and not c.spectator and is_int(c.seat)
 
 
 def entry_for(c, number):
@@ -90,7 +83,7 @@ def observe(c, number, events):
     """Keep every event this page receives, by round, for the check at the round's end:
     one segment per (re)join (after a rejoin the room replays only the last events). A
     seated guest's first view of a round with no commitment for it here says so at once."""
-    if not _is_int(number):
+    if not is_int(number):
         return
     entry = entry_for(c, number)
     if checks(c) and entry["alarm"] is None and (entry["commit"] is None
@@ -114,7 +107,7 @@ def receive(c, kind, msg):
     """`commit`, `fair` or `proof` (a dict) from the room. Returns True when the model
     changed (a verdict)."""
     number = msg.get("round")
-    if not _is_int(number):
+    if not is_int(number):
         return False
     if kind == "commit":
         return _commit(c, number, msg.get("commitment"))
@@ -129,7 +122,7 @@ def _commit(c, number, commitment):
     """Before the deal: answer at once with this page's contribution, once for each (room,
     round). Another commitment for a round this page answered, for an earlier round, or for
     a new round while the last one answered was never dealt: the host deals again."""
-    if not proof.is_hex(commitment, 64):
+    if not is_hex(commitment, 64):
         return False
     here = where(c)
     entry = entry_for(c, number)
@@ -159,7 +152,7 @@ def _commit(c, number, commitment):
     entry["commit"] = commitment
     entry["commits"] = [commitment]
     entry["bots"] = [p.get("seat") for p in c.players
-                     if isinstance(p, dict) and p.get("bot") and _is_int(p.get("seat"))]
+                     if isinstance(p, dict) and p.get("bot") and is_int(p.get("seat"))]
     entry["host"] = c.host_seat
     c.committed[here] = number
     if c.entropy is not None and not c.is_host:
@@ -179,12 +172,12 @@ def _fair(c, number, entry, msg):
             entry.update(_fresh(here))
         entry["room"] = here
     entry["info"] = msg
-    if entry["commit"] is None and proof.is_hex(commitment, 64):
+    if entry["commit"] is None and is_hex(commitment, 64):
         entry["commit"] = commitment         # joined after the commitment
         entry["commits"] = [commitment]
     elif entry["commit"] is not None and commitment != entry["commit"]:
         # dealt from another commitment than the one this page answered: dealt again
-        if proof.is_hex(commitment, 64) and commitment not in entry["commits"]:
+        if is_hex(commitment, 64) and commitment not in entry["commits"]:
             entry["commits"].append(commitment)
         if entry["alarm"] is None:
             entry["alarm"] = "again"
@@ -192,7 +185,7 @@ def _fair(c, number, entry, msg):
         return
     if entry["bots"] is None:
         entry["bots"] = [p.get("seat") for p in c.players
-                         if isinstance(p, dict) and p.get("bot") and _is_int(p.get("seat"))]
+                         if isinstance(p, dict) and p.get("bot") and is_int(p.get("seat"))]
         entry["host"] = c.host_seat
     if c.pending == (here, number):
         c.pending = None                     # dealt: the commitment this page answered
@@ -201,7 +194,7 @@ def _fair(c, number, entry, msg):
 def _proof(c, number, entry, msg):
     parts = msg.get("parts")
     part = msg.get("part")
-    if (entry["done"] or not _is_int(parts) or not _is_int(part)
+    if (entry["done"] or not is_int(parts) or not is_int(part)
             or not 0 <= part < parts <= PROOF_PARTS_MAX):
         return False
     entry["proof"][part] = msg

@@ -1,5 +1,5 @@
-"""Words for when the room or the link fails: errors, a room gone, a host away, spectators,
-leaving (EN, then ES). ui/page/i18n.py merges them with the other parts.
+"""Words for when the room or the link fails: errors, a room gone, a host away, a network or
+a browser that cannot connect the phones, spectators, leaving (EN, then ES). ui/page/i18n.py merges them with the other parts.
 """
 
 EN = {
@@ -16,11 +16,20 @@ EN = {
     "conn_host_offline": "New players can\u2019t join right now",
     "conn_reconnecting": "Connection lost: reconnecting\u2026",
     "conn_host_paused": "Game paused: waiting for the host to answer\u2026",
+    "conn_host_silent": "Game paused: {name}\u2019s phone is not answering. Still waiting for it: {s} s",
     "conn_host_gone": "The host is away: waiting for them to come back\u2026",
     "conn_looking": "The game is not at this link any more: looking for where it went on\u2026",
     "conn_host_unverified": "This is not your host: whoever answers at this room link could not prove it is the room you were playing in. Nothing it sends is shown. Waiting for your host\u2026",
     "conn_no_room": "No game is open at this link: it may have ended, or the link is incomplete. Still trying\u2026",
     "back_to_start": "Back to start",
+    "engine_update": "A new version of the game is here: reload the page to play.",
+    "conn_restarting": "{name}\u2019s game is restarting\u2026 If you just made a move, make it again.",
+    "conn_restarting_me": "The game is restarting\u2026 If you just made a move, make it again.",
+    "redealt": "The host's page went quiet and the game could not be picked up where it stopped, so round {n} is dealt again. The scores so far stand.",
+    "version_newer": "{name}\u2019s game is a newer version: reload to join.",
+    "version_older": "{name}\u2019s game is an older version: ask {name} to reload the page, then join again.",
+    "the_host": "The host",
+    "reload": "Reload",
     "err_generic": "Something went wrong.",
     "err_not_your_turn": "It's not your turn.",
     "err_bad_message": "That move was refused.",
@@ -42,8 +51,8 @@ EN = {
     # the host's absence, spectators, leaving
     "host_gone_title": "The host's phone has gone quiet. Keep waiting for it, or leave the game?",
     "keep_waiting": "Keep waiting",
-    "handover_other": "The host left \u2014 {name} is taking over\u2026",
-    "handover_me": "The host left \u2014 you are taking over as host\u2026",
+    "handover_other": "{name} is the new host: the game moves to their phone\u2026",
+    "handover_me": "You are the new host: you are taking over the game\u2026",
     "handover_failed": "The host left, and this game could not go on here.",
     "leave_game": "Leave the game",
     "paused": "Paused",
@@ -71,6 +80,19 @@ EN = {
     "own_room_elsewhere": "You host this room, and another tab of this browser has it open: go back to that tab.",
     "own_room_resume": "You host this room. No tab has it open now: resume hosting it here?",
     "resume_hosting": "Resume hosting",
+    # the network between phones (issue 21)
+    "no_webrtc_title": "This browser can\u2019t play with friends",
+    "no_webrtc": "It can\u2019t connect phones to each other. Open the game in {browser} to "
+                 "play with friends. Games against bots work here.",
+    "no_webrtc_solo": "Play against bots here",
+    "browser_safari": "Safari",
+    "browser_chrome": "Chrome",
+    "browser_any": "Firefox or Chrome",
+    "conn_unreachable": "The host is there, but this network can\u2019t reach their phone. "
+                        "Try the same Wi-Fi as the host, or mobile data instead of this "
+                        "Wi-Fi. Still trying\u2026",
+    "conn_friend_blocked": "A friend couldn\u2019t connect to your phone from their network. "
+                           "On the same Wi-Fi it usually works.",
 }
 
 ES = {
@@ -87,11 +109,20 @@ ES = {
     "conn_host_offline": "Ahora no pueden entrar jugadores nuevos",
     "conn_reconnecting": "Se perdi\u00f3 la conexi\u00f3n: reconectando\u2026",
     "conn_host_paused": "Partida en pausa: esperando a que el anfitri\u00f3n responda\u2026",
+    "conn_host_silent": "Partida en pausa: el m\u00f3vil de {name} no responde. Seguimos esper\u00e1ndolo: {s} s",
     "conn_host_gone": "El anfitri\u00f3n no est\u00e1: esperando a que vuelva\u2026",
     "conn_looking": "La partida ya no est\u00e1 en este enlace: buscando d\u00f3nde sigue\u2026",
     "conn_host_unverified": "Este no es tu anfitri\u00f3n: quien responde en este enlace no pudo demostrar que es la sala en la que jugabas. No se muestra nada de lo que env\u00eda. Esperando a tu anfitri\u00f3n\u2026",
     "conn_no_room": "No hay ninguna partida abierta en este enlace: puede que haya terminado o que el enlace est\u00e9 incompleto. Seguimos intentando\u2026",
     "back_to_start": "Volver al inicio",
+    "engine_update": "Hay una versi\u00f3n nueva del juego: recarga la p\u00e1gina para jugar.",
+    "conn_restarting": "La partida de {name} se est\u00e1 reiniciando\u2026 Si acabas de jugar, repite la jugada.",
+    "conn_restarting_me": "La partida se est\u00e1 reiniciando\u2026 Si acabas de jugar, repite la jugada.",
+    "redealt": "La p\u00e1gina del anfitri\u00f3n dej\u00f3 de responder y la partida no pudo seguir donde se qued\u00f3, as\u00ed que la ronda {n} se reparte de nuevo. Los puntos hasta ahora se mantienen.",
+    "version_newer": "La partida de {name} es una versi\u00f3n m\u00e1s nueva: recarga para unirte.",
+    "version_older": "La partida de {name} es una versi\u00f3n m\u00e1s antigua: pide a {name} que recargue la p\u00e1gina y vuelve a unirte.",
+    "the_host": "El anfitri\u00f3n",
+    "reload": "Recargar",
     "err_generic": "Algo ha ido mal.",
     "err_not_your_turn": "No es tu turno.",
     "err_bad_message": "Esa jugada no se ha aceptado.",
@@ -113,8 +144,8 @@ ES = {
     # the host's absence, spectators, leaving
     "host_gone_title": "El m\u00f3vil del anfitri\u00f3n no responde. \u00bfSeguir esperando o salir de la partida?",
     "keep_waiting": "Seguir esperando",
-    "handover_other": "El anfitri\u00f3n se fue \u2014 {name} toma el relevo\u2026",
-    "handover_me": "El anfitri\u00f3n se fue \u2014 t\u00fa pasas a ser el anfitri\u00f3n\u2026",
+    "handover_other": "{name} es el nuevo anfitri\u00f3n: la partida pasa a su m\u00f3vil\u2026",
+    "handover_me": "Eres el nuevo anfitri\u00f3n: la partida pasa a tu m\u00f3vil\u2026",
     "handover_failed": "El anfitri\u00f3n se fue y la partida no pudo seguir aqu\u00ed.",
     "leave_game": "Salir de la partida",
     "paused": "En pausa",
@@ -142,4 +173,17 @@ ES = {
     "own_room_elsewhere": "Eres el anfitri\u00f3n de esta sala y otra pesta\u00f1a de este navegador la tiene abierta: vuelve a esa pesta\u00f1a.",
     "own_room_resume": "Eres el anfitri\u00f3n de esta sala. Ahora no la tiene abierta ninguna pesta\u00f1a: \u00bfseguir siendo su anfitri\u00f3n aqu\u00ed?",
     "resume_hosting": "Seguir como anfitri\u00f3n",
+    # la red entre los telefonos (issue 21)
+    "no_webrtc_title": "Este navegador no puede jugar con amigos",
+    "no_webrtc": "No puede conectar los tel\u00e9fonos entre s\u00ed. Abre el juego en {browser} "
+                 "para jugar con amigos. Aqu\u00ed s\u00ed puedes jugar contra bots.",
+    "no_webrtc_solo": "Jugar contra bots aqu\u00ed",
+    "browser_safari": "Safari",
+    "browser_chrome": "Chrome",
+    "browser_any": "Firefox o Chrome",
+    "conn_unreachable": "El anfitri\u00f3n est\u00e1, pero desde esta red no se llega a su "
+                        "tel\u00e9fono. Prueba en la misma wifi que el anfitri\u00f3n, o con "
+                        "datos m\u00f3viles en vez de esta wifi. Seguimos intentando\u2026",
+    "conn_friend_blocked": "Un amigo no pudo conectarse a tu tel\u00e9fono desde su red. En la "
+                           "misma wifi suele funcionar.",
 }

@@ -26,81 +26,101 @@ def handle(ui, spec, value, model, now=0):
     if kind == "intent":
         return [(spec[1], spec[2])]
     if kind == "local":
-        op = spec[1]
-        arg = spec[2] if len(spec) > 2 else None
-        if op == "submit":
-            name = (ui.get("name") or "").strip()[:NAME_MAX]
-            if not name:
-                return []
-            if arg == "play_solo":
-                return [("play_solo", {"name": name, "bots": int(ui.get("bots", 3)),
-                                       "level": ui.get("level", "easy"),
-                                       "target": int(ui.get("target", 100))})]
-            if arg == "join":
-                ui["joined"] = True
-                return [("join", {"name": name})]
-            return [("create_room", {"name": name})]
-        if op == "keep_waiting":
-            ui["keep_waiting"] = True
-            return []
-        if op == "sit":
-            # a spectator asks for seat `arg` (None: a seat in the next game), by its name
-            name = (ui.get("name") or "").strip()[:NAME_MAX]
-            if not name:
-                return []
-            return [("sit", {"name": name, "seat": arg})]
-        if op == "queen_start":
-            ui["queen"] = {"pos": None}
-        elif op == "queen_pos":
-            ui["queen"] = {"pos": arg}
-        elif op == "queen_cancel":
-            ui["queen"] = None
-        elif op == "sheet":
-            ui["sheet_open"] = bool(arg)
-        elif op == "lang":
-            ui["lang"] = arg
-            return [("lang", arg)]
-        elif op == "join_code":
-            code = roomcode.parse(ui.get("code"))
-            return [("join_code", {"room": roomcode.room_id(code)})] if code else []
-        elif op == "menu":
-            ui["menu_open"] = bool(arg)
-            ui["leave_ask"] = False
-        elif op == "leave_ask":
-            ui["leave_ask"] = bool(arg)
-        elif op == "sound":
-            ui["sound"] = bool(arg)
-            return [("sound", bool(arg))]
-        elif op == "copy":
-            ui["copied_at"] = now
-            return [("copy_link", {})]
-        elif op == "add_bot":
-            return [("add_bot", {"level": ui.get("bot_level", "easy")})]
-        return []
+        return local_tap(ui, spec[1], spec[2] if len(spec) > 2 else None, now)
     if kind == "field":
-        op = spec[1]
-        if op == "name":
-            ui["name"] = str(value or "")[:NAME_MAX]
-        elif op == "code":
-            ui["code"] = str(value or "")[:40]
-        elif op == "bots":
-            n = int(value)
-            ui["bots"] = 1 if n < 1 else (MAX_PLAYERS - 1 if n > MAX_PLAYERS - 1 else n)
-        elif op == "lang":
-            lang = "es" if value == "es" else "en"
-            ui["lang"] = lang
-            return [("lang", lang)]
-        elif op in ("level", "bot_level"):
-            ui[op] = "hard" if value == "hard" else "easy"
-        elif op == "target":
-            n = int(value)
-            ui["target"] = n if n in (50, 100, 150) else 100
-        elif op == "opt":
-            lobby = read(model, "lobby", {}) or {}
-            cur = lobby.get("options") or {}
-            opts = {"target": cur.get("target", 100), "draw_seconds": cur.get("draw_seconds"),
-                    "draw_from_discard": bool(cur.get("draw_from_discard", False))}
-            opts[spec[2]] = parse_option(spec[2], value)
-            return [("options", opts)]
+        return field_edit(ui, spec, value, model)
+    return []
+
+
+def typed_name(ui):
+    """The name typed (trimmed, at most NAME_MAX characters), or ""."""
+    return (ui.get("name") or "").strip()[:NAME_MAX]
+
+
+def submit(ui, arg):
+    """The landing's or the join screen's button (`arg`: "play_solo" | "join" | else create
+    a room), with the name typed; nothing without a name."""
+    name = typed_name(ui)
+    if not name:
         return []
+    if arg == "play_solo":
+        return [("play_solo", {"name": name, "bots": int(ui.get("bots", 3)),
+                               "level": ui.get("level", "easy"),
+                               "target": int(ui.get("target", 100))})]
+    if arg == "join":
+        ui["joined"] = True
+        return [("join", {"name": name})]
+    return [("create_room", {"name": name})]
+
+
+def local_tap(ui, op, arg, now):
+    """A tap that changes this screen's own state first (("local", op, arg) specs)."""
+    if op == "submit":
+        return submit(ui, arg)
+    if op == "keep_waiting":
+        ui["keep_waiting"] = True
+        return []
+    if op == "sit":
+        # a spectator asks for seat `arg` (None: a seat in the next game), by its name
+        name = typed_name(ui)
+        if not name:
+            return []
+        return [("sit", {"name": name, "seat": arg})]
+    if op == "queen_start":
+        ui["queen"] = {"pos": None}
+    elif op == "queen_pos":
+        ui["queen"] = {"pos": arg}
+    elif op == "queen_cancel":
+        ui["queen"] = None
+    elif op == "sheet":
+        ui["sheet_open"] = bool(arg)
+    elif op == "lang":
+        ui["lang"] = arg
+        return [("lang", arg)]
+    elif op == "join_code":
+        code = roomcode.parse(ui.get("code"))
+        return [("join_code", {"room": roomcode.room_id(code)})] if code else []
+    elif op == "menu":
+        ui["menu_open"] = bool(arg)
+        ui["leave_ask"] = False
+    elif op == "leave_ask":
+        ui["leave_ask"] = bool(arg)
+    elif op == "sound":
+        ui["sound"] = bool(arg)
+        return [("sound", bool(arg))]
+    elif op == "copy":
+        ui["copied_at"] = now
+        return [("copy_link", {})]
+    elif op == "add_bot":
+        return [("add_bot", {"level": ui.get("bot_level", "easy")})]
+    return []
+
+
+def field_edit(ui, spec, value, model):
+    """An edit of a field (("field", op[, key]) specs): kept in `ui`; a lobby option is sent
+    to the room whole (the current options with the edited one)."""
+    op = spec[1]
+    if op == "name":
+        ui["name"] = str(value or "")[:NAME_MAX]
+    elif op == "code":
+        ui["code"] = str(value or "")[:40]
+    elif op == "bots":
+        n = int(value)
+        ui["bots"] = 1 if n < 1 else (MAX_PLAYERS - 1 if n > MAX_PLAYERS - 1 else n)
+    elif op == "lang":
+        lang = "es" if value == "es" else "en"
+        ui["lang"] = lang
+        return [("lang", lang)]
+    elif op in ("level", "bot_level"):
+        ui[op] = "hard" if value == "hard" else "easy"
+    elif op == "target":
+        n = int(value)
+        ui["target"] = n if n in (50, 100, 150) else 100
+    elif op == "opt":
+        lobby = read(model, "lobby", {}) or {}
+        cur = lobby.get("options") or {}
+        opts = {"target": cur.get("target", 100), "draw_seconds": cur.get("draw_seconds"),
+                "draw_from_discard": bool(cur.get("draw_from_discard", False))}
+        opts[spec[2]] = parse_option(spec[2], value)
+        return [("options", opts)]
     return []

@@ -27,27 +27,44 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
   the table meanwhile: its players list may be old. While behind (from then until it hears
   the host, or for `gone_ms` + BEHIND_MS after it is back) it never takes the room over
   itself: it looks for the room at the next ids (docs/protocol.md "Back from away").
+- the network's fault is not the host's (issue 21): when the host answers our attempts
+  through the signaling server (`answered`) but no data channel opens (ICE failed:
+  `blocked`, or nothing open for UNREACHABLE_MS since the first such attempt began), the
+  player is told "unreachable" (this network cannot reach the host's phone), not that the
+  host is away; the page keeps trying and recovers by itself once a channel opens;
+- a browser without WebRTC (`no_webrtc`) can never connect: the page stops trying and says
+  so ("no_webrtc"), once.
 """
 
 PING_MS = 3000
 HOST_SILENT_MS = 9000         # 3 pongs missed
 ATTEMPT_MS = 8000
 DOUBT_MS = 3500               # a doubted connection must be heard from within this
-QUIET_MS = 4500               # a seated page that has not heard the host this long (a pong
-                              # missed) shows the game paused: the host's page may not be
-                              # running, and then no time counts against anyone
+QUIET_MS = 4500               # no word from the host this long (1.5 pings, a pong missed): a
+                              # seated page shows the game paused and the host's seat away (its
+                              # page may not be running, and then no time counts against anyone)
 RETRY_MS = (250, 500, 1000, 2000, 3000)
 GONE_AFTER = 3                # failed attempts in a row before the host counts as gone
-QUIET_MS = 4500               # no word from the host this long (1.5 pings): its seat shows away
 HOST_GONE_MS = 30000          # no word from the host this long: it counts as gone
 LATE_GAP_MS = 5000            # the page's own steps this far apart: it did not run meanwhile
 BEHIND_MS = 5000              # a page back from away follows only, for gone_ms + this long
+UNREACHABLE_MS = 15000        # the host answers, and no channel opened for this long: the
+                              # network between the phones blocks it
 
 
-def backoff(failures):
-    """The wait before try number `failures` + 1 (failures >= 1)."""
+def backoff(failures, ladder=RETRY_MS):
+    """The wait (ms) before try number `failures` + 1 (failures >= 1): the ladder's step for
+    it, then its last step forever. The one backoff of the pages (ui/page/net.py's PeerJS
+    registration climbs a ladder of its own through it)."""
     i = failures - 1 if failures > 0 else 0
-    return RETRY_MS[i] if i < len(RETRY_MS) else RETRY_MS[-1]
+    return ladder[i] if i < len(ladder) else ladder[-1]
+
+
+def steady(status):
+    """The signal of a page with no host to watch (the host's own screen, a page taking the
+    room over): `status`, nothing paused, nothing lost (see `Link.signal`)."""
+    return {"status": status, "paused_since": None, "gone_at": None, "lost": False,
+            "behind": False}
 
 
 class Link:
@@ -65,7 +82,9 @@ class Link:
     for it to come back; only said while this page itself reaches the signaling server),
     "host_unverified" (the peer at the room id could not prove it is the host) or
     "no_room" (never seated here and no host holds the room id: a mistyped or ended link;
-    the page still retries, in case the host is only starting).
+    the page still retries, in case the host is only starting), "unreachable" (the host
+    answers but no channel opens: this network blocks it; still trying) or "no_webrtc"
+    (this browser cannot play with friends; never trying).
     """
 
     def __init__(self, now, seated=False, gone_ms=HOST_GONE_MS):
@@ -87,6 +106,10 @@ class Link:
         self.quiet = False        # seated, open, and the host silent for QUIET_MS (`step`)
         self.late_at = None       # seated, and this page itself was away until then
         self.stepped = now        # the page's last `step`
+        self.incapable = False    # this browser has no WebRTC: it never connects (`no_webrtc`)
+        self.reach_since = None   # since when attempts the host answered fail to open
+        self.ice_failed = False   # one of those failed outright (ICE failed)
+        self.unreachable = False  # (`step`) the network blocks the channel to the host
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -104,6 +127,31 @@ class Link:
         self.last_ping = None
         self.join_at = None
         self.doubt_at = None
+        self.reach_since = None
+        self.ice_failed = False
+        self.unreachable = False
+
+    def answered(self, now):
+        """The host answered the current attempt through the signaling server (its page is
+        there and runs): if no channel opens now, the network between the phones is why."""
+        if self.attempt_at is not None and not self.open and self.reach_since is None:
+            self.reach_since = self.attempt_at
+
+    def blocked(self, now):
+        """The current attempt's connection failed outright (ICE failed: no path between the
+        phones was found). Unreachable at once, unless the signaling server says no host
+        is at the room id."""
+        if self.open:
+            return
+        self.ice_failed = True
+        if self.reach_since is None:
+            self.reach_since = self.attempt_at if self.attempt_at is not None else now
+
+    def no_webrtc(self):
+        """This browser cannot open data channels at all: stop trying for good."""
+        self.incapable = True
+        self.attempt_at = None
+        self.retry_at = None
 
     def joining(self, now):
         """The page sent `join` on the open connection."""
@@ -126,9 +174,12 @@ class Link:
         nothing is pending until the player joins again (no retry with the same name)."""
         self.join_at = None
 
-    def lost(self, now, missing=False):
+    def lost(self, now, missing=False, blocked=False):
         """The connection closed, an attempt failed, or (missing) the signaling server says
-        no peer holds the room id (the host's page is closed or reloading)."""
+        no peer holds the room id (the host's page is closed or reloading); `blocked`: it
+        closed because its ICE failed (`blocked`)."""
+        if blocked:
+            self.blocked(now)
         idle = self.open and self.join_at is None and not self.seated and not missing
         self.open = False
         self.doubt_at = None
@@ -137,6 +188,9 @@ class Link:
         self.missing = missing
         if missing:
             self.impostor = False         # nobody holds the id now
+            self.reach_since = None       # and nobody answers: the host is away
+            self.ice_failed = False
+            self.unreachable = False
         if idle:
             # An open connection on which we asked for nothing: the host closes those after
             # 10 s (ui/shared/gate.py). Not a failure; connect again at once, say nothing.
@@ -172,6 +226,8 @@ class Link:
     # ---- what to do -----------------------------------------------------------------------
 
     def step(self, now):
+        if self.incapable:
+            return []
         todo = []
         if self.seated and (not self.online or now - self.stepped >= LATE_GAP_MS):
             self.late_at = now                # away itself: offline, or did not run
@@ -197,6 +253,9 @@ class Link:
             todo.append("ping")
         self.quiet = (self.open and self.seated and self.join_at is None
                       and self.last_heard is not None and now - self.last_heard >= QUIET_MS)
+        self.unreachable = (not self.open and self.online and not self.missing
+                            and self.reach_since is not None
+                            and (self.ice_failed or now - self.reach_since >= UNREACHABLE_MS))
         return todo
 
     def host_quiet(self, now):
@@ -221,9 +280,34 @@ class Link:
         `gone_ms` (its last sign of life: the last message it sent us)."""
         return self.host_quiet(now) and now - self.host_heard >= self.gone_ms
 
+    def signal(self, now, looking=False):
+        """What this guest shows of its host as of `now`, in one dict (the page hands it to
+        `Client.set_link`; the banner, the host seat's badge and every countdown read it):
+          status        `status()`, but "host_paused" whenever the host is quiet on a
+                        connection that is otherwise fine, and "looking" while the page
+                        looks for a room that moved (`looking`; unless unverified or ok)
+          paused_since  while the host is quiet (`host_quiet`): its last sign of life (ms),
+                        where every countdown stops; else None
+          gone_at       while paused: when the host counts as gone (ms), else None
+          lost          `host_lost(now)`: the host counts as gone (never while looking)
+          behind        `behind(now)`: this page was away itself (it only follows)"""
+        quiet = self.host_quiet(now)
+        status = self.status()
+        if quiet and status == "ok":
+            status = "host_paused"
+        if looking and status not in ("host_unverified", "ok"):
+            status = "looking"
+        return {"status": status, "paused_since": self.host_heard if quiet else None,
+                "gone_at": self.host_heard + self.gone_ms if quiet else None,
+                "lost": self.host_lost(now) and not looking, "behind": self.behind(now)}
+
     def status(self):
+        if self.incapable:
+            return "no_webrtc"
         if self.impostor:
             return "host_unverified"
+        if self.unreachable and not self.open:
+            return "unreachable"
         if self.quiet and self.open:
             return "host_paused"
         if self.open and self.join_at is None:

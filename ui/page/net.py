@@ -11,7 +11,12 @@ Connections are opened with `reliable: true` (ordered delivery) and `serializati
 import js
 from pyscript.ffi import create_proxy
 
+from ui.page.browser import Timer
+from ui.page.link import backoff
 from ui.shared.gate import acceptable
+from ui.page.link import UNREACHABLE_MS
+from ui.page.netcheck import INCOMPATIBLE, FriendNote
+from ui.page.webrtc import channel_state, webrtc_ok
 
 CONNECT_OPTIONS = '{"reliable": true, "serialization": "raw"}'
 
@@ -68,9 +73,23 @@ def _is_open(peer):
         return False
 
 
+def incapable(net):
+    """`net` cannot make a Peer (no WebRTC, or PeerJS said browser-incompatible): it stops
+    for good, and tells its page once, in a task of its own (never from its constructor)."""
+    if net.incapable:
+        return
+    net.incapable = True
+    net.watch.cancel()
+    if net.peer is not None:
+        _destroy(net.peer)
+    tell = Timer(lambda: net.on_error(INCOMPATIBLE))
+    tell.at(0)
+    net.handlers.proxies.append(tell)
+
+
 def retry_ms(tries):
     """The wait (ms) before registering again after `tries` attempts since the last open."""
-    return RETRY_MS[min(max(tries, 0), len(RETRY_MS) - 1)]
+    return backoff(tries + 1, RETRY_MS)
 
 
 def revive(net):
@@ -82,7 +101,9 @@ def revive(net):
     never got an id). Arms a check (`net._watch`) that calls this again until the Peer is
     open, so a page that never asks again still gets there. Safe to call any time; never
     raises. `net` has: peer, tries (attempts since the last open), asked_at (ms of the last
-    attempt), _new_peer(), _watch(ms)."""
+    attempt), incapable (no WebRTC: nothing to revive, ever), _new_peer(), _watch(ms)."""
+    if net.incapable:
+        return
     peer = net.peer
     now = _now()
     try:
@@ -131,28 +152,6 @@ def _close(conn):
         pass
 
 
-class _Watch:
-    """The pending registration check of a net: one re-armable JS timer, one proxy."""
-
-    def __init__(self, fn):
-        self.fn = fn
-        self.timer = None
-        self.proxy = create_proxy(self._fire)
-
-    def _fire(self, *args):
-        self.timer = None
-        self.fn()
-
-    def arm(self, ms):
-        self.cancel()
-        self.timer = js.setTimeout(self.proxy, max(5, int(ms)))
-
-    def cancel(self):
-        if self.timer is not None:
-            js.clearTimeout(self.timer)
-            self.timer = None
-
-
 class _Handlers:
     """Keeps the JS proxies of our callbacks alive (and in one place)."""
 
@@ -198,7 +197,9 @@ class HostNet:
         self.tries = 0            # registrations tried since the Peer was last open
         self.asked_at = 0
         self.closed = False
-        self.watch = _Watch(self._check)
+        self.incapable = False    # no WebRTC here: no Peer, no retry (`incapable`)
+        self.friends = FriendNote()   # a guest whose connection never opened (issue 21)
+        self.watch = Timer(self._check)
         self._new_peer()
 
     def _check(self):
@@ -206,10 +207,13 @@ class HostNet:
             revive(self)
 
     def _watch(self, ms):
-        self.watch.arm(ms)
+        self.watch.at(ms)
 
     def _new_peer(self):
         self.open = False
+        if not webrtc_ok():
+            incapable(self)
+            return
         peer = js.crisp.newPeer(self.room_id, self.token)
         self.peer = peer
         self.asked_at = _now()
@@ -236,16 +240,21 @@ class HostNet:
         # Lost the signaling server only: open data connections go on; the page calls
         # ensure() to register the room id again, so that new (and reloaded) guests can
         # still reach this room.
-        if peer is self.peer:
+        if peer is self.peer and not self.incapable:
             self.open = False
             self._watch(retry_ms(self.tries))
             self.on_error("disconnected")
 
     def _error(self, peer, err):
         if peer is self.peer:
+            kind = _error_type(err)
+            if kind == INCOMPATIBLE:
+                self.open = False
+                incapable(self)           # says it once; PeerJS would only say it again
+                return
             if peer.destroyed or peer.disconnected:
                 self.open = False
-            self.on_error(_error_type(err))
+            self.on_error(kind)
 
     def _refuse(self, conn):
         try:
@@ -264,10 +273,37 @@ class HostNet:
         cid = "c" + str(self.count)
         self.conns[cid] = conn
         remote = conn.peer
-        self.on_conn(cid, remote if isinstance(remote, str) else None)
+        remote = remote if isinstance(remote, str) else None
+        self.on_conn(cid, remote)
+        ever = []                         # [True] once it opened
+        self.handlers.on(conn, "open", lambda *a: self._conn_opened(ever, remote))
         self.handlers.on(conn, "data", lambda data: self._data(cid, data))
-        self.handlers.on(conn, "close", lambda *a: self._closed(cid))
-        self.handlers.on(conn, "error", lambda *a: self._closed(cid))
+        self.handlers.on(conn, "close", lambda *a: self._unopened(ever, remote, cid))
+        self.handlers.on(conn, "error", lambda *a: self._unopened(ever, remote, cid))
+        # A friend's connection that arrived but does not open: their network cannot reach
+        # this phone (the friend's page says why; this one says that a friend tried).
+        slow = Timer(lambda: self._unopened(ever, remote, None, conn))
+        slow.at(UNREACHABLE_MS)
+        self.handlers.proxies.append(slow)
+
+    def _conn_opened(self, ever, remote):
+        ever.append(True)
+        self.friends.opened(remote)
+
+    def _unopened(self, ever, remote, cid, conn=None):
+        """A connection closed (`cid`), or is still not open UNREACHABLE_MS after it
+        arrived (`cid` None, `conn`): one that never opened is a friend who could not
+        connect."""
+        try:
+            if conn is not None and conn.open is True:
+                ever.append(True)
+        except Exception:
+            pass
+        if not ever and not self.closed:
+            ever.append(False)            # said once per connection
+            self.friends.failed(_now(), remote)
+        if cid is not None:
+            self._closed(cid)
 
     def _data(self, cid, data):
         if cid in self.conns:
@@ -309,8 +345,8 @@ class HostNet:
             except Exception:
                 pass
         self.handlers.on(conn, "open", opened)
-        closer = _Watch(lambda: self._refuse(conn))
-        closer.arm(keep_ms)
+        closer = Timer(lambda: self._refuse(conn))
+        closer.at(keep_ms)
         self.handlers.proxies.append(closer)
         return True
 
@@ -362,15 +398,26 @@ class GuestNet:
         self.tries = 0
         self.asked_at = 0
         self.closed = False
-        self.watch = _Watch(self._check)
+        self.incapable = False    # no WebRTC here: no Peer, no retry (`incapable`)
+        self.lost_to_ice = False  # the last connection lost was one whose ICE failed
+        self.watch = Timer(self._check)
         self._new_peer()
 
     def _check(self):
         if not self.closed and not self.registered:
             revive(self)
 
+    def attempt(self):
+        """Where the current attempt's negotiation stands (boot.js channelState): "answered"
+        (the host's page answered through the signaling server: it is there), "failed" (ICE
+        failed), "asked", or "" when there is no attempt or it is open. For ui/page/link.py
+        (`answered`, `blocked`): the network's fault, not the host's."""
+        if self.conn is None or self.open:
+            return ""
+        return channel_state(self.conn)
+
     def _watch(self, ms):
-        self.watch.arm(ms)
+        self.watch.at(ms)
 
     def peer_id(self):
         """This page's PeerJS id (bound into the seat proof), or "" before it has one."""
@@ -382,6 +429,9 @@ class GuestNet:
 
     def _new_peer(self):
         self.registered = False
+        if not webrtc_ok():
+            incapable(self)
+            return
         peer = js.crisp.newPeer(None)
         self.peer = peer
         self.asked_at = _now()
@@ -412,8 +462,8 @@ class GuestNet:
 
         self.handlers.on(conn, "data", lambda data: self.on_call(
             _text(data), answer, lambda: _close(conn)))
-        closer = _Watch(lambda: _close(conn))     # one message, soon, or nothing
-        closer.arm(10000)
+        closer = Timer(lambda: _close(conn))     # one message, soon, or nothing
+        closer.at(10000)
         self.handlers.proxies.append(closer)
 
     def _ensure(self):
@@ -430,7 +480,7 @@ class GuestNet:
             self.connect()
 
     def _unregistered(self, peer):
-        if peer is self.peer:
+        if peer is self.peer and not self.incapable:
             # The open data connection, if any, goes on; register again soon, ready for a
             # new one (a lost server often means a new network: the page checks the old one).
             self.registered = False
@@ -441,6 +491,10 @@ class GuestNet:
         if peer is not self.peer:
             return
         kind = _error_type(err)
+        if kind == INCOMPATIBLE:
+            self.registered = False
+            incapable(self)               # says it once; PeerJS would only say it again
+            return
         if peer.destroyed or peer.disconnected:
             self.registered = False
         if kind == "peer-unavailable":
@@ -465,7 +519,14 @@ class GuestNet:
         self.handlers.on(conn, "open", lambda *a: self._opened(conn))
         self.handlers.on(conn, "data", lambda data: self._data(conn, data))
         self.handlers.on(conn, "close", lambda *a: self._lost(conn, False))
-        self.handlers.on(conn, "error", lambda *a: self._lost(conn, False))
+        self.handlers.on(conn, "error", lambda *a: self._conn_error(conn, a[0] if a else None))
+
+    def _conn_error(self, conn, err):
+        # PeerJS: "negotiation-failed" when the connection's ICE failed (then it closes it)
+        ice = _error_type(err) == "negotiation-failed" or channel_state(conn) == "failed"
+        if conn is self.conn:
+            self.lost_to_ice = ice and not self.open
+        self._lost(conn, False)
 
     def drop(self):
         """Close the current data connection, if any, without calling on_lost."""
@@ -492,6 +553,7 @@ class GuestNet:
 
     def _opened(self, conn):
         if conn is self.conn:
+            self.lost_to_ice = False
             self.open = True
             self.on_open()
 
@@ -501,8 +563,11 @@ class GuestNet:
 
     def _lost(self, conn, missing):
         if conn is not None and conn is self.conn:
+            if not self.open and channel_state(conn) == "failed":
+                self.lost_to_ice = True
             self.drop()
             self.on_lost(missing)
+            self.lost_to_ice = False
 
     def send(self, text):
         if self.conn is None or not self.open:

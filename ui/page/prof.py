@@ -1,5 +1,5 @@
 """Where a page's main thread spends its time, by Python function (test builds only: the page
-parameter `?prof=1`, read through ui/page/main.py's `test_param`; bench/page_bench.py --profile).
+parameter `?prof=1`, read through ui/page/browser.py's `test_param`; bench/page_bench.py --profile).
 
 `install()` wraps the functions of TARGETS so that each call is noted as a span
 [label, start ms, end ms] (performance.now(), the clock of the browser's long tasks) in the
@@ -14,11 +14,13 @@ import js
 # (module name, class name or None, function name): the page's entry points and the work
 # they lead to, outermost first
 TARGETS = (
-    ("ui.page.main", "Page", "render"), ("ui.page.main", "Page", "ui_tick"),
-    ("ui.page.main", "GuestPage", "net_text"), ("ui.page.main", "GuestPage", "net_open"),
-    ("ui.page.main", "GuestPage", "step"), ("ui.page.main", "HostPage", "reply"),
-    ("ui.page.main", "HostPage", "create"), ("ui.page.main", "HostPage", "start_net"),
-    ("ui.page.main", "HostPage", "ui_tick"), ("ui.page.main", None, "main"),
+    ("ui.page.base_page", "Page", "render"), ("ui.page.base_page", "Page", "ui_tick"),
+    ("ui.page.guest_page", "GuestPage", "net_text"),
+    ("ui.page.guest_page", "GuestPage", "net_open"),
+    ("ui.page.guest_page", "GuestPage", "step"), ("ui.page.host_page", "HostPage", "reply"),
+    ("ui.page.host_page", "HostPage", "create"),
+    ("ui.page.host_transport", "HostTransport", "start_net"),
+    ("ui.page.host_page", "HostPage", "ui_tick"), ("ui.page.main", None, "main"),
     ("ui.page.client", "Client", "receive"), ("ui.page.client", "Client", "_view"),
     ("ui.page.client", "Client", "_fair_message"),
     ("ui.page.render", "Screen", "_render_once"), ("ui.page.render", "Screen", "_draw"),

@@ -10,12 +10,13 @@ taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dic
 from ui.page import cues
 from ui.page import i18n
 from ui.page.intents import handle
+from ui.page.presence import elapsed_ms
 from ui.page.screens import build, do_later
 from ui.page.sound import Sounds
 from ui.page.storage import Storage
 from ui.page.vdom import Patcher
 from ui.page.widgets import card_node
-from ui.page.viewmodel import Ctx, new_ui, read
+from ui.page.viewmodel import Ctx, new_ui, pause_of, read
 
 ERROR_MS = 5000
 
@@ -39,8 +40,6 @@ class Screen:
         self.model = None
         self.tree = None
         self.acts = {}
-        self._view_key = None
-        self._view_at = 0
         self._err_key = None
         self._err_at = 0
         self._rendering = False     # a render is building or patching right now
@@ -95,7 +94,7 @@ class Screen:
 
     def _now(self):
         # boot.js's crisp.now() (never a whole number): MicroPython's FFI wraps a JS whole
-        # number above 2**31, and the page's clock (quiet_since) is read the same way
+        # number above 2**31, and the page's clock (the Client's view_at) is read the same way
         try:
             return int(self.js.crisp.now())
         except Exception:
@@ -130,26 +129,17 @@ class Screen:
     def _render_once(self):
         now = self._now()
         model = self.model
-        # Remaining times in a view count from when it arrived: noted here, on this page's
-        # clock, the first time a view object is seen (update runs on every message).
-        view = read(model, "view")
-        key = id(view) if view is not None else None
-        if key != self._view_key:
-            self._view_key = key
-            self._view_at = now
-        view_at = self._view_at
         # errors show for a few seconds
         err = read(model, "error")
         ek = id(err) if err is not None else None
         if ek != self._err_key:
             self._err_key = ek
             self._err_at = now
-        # While the host is silent (its page may not run: then no time counts against anyone)
-        # the countdowns stop where the host was last heard.
-        quiet = read(model, "quiet_since")
-        until = quiet if isinstance(quiet, (int, float)) and quiet < now else now
-        ctx = Ctx(self.ui.get("lang", "en"), now, max(0, until - view_at), self.can_share,
-                  self.base)
+        # Remaining times in a view count from when it arrived (the Client's view_at; a model
+        # without one: now), stopped while the game is paused (its `pause`)
+        ctx = Ctx(self.ui.get("lang", "en"), now,
+                  elapsed_ms(read(model, "view_at", now), pause_of(model).since, now),
+                  self.can_share, self.base)
         shown = model
         if err is not None and now - self._err_at > ERROR_MS and read(model, "screen") != "gone":
             shown = _NoError(model)

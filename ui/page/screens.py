@@ -8,88 +8,18 @@ CPython (tests).
 """
 
 from ui.page import i18n
+from ui.page import netscreens
 from ui.page import qr
 from ui.shared import roomcode
-from ui.shared.limits import MAX_PLAYERS, NAME_MAX
-from ui.page.table import table_tree, tally
+from ui.shared.limits import MAX_PLAYERS
+from ui.page.banner import ENGINE_STAGES, connection_banner  # noqa: F401 (main.py's)
+from ui.page.results import tally
+from ui.page.table import table_tree
 from ui.page.vdom import h, isolate, keyed
 from ui.page.viewmodel import player_list, read, seat_name
-from ui.page.widgets import button, decor, rules_text, select, topbar
+from ui.page.widgets import button, decor, has_name, name_input, rules_text, select, topbar
 
 COPIED_MS = 2000
-
-
-def host_gone_panel(model, ui, ctx):
-    """The host counts as gone (ui/page/link.py `host_lost`): the player chooses to keep waiting
-    or to leave; after `keep-waiting` the banner stays, with `leave` still at hand."""
-    if ui.get("keep_waiting"):
-        return h("div", {"class": "banner host_gone", "data-testid": "connection",
-                         "role": "status"}, ctx.t("conn_host_gone"), " ",
-                 button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn small"))
-    return h("div", {"class": "banner host_gone host-gone", "data-testid": "host-gone",
-                     "role": "alertdialog"},
-             h("p", None, ctx.t("host_gone_title")),
-             h("div", {"class": "row"},
-               button(ctx, "keep-waiting", ctx.t("keep_waiting"),
-                      ("local", "keep_waiting"), "btn primary"),
-               button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn")))
-
-
-# The steps of the engine worker's start (engine-worker.js `progress` stages), each said in
-# its own words by the engine-progress banner (i18n "engine_<stage>").
-ENGINE_STAGES = ("download", "compile", "python", "engine")
-
-
-def connection_banner(model, ctx, ui=None):
-    wait = read(model, "engine_wait")
-    if wait is not None:
-        # The host asked for something the engine does (Start, Play solo, a resumed room)
-        # while it still starts in its worker: show how far it has come.
-        if wait < 0:
-            return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
-                             "role": "alert"}, ctx.t("engine_failed"), " ",
-                     button(ctx, "engine-retry", ctx.t("retry"),
-                            ("intent", "retry_engine", {}), "btn"))
-        stage = read(model, "engine_stage")
-        key = "engine_" + stage if stage in ENGINE_STAGES else "engine_loading"
-        return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
-                         "role": "status", "data-stage": stage if key != "engine_loading"
-                         else None}, ctx.t(key, pct=wait))
-    st = read(model, "status", "ok")
-    moving = read(model, "handover")
-    if isinstance(moving, dict):
-        # The host is gone and the room moves to its successor (docs/protocol.md "Host
-        # handover"): the table stays as it was meanwhile, `leave` at hand.
-        if moving.get("failed"):
-            text = ctx.t("handover_failed")
-        elif moving.get("me"):
-            text = ctx.t("handover_me")
-        else:
-            text = ctx.t("handover_other", name=moving.get("name") or "?")
-        return h("div", {"class": "banner connecting", "data-testid": "handover",
-                         "role": "status"}, text, " ", leave_button(ctx))
-    if read(model, "host_lost", False) and not read(model, "is_host", False) \
-            and st != "host_unverified":
-        return host_gone_panel(model, ui if ui is not None else {}, ctx)
-    if read(model, "is_host", False) and st in ("connecting", "reconnecting"):
-        # The host is the room: play goes on over the open data channels while only its
-        # signaling server is out of reach. Say what that means, discreetly.
-        return h("div", {"class": "banner host-note", "data-testid": "connection",
-                         "role": "status"}, ctx.t("conn_host_offline"))
-    if st == "no_room":
-        # A mistyped or ended link: say so, and offer the way back (the page keeps trying).
-        return h("div", {"class": "banner host_gone", "data-testid": "connection",
-                         "role": "status"}, ctx.t("conn_no_room"), " ",
-                 button(ctx, "leave", ctx.t("back_to_start"), ("intent", "leave", {}), "btn"))
-    if st == "host_unverified":
-        # The peer at the room id failed the seat proof: nothing it sent is shown; the
-        # screen keeps what the real host last showed, under this warning.
-        return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
-                         "role": "alert"}, ctx.t("conn_host_unverified"))
-    if st in ("connecting", "reconnecting", "host_gone", "host_paused", "looking"):
-        return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
-                 ctx.t("conn_" + st))
-    return None
 
 
 def error_toast(model, ctx):
@@ -135,6 +65,7 @@ def build(model, ui, ctx):
              keyed(topbar(ui, ctx, title, in_room, sub), "top"),
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
+             keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -148,22 +79,16 @@ def storage_note(ui, ctx):
                    "role": "note"}, ctx.t("storage_note"))
 
 
-def name_input(ui, ctx):
-    return h("label", {"class": "field"},
-             h("span", None, ctx.t("your_name")),
-             h("input", {"type": "text", "data-testid": "player-name", "maxlength": str(NAME_MAX),
-                         "autocomplete": "nickname", "enterkeyhint": "go",
-                         "placeholder": ctx.t("name_placeholder"), "value": ui.get("name", ""),
-                         "aria-describedby": None if has_name(ui) else "name-hint",
-                         "data-act": ctx.act("player-name", ("field", "name"))}),
-             # after the input: the hint coming or going never redraws the field being typed in
-             None if has_name(ui) else h("small", {"class": "hint name-hint", "id": "name-hint",
-                                                   "data-testid": "name-hint"},
-                                         ctx.t("name_needed")))
-
-
-def has_name(ui):
-    return bool((ui.get("name") or "").strip())
+def redealt_note(model, ctx):
+    """Why the round starts over (a host handover that could not open the sealed room deals
+    the interrupted round again, docs/protocol.md "Host handover"): while that round lasts."""
+    n = read(model, "redealt")
+    view = read(model, "view", {}) or {}
+    if not isinstance(n, int) or view.get("round") != n or view.get("phase") not in (
+            "peek", "play", "last_turns"):
+        return None
+    return h("p", {"class": "hint note-warn", "data-testid": "redealt", "role": "note"},
+             ctx.t("redealt", n=n))
 
 
 def resume_box(model, ctx):
@@ -195,13 +120,9 @@ def landing_tree(model, ui, ctx):
              keyed(resume_box(model, ctx), "resume"),
              keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
-             keyed(h("section", {"class": "card-box"},
-               h("h2", None, ctx.t("with_friends")),
-               h("p", {"class": "hint"}, ctx.t("with_friends_hint")),
-               button(ctx, "create-room", ctx.t("create_room"),
-                      ("local", "submit", "create_room") if ok else None, "btn primary big")),
-                   "friends"),
-             keyed(code_box(ui, ctx), "code"),
+             keyed(netscreens.friends_box(model, ctx, ok), "friends"),
+             keyed(code_box(ui, ctx) if read(model, "webrtc", True) is not False else None,
+                   "code"),
              keyed(h("section", {"class": "card-box"},
                h("h2", None, ctx.t("solo")),
                h("div", {"class": "row pickers"},
@@ -245,13 +166,14 @@ def join_tree(model, ui, ctx):
     status = read(model, "status", "")
     # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
     busy = status in ("connecting", "looking") and bool(ui.get("joined") or read(model, "token"))
-    if status == "no_room":
-        # the banner above says there is no game here and offers the way back: no form
+    if status in ("no_room", "no_webrtc"):
+        # the banner above says why (no game here; this browser cannot play with friends)
+        # and offers the way back, or solo: no form that could never work
         return h("main", {"class": "panel join"},
                  h("div", {"class": "hero"},
                    h("div", {"class": "fan"},
                      decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
-                   h("h2", None, ctx.t("no_room_title"))))
+                   h("h2", None, ctx.t(status + "_title"))))
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
@@ -282,18 +204,40 @@ def save_refused(model, ctx):
 
 
 def lobby_tree(model, ui, ctx):
+    """The lobby: the players, the options (the host sets them), the invitation, the tally of
+    games won, and the host's Add a bot and Start (a guest waits for the host)."""
     lobby = read(model, "lobby", {}) or {}
     players = player_list(model)
-    seats = sorted(players.keys())
+    count = len(players)
+    is_host = bool(read(model, "is_host", False))
+    host = read(model, "host_seat", lobby.get("host", 0))
+    rows = lobby_rows(model, players, host, ctx)
+    link_box = invite_box(model, ui, ctx)
+    options_box = lobby_options(lobby.get("options") or {}, is_host, ctx)
+    players_head = h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS))
+    players_list = h("ul", {"class": "players", "data-testid": "player-list"}, rows)
+    tally_box = tally(model, ctx) if read(model, "games", 0) else None
+    if not is_host:
+        start = h("p", {"class": "waiting", "data-testid": "lobby-waiting"},
+                  ctx.t("wait_host", name=seat_name(players, host, ctx)))
+        # a guest: first who they wait for, then the players; the invitation comes last
+        return h("main", {"class": "panel lobby"},
+                 start, h("section", {"class": "card-box"}, players_head, players_list),
+                 options_box, tally_box, link_box)
+    bots, start = host_controls(ui, count, ctx)
+    return h("main", {"class": "panel lobby"},
+             link_box,
+             h("section", {"class": "card-box"}, players_head, players_list, bots),
+             options_box, tally_box, start)
+
+
+def lobby_rows(model, players, host, ctx):
+    """One line per player: a dot (there or away), the name, the badges, and for the host a
+    button to remove anyone but itself."""
     is_host = bool(read(model, "is_host", False))
     me = read(model, "seat")
-    host = read(model, "host_seat", lobby.get("host", 0))
-    opts = lobby.get("options") or {}
-    link = room_link(model, ctx.base)
-    count = len(seats)
-
     rows = []
-    for s in seats:
+    for s in sorted(players.keys()):
         p = players[s]
         badges = []
         if s == host:
@@ -318,39 +262,48 @@ def lobby_tree(model, ui, ctx):
                       h("span", {"class": "pname", "title": seat_name(players, s, ctx)},
                         seat_name(players, s, ctx)),
                       badges, remove))
+    return rows
 
-    link_box = None
-    if link:
-        copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
-        qr_css = qr_style(link, ctx)
-        code = roomcode.code_of(read(model, "room"))
-        local = is_host and roomcode.is_local_link(link)
-        link_box = h("section", {"class": "card-box share"},
-                     h("h2", None, ctx.t("invite")),
-                     h("p", {"class": "hint"}, ctx.t("invite_hint")),
-                     h("p", {"class": "room-code"}, h("span", None, ctx.t("room_code")), " ",
-                       h("strong", {"data-testid": "lobby-code", "translate": "no"},
-                         roomcode.show(code))) if code else None,
-                     h("p", {"class": "banner warn", "data-testid": "link-warning",
-                             "role": "note"}, ctx.t("link_local")) if local else None,
-                     h("div", {"class": "share-body" + (" with-qr" if qr_css is not False
-                                                          else "")},
-                       h("div", {"class": "share-text"},
-                         h("div", {"class": "link", "data-testid": "room-link"}, link),
-                         h("div", {"class": "row"},
-                           button(ctx, "copy-link",
-                                  ctx.t("copied") if copied else ctx.t("copy_link"),
-                                  ("local", "copy"), "btn"),
-                           button(ctx, "share-link", ctx.t("share_link"),
-                                  ("intent", "share_link", {}), "btn")
-                           if ctx.can_share else None)),
-                       h("div", {"class": "qr", "data-testid": "room-qr", "role": "img",
-                                 "aria-label": ctx.t("qr_label"), "style": qr_css})
-                       if qr_css else
-                       # (its place, kept while the code is drawn: nothing moves)
-                       h("div", {"class": "qr", "aria-hidden": "true"}) if qr_css is None
-                       else None))
 
+def invite_box(model, ui, ctx):
+    """The invitation: the room's code, its link (copy, share) and its QR code; None without
+    a link."""
+    link = room_link(model, ctx.base)
+    if not link:
+        return None
+    is_host = bool(read(model, "is_host", False))
+    copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
+    qr_css = qr_style(link, ctx)
+    code = roomcode.code_of(read(model, "room"))
+    local = is_host and roomcode.is_local_link(link)
+    return h("section", {"class": "card-box share"},
+             h("h2", None, ctx.t("invite")),
+             h("p", {"class": "hint"}, ctx.t("invite_hint")),
+             h("p", {"class": "room-code"}, h("span", None, ctx.t("room_code")), " ",
+               h("strong", {"data-testid": "lobby-code", "translate": "no"},
+                 roomcode.show(code))) if code else None,
+             h("p", {"class": "banner warn", "data-testid": "link-warning",
+                     "role": "note"}, ctx.t("link_local")) if local else None,
+             h("div", {"class": "share-body" + (" with-qr" if qr_css is not False else "")},
+               h("div", {"class": "share-text"},
+                 h("div", {"class": "link", "data-testid": "room-link"}, link),
+                 h("div", {"class": "row"},
+                   button(ctx, "copy-link",
+                          ctx.t("copied") if copied else ctx.t("copy_link"),
+                          ("local", "copy"), "btn"),
+                   button(ctx, "share-link", ctx.t("share_link"),
+                          ("intent", "share_link", {}), "btn")
+                   if ctx.can_share else None)),
+               h("div", {"class": "qr", "data-testid": "room-qr", "role": "img",
+                         "aria-label": ctx.t("qr_label"), "style": qr_css})
+               if qr_css else
+               # (its place, kept while the code is drawn: nothing moves)
+               h("div", {"class": "qr", "aria-hidden": "true"}) if qr_css is None
+               else None))
+
+
+def lobby_options(opts, is_host, ctx):
+    """The game's options: set by the host, shown read-only to the guests."""
     def opt(key, spec_ok):
         return ("field", "opt", key) if spec_ok else None
 
@@ -363,60 +316,33 @@ def lobby_tree(model, ui, ctx):
         chk["data-act"] = ctx.act("opt-draw-from-discard", ("field", "opt", "draw_from_discard"))
     else:
         chk["disabled"] = True
-    options_box = h("section", {"class": "card-box options" + ("" if is_host else " readonly")},
-                    h("h2", None, ctx.t("options")),
-                    h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_target")),
-                      select(ctx, "opt-target", targets, opts.get("target", 100),
-                             opt("target", is_host))),
-                    h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_draw_seconds")),
-                      select(ctx, "opt-draw-seconds", draw_secs, "none" if ds is None else ds,
-                             opt("draw_seconds", is_host))),
-                    h("label", {"class": "field check"}, h("input", chk),
-                      h("span", None, ctx.t("opt_draw_from_discard"))),
-                    None if is_host else h("p", {"class": "hint"}, ctx.t("options_readonly")))
-
-    if is_host:
-        can_start = 2 <= count <= MAX_PLAYERS
-        bots = h("div", {"class": "row add-bot"},
-                 select(ctx, "bot-level", [("easy", ctx.t("level_easy")),
-                                           ("hard", ctx.t("level_hard"))],
-                        ui.get("bot_level", "easy"), ("field", "bot_level"), ctx.t("level")),
-                 button(ctx, "add-bot", ctx.t("add_bot"),
-                        ("local", "add_bot") if count < MAX_PLAYERS else None, "btn"))
-        start = h("div", {"class": "start"},
-                  button(ctx, "start-game", ctx.t("start_game"),
-                         ("intent", "start", {}) if can_start else None, "btn primary big"),
-                  None if can_start else h("p", {"class": "hint"}, ctx.t("need_two")))
-    else:
-        bots = None
-        start = h("p", {"class": "waiting", "data-testid": "lobby-waiting"},
-                  ctx.t("wait_host", name=seat_name(players, host, ctx)))
-
-    if not is_host:
-        # a guest: first who they wait for, then the players; the invitation comes last
-        return h("main", {"class": "panel lobby"},
-                 start,
-                 h("section", {"class": "card-box"},
-                   h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS)),
-                   h("ul", {"class": "players", "data-testid": "player-list"}, rows)),
-                 options_box,
-                 tally(model, ctx) if read(model, "games", 0) else None,
-                 link_box)
-    return h("main", {"class": "panel lobby"},
-             link_box,
-             h("section", {"class": "card-box"},
-               h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS)),
-               h("ul", {"class": "players", "data-testid": "player-list"}, rows),
-               bots),
-             options_box,
-             tally(model, ctx) if read(model, "games", 0) else None, start)
+    return h("section", {"class": "card-box options" + ("" if is_host else " readonly")},
+             h("h2", None, ctx.t("options")),
+             h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_target")),
+               select(ctx, "opt-target", targets, opts.get("target", 100),
+                      opt("target", is_host))),
+             h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_draw_seconds")),
+               select(ctx, "opt-draw-seconds", draw_secs, "none" if ds is None else ds,
+                      opt("draw_seconds", is_host))),
+             h("label", {"class": "field check"}, h("input", chk),
+               h("span", None, ctx.t("opt_draw_from_discard"))),
+             None if is_host else h("p", {"class": "hint"}, ctx.t("options_readonly")))
 
 
-def leave_button(ctx):
-    """`leave` where the menu's is not enough (a spectator's bar, the host-gone panel): the
-    room hears it first when there is one, then the page forgets the room and opens the
-    landing (ui/page/main.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
-    return button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn leave")
+def host_controls(ui, count, ctx):
+    """The host's (Add a bot row, Start) for a lobby of `count` players."""
+    can_start = 2 <= count <= MAX_PLAYERS
+    bots = h("div", {"class": "row add-bot"},
+             select(ctx, "bot-level", [("easy", ctx.t("level_easy")),
+                                       ("hard", ctx.t("level_hard"))],
+                    ui.get("bot_level", "easy"), ("field", "bot_level"), ctx.t("level")),
+             button(ctx, "add-bot", ctx.t("add_bot"),
+                    ("local", "add_bot") if count < MAX_PLAYERS else None, "btn"))
+    start = h("div", {"class": "start"},
+              button(ctx, "start-game", ctx.t("start_game"),
+                     ("intent", "start", {}) if can_start else None, "btn primary big"),
+              None if can_start else h("p", {"class": "hint"}, ctx.t("need_two")))
+    return bots, start
 
 
 _QR_CACHE = {}

@@ -8,6 +8,7 @@ from ui.page import cards
 from ui.page import i18n
 from ui.page.icons import icon
 from ui.page.vdom import h
+from ui.shared.limits import NAME_MAX
 
 
 def button(ctx, testid, label, spec=None, cls="btn", extra=None):
@@ -181,3 +182,31 @@ def menu_panel(ui, ctx, in_room):
              h("section", {"class": "menu-rules", "data-testid": "menu-rules"},
                h("h2", None, ctx.t("how_to_play")), rules_text(ctx)),
              button(ctx, "menu-close", ctx.t("close"), ("local", "menu", False), "btn"))
+
+
+def name_input(ui, ctx):
+    """The player's name field (ui["name"], at most NAME_MAX characters), with a hint under
+    it while it is empty."""
+    return h("label", {"class": "field"},
+             h("span", None, ctx.t("your_name")),
+             h("input", {"type": "text", "data-testid": "player-name", "maxlength": str(NAME_MAX),
+                         "autocomplete": "nickname", "enterkeyhint": "go",
+                         "placeholder": ctx.t("name_placeholder"), "value": ui.get("name", ""),
+                         "aria-describedby": None if has_name(ui) else "name-hint",
+                         "data-act": ctx.act("player-name", ("field", "name"))}),
+             # after the input: the hint coming or going never redraws the field being typed in
+             None if has_name(ui) else h("small", {"class": "hint name-hint", "id": "name-hint",
+                                                   "data-testid": "name-hint"},
+                                         ctx.t("name_needed")))
+
+
+def has_name(ui):
+    """Whether the player typed a name (not only spaces)."""
+    return bool((ui.get("name") or "").strip())
+
+
+def leave_button(ctx):
+    """`leave` where the menu's is not enough (a spectator's bar, the host-gone panel): the
+    room hears it first when there is one, then the page forgets the room and opens the
+    landing (ui/page/base_page.py `Page.leave`, as the menu's `menu-leave-confirm`)."""
+    return button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn leave")

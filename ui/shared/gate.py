@@ -89,3 +89,28 @@ class Gate:
         oldest = min(conns, key=lambda c: self.waiting[c][2])
         del self.waiting[oldest]
         return oldest
+
+
+SPECTATORS_PER_PEER = 2       # spectator places one remote PeerJS id may hold
+
+
+def spectator_to_evict(spectators, peers, conn, limit):
+    """Which spectator place a new spectator `conn` takes (issue 18 attack 6: `watch` takes
+    a connection off the waiting list, so the door's per-peer cap no longer applied and one
+    stranger held every place), or None for a free place or none to take. `spectators`:
+    their conns, oldest first; `peers`: {conn: remote PeerJS id}; `limit`: the places
+    (MAX_SPECTATORS). Its own peer holding SPECTATORS_PER_PEER already: its own oldest
+    place. All `limit` taken: the oldest place of the peer holding the most, when that peer
+    holds more than one; else None (the newcomer is refused)."""
+    def peer_of(c):
+        return peers.get(c) or "conn:" + str(c)
+    held = {}
+    for c in spectators:
+        held.setdefault(peer_of(c), []).append(c)
+    mine = held.get(peer_of(conn), [])
+    if len(mine) >= SPECTATORS_PER_PEER:
+        return mine[0]
+    if len(spectators) < limit:
+        return None
+    most = max(held.values(), key=len) if held else []
+    return most[0] if len(most) > 1 else None

@@ -26,6 +26,9 @@ import hashlib
 import hmac
 import json
 
+from crisp_core.checks import is_hex, same
+from ui.shared import wire
+
 MAX_EPOCH = 99
 
 
@@ -69,8 +72,7 @@ TAG_HEX = 20          # the unguessable part of a next id: 80 bits of an HMAC
 
 def is_secret(secret):
     """True when `secret` is a succession secret: SECRET_HEX lowercase hex digits."""
-    return (isinstance(secret, str) and len(secret) == SECRET_HEX
-            and all(c in "0123456789abcdef" for c in secret))
+    return is_hex(secret, SECRET_HEX)
 
 
 def _split(room_id):
@@ -80,8 +82,8 @@ def _split(room_id):
     parts = room_id.split("-")
     if len(parts) >= 3:
         mark, tag = parts[-2], parts[-1]
-        if (len(mark) >= 2 and mark[0] == "h" and mark[1:].isdigit() and len(tag) == TAG_HEX
-                and all(c in "0123456789abcdef" for c in tag)):
+        if (len(mark) >= 2 and mark[0] == "h" and mark[1:].isdigit()
+                and is_hex(tag, TAG_HEX)):
             return "-".join(parts[:-2]), int(mark[1:])
     return room_id, 0
 
@@ -199,10 +201,25 @@ class Handover:
         expected = successor_mac(key, self.room_id, self.successor, my_peer, self.nonce,
                                  host_nonce)
         self.nonce = None                   # one answer for one challenge
-        if not _same(mac, expected):
+        if not same(mac, expected):
             return None
         box = self.sealed.get("box") or {}
         return {"n": box.get("n"), "share": self.sealed.get("share")}
+
+    def answer(self, msg, my_peer):
+        """What this holder sends back on the connection to the new id for `msg`, a message
+        read there (wire.read: a dict, or None): (True, the `share` message text) for the
+        successor's `share_proof` whose mac checks out, (True, None) for a `share_proof`
+        that does not (an impostor at the new id gets nothing), (False, None) for any other
+        message (it is the Client's: Client.take). The page reads each text once."""
+        if not isinstance(msg, dict) or msg.get("type") != "share_proof":
+            return False, None
+        if not wire.fits(wire.BETWEEN, msg):
+            return True, None
+        share = self.share_for(msg["mac"], msg["nonce"], my_peer)
+        if share is None:
+            return True, None
+        return True, wire.encode(wire.message("share", n=share["n"], share=share["share"]))
 
     # ---- the successor -------------------------------------------------------------------
 
@@ -231,14 +248,22 @@ class Handover:
             return None
 
 
-def _same(a, b):
-    """Compare two texts without an early exit."""
-    x = a.encode("utf-8")
-    y = b.encode("utf-8")
-    diff = len(x) ^ len(y)
-    for i in range(min(len(x), len(y))):
-        diff |= x[i] ^ y[i]
-    return diff == 0
+def holder_plan(room_id, seat, players, host, sealed, new_id, secret):
+    """The Handover of a holder that was away while its host went (a page that looks for
+    the room instead of handing it over, `Link.behind`): its share may still open the
+    sealed room at `new_id` for the successor, which waits SHARE_WAIT_MS for a second share
+    and deals the round again without one (issue 23, fault 4). The Handover when this page
+    holds a share for the first next id and names another seat the successor (role "guest",
+    `resume`, its `new_id` is `new_id`), else None: a page whose old list names itself never
+    offers (and never takes the room over from here). Its share still goes only to a peer
+    that proves it is that successor (`share_for`)."""
+    try:
+        plan = Handover(room_id, seat, players, host, sealed, 1, secret)
+    except (ValueError, TypeError):
+        return None
+    if plan.role != "guest" or not plan.resume or plan.new_id != new_id:
+        return None
+    return plan
 
 
 FOLLOW_EPOCHS = 3       # a page back from away looks this many ids ahead for its room
@@ -332,11 +357,6 @@ MAX_WATCHERS = 8        # spectators a room keeps for its next host to tell (MAX
 MOVED_TEXT = 400        # a `moved` message is shorter than this
 
 
-def _is_hex(text, size):
-    return (isinstance(text, str) and len(text) == size
-            and all(c in "0123456789abcdef" for c in text))
-
-
 def is_peer_id(text):
     """True when `text` looks like a PeerJS id (letters, digits, single - or _ between; at
     most 64): a spectator's, or a room's."""
@@ -353,58 +373,110 @@ def is_peer_id(text):
     return prev not in "-_"
 
 
+def next_ids(room_id, secret, epochs=FOLLOW_EPOCHS):
+    """The room's real next ids from `room_id` (`room_id_after` for the next `epochs`
+    epochs, the nearest first); [] without a valid secret."""
+    first = epoch_after(room_id)
+    out = []
+    for e in range(first, min(first + epochs, MAX_EPOCH + 1)):
+        try:
+            out.append(room_id_after(room_id, e, secret))
+        except ValueError:
+            return []
+    return out
+
+
+def id_mark(new_id):
+    """What a spectator is told of a next id (`watching` `next`): a hash of it (32 hex),
+    enough to recognise the id in a `moved`, not to find it (its tag is 80 unguessable
+    bits), so that it cannot squat it first."""
+    return _mac("crisp-next-id", str(new_id))[:32]
+
+
+def id_marks(items):
+    """The well-formed marks of a `watching`'s `next` (FOLLOW_EPOCHS at most), else []."""
+    if not isinstance(items, list):
+        return []
+    return [m for m in items[:FOLLOW_EPOCHS] if is_hex(m, 32)]
+
+
+def moved_entries(follow, room_id, secret):
+    """The `moved` proofs the host computes itself for one spectator, for each of the room's
+    real next ids: [[new id, moved_mac]]. These, not the follow token, go into the sealed
+    room and the designate's `standby`: a successor can forward only the true next id."""
+    return [[new_id, moved_mac(follow, room_id, new_id)]
+            for new_id in next_ids(room_id, secret)]
+
+
 def watchers(items):
     """The well-formed entries of a list of spectators to tell after a handover:
-    [{"peer": PeerJS id, "follow": FOLLOW_HEX hex}], at most MAX_WATCHERS, no peer twice;
-    anything else is dropped."""
+    [{"peer": PeerJS id, "moved": [[next id, 64 hex], ...] (FOLLOW_EPOCHS at most)}], at most
+    MAX_WATCHERS, no peer twice; anything else is dropped."""
     out = []
     peers = []
     for w in items if isinstance(items, list) else []:
         if len(out) >= MAX_WATCHERS:
             break
-        if not isinstance(w, dict) or set(w) != {"peer", "follow"}:
+        if not isinstance(w, dict) or set(w) != {"peer", "moved"} \
+                or not isinstance(w["moved"], list):
             continue
-        if is_peer_id(w["peer"]) and _is_hex(w["follow"], FOLLOW_HEX) and w["peer"] not in peers:
+        moved = [[m[0], m[1]] for m in w["moved"][:FOLLOW_EPOCHS]
+                 if isinstance(m, list) and len(m) == 2 and is_peer_id(m[0])
+                 and is_hex(m[1], 64)]
+        if is_peer_id(w["peer"]) and moved and w["peer"] not in peers:
             peers.append(w["peer"])
-            out.append({"peer": w["peer"], "follow": w["follow"]})
+            out.append({"peer": w["peer"], "moved": moved})
     return out
 
 
 def moved_mac(follow, old_id, new_id):
     """The proof (64 hex) that the room a spectator watched at `old_id` moved to `new_id`:
-    keyed by that spectator's follow token (`watching`), which only the room and its sealed
-    copy know."""
+    keyed by that spectator's follow token (`watching`), which only the room knows."""
     return _mac(follow, "crisp-moved", old_id, new_id)
 
 
+def moved_text(new_id, mac):
+    """The `moved` message (JSON text) for `new_id` with its proof `mac`."""
+    return wire.encode(wire.message("moved", room=new_id, mac=mac))
+
+
 def moved_message(follow, old_id, new_id):
-    """The `moved` message the new host sends a spectator of the room at `old_id`."""
-    return ('{"type":"moved","v":1,"room":"%s","mac":"%s"}'
-            % (new_id, moved_mac(follow, old_id, new_id)))
+    """The `moved` message the room's host computes for a spectator of the room at
+    `old_id` (a test's, or `moved_entries`')."""
+    return moved_text(new_id, moved_mac(follow, old_id, new_id))
 
 
-def check_moved(text, follow, old_id):
+def moved_for(watcher, new_id):
+    """The `moved` text a new host at `new_id` sends one spectator (an entry of `watchers`),
+    or None when the old host computed none for that id."""
+    for entry in watcher.get("moved") or []:
+        if entry[0] == new_id:
+            return moved_text(new_id, entry[1])
+    return None
+
+
+def check_moved(text, follow, old_id, marks):
     """The new room id a `moved` message (JSON text from an incoming connection) proves,
     else None: exactly {type "moved", v 1, room, mac}; `room` a PeerJS id of the same room
-    (`<base>-h<k>-<tag>`, k after `old_id`'s epoch) and `mac` = moved_mac(follow, old_id,
-    room). Anything else, a wrong mac, a missing follow token: None (the page closes that
-    connection and changes nothing)."""
-    if not _is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
+    (`<base>-h<k>-<tag>`, k after `old_id`'s epoch), one of the next ids the room told this
+    spectator of (`marks`: `watching` `next`, id_mark of each) and `mac` = moved_mac(follow,
+    old_id, room). Anything else, a wrong mac, a missing follow token: None (the page closes
+    that connection and changes nothing)."""
+    if not is_hex(follow, FOLLOW_HEX) or not isinstance(text, str) or len(text) > MOVED_TEXT:
         return None
-    try:
-        msg = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(msg, dict) or set(msg) != {"type", "v", "room", "mac"} \
-            or msg["type"] != "moved" or msg["v"] != 1 or isinstance(msg["v"], bool):
+    msg = wire.read(text)
+    if msg is None or msg.get("type") != "moved" or not wire.fits(wire.BETWEEN, msg) \
+            or set(msg) != {"type", "v", "room", "mac"}:
         return None
     new_id, mac = msg["room"], msg["mac"]
-    if not is_peer_id(new_id) or not _is_hex(mac, 64) or new_id == old_id:
+    if not is_peer_id(new_id) or new_id == old_id:
         return None
     base, epoch = _split(new_id)
     if base != _split(old_id)[0] or epoch < epoch_after(old_id):
         return None
-    if not _same(mac, moved_mac(follow, old_id, new_id)):
+    if id_mark(new_id) not in id_marks(marks):
+        return None
+    if not same(mac, moved_mac(follow, old_id, new_id)):
         return None
     return new_id
 
@@ -499,3 +571,4 @@ def reload_should_look(record, seen, missing, failures, online=True):
     if record is None or seen or not online:
         return False
     return bool(missing) or (_is_seat(failures) and failures >= 3)
+

@@ -4,18 +4,17 @@ resume, the room's clock, and what the room's outputs ask of the page.
 MicroPython-compatible (the host page's main thread runs it there) and tested in CPython: no
 `js`, no clock, no storage, no randomness of its own. Every function takes what it needs
 (`now` in ms from the page's wall clock, saved records already parsed from JSON) and returns
-plain values; ui/page/main.py does the I/O (localStorage, timers, PeerJS).
+plain values; the host page (ui/page/host_page.py) does the I/O (localStorage, timers, PeerJS).
 
-Storage records (keys in ui/page/main.py):
+Storage records (ui/page/saved_rooms.py reads and writes them):
   saved room   "crisp.room.<id>": Room.to_dict() (ui/worker/room.py), written by the page after
                every change the room reports
   lease        "crisp.live.<id>": {"tab": <tab id>, "at": <ms, wall clock>, "clock": <room ms>}
                refreshed every second by the tab that runs the room; `at` 0 lets it go
 """
 
-import json
-
-from ui.shared import roomcode
+from crisp_core.checks import is_hex, is_number
+from ui.shared import roomcode, savedroom, wire
 
 LEASE_MS = 5000           # a lease not refreshed for this long is stale: another tab may run it
 LEASE_EVERY_MS = 1000     # how often the running tab refreshes its lease
@@ -27,10 +26,8 @@ LEASE_EVERY_MS = 1000     # how often the running tab refreshes its lease
 GAP_MS = 3000
 TICK_MS = 1000
 ROOM_ID_PREFIX = "crisp-"
-HEX = "0123456789abcdef"
 
-# The room's lobby options before the engine answers (ui/worker/room.py DEFAULT_OPTIONS).
-DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
+DEFAULT_OPTIONS = wire.DEFAULT_OPTIONS   # the lobby's options before the engine answers
 
 # Room outputs that change nothing worth saving: answering a ping, refusing a message (a
 # flood of refused messages must not become a flood of saves), a seat proof's challenge.
@@ -42,37 +39,24 @@ def new_room_id(random_hex):
     digits (64 bits; the page draws them with crypto.getRandomValues). Raises ValueError for
     anything else: a room id is also a PeerJS id, and a guessable one would let strangers
     take the room."""
-    text = random_hex if isinstance(random_hex, str) else ""
-    if len(text) != 16 or any(c not in HEX for c in text):
+    if not is_hex(random_hex, 16):
         raise ValueError("a room id needs 16 random hex digits")
-    bits = int(text, 16)
+    bits = int(random_hex, 16)
     return roomcode.room_id(roomcode.new_code(lambda k: bits >> (64 - k)))
 
 
 def resumable(saved):
-    """True for a saved room worth offering again: a dict with a text `room_id` and a list of
-    `seats`, whose game (if any) is not over. Never raises, whatever `saved` holds."""
-    try:
-        if not isinstance(saved, dict):
-            return False
-        game = saved.get("game")
-        if game is not None and not isinstance(game, dict):
-            return False
-        return (isinstance(saved.get("room_id"), str) and isinstance(saved.get("seats"), list)
-                and len(saved.get("seats")) > 0
-                and (game is None or game.get("phase") != "game_over"))
-    except Exception:
-        return False
+    """True for a saved room worth offering again: a room record (ui/shared/savedroom.py
+    `summary`) whose game (if any) is readable and not over. Never raises, whatever `saved`
+    holds."""
+    room = savedroom.summary(saved)
+    return room is not None and room["readable"] and not room["over"]
 
 
 def summary(saved):
     """What the landing shows of a resumable saved room: {room, names, started, round}."""
-    game = saved.get("game") or {}
-    names = []
-    for seat in saved.get("seats") or []:
-        names.append(seat.get("name") if isinstance(seat, dict) else None)
-    return {"room": saved.get("room_id"), "names": names, "started": bool(saved.get("game")),
-            "round": game.get("round")}
+    room = savedroom.summary(saved)
+    return {key: room[key] for key in ("room", "names", "started", "round")}
 
 
 def lease_free(lease, tab, now):
@@ -82,7 +66,7 @@ def lease_free(lease, tab, now):
     if not isinstance(lease, dict):
         return True
     at = lease.get("at")
-    return (lease.get("tab") in (None, tab) or not _is_number(at)
+    return (lease.get("tab") in (None, tab) or not is_number(at)
             or abs(now - at) > LEASE_MS)
 
 
@@ -115,10 +99,10 @@ def resume_clock(saved, lease):
     """The room clock (ms) a resumed room goes on from: the later of the saved room's `now`
     and the lease's `clock` (refreshed every second, so newer than a save when the last
     change was long ago). Never negative; ignores what is not a number."""
-    clock = saved.get("now") if isinstance(saved, dict) else None
-    clock = clock if _is_number(clock) and clock > 0 else 0
+    room = savedroom.summary(saved)
+    clock = room["clock"] if room is not None else 0
     held = lease.get("clock") if isinstance(lease, dict) else None
-    if _is_number(held) and held > clock:
+    if is_number(held) and held > clock:
         clock = held
     return int(clock)
 
@@ -197,22 +181,9 @@ def engine_stalled(state, progress_at, now):
             and now - progress_at >= ENGINE_STALL_MS)
 
 
-def kind_of(text):
-    """The `type` of a room message (JSON text), or None when it is not a JSON object with a
-    text `type`. Messages are read whole, never by their first bytes."""
-    try:
-        msg = json.loads(text)
-    except (ValueError, TypeError):
-        return None
-    if not isinstance(msg, dict):
-        return None
-    kind = msg.get("type")
-    return kind if isinstance(kind, str) else None
-
-
 def sort_out(out, local):
-    """Sort the room's outputs for the page. `out`: [(conn, text, kind)] (kind as `kind_of`;
-    None is read from the text). Returns a dict:
+    """Sort the room's outputs for the page. `out`: [(conn, text, kind)], the engine's reply
+    (`kind`: the message's type, as the room made it). Returns a dict:
       local    texts for the host's own screen (conn == `local`), in order
       remote   [(conn, text)] to send over the data connections, in order
       close    conns to close after their message was sent (they were `kicked`)
@@ -220,7 +191,7 @@ def sort_out(out, local):
     result = {"local": [], "remote": [], "close": [], "changed": False}
     for item in out:
         conn, text = item[0], item[1]
-        kind = item[2] if len(item) > 2 and item[2] is not None else kind_of(text)
+        kind = item[2] if len(item) > 2 else None
         if conn == local:
             result["local"].append(text)
         else:
@@ -232,27 +203,15 @@ def sort_out(out, local):
     return result
 
 
-def draft(room_id, name, seed=None, deck=None):
-    """The saved record of a room created while the engine still starts: enough to create
-    the same room again (same id: its link may be shared already) if the page reloads or
-    closes before the engine saved the room itself. Resumable (`resumable`), and
-    ui/worker/engine.py's `restore` creates a fresh room from it."""
-    return {"room_id": room_id, "draft": True, "seats": [{"name": name}], "game": None,
-            "seed": seed, "deck": deck, "now": 0}
+draft = savedroom.draft      # (the saved record of a room created while the engine starts)
 
 
 def provisional(room_id, name):
     """The host's own screen for a room the engine has not answered for yet (it is still
-    starting): the room's `welcome` and `lobby` messages for a room with the host alone,
-    as ui/worker/room.py sends them. The room's own messages replace them once it runs."""
-    welcome = {"type": "welcome", "v": 1, "seat": 0, "token": None, "room": room_id,
-               "host": 0}
-    lobby = {"type": "lobby", "v": 1, "host": 0, "started": False, "games": 0,
-             "options": dict(DEFAULT_OPTIONS),
-             "players": [{"seat": 0, "name": name, "bot": None, "connected": True,
-                          "wins": 0}]}
-    return [json.dumps(welcome), json.dumps(lobby)]
-
-
-def _is_number(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+    starting): the room's `welcome` and `lobby` messages (JSON text) for a room with the host
+    alone, made by the wire (ui/shared/wire.py) as the room makes them. The room's own
+    messages replace them once it runs."""
+    welcome = wire.welcome(0, room_id, 0)
+    welcome["token"] = None              # (the host's own seat: no token on the wire)
+    return [wire.encode(welcome),
+            wire.encode(wire.lobby([wire.player(0, name)], wire.DEFAULT_OPTIONS))]

@@ -19,34 +19,13 @@ import binascii
 import hashlib
 import hmac
 
+from crisp_core.checks import is_hex, same  # noqa: F401 (proof.is_hex, proof.same: the shared ones)
+
 NONCE_HEX = 32            # 128-bit nonces, as hex
 MAC_HEX = 64              # HMAC-SHA-256, as hex
 SEAT_ID_HEX = 32
 HOST = "crisp-host-proof"
 GUEST = "crisp-guest-proof"
-_HEX = "0123456789abcdef"
-
-
-def is_hex(text, size):
-    """True when `text` is a str of exactly `size` lowercase hex digits."""
-    if not isinstance(text, str) or len(text) != size:
-        return False
-    for ch in text:
-        if ch not in _HEX:
-            return False
-    return True
-
-
-def same(a, b):
-    """Compare two str in time that does not depend on where they differ (no early exit)."""
-    if not isinstance(a, str) or not isinstance(b, str):
-        return False
-    x = a.encode("utf-8")
-    y = b.encode("utf-8")
-    diff = len(x) ^ len(y)
-    for i in range(min(len(x), len(y))):
-        diff |= x[i] ^ y[i]
-    return diff == 0
 
 
 def seat_id(token):

@@ -143,22 +143,33 @@ def parse_share(text):
 
 # ---- the room sealed --------------------------------------------------------------------
 
-def seal_room(state, room_id, n, holders, randbytes=secrets.token_bytes):
+def opened_check(key):
+    """What only the holder of the box's key has (64 hex, from the key: never the key): the
+    old host keeps it per box in its save; the successor that opened the box with two shares
+    proves with it that it did (ui/handover.py `opened_mac`, issue 18 attack 1)."""
+    return binascii.hexlify(_mac(key, LABEL, "opened")).decode("ascii")
+
+
+def seal_room(state, room_id, n, holders, randbytes=secrets.token_bytes, check=None):
     """Seal `state` (a JSON-safe dict: `Room.to_dict()`) for the seats `holders` (the human
     guests' seat numbers, at least THRESHOLD of them). Returns (box, shares): the box every
-    player gets, and {seat: share text} of which each seat gets only its own. Raises
-    ValueError with fewer than THRESHOLD holders (one player alone would hold the key: the
-    round cannot be sealed, and is dealt again after a handover)."""
+    player gets, and {seat: share text} of which each seat gets only its own. `check` (a
+    dict, optional) gets "opened": the box's `opened_check`. Raises ValueError with fewer
+    than THRESHOLD holders (one player alone would hold the key: the round cannot be
+    sealed, and is dealt again after a handover)."""
     key = randbytes(KEY_BYTES)
+    if isinstance(check, dict):
+        check["opened"] = opened_check(key)
     plain = zlib.compress(json.dumps(state, separators=(",", ":")).encode("utf-8"), 9)
     box = encrypt(key, plain, room_id, n, randbytes(NONCE_BYTES))
     points = split(int.from_bytes(key, "big"), [seat + 1 for seat in holders], randbytes)
     return box, {x - 1: share_text(x, y) for x, y in points.items()}
 
 
-def open_room(box, shares, room_id):
+def open_room(box, shares, room_id, check=None):
     """The state sealed in `box` from the players' share texts (a list; any order, some may
-    be false): tries pairs until one opens the box. Raises SealError when none does."""
+    be false): tries pairs until one opens the box. `check` (a dict, optional) gets
+    "opened": the box's `opened_check`. Raises SealError when none does."""
     points = {}
     for text in shares:
         try:
@@ -174,10 +185,13 @@ def open_room(box, shares, room_id):
                     secret = combine({xs[i]: yi, xs[j]: yj})
                     if secret >= 1 << (8 * KEY_BYTES):
                         continue
+                    key = secret.to_bytes(KEY_BYTES, "big")
                     try:
-                        plain = decrypt(secret.to_bytes(KEY_BYTES, "big"), box, room_id)
+                        plain = decrypt(key, box, room_id)
                     except SealError:
                         continue
+                    if isinstance(check, dict):
+                        check["opened"] = opened_check(key)
                     return json.loads(zlib.decompress(plain).decode("utf-8"))
     raise SealError("these shares do not open the box")
 

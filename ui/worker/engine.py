@@ -29,19 +29,18 @@ Reply (one per request):
                                      error code when it refused a name (e.g. "name_taken")
   {"op": "out", "checked": room id}  (to "check") the saved room would load
   (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
-`kind` is each output's message type, read from the message itself (ui/hostlife.kind_of);
+`kind` is each output's message type, as the room made it (typed outputs, encoded here once);
 `save` is there whenever the room changed (anything but pongs and errors went out).
 After every request that ran the room, the room's `sealed` and `standby` messages that are due
-(Room.seal_due/seal_out, standby_due/standby_out) go out with the reply; a reply may carry
-"handover": "sealed" | "public" once a takeover made its room.
+(its sealing policy: Room.after_request, ui/worker/succession.py) go out with the reply;
+a reply may carry "handover": "sealed" | "public" once a takeover made its room.
 """
 
 import json
 import secrets
 
-from ui.shared import hostlife
-from ui.worker.room import ROOM_ID, SEAL_MS, BadMessage, Room, bot_maker
-from ui.shared.seal import THRESHOLD
+from ui.shared import handover, hostlife, savedroom, wire
+from ui.worker.room import BadMessage, Room, bot_maker
 from ui.worker.takeover import Takeover, share_kind
 
 OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check", "takeover")
@@ -57,7 +56,6 @@ class Engine:
         self.waiting = []           # the open/receive/close requests meanwhile
         self.how = None             # how the last takeover made its room
         self.pace = 1.0
-        self.seal_dirty = False     # the room changed since it was last sealed
 
     def handle(self, request_text):
         """One request (JSON text) -> one reply (JSON text). Never raises."""
@@ -87,7 +85,7 @@ class Engine:
         room_id, name = request["room_id"], request["name"]
         if not isinstance(room_id, str) or not isinstance(name, str):
             raise TypeError("room_id and name must be text")
-        if not ROOM_ID.match(room_id):
+        if not handover.is_peer_id(room_id):
             raise ValueError("not a room id")
         try:
             room = Room(room_id, name, seed=seed, deck=request.get("deck") or None)
@@ -105,8 +103,8 @@ class Engine:
             raise ValueError("not a resumable room")
         if saved.get("draft") is True:
             # created while the engine started, never saved by the room: make it again
-            return self._create({"room_id": saved["room_id"], "name": saved["seats"][0]["name"],
-                                 "seed": saved.get("seed"), "deck": saved.get("deck"),
+            room_id, name, seed, deck = savedroom.draft_fields(saved)
+            return self._create({"room_id": room_id, "name": name, "seed": seed, "deck": deck,
                                  "pace": request.get("pace"), "cheat": request.get("cheat"),
                                  "now": request.get("now")})
         room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
@@ -118,16 +116,15 @@ class Engine:
     def _receive(self, request):
         text = request["text"]          # not text (a binary payload): the room says so
         now = self._now(request)
-        kind = share_kind(text) if request["conn"] != "local" else None
-        if kind is not None:
-            # the share exchange is the takeover's; once the room runs, nobody needs shares
-            if self.takeover is not None:
-                return self._pending(self.takeover.receive(request["conn"], kind, text), now)
-            self._room()
-            return self._out([], now)
         if self.takeover is not None:
+            # while the room is made: the share exchange is the takeover's (read through the
+            # wire, ui/shared/wire.py BETWEEN), anything else waits for the room
+            kind = share_kind(text) if request["conn"] != "local" else None
+            if kind is not None:
+                return self._pending(self.takeover.receive(request["conn"], kind, text), now)
             return self._wait(request, now)
-        return self._out(self._room().receive(request["conn"], text, now), now)
+        # (once the room runs it takes a late share message itself: it changes nothing)
+        return self._out(self._room().receive_out(request["conn"], text, now), now)
 
     def _open(self, request):
         peer = request.get("peer")
@@ -143,13 +140,13 @@ class Engine:
         if self.takeover is not None:
             self.takeover.closed(request["conn"])
             return self._wait(request, now)
-        return self._out(self._room().close(request["conn"], now), now)
+        return self._out(self._room().close_out(request["conn"], now), now)
 
     def _tick(self, request):
         now = self._now(request)
         if self.takeover is not None:
             return self._pending([], now)
-        return self._out(self._room().tick(now), now)
+        return self._out(self._room().tick_out(now), now)
 
     # ---- a host handover: this page hosts the room from now on ---------------------------
 
@@ -173,22 +170,22 @@ class Engine:
         takeover = self.takeover
         room = takeover.room(now)
         if room is None:
-            return {"op": "out", "out": [[c, t, hostlife.kind_of(t)] for c, t in out],
+            return {"op": "out", "out": _encoded(out),
                     "save": None, "wakeup": takeover.deadline, "started": True,
                     "room": takeover.new_id, "dropped": []}
         self.takeover = None
         self.how = takeover.how
         self.room = room
         room.make_bot = bot_maker(room.seed, self.pace)
-        self.seal_dirty = True
+        room.seal_dirty = True      # a new host seals its room for the players at once
         for request in self.waiting:
             conn = request.get("conn")
             if request["op"] == "open":
                 out += room.open(conn, now, peer=request.get("peer"))
             elif request["op"] == "close":
-                out += room.close(conn, now)
+                out += room.close_out(conn, now)
             else:
-                out += room.receive(conn, request.get("text"), now)
+                out += room.receive_out(conn, request.get("text"), now)
         self.waiting = []
         reply = self._out(out, now)
         reply["handover"] = takeover.how
@@ -217,33 +214,31 @@ class Engine:
         return self.room
 
     def _out(self, out, now=None):
-        tagged = [[conn, text, hostlife.kind_of(text)] for conn, text in out]
-        changed = hostlife.sort_out(tagged, "local")["changed"]
+        """The reply to a request that ran the room: its typed outputs `out` [(conn, kind,
+        message)] and the seals and standby the room's sealing policy adds, encoded here,
+        each message once (the edge: ui/shared/wire.py `encode_all`)."""
+        changed = any(kind not in hostlife.UNSAVED_KINDS for _, kind, _ in out)
         room = self.room
         if now is not None and room is not None:
-            self.seal_dirty = self.seal_dirty or changed
-            # the room sealed for the players (at most once a second, when it changed), and
-            # the designated successor's standby tokens (when the designate or seats change)
-            extra = []
-            if self.seal_dirty and room.seal_due(now):
-                extra = room.seal_out(now)
-                self.seal_dirty = False
-            if room.standby_due():
-                extra += room.standby_out()
-            tagged += [[conn, text, hostlife.kind_of(text)] for conn, text in extra]
-        return self._reply(tagged, changed)
+            # the room's sealing policy (ui/worker/succession.py `after_request`)
+            extra = room.after_request(changed, now)
+            # a seal changes the save too: its box's opened check (ui/shared/comeback.py)
+            changed = changed or any(kind == "sealed" for _, kind, _ in extra)
+            out = out + extra
+        return self._reply(_encoded(out), changed)
 
     def _reply(self, out, changed):
         room = self.room
         wakeup = room.next_wakeup()
-        if self.seal_dirty and room.sealed_at is not None and room.game is not None \
-                and len(room.seal_holders()) >= THRESHOLD:
-            due = room.sealed_at + SEAL_MS       # the last change sealed too, when quiet
-            wakeup = due if wakeup is None else min(wakeup, due)
         return {"op": "out", "out": out,
                 "save": _text(room.to_dict()) if changed else None,
                 "wakeup": wakeup, "started": room.game is not None,
                 "room": room.room_id, "dropped": list(room.take_dropped())}
+
+
+def _encoded(out):
+    """Typed outputs [(conn, kind, message dict)] as the reply's [[conn, text, kind]]."""
+    return [list(item) for item in wire.encode_all(out)]
 
 
 def _pace(request):

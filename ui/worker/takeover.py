@@ -19,41 +19,32 @@ too and changes nothing.
 import json
 import secrets
 
-from ui.shared import handover, proof, seal
-from ui.worker.room import MAX_TEXT, ROOM_ID, Room
+from ui.shared import handover, seal, wire
+from ui.shared.wire import SHARE_TYPES, is_int
+from ui.worker.room import Room
 
 SHARE_WAIT_MS = 8000        # no second share after this long: the round is dealt again
 MAX_AFTER_SEAL_MS = 600000  # the most a sealed room's clock is moved on at a takeover (10 min)
 OFFERS_PER_CONN = 3         # share offers one connection may make
 OFFERS_MAX = 48             # share offers all connections together may make
-SHARE_TYPES = ("share_offer", "share_proof", "share")
 
 
 def share_kind(text):
-    """The `type` of `text` when it is one of the share exchange's messages, else None (cheap:
-    the engine asks it of every message while a takeover waits)."""
-    if not isinstance(text, str) or len(text) > MAX_TEXT or '"share' not in text:
-        return None
+    """The `type` of `text` when it is one of the share exchange's messages (ui/shared/wire.py
+    BETWEEN), else None: the engine asks it of every message while a takeover waits (read
+    whole, as every message; the version is the exchange's to refuse)."""
     try:
+        msg = wire.parse(text)
+    except wire.BadMessage as e:
+        if e.code != "bad_version":
+            return None
         msg = json.loads(text)
-    except ValueError:
-        return None
-    kind = msg.get("type") if isinstance(msg, dict) else None
+    kind = msg.get("type")
     return kind if kind in SHARE_TYPES else None
 
 
-def _msg(kind, **fields):
-    msg = {"type": kind, "v": 1}
-    msg.update(fields)
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)   # as ui/worker/room.py
-
-
 def _error(text):
-    return _msg("error", code="bad_message", text=text)
-
-
-def _int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
+    return ("error", wire.error("bad_message", text))
 
 
 class Takeover:
@@ -76,15 +67,14 @@ class Takeover:
         self.new_id = spec.get("new_id")
         self.seat = spec.get("seat")
         self.token = spec.get("token")
-        for what, ok in (("room id", isinstance(self.room_id, str)
-                          and ROOM_ID.match(self.room_id)),
-                         ("new id", isinstance(self.new_id, str) and ROOM_ID.match(self.new_id)),
-                         ("seat", _int(self.seat)),
+        for what, ok in (("room id", handover.is_peer_id(self.room_id)),
+                         ("new id", handover.is_peer_id(self.new_id)),
+                         ("seat", is_int(self.seat)),
                          ("token", isinstance(self.token, str) and 0 < len(self.token) <= 128)):
             if not ok:
                 raise ValueError("takeover: " + what)
         epoch = spec.get("epoch")
-        if not _int(epoch) or not 1 <= epoch <= handover.MAX_EPOCH:
+        if not is_int(epoch) or not 1 <= epoch <= handover.MAX_EPOCH:
             epoch = handover.epoch_after(self.room_id)
         self.plan = handover.Handover(self.room_id, self.seat, spec.get("players"),
                                       spec.get("host"), spec.get("sealed"), epoch,
@@ -93,7 +83,7 @@ class Takeover:
             raise ValueError("takeover: this seat is not the successor")
         after = spec.get("after_seal")
         # how long the old host spoke after the newest seal (ms): capped, 0 when unreadable
-        self.after_seal = min(after, MAX_AFTER_SEAL_MS) if _int(after) and after > 0 else 0
+        self.after_seal = min(after, MAX_AFTER_SEAL_MS) if is_int(after) and after > 0 else 0
         self.make_bot = make_bot
         self.nonce = nonce
         self.started = now
@@ -112,38 +102,39 @@ class Takeover:
         self.asked.pop(conn, None)
 
     def receive(self, conn, kind, text):
-        """One share-exchange message (`kind`: share_kind(text)) from `conn`: the replies."""
+        """One share-exchange message (`kind`: share_kind(text)) from `conn`: the replies,
+        typed [(conn, kind, message dict)]."""
+        return [(conn,) + reply for reply in self._answer(conn, kind, text)]
+
+    def _answer(self, conn, kind, text):
         try:
-            msg = json.loads(text)
-        except ValueError:
-            return [(conn, _error("not JSON"))]
-        if msg.get("v") != 1:
-            return [(conn, _error("protocol version must be 1"))]
+            msg = wire.parse(text)
+        except wire.BadMessage as e:
+            return [_error(e.text)]
         box = (self.plan.sealed or {}).get("box") or {}
-        if kind == "share_proof":
-            return [(conn, _error("only the successor sends share_proof"))]
+        if wire.BETWEEN[kind]["from"] == "successor":
+            return [_error("only the successor sends " + kind)]
         if kind == "share_offer":
             count = self.offers.get(conn, 0) + 1
             self.offers[conn] = count
-            seat, nonce, n = msg.get("seat"), msg.get("nonce"), msg.get("n")
             if count > OFFERS_PER_CONN or sum(self.offers.values()) > OFFERS_MAX:
-                return [(conn, _error("too many share offers"))]
-            if not _int(seat) or not 0 <= seat < 8 or seat == self.seat \
-                    or not proof.is_hex(nonce, 32) or not _int(n):
-                return [(conn, _error("share_offer: seat, n and a 32-hex nonce"))]
+                return [_error("too many share offers")]
+            if not wire.fits(wire.BETWEEN, msg) or msg["seat"] == self.seat:
+                return [_error("share_offer: seat, n and a 32-hex nonce")]
+            seat, nonce, n = msg["seat"], msg["nonce"], msg["n"]
             if not self.plan.resume or n != box.get("n") or conn not in self.peers:
-                return [(conn, _error("share_offer: not the box this room waits for"))]
+                return [_error("share_offer: not the box this room waits for")]
             mine = self.nonce()
             self.asked[conn] = (seat, nonce, mine)
             mac = self.plan.prove(self.token, seat, self.peers[conn], nonce, mine)
-            return [(conn, _msg("share_proof", n=n, nonce=mine, mac=mac))]
+            return [("share_proof", wire.message("share_proof", n=n, nonce=mine, mac=mac))]
         # a share: only after our proof to this connection, and once
         if conn not in self.asked:
-            return [(conn, _error("share: no share_offer answered on this connection"))]
+            return [_error("share: no share_offer answered on this connection")]
         del self.asked[conn]
         share = msg.get("share")
-        if not isinstance(share, str) or len(share) > 200 or msg.get("n") != box.get("n"):
-            return [(conn, _error("share: n and a share text"))]
+        if not wire.fits(wire.BETWEEN, msg) or len(share) > 200 or msg["n"] != box.get("n"):
+            return [_error("share: n and a share text")]
         self.plan.take_share({"n": msg.get("n"), "share": share})
         return []
 
@@ -152,11 +143,16 @@ class Takeover:
         (past `deadline`, or when it can never resume) from what every page knows. None
         meanwhile. Raises ValueError when neither works."""
         if self.plan.resume:
-            state = self.plan.opened(seal.open_room)
+            check = {}
+            state = self.plan.opened(lambda box, shares, room_id:
+                                     seal.open_room(box, shares, room_id, check=check))
             if state is not None:
                 self.how = "sealed"
-                return Room.from_handover(state, self.seat, now, new_id=self.new_id,
+                room = Room.from_handover(state, self.seat, now, new_id=self.new_id,
                                           make_bot=self.make_bot, after_seal=self.after_seal)
+                # its proof that it opened the box (`watching` `opened`; issue 18 attack 1)
+                room.opened = {"n": self.plan.sealed["box"].get("n"), "check": check["opened"]}
+                return room
             if now < self.deadline:
                 return None
         self.how = "public"
@@ -170,12 +166,12 @@ class Takeover:
         tokens = dict(tokens) if isinstance(tokens, dict) else {}
         tokens[str(self.seat)] = handover.next_token(self.token, self.room_id, self.seat)
         scores, dealer, number = public.get("scores"), public.get("dealer"), public.get("round")
-        if not isinstance(players, list) or not _int(dealer) or not _int(number):
+        if not isinstance(players, list) or not is_int(dealer) or not is_int(number):
             raise ValueError("takeover: no round to deal again")
         if public.get("phase") in ("round_over", "game_over"):
             # the round had ended (its scores counted): the next one is dealt
             number, dealer = number + 1, (dealer + 1) % len(players)
-        seats = sorted([p for p in players if isinstance(p, dict) and _int(p.get("seat"))],
+        seats = sorted([p for p in players if isinstance(p, dict) and is_int(p.get("seat"))],
                        key=lambda p: p["seat"])
         if [p["seat"] for p in seats] != list(range(len(seats))):
             raise ValueError("takeover: players")
@@ -189,7 +185,10 @@ class Takeover:
     def moved(self, room):
         """What the new host's page sends the old room's spectators, once its room runs:
         [{"peer": a spectator's PeerJS id, "text": its `moved` message}] (the new id, proven
-        with that spectator's follow token: handover.moved_message)."""
-        return [{"peer": w["peer"], "text": handover.moved_message(w["follow"], self.room_id,
-                                                                   self.new_id)}
-                for w in handover.watchers(room.followers)]
+        with that spectator's follow token by the old host: handover.moved_entries)."""
+        out = []
+        for w in handover.watchers(room.followers):
+            text = handover.moved_for(w, self.new_id)
+            if text is not None:
+                out.append({"peer": w["peer"], "text": text})
+        return out

@@ -1,0 +1,433 @@
+"""Two builds side by side in one run (bench/page_bench.py --against; issue 22 item 6):
+
+    .venv/bin/python bench/page_bench.py --dist AFTER --against BEFORE [--runs 3] [--cpu 4]
+        [--only engine,solo,join,reload,taps3,taps8]
+
+AFTER and BEFORE are two builds (tools/build.py --out DIR; a build of main is BEFORE). Each
+is served by its own tools/serve.mjs (gzip on) and measured in turn, run after run, in one
+headless Debian Chromium, so that a machine that other work loads meanwhile weighs on both
+alike. `--cpu N`: every page runs on a CPU N times slower (Chrome's CPU throttling, as a
+mid-range phone at 4). Medians of `--runs` runs, ms:
+
+  engine ready cold    navigation start to body[data-engine=ready] on a host page, nothing
+                       cached (a fresh browser context)
+  engine ready warm    the same once the service worker has kept the files (a reload)
+  engine own start     the engine worker's own start (its `ready` message's ms), cold
+  solo tap to table    Play solo tapped on a landing that just became usable (cold), to the
+                       table (the first card of seat 1 shown)
+  join: tap to seated  a guest's Join tapped while the host's engine starts (the host created
+                       its room as soon as its landing showed; its Pyodide wasm held back
+                       until JOIN_HOLD_S after the tap), to the guest's seat shown
+  join: seated after ready  the guest seated, less the later of its tap and the host's engine
+                       ready (same clock): how long a seat waits once it can be given
+  host reload          a host of a table of three reloaded, to every screen back as before
+  tap to every screen  (3 and 8 players) a player's tap (draw, discard) to the line it makes in
+                       every other player's event log; p50 and p95 over the taps
+
+Prints numbers; asserts nothing.
+"""
+
+import contextlib
+import os
+import statistics
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "e2e"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+from crisp_e2e import LAUNCH_ARGS, PHONE, READY_PROBE  # noqa: E402
+from pyodide_bench import local_site  # noqa: E402
+
+WAIT = 300_000
+ENGINE_DONE = "['ready', 'failed'].includes(document.body.dataset.engine)"
+
+
+def sel(testid, extra=""):
+    return '[data-testid="%s"]%s' % (testid, extra)
+
+
+class Phones:
+    """Browser contexts (phones) for one measurement, throttled `cpu` times; closed at exit."""
+
+    def __init__(self, browser, cpu):
+        self.browser, self.cpu, self.contexts = browser, cpu, []
+
+    def new(self, init=()):
+        context = self.browser.new_context(**PHONE)
+        context.add_init_script(READY_PROBE)
+        for script in init:
+            context.add_init_script(script)
+        self.contexts.append(context)
+        page = context.new_page()
+        self.throttle(page)
+        return page
+
+    def throttle(self, page):
+        if self.cpu > 1:
+            page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate",
+                                                    {"rate": self.cpu})
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for c in self.contexts:
+            with contextlib.suppress(Exception):
+                c.close()
+
+
+def landing(page, url):
+    page.goto(url)
+    page.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
+
+
+def engine_at(page):
+    """The host page's engine ready time, ms since its navigation start; None if it failed."""
+    page.wait_for_function(ENGINE_DONE, timeout=WAIT)
+    if page.evaluate("document.body.dataset.engine") != "ready":
+        return None
+    return page.evaluate("window.crisp.times.engine")
+
+
+def tap(page, testid):
+    page.wait_for_selector(sel(testid, ":not([disabled])"), timeout=WAIT)
+    page.click(sel(testid, ":not([disabled])"))
+
+
+def measure_engine(phones, base):
+    page = phones.new()
+    landing(page, base)
+    out = {"engine ready cold": engine_at(page),
+           "engine own start": page.evaluate("window.crisp.times.engineOwn || null")}
+    page.wait_for_function("document.body.dataset.offline === 'engine'", timeout=WAIT)
+    page.close()
+    page = page.context.new_page()
+    phones.throttle(page)
+    landing(page, base)
+    out["engine ready warm"] = engine_at(page)
+    return out
+
+
+def measure_solo(phones, base):
+    page = phones.new()
+    landing(page, base + "?botpace=0.1")
+    page.fill(sel("player-name"), "Sol")
+    t0 = time.monotonic()
+    tap(page, "play-solo")
+    page.wait_for_selector(sel("card-1-left"), timeout=WAIT)
+    return {"solo tap to table": (time.monotonic() - t0) * 1000}
+
+
+def epoch(page, expr):
+    """A page's performance.now()-based time `expr` as ms since the epoch (one clock for all
+    the pages of this machine)."""
+    return page.evaluate("performance.timeOrigin + (%s)" % expr)
+
+
+JOIN_HOLD_S = 3       # how long after the guest's Join the host's engine is held back
+
+
+def measure_join(phones, base):
+    """The host's Pyodide wasm is held back until the guest tapped Join and JOIN_HOLD_S
+    more: the guest joins while the engine starts, whatever the build's start time."""
+    host = phones.new()
+    held = []
+    host.context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+    landing(host, base)
+    host.fill(sel("player-name"), "Hana")
+    tap(host, "create-room")
+    host.wait_for_selector(sel("room-link"), timeout=WAIT)
+    link = host.inner_text(sel("room-link")).strip()
+    guest = phones.new()
+    guest.goto(link)
+    guest.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
+    guest.wait_for_selector(sel("player-name"), timeout=WAIT)
+    guest.fill(sel("player-name"), "Ana")
+    t0 = time.time() * 1000
+    tap(guest, "join-room")
+    time.sleep(JOIN_HOLD_S)
+    for route in held:
+        route.continue_()
+    host.context.unroute("**/pyodide.asm.wasm")
+    guest.wait_for_selector(sel("player-1"), timeout=WAIT)
+    seated = time.time() * 1000
+    if engine_at(host) is None:
+        return {}
+    ready = epoch(host, "window.crisp.times.engine")
+    return {"join: tap to seated": seated - t0,
+            "join: seated after ready": seated - max(ready, t0)}
+
+
+# Every change of a page's event log, [Date.now(), its text], in window.__crispLog (its text
+# read as textContent: no layout forced).
+LOG_WATCH = """
+(() => {
+  window.__crispLog = [];
+  let last = null;
+  const look = () => {
+    const log = document.querySelector('[data-testid="event-log"]');
+    const text = log ? log.textContent : null;
+    if (text !== last) { last = text; window.__crispLog.push([Date.now(), text]); }
+  };
+  new MutationObserver(look).observe(document, {subtree: true, childList: true,
+                                                characterData: true});
+})();
+"""
+
+# Click a live control, returning Date.now() just before (the tap's time).
+CLICK = """(s) => { const el = document.querySelector(s); if (!el) return null;
+                    const t = Date.now(); el.click(); return t; }"""
+
+
+def table_of(phones, base, players, query="?botpace=0.1", init=()):
+    """A host and players-1 guests at a dealt table, every peek over (every page with the
+    init scripts `init` too). -> [pages], host first."""
+    host = phones.new([LOG_WATCH] + list(init))
+    landing(host, base + query)
+    host.fill(sel("player-name"), "Hana")
+    tap(host, "create-room")
+    host.wait_for_selector(sel("room-link"), timeout=WAIT)
+    link = host.inner_text(sel("room-link")).strip()
+    pages = [host]
+    for i in range(1, players):
+        guest = phones.new([LOG_WATCH] + list(init))
+        guest.goto(link)
+        guest.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
+        guest.wait_for_selector(sel("connection"), state="detached", timeout=WAIT)
+        guest.fill(sel("player-name"), "Guest %d" % i)
+        tap(guest, "join-room")
+        guest.wait_for_selector(sel("player-%d" % i), timeout=WAIT)
+        pages.append(guest)
+    host.wait_for_selector(sel("player-%d" % (players - 1)), timeout=WAIT)
+    tap(host, "start-game")
+    for page in pages:
+        tap(page, "ready")
+    return pages
+
+
+def whose_turn(pages, timeout_s=60):
+    """The page whose deck is live (its turn to draw), waiting for one."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.query_selector(sel("deck", ":not([disabled])")):
+                return page
+        time.sleep(0.02)
+    return None
+
+
+def tap_to_logs(page, others, testid, timeout_s=30):
+    """Tap `testid` on `page`; -> ms from the tap to the last of `others` showing a new event
+    log line (None if one never did)."""
+    marks = [o.evaluate("window.__crispLog.length") for o in others]
+    t0 = page.evaluate(CLICK, sel(testid, ":not([disabled])"))
+    if t0 is None:
+        return None
+    latest = 0
+    for other, mark in zip(others, marks):
+        try:
+            other.wait_for_function("(m) => window.__crispLog.length > m", arg=mark,
+                                    timeout=timeout_s * 1000)
+        except Exception:
+            return None
+        latest = max(latest, other.evaluate("(m) => window.__crispLog[m][0]", mark))
+    return latest - t0
+
+
+def measure_taps(phones, base, players, taps=16):
+    """Draw-and-discard turns at a table of `players`: each tap (the host's and the guests')
+    to every other screen's event log line. -> p50/p95 (host taps, all taps)."""
+    pages = table_of(phones, base, players)
+    host_ms, all_ms = [], []
+    deadline = time.monotonic() + 240
+    while len(all_ms) < taps and time.monotonic() < deadline:
+        page = whose_turn(pages)
+        if page is None:
+            break
+        others = [p for p in pages if p is not page]
+        for testid in ("deck", "discard-held"):
+            try:        # (a tap the room refused, the table having moved on: no card held)
+                page.wait_for_selector(sel(testid, ":not([disabled])"), timeout=8000)
+            except Exception:
+                break
+            ms = tap_to_logs(page, others, testid, timeout_s=8)
+            if ms is not None:
+                all_ms.append(ms)
+                if page is pages[0]:
+                    host_ms.append(ms)
+    key = "tap, %d players" % players
+    return {key + ", host p50": pct(host_ms, 50), key + ", host p95": pct(host_ms, 95),
+            key + ", all p50": pct(all_ms, 50), key + ", all p95": pct(all_ms, 95)}
+
+
+def pct(values, p):
+    values = sorted(values)
+    if not values:
+        return None
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+# Where a tap's time goes (--only trace3 / trace8): every page notes Date.now() when the
+# engine worker is sent a request and when a reply comes back (host page), and when a data
+# channel message is sent or arrives (every page); the engine worker notes each request's
+# handling (worker_spans below).
+HOPS = """
+(() => {
+  const t = window.__crispHops = {post: [], reply: [], send: [], recv: []};
+  const W = window.Worker;
+  window.Worker = function (...args) {
+    const w = new W(...args);
+    const post = w.postMessage.bind(w);
+    w.postMessage = (m) => { t.post.push(Date.now()); return post(m); };
+    w.addEventListener("message", (e) => { if (typeof e.data === "string") t.reply.push(Date.now()); });
+    return w;
+  };
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (m) { t.send.push(Date.now()); return send.call(this, m); };
+  const desc = Object.getOwnPropertyDescriptor(RTCDataChannel.prototype, "onmessage");
+  Object.defineProperty(RTCDataChannel.prototype, "onmessage", {
+    configurable: true,
+    get() { return desc.get.call(this); },
+    set(fn) { desc.set.call(this, fn && ((e) => { t.recv.push(Date.now()); return fn(e); })); },
+  });
+})();
+"""
+
+WORKER_SPANS = """() => {
+  self.__crispSpans = [];
+  const h = self.onmessage;
+  self.onmessage = (e) => { const a = Date.now(); h(e); self.__crispSpans.push([a, Date.now()]); };
+}"""
+
+
+def first_after(times, t0):
+    later = [t for t in times if t >= t0]
+    return min(later) if later else None
+
+
+def measure_trace(phones, base, players, taps=12):
+    """The host's taps (draw, discard) hop by hop, medians: tap to the request posted to the
+    worker; the worker's handling (queued, then run); its reply back on the page; the page
+    to its first data channel send; that send to the last guest's receive; a guest's
+    receive to its event log line."""
+    pages = table_of(phones, base, players, init=[HOPS])
+    host = pages[0]
+    worker = next(w for w in host.workers if "engine-worker.js" in w.url)
+    worker.evaluate(WORKER_SPANS)
+    hops = {}
+    deadline = time.monotonic() + 240
+    while len(hops.get("tap to log (last guest)", [])) < taps and time.monotonic() < deadline:
+        page = whose_turn(pages)
+        if page is None:
+            break
+        if page is not host:        # a guest's turn: it plays, unmeasured
+            for testid in ("deck", "discard-held"):
+                with contextlib.suppress(Exception):
+                    page.click(sel(testid, ":not([disabled])"), timeout=8000)
+            continue
+        for testid in ("deck", "discard-held"):
+            try:
+                host.wait_for_selector(sel(testid, ":not([disabled])"), timeout=8000)
+            except Exception:
+                break
+            marks = [g.evaluate("window.__crispLog.length") for g in pages[1:]]
+            t0 = host.evaluate(CLICK, sel(testid, ":not([disabled])"))
+            logs = []
+            try:
+                for g, m in zip(pages[1:], marks):
+                    g.wait_for_function("(m) => window.__crispLog.length > m", arg=m,
+                                        timeout=8000)
+                    logs.append(g.evaluate("(m) => window.__crispLog[m][0]", m))
+            except Exception:
+                break
+            h = host.evaluate("window.__crispHops")
+            spans = worker.evaluate("self.__crispSpans")
+            post = first_after(h["post"], t0)
+            span = next((sp for sp in spans if sp[1] >= post), None) if post else None
+            reply = first_after(h["reply"], span[1]) if span else None
+            sent = first_after(h["send"], reply) if reply else None
+            recv = [first_after(g.evaluate("window.__crispHops.recv"), sent) for g in pages[1:]]
+            if None in (post, span, reply, sent) or None in recv:
+                continue
+            for key, value in (("tap to posted", post - t0), ("worker: waits", span[0] - post),
+                               ("worker: handles", span[1] - span[0]),
+                               ("reply to page", reply - span[1]),
+                               ("page to first send", sent - reply),
+                               ("send to last receive", max(recv) - sent),
+                               ("receive to log (max)", max(l - r for l, r in zip(logs, recv))),
+                               ("tap to log (last guest)", max(logs) - t0)):
+                hops.setdefault(key, []).append(value)
+    return {"trace %d: %s" % (players, k): statistics.median(v) for k, v in hops.items()}
+
+
+SIGNATURE = """() => JSON.stringify([...document.querySelectorAll('[data-testid]')]
+  .filter((e) => /^(seat-|card-|deck|discard|player-)/.test(e.dataset.testid))
+  .map((e) => [e.dataset.testid, e.getAttribute('data-card'), e.classList.contains('away')]))"""
+
+
+def measure_reload(phones, base):
+    """A table of three; the host page reloads: to every screen as it was (their seats,
+    cards, piles and away marks as before the reload)."""
+    pages = table_of(phones, base, 3, "?botpace=0.1")
+    time.sleep(4)                     # the one-time reveals are over
+    before = [p.evaluate(SIGNATURE) for p in pages]
+    t0 = time.monotonic()
+    pages[0].reload()
+    for p in pages[1:]:               # the guests see the host go
+        with contextlib.suppress(Exception):
+            p.wait_for_selector(sel("connection"), timeout=20_000)
+    pages[0].wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
+    deadline = time.monotonic() + 120
+    for p, sig in zip(pages, before):  # ...and come back: every screen as before, no banner
+        while time.monotonic() < deadline and (
+                p.evaluate(SIGNATURE) != sig or p.query_selector(sel("connection"))):
+            time.sleep(0.05)
+    if time.monotonic() >= deadline:
+        return {}
+    return {"host reload to every screen": (time.monotonic() - t0) * 1000}
+
+
+MEASURES = {"engine": measure_engine, "solo": measure_solo, "join": measure_join,
+            "reload": measure_reload,
+            "taps3": lambda phones, base: measure_taps(phones, base, 3),
+            "taps8": lambda phones, base: measure_taps(phones, base, 8),
+            "trace3": lambda phones, base: measure_trace(phones, base, 3),
+            "trace8": lambda phones, base: measure_trace(phones, base, 8)}
+
+
+def med(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else float("nan")
+
+
+def compare(dists, runs, cpu=1, only=None):
+    """Run the MEASURES (`only`: some of them) on every build of `dists`, in turn, `runs`
+    times; print their medians side by side."""
+    from playwright.sync_api import sync_playwright
+
+    names = [n for n in MEASURES if not only or n in only]
+    results = [{} for _ in dists]
+    with contextlib.ExitStack() as stack, sync_playwright() as pw:
+        bases = [stack.enter_context(local_site(d)) for d in dists]
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        for _ in range(runs):
+            for i, base in enumerate(bases):
+                for name in names:
+                    with Phones(browser, cpu) as phones:
+                        for key, value in MEASURES[name](phones, base).items():
+                            results[i].setdefault(key, []).append(value)
+        browser.close()
+    labels = [os.path.basename(os.path.normpath(d)) or d for d in dists]
+    print("side by side, %d runs, CPU slowed x%g (medians, ms):" % (runs, cpu))
+    print("  %-26s" % "" + "".join("%16s" % label[:15] for label in labels) + "%10s" % "ratio")
+    keys = []
+    for r in results:
+        keys += [k for k in r if k not in keys]
+    for key in keys:
+        values = [med(r.get(key, [])) for r in results]
+        ratio = values[0] / values[1] if len(values) > 1 and values[1] else float("nan")
+        print("  %-26s" % key + "".join("%16.0f" % v for v in values) + "%10.2f" % ratio)
+    for d, label in zip(dists, labels):
+        print("  %s: %s" % (label, d))

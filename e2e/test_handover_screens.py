@@ -1,0 +1,138 @@
+"""Issue 20 item 1 through the real pages: in a host handover every screen agrees with itself
+at every moment.
+
+Hana hosts Ana, Bea and a bot; her tab closes mid-game. Each remaining page records, with a
+MutationObserver, every state of what it shows that matters here: the connection banner
+(its test id and words), the seat wearing the host's crown (`host-badge`) and whether it
+shows away, whether Hana's seat shows away, and which table controls are live. A screen
+contradicts itself when:
+- its banner says the host is not answering (or gone, or the connection is lost) while the
+  crowned seat shows there;
+- its banner names a new host while the crown is on another seat, or on a seat shown away,
+  or Hana's seat shows there;
+- no banner shows, yet the crowned seat shows away;
+- a table control is live under a banner that says the game cannot go on (a tap that does
+  nothing).
+
+Printed: the seconds of contradictory screens per page, and the banners' words in order."""
+
+import time
+
+from crisp_rooms import no_errors
+from test_handover import GONE_MS, going_on, three_at_the_table
+from test_round import T, sel
+
+# Records what the screen shows, each time it changes (however briefly), with its time.
+WATCH_SCREEN = """
+() => {
+  window.__screens = [];
+  const table = () => document.querySelector('#app main.table');
+  const state = () => {
+    const b = document.querySelector('#app [data-testid="handover"], #app [data-testid="host-gone"],'
+      + ' #app [data-testid="connection"], #app [data-testid="host-unverified"]');
+    const seats = [...document.querySelectorAll('#app [data-testid^="seat-"]')];
+    const crowned = seats.filter(e => e.querySelector('[data-testid="host-badge"]'));
+    const c = crowned.length === 1 ? crowned[0] : null;
+    const hana = seats.find(e => (e.querySelector('.pname') || {}).textContent === 'Hana');
+    const t = table();
+    return {banner: b ? b.dataset.testid : null, text: b ? b.innerText : null,
+            table: !!t, crowns: crowned.length,
+            crown: c ? (c.querySelector('.pname') || {}).textContent : null,
+            crown_away: c ? c.classList.contains('away') : null,
+            crown_me: c ? c.classList.contains('me') : null,
+            hana_away: hana ? hana.classList.contains('away') : null,
+            live: t ? [...t.querySelectorAll('[data-act]:not([disabled])')]
+              .map(e => e.dataset.testid).filter(id => id !== 'leave').join() : ''};
+  };
+  const seen = () => {
+    const s = state();
+    const last = window.__screens[window.__screens.length - 1];
+    const same = last && Object.keys(s).every(k => s[k] === last[k]);
+    if (!same) { s.at = Date.now(); window.__screens.push(s); }
+  };
+  seen();
+  new MutationObserver(seen).observe(document.body, {subtree: true, childList: true,
+                                                     characterData: true, attributes: true});
+}
+"""
+
+ABSENT = ("connection", "host-gone", "host-unverified")
+
+# The game going on under its new host: no banner, Hana's seat away, the crown on a seat there.
+SETTLED = """() => {
+  const s = window.__screens[window.__screens.length - 1];
+  return s.banner === null && s.hana_away === true && s.crowns === 1 && !s.crown_away;
+}"""
+
+
+def contradiction(s):
+    """Why the screen state `s` (WATCH_SCREEN) contradicts itself, or None."""
+    if not s["table"]:
+        return None
+    if s["crowns"] != 1:
+        return "%d crowns" % s["crowns"]
+    if s["banner"] in ABSENT:
+        if not s["crown_away"] and not s["crown_me"]:
+            return "the host is said absent, its seat shows there"
+        if s["live"]:
+            return "the game is paused, yet %s is live" % s["live"]
+        return None
+    if s["banner"] == "handover":
+        me = s["crown_me"]
+        if not me and (s["crown"] not in s["text"] or s["crown_away"]):
+            return "the new host named is not the crowned seat shown there"
+        if s["hana_away"] is False:
+            return "the old host shows there"
+        if s["live"]:
+            return "the game moves, yet %s is live" % s["live"]
+        return None
+    if s["banner"] is None and s["crown_away"]:
+        return "no banner, yet the host's seat shows away"
+    return None
+
+
+def contradictory_seconds(states, end_ms):
+    """The seconds during which the screen contradicted itself, and the reasons seen."""
+    total = 0
+    why = []
+    for i, s in enumerate(states):
+        until = states[i + 1]["at"] if i + 1 < len(states) else end_ms
+        reason = contradiction(s)
+        if reason is not None:
+            total += until - s["at"]
+            if reason not in why:
+                why.append(reason)
+    return total / 1000, why
+
+
+def test_every_screen_agrees_with_itself_through_a_host_handover(new_phone):
+    host, ana, bea, _ = three_at_the_table(new_phone, GONE_MS, bot=True)
+    hp, ap, bp = host.page, ana.page, bea.page
+    for p in (ap, bp):
+        p.evaluate(WATCH_SCREEN)
+    hp.close()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if all("-h1-" in p.url for p in (ap, bp)) and going_on(ap, 1) and going_on(bp, 1) \
+                and ap.locator(sel("deck", ":not([disabled])")).count():
+            break
+        time.sleep(0.1)
+    ap.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)   # Ana's turn, as before
+    for p in (ap, bp):           # the screens settled under the new host: Hana's seat away
+        try:
+            p.wait_for_function(SETTLED, timeout=10_000)
+        except Exception:
+            pass                 # (what it shows meanwhile is counted all the same)
+    results = {}
+    for name, p in (("Ana", ap), ("Bea", bp)):
+        states = p.evaluate("window.__screens")
+        end = p.evaluate("Date.now()")
+        secs, why = contradictory_seconds(states, end)
+        results[name] = secs
+        words = []
+        for s in states:
+            if s["text"] != (words[-1] if words else None):
+                words.append(s["text"])
+        print("%s: %.1f s of contradictory screens %s; banners: %s" % (name, secs, why, words))
+    assert results == {"Ana": 0, "Bea": 0}
+    no_errors(ana, bea)

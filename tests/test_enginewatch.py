@@ -1,0 +1,96 @@
+"""ui/page/enginewatch.py: when the host page counts its running engine worker as dead (an error
+event, Pyodide's fatal error, a reply that never comes) and whether it starts a new one
+(issue 23, fault 3)."""
+
+from ui.page.enginewatch import REPLY_MS, RESTART_WINDOW_MS, RESTARTS_MAX, EngineWatch
+
+
+def running(now=0):
+    watch = EngineWatch()
+    watch.started(now)
+    return watch
+
+
+def test_a_worker_that_answers_is_alive():
+    watch = running()
+    for t in range(0, 60000, 1000):
+        watch.sent(t)
+        assert watch.check(t + 10) is None
+        watch.answered()
+    assert watch.check(10 ** 6) is None        # nothing asked: nothing owed
+
+
+def test_a_reply_that_never_comes_counts_as_death_after_the_bound():
+    watch = running()
+    watch.sent(1000)
+    for t in range(1000, 1000 + REPLY_MS, 250):      # the page's UI ticks
+        assert watch.check(t) is None
+    assert watch.check(1000 + REPLY_MS) == "restart"
+    assert watch.why == "no_reply" and watch.dead_at == 1000    # it stopped answering then
+
+
+def test_a_page_that_did_not_run_never_blames_its_worker():
+    """A frozen host page (40 s asleep): the reply waits in its queue; the first check after
+    the gap must not count the gap."""
+    watch = running()
+    watch.check(0)
+    watch.sent(100)
+    assert watch.check(200) is None
+    assert watch.check(40200) is None              # woke: the gap is the page's own
+    watch.answered()
+    assert watch.check(40450) is None
+    watch = running()
+    watch.check(0)
+    watch.sent(0)
+    for t in range(250, REPLY_MS, 250):
+        assert watch.check(t) is None
+    assert watch.check(REPLY_MS) == "restart"
+
+
+def test_requests_sent_while_it_starts_are_not_held_against_it():
+    watch = EngineWatch()
+    watch.sent(0)                               # Pyodide still starting: 30 s, say
+    assert watch.check(30000) is None
+    watch.started(30000)
+    for t in range(30000, 30000 + REPLY_MS, 250):
+        assert watch.check(t) is None
+    assert watch.check(30000 + REPLY_MS) == "restart"
+
+
+def test_an_error_event_or_a_fatal_error_is_death_at_once():
+    for why in ("error", "fatal"):
+        watch = running()
+        watch.died(why, 5)
+        assert watch.check(5) == "restart" and watch.why == why
+    watch = EngineWatch()
+    watch.died("error")                         # before it ran: a failed start, not a death
+    assert watch.check(0) is None
+
+
+def test_a_restart_forgets_what_the_dead_worker_owed():
+    watch = running()
+    watch.sent(0)
+    watch.check(REPLY_MS - 1000)
+    assert watch.check(REPLY_MS) == "restart"
+    watch.restarting(REPLY_MS)
+    assert watch.check(REPLY_MS * 3) is None    # the new one starts: nothing counted yet
+    watch.started(REPLY_MS * 3)
+    assert watch.check(REPLY_MS * 10) is None
+
+
+def test_it_gives_up_after_too_many_restarts_in_a_while():
+    watch = running()
+    now = 0
+    for _ in range(RESTARTS_MAX):
+        watch.died("fatal", now)
+        assert watch.check(now) == "restart"
+        watch.restarting(now)
+        now += 1000
+        watch.started(now)
+    watch.died("fatal", now)
+    assert watch.check(now) == "give_up"
+    # long after, a death may be restarted again
+    later = running()
+    later.restarts = list(watch.restarts)
+    later.died("fatal", now + RESTART_WINDOW_MS)
+    assert later.check(now + RESTART_WINDOW_MS) == "restart"

@@ -1,0 +1,213 @@
+"""The connection banner over every screen: what the page's phase and the host's presence
+(the Client's `status`, `host_lost` and `pause`, from ui/page/link.py's one signal) say now.
+
+`connection_banner(model, ctx, ui)` looks the banner up in a table from (phase, signal)
+(`PAIRS`, `PHASES`, `SIGNALS`) and draws it (`BANNER_TREES`). Pure: runs on MicroPython,
+Pyodide and CPython (tests).
+"""
+
+from ui.page import netscreens
+from ui.page.client import VERSION as PROTOCOL
+from ui.page.vdom import h, isolate
+from ui.page.viewmodel import pause_of, player_list, read, seat_name, secs
+from ui.page.widgets import button, leave_button
+
+
+def host_gone_panel(model, ctx, ui):
+    """The host counts as gone (ui/page/link.py `host_lost`): the player chooses to keep waiting
+    or to leave; after `keep-waiting` the banner stays, with `leave` still at hand."""
+    if ui.get("keep_waiting"):
+        return h("div", {"class": "banner host_gone", "data-testid": "connection",
+                         "role": "status"}, ctx.t("conn_host_gone"), " ",
+                 button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn small"))
+    return h("div", {"class": "banner host_gone host-gone", "data-testid": "host-gone",
+                     "role": "alertdialog"},
+             h("p", None, ctx.t("host_gone_title")),
+             h("div", {"class": "row"},
+               button(ctx, "keep-waiting", ctx.t("keep_waiting"),
+                      ("local", "keep_waiting"), "btn primary"),
+               button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn")))
+
+
+# The steps of the engine worker's start (engine-worker.js `progress` stages), each said in
+# its own words by the engine-progress banner (i18n "engine_<stage>").
+ENGINE_STAGES = ("download", "compile", "python", "engine")
+
+
+def banner_phase(model):
+    """The page's phase, as the connection banner sees it: "no_webrtc" (this browser cannot
+    connect to anyone), "engine" (the host waits for its engine), "version_clash" (the host's page runs another version), "restarting" (the host's
+    engine restarts from the room's last save), "handing_over", "hosting", "table" (a seated
+    player at a game), or "room" (a guest anywhere else: joining, the lobby, watching,
+    looking for the room)."""
+    if read(model, "status") == "no_webrtc":
+        return "no_webrtc"
+    if read(model, "engine_wait") is not None:
+        return "engine"
+    if isinstance(read(model, "version_clash"), dict):
+        return "version_clash"
+    if read(model, "restarting", False):
+        return "restarting"
+    if isinstance(read(model, "handover"), dict):
+        return "handing_over"
+    if read(model, "is_host", False):
+        return "hosting"
+    if read(model, "screen") == "table" and read(model, "seat") is not None:
+        return "table"
+    return "room"
+
+
+def banner_signal(model):
+    """The host's presence as the banner sees it (the Client's `set_link`): "lost" (the host
+    counts as gone), "silent" (the game paused, the host not answering), or the status."""
+    status = read(model, "status", "ok")
+    if read(model, "host_lost", False) and status not in ("host_unverified", "unreachable"):
+        return "lost"
+    if status in ("host_gone", "host_paused") and pause_of(model).since is not None:
+        return "silent"
+    return status
+
+
+# The table from (phase, signal) to banner, looked up in this order: a pair of its own
+# (PAIRS), else the phase's banner whatever the signal (PHASES), else the signal's in any
+# phase (SIGNALS); none found: no banner.
+PAIRS = {("hosting", "connecting"): "host_offline", ("hosting", "reconnecting"): "host_offline",
+         ("table", "silent"): "host_silent"}
+PHASES = {"no_webrtc": "no_webrtc", "engine": "engine", "version_clash": "version_clash",
+          "restarting": "restarting", "handing_over": "handover",
+          "hosting": "network"}        # (a friend whose connection never opens, or none)
+SIGNALS = {"unreachable": "network",   # the network's fault, not the host's (issue 21)
+           "lost": "host_gone", "no_room": "no_room", "host_unverified": "host_unverified"}
+for _said in ("silent", "connecting", "reconnecting", "host_gone", "host_paused", "looking"):
+    SIGNALS[_said] = "status"          # said in words: conn_<status>
+
+
+def banner_for(phase, signal):
+    """The banner's name for (phase, signal) (PAIRS, PHASES, SIGNALS), or "none"."""
+    if (phase, signal) in PAIRS:
+        return PAIRS[(phase, signal)]
+    return PHASES.get(phase) or SIGNALS.get(signal) or "none"
+
+
+def connection_banner(model, ctx, ui=None):
+    """The banner over every screen: what the page and the host's presence say now."""
+    name = banner_for(banner_phase(model), banner_signal(model))
+    draw = BANNER_TREES.get(name)
+    return draw(model, ctx, ui if ui is not None else {}) if draw is not None else None
+
+
+def engine_banner(model, ctx, ui):
+    """The host asked for something the engine does (Start, Play solo, a resumed room) while
+    it still starts in its worker: how far it has come, or that it failed (retry)."""
+    wait = read(model, "engine_wait")
+    stage = read(model, "engine_stage")
+    if wait < 0:
+        # ("update": a new version of the game replaced this page's while it was open)
+        return h("div", {"class": "banner host_gone", "data-testid": "engine-progress",
+                         "role": "alert", "data-stage": "update" if stage == "update"
+                         else None},
+                 ctx.t("engine_update" if stage == "update" else "engine_failed"), " ",
+                 button(ctx, "engine-retry", ctx.t("retry"),
+                        ("intent", "retry_engine", {}), "btn"))
+    key = "engine_" + stage if stage in ENGINE_STAGES else "engine_loading"
+    return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
+                     "role": "status", "data-stage": stage if key != "engine_loading"
+                     else None}, ctx.t(key, pct=wait))
+
+
+def version_banner(model, ctx, ui):
+    """The host's page runs another version of the game (issue 23, fault 1): whose page must
+    reload, with the way to it when it is this one."""
+    clash = read(model, "version_clash")
+    newer = isinstance(clash.get("host"), int) and clash["host"] > PROTOCOL
+    name = isolate(clash.get("name")) if clash.get("name") else ctx.t("the_host")
+    return h("div", {"class": "banner host_gone", "data-testid": "version-clash",
+                     "data-newer": "host" if newer else "me", "role": "alert"},
+             ctx.t("version_newer" if newer else "version_older", name=name), " ",
+             button(ctx, "reload", ctx.t("reload"), ("intent", "reload", {}), "btn")
+             if newer else None)
+
+
+def restarting_banner(model, ctx, ui):
+    """The host's engine died and restarts from the room's last save
+    (ui/page/enginewatch.py)."""
+    host = read(model, "host_seat", 0)
+    name = seat_name(player_list(model), host, ctx) if host in player_list(model) else "?"
+    return h("div", {"class": "banner connecting", "data-testid": "restarting",
+                     "role": "status"},
+             ctx.t("conn_restarting_me" if read(model, "is_host", False)
+                   else "conn_restarting", name=name))
+
+
+def handover_banner(model, ctx, ui):
+    """The room moves to its next host (docs/protocol.md "Host handover"): who hosts now
+    (the crown is on that seat already); the table stays as it was meanwhile, paused, with
+    `leave` at hand."""
+    moving = read(model, "handover")
+    if moving.get("failed"):
+        text = ctx.t("handover_failed")
+    elif moving.get("me"):
+        text = ctx.t("handover_me")
+    else:
+        text = ctx.t("handover_other", name=moving.get("name") or "?")
+    return h("div", {"class": "banner connecting", "data-testid": "handover",
+                     "role": "status"}, text, " ", leave_button(ctx))
+
+
+def host_silent_banner(model, ctx, ui):
+    """The game paused at the table: the host's phone is not answering, named, with the
+    seconds left before the room moves to its next host (the host's seat shows away)."""
+    pause = pause_of(model)
+    seat = pause.seat if pause.seat is not None else read(model, "host_seat", 0)
+    name = seat_name(player_list(model), seat, ctx)
+    gone_at = pause.gone_at
+    left = secs(max(0, gone_at - ctx.now)) if gone_at is not None else 0
+    return h("div", {"class": "banner host_paused", "data-testid": "connection",
+                     "role": "status"}, ctx.t("conn_host_silent", name=name, s=left))
+
+
+def host_offline_banner(model, ctx, ui):
+    """The host is the room: play goes on over the open data channels while only its
+    signaling server is out of reach. Said discreetly."""
+    return h("div", {"class": "banner host-note", "data-testid": "connection",
+                     "role": "status"}, ctx.t("conn_host_offline"))
+
+
+def no_room_banner(model, ctx, ui):
+    """A mistyped or ended link: said, with the way back (the page keeps trying)."""
+    return h("div", {"class": "banner host_gone", "data-testid": "connection",
+                     "role": "status"}, ctx.t("conn_no_room"), " ",
+             button(ctx, "leave", ctx.t("back_to_start"), ("intent", "leave", {}), "btn"))
+
+
+def unverified_banner(model, ctx, ui):
+    """The peer at the room id failed the seat proof: nothing it sent is shown; the screen
+    keeps what the real host last showed, under this warning."""
+    return h("div", {"class": "banner host_unverified", "data-testid": "host-unverified",
+                     "role": "alert"}, ctx.t("conn_host_unverified"))
+
+
+def status_banner(model, ctx, ui):
+    """The connection's state in words (ui/page/i18n.py "conn_<status>")."""
+    st = read(model, "status", "ok")
+    return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
+             ctx.t("conn_" + st))
+
+
+def network_banner(model, ctx, ui):
+    """The network's fault, not the host's (ui/page/netscreens.py): this guest cannot reach
+    the host that answers, or (the host) a friend's connection never opens; or none."""
+    return netscreens.network_banner(model, ctx, leave_button(ctx))
+
+
+def no_webrtc_banner(model, ctx, ui):
+    """This browser cannot connect to anyone (ui/page/netscreens.py)."""
+    return netscreens.no_webrtc_note(model, ctx)
+
+
+BANNER_TREES = {"no_webrtc": no_webrtc_banner, "network": network_banner,
+                "engine": engine_banner, "version_clash": version_banner,
+                "restarting": restarting_banner, "handover": handover_banner,
+                "host_silent": host_silent_banner, "host_offline": host_offline_banner,
+                "host_gone": host_gone_panel, "no_room": no_room_banner,
+                "host_unverified": unverified_banner, "status": status_banner}

@@ -1,0 +1,90 @@
+"""What the pages set on their Client (ui/page/client.py), by name: never field by field from
+outside (docs/design.md "The page's modules and phases"). The host page sets the connection's
+word, the engine's start and a takeover; the guest page what its link says of the host
+(ui/page/link.py), its token, a handover or a move. Client is built on PageSide.
+
+MicroPython-compatible (every page runs it), no I/O.
+"""
+
+
+class PageSide:
+    """The Client's fields the page sets (status, pause, host_lost, behind, engine_wait,
+    engine_stage, phase, handover, token, host_seat, send, is_host, trusted, suspect, follow,
+    ask, host_leaving: see Client), through these methods."""
+
+    host_lost = False     # the page's link says the host counts as gone (keep waiting or leave)
+    behind = False        # ... that this page was away itself (it only follows the room)
+    engine_wait = None    # host page: the engine's start in percent while waited for
+    engine_stage = None   # ... and the step it is at (ui/page/enginelink.py)
+    phase = None          # the page's phase (ui/page/host_phase.py, guest_phase.py)
+
+    def set_status(self, status, phase=None):
+        """The page's word on the connection (`status` above: ui/page/link.py's, or the host
+        page's "connecting" | "ok"); `phase`: the page's (host_phase / guest_phase PHASES)."""
+        self.status = status
+        self.phase = phase if phase is not None else self.phase
+
+    def set_link(self, signal):
+        """What the guest page's link says of the host now (ui/page/link.py `Link.signal`):
+        {status, paused_since, gone_at, lost, behind}; the pause (ui/page/presence.py) keeps
+        its start and its silent seat until the host is back."""
+        self.status = signal["status"]
+        self.host_lost, self.behind = bool(signal["lost"]), bool(signal["behind"])
+        self.pause.show(signal, self.host_seat)
+
+    def hand_over_to(self, seat, name=None, me=False):
+        """A host handover begins (docs/protocol.md "Host handover"): seat `seat` (called
+        `name`; this page itself when `me`) hosts next. The crown moves to it now; the game
+        stays paused, the old host's seat away, until the new host's room speaks."""
+        if self.view is not None:
+            self.pause.begin(self.last_heard if self.last_heard is not None else self.view_at,
+                             self.host_seat)
+        self.host_seat = seat
+        self.handover = {"me": True} if me else {"name": name, "me": False}
+        self.host_lost = self.host_leaving = False
+
+    def set_engine(self, wait, stage):
+        """Host page: the engine's start shown while waited for (`engine_wait`, `_stage`)."""
+        self.engine_wait, self.engine_stage = wait, stage
+
+    def set_handover(self, handover):
+        """The page's handover shown: None, {"me": True[, "failed": True]}, {"name", "me"}."""
+        self.handover = handover
+
+    def become_local_host(self, send):
+        """This guest's page hosts the room from now on (a host handover): its messages go
+        to the room as "local" through `send`, trusted, the takeover shown."""
+        self.send, self.is_host, self.trusted, self.suspect = send, True, True, False
+        self.hand_over_to(self.seat, me=True)
+        self.status = "connecting"
+
+    def nobody_hosts(self):
+        """The host went and nobody can host in its place: the host-gone panel, for good."""
+        self.handover, self.host_lost = None, True
+
+    def moved_to(self, token, host, name):
+        """The room moved to a new id hosted by seat `host` (called `name`): rejoin there
+        with `token` (handover.next_token); the move shown until seated there."""
+        self.token = token
+        self.hand_over_to(host, name)
+
+    def set_token(self, token):
+        """The seat token to rejoin with (back from away: the next one to try)."""
+        self.token, self.suspect = token, False
+
+    def doubted(self):
+        """The page dropped a peer that failed the seat proof (`suspect`): forget it."""
+        self.suspect = False
+
+    def unfollow(self):
+        """A spectator whose room moved: its follow token and seat request end with it."""
+        self.follow = self.ask = None
+
+    def leave_heard(self):
+        """The host's `host_leaving` was acted on (the handover began)."""
+        self.host_leaving = False
+
+    def engine_restarts(self):
+        """Host page: its engine worker restarts the room (ui/page/enginelink.py
+        restart_room): the banner says so until the room welcomes this screen again."""
+        self.restarting = True

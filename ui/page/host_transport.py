@@ -1,0 +1,99 @@
+"""The host page's transport (MicroPython, main thread): the room's PeerJS id (HostNet,
+ui/page/net.py), its guests' connections to the engine's room and back, registering the id
+again with backoff, and telling a takeover's spectators where the room went. A part of
+HostPage (ui/page/host_page.py), which holds `net`, `engine`, `client`, `room_id`."""
+from ui.page.browser import log, random_hex, set_query
+from ui.page.link import backoff
+from ui.page.net import HostNet
+from ui.page.webrtc import incapable
+
+
+class HostTransport:
+    """HostPage's network side. State: `net` (HostNet or None: no room, or solo),
+    `failures` (tries to register the room id that failed in a row), `retry_at` (wall ms of
+    the next try, or None), `followers` (after a takeover: the spectators to tell)."""
+
+    def init_transport(self):
+        self.net = None
+        self.failures = 0
+        self.retry_at = None
+        self.followers = []
+
+    def start_net(self):
+        room_id = self.room_id
+        # The room's PeerJS token, kept across reloads: the LAN signaling server keeps the
+        # room id reserved for it, so that a reloaded host page gets its id back first.
+        token = self.saves.peer_token(room_id, lambda: random_hex(16))
+        self.net = HostNet(room_id, self.net_open, self.conn_open, self.conn_text,
+                           self.conn_close, self.net_error, token=token)
+        self.name_room_in_url(room_id)
+
+    def stop_net(self):
+        if self.net is not None:
+            self.net.shutdown()
+
+    def name_room_in_url(self, room_id):
+        """The URL names the room (?host=<id>, no ?room= of a guest that took over): a
+        reload of this tab resumes it."""
+        set_query("host", room_id, drop="room")
+
+    def retry_net(self, now):
+        """Called every UI tick: register the room id again once its backoff is over."""
+        if self.net is not None and self.retry_at is not None and now >= self.retry_at:
+            self.retry_at = None
+            self.net.ensure()
+
+    def net_open(self):
+        log("room open:", self.room_id)
+        self.failures = 0
+        self.retry_at = None
+        self.client.set_status("ok")
+        self.tell_followers()
+        self.render()
+
+    def tell_followers(self):
+        """After a takeover: tell the old room's spectators where the room is now (`moved`),
+        once this page holds the new id (never before: a spectator must not learn the next
+        id while someone else could still take it)."""
+        if not self.followers or self.net is None or not self.net.open:
+            return
+        followers, self.followers = self.followers, []
+        for f in followers:
+            if isinstance(f.get("peer"), str) and isinstance(f.get("text"), str):
+                self.net.tell(f["peer"], f["text"])
+        log("told", len(followers), "spectators where the room is")
+
+    def net_error(self, kind):
+        log("peer error:", kind)
+        if self.net.open or incapable(kind, self.client):
+            return      # a guest's connection failed: the room id is ours; or no WebRTC here
+        # Not registered (the id still held by our own reloaded page, or the server lost):
+        # try again with backoff, for as long as the page is open.
+        self.failures += 1
+        self.retry_at = self.now() + backoff(self.failures)
+        self.client.set_status("connecting")
+        self.render()
+
+    def deliver(self, todo, dropped):
+        """The room's outputs for its guests (hostlife.sort_out's "remote" and "close"), and
+        the connections the door dropped (not seated within 10 s, or pushed out by newer
+        ones: ui/shared/gate.py)."""
+        if self.net is None:
+            return
+        for conn, text in todo["remote"]:
+            self.net.send(conn, text)
+        for conn in todo["close"]:
+            self.net.close(conn)
+        for conn in dropped or []:
+            self.net.close(conn)
+        if not self.net.open:
+            self.client.set_status("connecting")
+
+    def conn_open(self, cid, peer):
+        self.engine.request({"op": "open", "conn": cid, "peer": peer, "now": self.clock()})
+
+    def conn_text(self, cid, text):
+        self.engine.request({"op": "receive", "conn": cid, "text": text, "now": self.clock()})
+
+    def conn_close(self, cid):
+        self.engine.request({"op": "close", "conn": cid, "now": self.clock()})

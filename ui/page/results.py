@@ -1,0 +1,264 @@
+"""The results sheet at the end of a round or game: the standings, the podium, the check of
+the deal, the rounds so far, and the room's tally of games won (also shown in the lobby).
+
+Draws what `results_info` (ui/page/viewmodel.py) decided. Pure: runs on MicroPython, Pyodide
+and CPython (tests).
+"""
+
+from ui.page import cards
+from ui.page.icons import icon, medal
+from ui.page.vdom import h
+from ui.page.viewmodel import player_list, read, seat_name, standings
+from ui.page.widgets import button, card_name, card_node
+
+
+def progress_bar(r, ctx):
+    """How far a total is toward the target that ends the game (R8.1)."""
+    if not r["target"]:
+        return None
+    text = (ctx.t("target_reached", n=r["target"]) if r["left"] == 0
+            else ctx.t("to_go", n=r["left"]))
+    return h("div", {"class": "goal-bar" + (" full" if r["left"] == 0 else ""),
+                     "data-testid": "progress-" + str(r["seat"]),
+                     "data-progress": str(r["progress"])},
+             h("span", {"class": "fill", "style": "width:" + str(r["progress"]) + "%",
+                        "aria-hidden": "true"}),
+             h("small", None, text))
+
+
+def history_table(model, ranked, ctx):
+    """Every finished round's points of this game, one row per player in standings order."""
+    history = read(model, "history", []) or []
+    if not history:
+        return None
+    heads = [h("th", {"scope": "col"}, ctx.t("round_short", n=k + 1)) for k in range(len(history))]
+    rows = []
+    for r in ranked:
+        s = r["seat"]
+        cells = []
+        for rnd in history:
+            p = rnd[s] if isinstance(rnd, list) and s < len(rnd) else None
+            cells.append(h("td", {"class": "num"}, "" if p is None else str(p)))
+        rows.append(h("tr", {"data-testid": "history-" + str(s)},
+                      h("th", {"scope": "row", "class": "pname"},
+                        h("bdi", {"class": "who", "title": r["name"]}, r["name"])),
+                      cells, h("td", {"class": "num total"}, str(r["score"]))))
+    return h("div", {"class": "history", "data-testid": "history"},
+             h("h3", {"id": "history-title"}, ctx.t("history")),
+             h("div", {"class": "scroll-x", "role": "region", "tabindex": "0",
+                       "aria-labelledby": "history-title"},
+               h("table", {"class": "results history-table"},
+                 h("thead", None, h("tr", None, h("th", {"scope": "col"}, ctx.t("player")),
+                                    heads, h("th", {"scope": "col"}, ctx.t("total")))),
+                 h("tbody", None, rows))))
+
+
+def podium(ranked, ctx):
+    """Game over: the first three places (ties share a step), lowest total first (R8.2)."""
+    steps = [r for r in ranked if r["rank"] <= 3]
+    return h("ol", {"class": "podium", "data-testid": "podium", "aria-label": ctx.t("podium")},
+             [h("li", {"class": "step p" + str(r["rank"]),
+                       "data-testid": "podium-" + str(r["seat"]), "data-rank": str(r["rank"])},
+                medal(r["rank"]),
+                h("bdi", {"class": "who", "title": r["name"]}, r["name"]),
+                h("span", {"class": "score"}, str(r["score"])))
+              for r in steps])
+
+
+def tally(model, ctx):
+    """The room's games won per player, kept across New game (Room: seat wins)."""
+    players = player_list(model)
+    games = read(model, "games", 0) or 0
+    rows = [(p.get("wins") or 0, s, seat_name(players, s, ctx)) for s, p in players.items()
+            if isinstance(p.get("wins"), int)]
+    rows.sort(key=lambda x: (-x[0], x[1]))
+    return h("div", {"class": "tally", "data-testid": "tally"},
+             h("h3", None, ctx.t("tally"), " ",
+               h("small", None, ctx.tn("tally_games", games, n=games)) if games else None),
+             h("ul", None, [h("li", {"data-testid": "tally-" + str(s)},
+                                 h("bdi", None, name), h("b", None, str(w)))
+                            for w, s, name in rows]))
+
+
+FAIR_WHATS = ("record", "uncommitted", "again", "commitment", "contribution", "log", "deal",
+              "peek", "draw", "jack", "queen", "discard", "recycle", "hands", "event")
+
+
+def fair_tree(fair, info, ctx):
+    """`round-verified` (quiet) or `round-mismatch` (loud, naming what did not match), and
+    `save-record`: the round's record as a JSON download (docs/protocol.md "Verifiable
+    shuffle")."""
+    seats = info["seats"]
+    skipped = [seats[s]["name"] for s in fair.get("skipped") or []
+               if isinstance(s, int) and 0 <= s < len(seats)]
+    save = button(ctx, "save-record", ctx.t("save_record"),
+                  ("intent", "save_record", {"round": fair.get("round")}), "btn small")
+    me_skipped = info["me"] in (fair.get("skipped") or [])
+    if fair.get("ok"):
+        return h("div", {"class": "fair ok", "data-testid": "round-verified", "role": "status"},
+                 h("p", None, icon("check", "fair-mark"),
+                   " ", ctx.t("fair_ok")),
+                 h("p", {"class": "hint"}, ctx.t("fair_skipped", names=", ".join(skipped)))
+                 if skipped else None,
+                 h("p", {"class": "hint", "data-testid": "fair-skipped-you"},
+                   ctx.t("fair_skipped_you")) if me_skipped else None, save)
+    if fair.get("what") == "test_deck":
+        return h("div", {"class": "fair ok", "data-testid": "round-test-deck", "role": "status"},
+                 h("p", None, ctx.t("fair_test_deck")))
+    if fair.get("what") == "uncommitted":
+        return h("div", {"class": "fair bad", "data-testid": "round-unchecked", "role": "alert",
+                         "data-what": "uncommitted"},
+                 h("p", {"class": "fair-title"}, icon("warning", "fair-mark"), " ",
+                   ctx.t("fair_what_uncommitted")), save)
+    what = fair.get("what") if fair.get("what") in FAIR_WHATS else "event"
+    saw = " ".join([c for c in fair.get("saw") or [] if isinstance(c, str)]) or "\u2014"
+    expected = " ".join([c for c in fair.get("expected") or [] if isinstance(c, str)]) or "\u2014"
+    return h("div", {"class": "fair bad", "data-testid": "round-mismatch", "role": "alert",
+                     "data-what": what},
+             h("p", {"class": "fair-title"},
+               icon("warning", "fair-mark"), " ",
+               ctx.t("fair_bad", n=fair.get("round"))),
+             h("p", None, ctx.t("fair_what_" + what)),
+             h("p", {"class": "fair-cards"}, ctx.t("fair_saw", saw=saw, expected=expected))
+             if what not in ("record", "commitment", "log", "again") else None,
+             save)
+
+
+def end_tree(model, info, ui, ctx):
+    """The results sheet. It opens by itself for each new end of round; the player may put it
+    down to a bar (its title, their points, the next-round button) to see the hands shown on
+    the table, and bring it back. The test ids inside stay in the page either way."""
+    key = str(info["round"]) + ":" + str(info["phase"])
+    if ui.get("sheet_key") != key:
+        ui["sheet_key"] = key
+        ui["sheet_open"] = True
+    is_open = bool(ui.get("sheet_open"))
+    ranked = standings(info["results"])
+    table = standings_table(ranked, ctx)
+    parts = [sheet_bar(info, is_open, ctx)]
+    parts.append(h("div", {"class": "sheet-body", "id": "sheet-body", "hidden": not is_open},
+                   sheet_body(model, info, ranked, table, ctx)))
+    parts += end_buttons(info, ctx)
+    return h("section", {"class": "end sheet" + ("" if is_open else " down"),
+                         "data-testid": "end-sheet", "aria-labelledby": "sheet-title"}, parts)
+
+
+def result_row(r, ctx):
+    """One seat's row of the results: rank, name (and the caller's bonus), hand, points,
+    total, progress toward the target."""
+    pts = r["points"]
+    note = None
+    if r["caller"]:
+        note = h("span", {"class": "bonus-why", "data-testid": "bonus-why"},
+                 h("span", {"class": "badge caller"}, ctx.t("badge_crisp")), " ",
+                 ctx.t("bonus_" + r["reason"]) if r["reason"] else "")
+    hand_cards = [card_node(c, {}, "xs", "", card_name(ctx, c)) if cards.is_card(c)
+                  else card_node(None, {}, "xs", "", ctx.t("face_down")) for c in r["hand"]]
+    return h("tr", {"class": "winner" if r["winner"] else "", "role": "row",
+                    "data-testid": "result-" + str(r["seat"]), "data-rank": str(r["rank"])},
+             h("td", {"class": "pname", "role": "cell"},
+               h("span", {"class": "rank", "aria-label": ctx.t("rank_label", n=r["rank"])},
+                 str(r["rank"])),
+               h("bdi", {"class": "who", "title": r["name"]}, r["name"]), note),
+             h("td", {"class": "mini", "role": "cell"}, hand_cards),
+             h("td", {"class": "num", "role": "cell"}, "" if pts is None else str(pts)),
+             h("td", {"class": "num total", "role": "cell",
+                      "data-testid": "score-" + str(r["seat"])}, str(r["score"])),
+             h("td", {"class": "goal", "role": "cell"}, progress_bar(r, ctx)))
+
+
+def standings_table(ranked, ctx):
+    """The round's results in standings order."""
+    rows = [result_row(r, ctx) for r in ranked]
+    # On a phone each result is two lines (CSS grid rows): the rank and name across the
+    # sheet, then the hand, the points and the progress. The table's roles are written out:
+    # a browser may drop a table's semantics when CSS changes its rows' display.
+    heads = [ctx.t("player"), ctx.t("hand"), ctx.t("round_points"), ctx.t("total"),
+             ctx.t("progress", n=ranked[0]["target"]) if ranked and ranked[0]["target"] else ""]
+    return h("table", {"class": "results standings", "data-testid": "standings",
+                       "role": "table"},
+             h("thead", {"role": "rowgroup"},
+               h("tr", {"role": "row"},
+                 [h("th", {"role": "columnheader"}, words) for words in heads])),
+             h("tbody", {"role": "rowgroup"}, rows))
+
+
+def winner_names(info):
+    """The winners' names, comma separated."""
+    return ", ".join([info["seats"][s]["name"] for s in info["winners"] or []
+                      if 0 <= s < len(info["seats"])])
+
+
+def sheet_bar(info, is_open, ctx):
+    """The sheet's bar: its title (with this player's points, or the winners, while it is
+    down) and the button that puts it down or brings it back."""
+    mine = None
+    for r in info["results"]:
+        if r["seat"] == info["me"]:
+            mine = r
+    title = ctx.t("game_over") if info["phase"] == "game_over" else ctx.t("round_results",
+                                                                           n=info["round"])
+    winners = info["winners"] or []
+    if info["phase"] == "game_over":
+        summary = ctx.tn("winners", len(winners), names=winner_names(info))
+    else:
+        summary = ctx.t("you_points", n=mine["score"]) if mine is not None else ""
+    toggle = button(ctx, "toggle-results",
+                    [icon("chevron-down" if is_open else "chevron-up", "chev"),
+                     ctx.t("hide_results") if is_open else ctx.t("show_results")],
+                    ("local", "sheet", not is_open), "btn sheet-toggle",
+                    {"aria-expanded": "true" if is_open else "false",
+                     "aria-controls": "sheet-body",
+                     "title": ctx.t("hide_results_label") if is_open else None})
+    return h("div", {"class": "sheet-bar"},
+             h("h2", {"class": "sheet-title", "id": "sheet-title"}, title,
+               h("small", None, summary) if (summary and not is_open) else None),
+             toggle)
+
+
+def sheet_body(model, info, ranked, table, ctx):
+    """The sheet's body: the game's winners and podium (game over), the round's results,
+    the check of the deal, the rounds so far, and (game over) the room's tally."""
+    body = []
+    if info["phase"] == "game_over":
+        winners = info["winners"] or []
+        names = winner_names(info)
+        me_won = info["me"] in winners
+        body.append(h("div", {"class": "game-over", "data-testid": "game-over"},
+                       h("p", {"class": "winners", "data-testid": "winners",
+                               "data-seats": ",".join([str(s) for s in winners]),
+                               # a long name is cut in the line: whole in the tooltip
+                               "title": ctx.tn("winners", len(winners), names=names)},
+                         ctx.tn("winners", len(winners), names=names)),
+                       h("p", {"class": "cheer"}, icon("star"), " ", ctx.t("you_won"), " ",
+                         icon("star")) if me_won else None,
+                       podium(ranked, ctx)))
+    body.append(h("div", {"class": "round-results", "data-testid": "round-results"},
+                  h("h3", None, ctx.t("round_results", n=info["round"]))
+                  if info["phase"] == "game_over" else None, table))
+    if info.get("fair") is not None:
+        body.append(fair_tree(info["fair"], info, ctx))
+    body.append(history_table(model, ranked, ctx))
+    if info["phase"] == "game_over":
+        body.append(tally(model, ctx))
+    return body
+
+
+def end_buttons(info, ctx):
+    """What comes after: the host's next round or new game, or what the others wait for;
+    leave at game over."""
+    parts = []
+    nr = info["next_round"]
+    if nr["show"]:
+        parts.append(button(ctx, "next-round", ctx.t("next_round"), nr["spec"], "btn primary big"))
+    elif info["phase"] == "round_over":
+        parts.append(h("p", {"class": "hint"}, ctx.t("wait_next_round")))
+    if info["phase"] == "game_over":
+        if info.get("new_game"):
+            parts.append(button(ctx, "new-game", ctx.t("new_game"), ("intent", "new_game", {}),
+                                "btn primary big"))
+        else:
+            parts.append(h("p", {"class": "hint", "data-testid": "wait-new-game"},
+                           ctx.t("wait_new_game")))
+        parts.append(button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn"))
+    return parts

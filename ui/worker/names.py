@@ -1,0 +1,101 @@
+"""Players' names as the room keeps them: cleaned (`clean_name`), compared case-folded
+(`name_key`), and the bots' own form ("Bot 3") kept for bots (docs/protocol.md "Room
+messages", `join`). Room-only (the engine worker's Pyodide); pure Python.
+"""
+
+import unicodedata
+
+from ui.shared.limits import NAME_MAX
+from ui.shared.wire import BadMessage
+
+MAX_NAME = NAME_MAX          # characters (ui/shared/limits.py: the screens' name field too)
+MAX_MARKS = 3              # combining marks on one character of a name (Vietnamese needs 2)
+
+# Code points that draw nothing but are not format characters (Cf): fillers and blanks that
+# would make a name invisible, and the combining grapheme joiner.
+INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180E,
+                       0x180F, 0x2800, 0x3164, 0xFFA0])
+ZWJ = "\u200d"
+
+
+def _is_emoji(ch):
+    """A pictograph an emoji sequence joins (category So: \U0001F469, \u2764, ...)."""
+    return unicodedata.category(ch) == "So"
+
+
+def _emoji_before(chars):
+    """True when `chars` ends with an emoji, maybe followed by its presentation selector
+    (U+FE0F) or a skin tone (U+1F3FB..U+1F3FF): where a joiner may continue the sequence."""
+    i = len(chars) - 1
+    while i >= 0 and (chars[i] == "\ufe0f" or 0x1F3FB <= ord(chars[i]) <= 0x1F3FF):
+        i -= 1
+    return i >= 0 and _is_emoji(chars[i])
+
+
+def clean_name(name):
+    """A player's name as the room keeps and shows it (names are never trusted).
+
+    `name`: what a `join` (or the host page) says. Returns it in NFC with: control, format
+    (Cf), surrogate, private-use and unassigned characters dropped, but a zero-width joiner
+    between two emoji (an emoji sequence such as a family); invisible fillers dropped; every
+    run of whitespace one space, none at the ends; at most MAX_MARKS combining marks on one
+    character; at most MAX_NAME (20) characters. Raises BadMessage `bad_name` when it is not
+    text or nothing visible is left.
+    """
+    if not isinstance(name, str):
+        raise BadMessage("bad_name", "the name must be text")
+    name = unicodedata.normalize("NFC", name[:MAX_NAME * 16])
+    out = []
+    marks = 0
+    for i, ch in enumerate(name):
+        kind = unicodedata.category(ch)
+        if ch.isspace() or kind[0] == "Z":
+            if out and out[-1] != " ":
+                out.append(" ")
+            marks = 0
+        elif kind in ("Cc", "Cs", "Co", "Cn") or ord(ch) in INVISIBLE:
+            continue
+        elif kind == "Cf":
+            if (ch == ZWJ and _emoji_before(out) and i + 1 < len(name)
+                    and _is_emoji(name[i + 1])):
+                out.append(ch)
+        elif kind[0] == "M":
+            # a mark on nothing (or on a space) is dropped; a tower of them is cut down
+            if out and out[-1] not in (" ", ZWJ) and marks < MAX_MARKS:
+                out.append(ch)
+                marks += 1
+        else:
+            out.append(ch)
+            marks = 0
+    name = unicodedata.normalize("NFC", "".join(out))[:MAX_NAME]
+    # A cut at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
+    name = name.strip(" " + ZWJ)
+    if not any(not unicodedata.category(ch).startswith("M") and ch not in (" ", ZWJ)
+               for ch in name):
+        raise BadMessage("bad_name", "the name has nothing visible")
+    return name
+
+
+def name_key(name):
+    """What two names are compared by: case-folded, NFKC (so "ANA", "ana" and "\uff21na"
+    are one name)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def bot_name(seat):
+    """A bot's name, by its seat: "Bot 2". People may not take names of this form."""
+    return "Bot " + str(seat)
+
+
+def is_bot_name(name):
+    """True for a name of the bots' form ("Bot 3", "bot  12", any case)."""
+    key = name_key(name)
+    return key.startswith("bot") and key[3:].strip().isdigit()
+
+
+def check_name(name):
+    """`clean_name`, and no name a bot goes by (`Bot 3`): BadMessage `name_taken`."""
+    name = clean_name(name)
+    if is_bot_name(name):
+        raise BadMessage("name_taken", "that name is taken by the bots: pick another one")
+    return name

@@ -1,0 +1,168 @@
+"""The room's outbox: what each connection is sent after a change (docs/protocol.md "Room
+messages": `view`, `lobby`). Each seat gets its own view (crisp_core.views) with the events it
+may see, a (re)joining seat the round's replay, spectators the public projection, everyone
+the lobby before the game; the room's bots are asked for their next move from the same view.
+Also the round's record (the log a replay is cut from, the standings' history, the games
+won). Functions of the Room (ui/worker/room.py); outputs are [(conn, message dict)].
+Room-only (the engine worker); pure Python.
+"""
+
+from crisp_core import events_for, public_events, spectator_view, view_for
+from ui.shared import wire
+from ui.shared.wire import MAX_TEXT
+
+LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
+LOG_KEEP = 300                # events of the round the room keeps for replays
+
+
+def after_change(room, events, now):
+    """Record `events` (the engine's), then send every seat its view with the events it may
+    receive, and the round's proof when it ended (FairDeal)."""
+    room._record(events)
+    room.deal.cheat_now()
+    return views(room, events, now) + room.deal.proof(events)
+
+
+def views(room, events, now, replay_to=None, only=None):
+    """Every seat's view (only seat `only`'s when given), with its share of `events`; seat
+    `replay_to` gets the round's replay instead (and the round's `fair` before it, its proof
+    after it). Bots plan from the view they get; spectators get the public view."""
+    out = []
+    table = players(room)
+    for index, seat in enumerate(room.seats):
+        if only is not None and index != only:
+            continue
+        mine = replay(room, index, now) if index == replay_to else events_for(events, index)
+        if seat.conn is None and seat.agent is None:
+            continue
+        fair_after = []
+        if index == replay_to and seat.conn is not None:
+            fair_before, fair_after = room.deal.replay()
+            out += [(seat.conn, msg) for msg in fair_before]
+        view = view_for(room.game, index, now)
+        if index != room.host:
+            view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
+        seat.n += 1
+        if view["allowed"] != seat.allowed:
+            seat.allowed = view["allowed"]    # what it may do changed with this view
+            seat.allowed_n = seat.n
+        msg = view_message(room, seat.n, view, mine, table, replay=index == replay_to)
+        if seat.conn is not None:
+            out.append((seat.conn, msg))
+            out += [(seat.conn, proof) for proof in fair_after]
+        if seat.agent is not None:
+            seat.plan = plan(room, index, view, mine, now)
+    if room.spectators:
+        msg = spectator_message(room, table, public_events(events))
+        out += [(conn, msg) for conn in room.spectators]
+    return out
+
+
+def plan(room, index, view, events, now):
+    """Ask seat `index`'s bot for its next move. A bot that fails (its memory came from a
+    tampered save and does not fit the table) is replaced by a fresh one, which starts
+    from what the seat was shown this round: a bot never takes the room down."""
+    seat = room.seats[index]
+    try:
+        return seat.agent.plan(view, events, now)
+    except Exception:
+        seat.agent = None
+        level = seat.bot or seat.stand_in
+        if room.make_bot is None or level is None:
+            return None
+        seat.agent = room.make_bot(level, index)
+        try:
+            return seat.agent.plan(view, events_for(room.log, index), now)
+        except Exception:
+            return None
+
+
+def _under_limit(make, events):
+    """The message `make(events)` encoded, always under MAX_TEXT: the oldest events go first
+    when it is not."""
+    while True:
+        msg = wire.encoded(make(events))
+        if wire.size(msg) < MAX_TEXT or not events:
+            return msg
+        events = events[max(1, len(events) // 4):]
+
+
+def spectator_message(room, table, events):
+    """A view message for spectators: the spectator projection (public information only,
+    crisp_core.spectator_view) and public events."""
+    view = spectator_view(room.game, room.now)
+    return _under_limit(lambda some: wire.message("view", n=0, view=view, events=some,
+                                                  players=table), events)
+
+
+def replay(room, index, now):
+    """What a (re)joining seat gets: the round's last public events, and its peek again
+    while it has not confirmed it (the peek is shown until the seat is ready, R2.4)."""
+    public = [e for e in events_for(room.log, index) if "to" not in e][-LOG_REPLAY:]
+    peek = room.peeks.get(index)
+    if peek is not None:
+        view = view_for(room.game, index, now)
+        if view.get("phase") == "peek" and not view["ready"][index]:
+            public.append(peek)
+    return public
+
+
+def view_message(room, n, view, events, table, replay=False):
+    """One view message, always under 16 KB: the oldest events go first if it is not.
+    `replay`: its events are the round's replay (a (re)joined or resynced seat): the
+    client starts its log over."""
+    extra = {"replay": True} if replay else {}
+    return _under_limit(lambda some: wire.message(
+        "view", n=n, view=view, events=some, players=table, history=room.history,
+        games=room.games, **extra), events)
+
+
+def broadcast(room, replay_to=None):
+    """Send the lobby to everyone, or, once started, every seat its view."""
+    if room.game is not None:
+        return views(room, [], room.now, replay_to=replay_to)
+    msg = lobby(room)
+    return ([(seat.conn, msg) for seat in room.seats if seat.conn is not None]
+            + [(conn, msg) for conn in room.spectators])
+
+
+def players(room):
+    """Each seat's name, bot level, presence and games won; `asks`: the name of a
+    spectator asking for that seat (docs/protocol.md "Spectators"), when one does."""
+    table = [wire.player(i, s.name, s.bot or s.stand_in,
+                         s.bot is not None or (s.conn is not None and s.away_since is None),
+                         s.wins)
+             for i, s in enumerate(room.seats)]
+    for watcher in room.spectators.values():
+        ask = watcher["ask"]
+        if ask is not None and ask["seat"] is not None and ask["seat"] < len(table) \
+                and "asks" not in table[ask["seat"]]:
+            table[ask["seat"]]["asks"] = ask["name"]
+    return table
+
+
+def lobby(room):
+    """The `lobby` message: seats, options, the host's seat, started, games played."""
+    return wire.lobby(players(room), room.options, room.host, room.game is not None,
+                      room.games)
+
+
+def record(room, events):
+    """Keep the round's record: its log (cut to LOG_KEEP; a deal starts it over), each
+    seat's peek, the finished rounds' points and the games won."""
+    for event in events:
+        if event.get("type") == "deal":
+            room.log = []
+            room.peeks = {}
+        room.log.append(event)
+        if event.get("type") == "round_over":
+            room.history.append(list(event.get("round_points") or []))
+        elif event.get("type") == "game_over":
+            room.games += 1
+            for w in event.get("winners") or []:
+                if 0 <= w < len(room.seats):
+                    room.seats[w].wins += 1
+        if event.get("type") == "reveal" and event.get("reason") == "peek":
+            room.peeks[event["to"]] = event
+    if len(room.log) > LOG_KEEP:
+        room.log = room.log[-LOG_KEEP:]
