@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything and run all tests, in four stages, each announced ("test.sh: <stage>"):
-#   setup  Debian's chromium and coturn (the relay e2e test's TURN server), node_modules
-#          (npm ci), .venv (pip, only when requirements-dev.txt changed)
+#   setup  Debian's chromium, firefox-esr (the Firefox guest's test) and coturn (the relay
+#          e2e test's TURN server), node_modules (npm ci), .venv (pip, only when
+#          requirements-dev.txt changed)
 #   build  python3 tools/build.py (dist/, what ./serve.sh serves)
 #   unit   pytest tests/   (engine, scenarios, room, screens; no browser)
 #   e2e    pytest e2e/     (Playwright in Debian's Chromium, several phones per test)
@@ -58,6 +59,7 @@ fi
 stage "setup"
 . tools/setup.sh
 ensure_chromium
+ensure_firefox
 ensure_coturn
 ensure_node_modules
 ensure_venv

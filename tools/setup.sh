@@ -40,6 +40,16 @@ ensure_chromium() {
   fi
 }
 
+# Debian's Firefox ESR for the one test with a Firefox guest (e2e/test_firefox_guest.py,
+# driven by npm puppeteer-core over WebDriver BiDi), and iproute2 for the network namespace
+# that test runs in (Firefox offers no loopback ICE candidate)
+ensure_firefox() {
+  if [ ! -x /usr/bin/firefox-esr ] || ! command -v ip >/dev/null; then
+    echo "setup: installing firefox-esr and iproute2 (apt)"
+    apt_install firefox-esr iproute2
+  fi
+}
+
 # Debian's coturn (the TURN relay the relay e2e test starts on loopback: e2e/turn_relay.py);
 # installed only, never started as a service here
 ensure_coturn() {
