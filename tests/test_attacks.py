@@ -399,10 +399,12 @@ def test_attack_1_a_room_at_the_next_id_must_prove_it_opened_the_sealed_box():
 def test_a_saved_rooms_succession_fields_are_checked_and_junk_is_ignored():
     from ui.shared import comeback
     good = {"seal_n": 7, "seal_checks": {"6": "ab" * 32, "7": "cd" * 32},
-            "opened": {"n": 3, "check": "ef" * 32}, "derived": [1, 2, 9]}
+            "opened": {"n": 3, "check": "ef" * 32}, "derived": [1, 2, 9],
+            "standby_check": "12" * 32}
     kept = comeback.saved_keep(good, people=[1, 2, 3])
     assert kept == {"seal_n": 7, "seal_checks": good["seal_checks"], "opened": good["opened"],
-                    "derived": {1, 2}}
+                    "derived": {1, 2}, "standby_check": "12" * 32}
+    assert comeback.saved_keep({"standby_check": "x"}, people=[1])["standby_check"] is None
     for junk in ({"seal_n": -1}, {"seal_n": True}, {"seal_checks": {"x": "ab" * 32}},
                  {"seal_checks": {"1": "AB" * 32}}, {"seal_checks": "x"},
                  {"seal_checks": dict((str(i), "ab" * 32) for i in range(40))},
@@ -454,3 +456,37 @@ def test_attack_1_every_box_sent_is_in_the_hosts_save_with_its_check():
     assert saved["seal_checks"][str(n)] == check["opened"]
     assert comeback.proves_opening({"n": n, "mac": comeback.opened_mac(check["opened"], "x")},
                                    "x", saved["seal_checks"])
+
+
+def test_attack_1_with_no_box_only_the_designates_standby_check_proves_the_move():
+    """Two people: nobody can open a box, so the designate rebuilds the room from what every
+    page knows (`from_public`) and proves it with the check the old host gave it alone in
+    `standby`; the old host follows it there (it stayed hosting an empty room before). A
+    seated guest without that check, or a designate of a room that sealed boxes, proves
+    nothing: it must open a box."""
+    from ui.shared import comeback
+    check = "5a" * 32
+    new_id = "crisp-ABCDEFGHJK-h1-" + "0" * 20
+    proof = {"n": 0, "mac": comeback.opened_mac(check, new_id)}
+    no_box = {"host": 0, "seal_checks": {}, "standby_check": check}
+    assert comeback.moved_host(no_box, new_id, {"host": 1, "opened": proof}) == 1
+    forged = {"n": 0, "mac": comeback.opened_mac("6b" * 32, new_id)}
+    assert comeback.moved_host(no_box, new_id, {"host": 1, "opened": forged}) is None
+    other_id = {"n": 0, "mac": comeback.opened_mac(check, new_id + "x")}
+    assert comeback.moved_host(no_box, new_id, {"host": 1, "opened": other_id}) is None
+    sealed = dict(no_box, seal_checks={"3": "7c" * 32})
+    assert comeback.moved_host(sealed, new_id, {"host": 1, "opened": proof}) is None
+
+
+def test_the_designates_standby_carries_the_check_the_host_keeps_in_its_save():
+    net = Net()
+    net.host.join("Host")
+    net.guest("a", "Ana")
+    net.host.host({"type": "start"})
+    net.later(CONTRIBUTE_MS)
+    net.deliver(net.room.standby_out())
+    standby = net.last("a", "standby")
+    assert standby is not None and len(standby["check"]) == 64
+    assert net.room.to_dict()["standby_check"] == standby["check"]
+    assert net.clients["a"].standby["check"] == standby["check"]
+    assert "standby_check" not in json.dumps(net.last("a", "sealed") or {})

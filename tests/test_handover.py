@@ -22,7 +22,7 @@ def unseeded(state):
     """A room's state with its bots' random states left out (the sealed copy carries a seed
     for each instead: Room.sealed_state)."""
     state = json.loads(json.dumps(state))
-    for key in ("seal_checks", "opened", "derived"):
+    for key in ("seal_checks", "opened", "derived", "standby_check"):
         state.pop(key, None)          # the room's own succession proofs: never in the box
     for seat in state["seats"]:
         if isinstance(seat.get("agent"), dict):

@@ -434,7 +434,7 @@ def test_the_client_keeps_standby_for_its_own_seat_only_and_hears_host_leaving()
     c.receive(msg("standby", seat=2, tokens={"0": "not hex"}), 0)
     assert c.standby is None
     c.receive(msg("standby", seat=2, tokens={"0": "a" * 32}), 0)
-    assert c.standby == {"seat": 2, "tokens": {"0": "a" * 32}, "watchers": []}
+    assert c.standby == {"seat": 2, "tokens": {"0": "a" * 32}, "watchers": [], "check": None}
     # the room's spectators for this seat to tell where the room went: well-formed ones only
     good = {"peer": "peer-w", "moved": [["r-h1-" + "0" * 20, "b" * 64]]}
     c.receive(msg("standby", seat=2, tokens={"0": "a" * 32},

@@ -275,7 +275,8 @@ class Client(PageSide):
                 and all(is_hex(t, 32) for t in tokens.values()):
             # and the room's spectators, for this seat to tell where the room went
             self.standby = {"seat": msg.get("seat"), "tokens": tokens,
-                            "watchers": handover.watchers(msg.get("watchers"))}
+                            "watchers": handover.watchers(msg.get("watchers")),
+                            "check": msg.get("check") if is_hex(msg.get("check"), 64) else None}
         return False
 
     def _on_watching(self, msg, now):

@@ -99,7 +99,7 @@ class Probe:
     Looker at the room's next id (handover.room_id_after, from the saved room's
     succession secret; ValueError without one). A room there whose `watching` names another
     seat as host and proves it opened one of this room's sealed boxes (comeback.moved_host,
-    against the save's `seal_checks`) is this room moved: `on_moved(new_id, token, name)`
+    against the save's `seal_checks`, or its designate's `standby_check`) is this room moved: `on_moved(new_id, token, name)`
     with this seat's token there (handover.next_token). Nothing there, or a room that does
     not prove itself (a seated guest squatting the next id, issue 18 attack 1): the probe
     stops and the page goes on hosting."""

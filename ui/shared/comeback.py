@@ -62,9 +62,23 @@ def moved_host(saved, new_id, msg):
     host = msg.get("host")
     if not _is_seat(host) or host == saved.get("host", 0):
         return None
-    if not proves_opening(msg.get("opened"), new_id, saved.get("seal_checks")):
+    if not proves_opening(msg.get("opened"), new_id, proof_keys(saved)):
         return None
     return host
+
+
+def proof_keys(saved):
+    """The keys a room at the next id may prove with, from the old host's save: its boxes'
+    opened checks or, when it sealed no box (with one person besides the host nobody can
+    open one, and its designate rebuilds the room from what every page knows), the check
+    it gave its designate alone in `standby` (as box 0). A designate with that check but a
+    room that sealed boxes must open one: it cannot stand in for the box's two shares."""
+    checks = saved.get("seal_checks")
+    if isinstance(checks, dict) and checks:
+        return checks
+    if is_hex(saved.get("standby_check"), 64):
+        return {"0": saved["standby_check"]}
+    return {}
 
 
 def _is_seat(x):
@@ -85,11 +99,14 @@ def saved_keep(d, people):
     """What a saved room `d` keeps for its succession, each field checked and left at its
     default when malformed: `seal_n` (its boxes go on numbering after a reload: pages keep
     only a newer box), `seal_checks` (its last boxes' opened checks), `opened` (the box this
-    room was opened from, a successor's) and `derived` (the seats, among `people`, whose
-    handover-derived token has not been replaced yet). Returns those four as a dict."""
+    room was opened from, a successor's), `derived` (the seats, among `people`, whose
+    handover-derived token has not been replaced yet) and `standby_check` (the proof key
+    given to the designate, `proof_keys`). Returns those five as a dict."""
     n = d.get("seal_n", 0)
     out = {"seal_n": n if _is_seat(n) else 0, "seal_checks": {}, "opened": None,
-           "derived": set()}
+           "derived": set(), "standby_check": None}
+    if is_hex(d.get("standby_check"), 64):
+        out["standby_check"] = d["standby_check"]
     checks = d.get("seal_checks")
     if isinstance(checks, dict) and len(checks) <= OPENED_KEEP and all(
             isinstance(k, str) and k.isdigit() and is_hex(v, 64) for k, v in checks.items()):

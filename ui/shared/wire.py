@@ -127,7 +127,8 @@ FROM_ROOM = {
                                    "parts": is_int, "actions": _list}),
     "sealed": _row("room", "game", {"box": _dict, "share": _text, "host": is_seat,
                                     "keys": _dict}),
-    "standby": _row("room", "game", {"seat": is_seat, "tokens": _dict, "watchers": _list}),
+    "standby": _row("room", "game", {"seat": is_seat, "tokens": _dict, "watchers": _list,
+                                     "check": _hex64}),
     # the host's page, not the room: its engine restarts (ui/page/enginewatch.py)
     "restarting": _row("host page", "game"),
 }

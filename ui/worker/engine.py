@@ -222,8 +222,9 @@ class Engine:
         if now is not None and room is not None:
             # the room's sealing policy (ui/worker/succession.py `after_request`)
             extra = room.after_request(changed, now)
-            # a seal changes the save too: its box's opened check (ui/shared/comeback.py)
-            changed = changed or any(kind == "sealed" for _, kind, _ in extra)
+            # a seal changes the save too: its box's opened check (ui/shared/comeback.py),
+            # and so does a standby: the designate's check (comeback.proof_keys)
+            changed = changed or any(kind in ("sealed", "standby") for _, kind, _ in extra)
             out = out + extra
         return self._reply(_encoded(out), changed)
 

@@ -152,6 +152,7 @@ class Room:
         self.seal_n = 0           # seals sent (`seal_out`): the newest box wins
         self.seal_checks = {}     # {str(n): seal.opened_check} of its last boxes (comeback.py)
         self.opened = None        # {"n", "check"}: the box a successor's room was opened from
+        self.standby_check = None  # 64 hex: the designate's proof key when no box opens (comeback.py)
         self.derived = set()      # seats with a handover-derived token not yet replaced
         self.sealed_at = None     # when the last one went
         self.seal_dirty = False   # the room changed since it was last sealed

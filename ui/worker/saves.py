@@ -26,7 +26,8 @@ def to_dict(room):
             "now": room.now, "history": [list(r) for r in room.history],
             "games": room.games, "fair": room.deal.state, "succession": room.succession,
             "seal_n": room.seal_n, "seal_checks": dict(room.seal_checks),
-            "opened": room.opened, "derived": sorted(room.derived)}
+            "opened": room.opened, "derived": sorted(room.derived),
+            "standby_check": room.standby_check}
 
 
 def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -62,7 +63,7 @@ def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.
     room.game = game
     people = [i for i, s in enumerate(room.seats) if s.bot is None and i != room.host]
     for key, value in comeback.saved_keep(d, people).items():
-        setattr(room, key, value)            # seal_n, seal_checks, opened, derived
+        setattr(room, key, value)            # seal_n, seal_checks, opened, derived, standby_check
     room.log = list(d["log"]) if game is not None else []
     room.peeks = {int(k): v for k, v in d["peeks"].items()} if game is not None else {}
     room.now = max(d["now"], game.clock if game is not None else 0)

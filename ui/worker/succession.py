@@ -44,7 +44,7 @@ def sealed_state(room, randbytes=secrets.token_bytes):
     journal and log included, is kept: the successor sends the round's proof and
     replays the log to rejoining seats."""
     state = saves.to_dict(room)
-    for key in ("seal_checks", "opened", "derived"):
+    for key in ("seal_checks", "opened", "derived", "standby_check"):
         state.pop(key, None)      # this room's own proofs: not for whoever opens the box
     for seat in state["seats"]:
         agent = seat.get("agent")
@@ -144,8 +144,11 @@ def standby_out(room):
     seat = key[0]
     tokens = {str(i): handover.next_token(s.token, room.room_id, seat)
               for i, s in enumerate(room.seats) if s.bot is None and s.token is not None}
+    if room.standby_check is None:
+        room.standby_check = secrets.token_hex(32)     # kept in the save (comeback.py)
     return [(room.seats[seat].conn, wire.message("standby", seat=seat, tokens=tokens,
-                                              watchers=spectators.watchers(room)))]
+                                              watchers=spectators.watchers(room),
+                                              check=room.standby_check))]
 
 
 def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,

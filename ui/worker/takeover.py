@@ -20,7 +20,7 @@ import json
 import secrets
 
 from ui.shared import handover, seal, wire
-from ui.shared.wire import SHARE_TYPES, is_int
+from ui.shared.wire import SHARE_TYPES, is_hex, is_int
 from ui.worker.room import Room
 
 SHARE_WAIT_MS = 8000        # no second share after this long: the round is dealt again
@@ -180,6 +180,10 @@ class Takeover:
                                 succession=self.spec.get("succession"))
         if standby.get("seat") == self.seat:
             room.followers = handover.watchers(standby.get("watchers"))
+            if is_hex(standby.get("check"), 64):
+                # the old host's own proof key for its designate: with no box to open, the
+                # room at the next id proves with it that it is this room (comeback.py)
+                room.opened = {"n": 0, "check": standby["check"]}
         return room
 
     def moved(self, room):
