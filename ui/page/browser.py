@@ -23,6 +23,14 @@ storage_remove = _storage.remove
 storage_json = _storage.get_json
 
 
+def say_failed(error):
+    """Show `error` (an exception) on the loading screen, as the page could not start
+    (boot.js `crisp.failed`); nothing when boot.js has none."""
+    failed = getattr(js.crisp, "failed", None)
+    if failed is not None:
+        failed("%s: %s" % (type(error).__name__, error))
+
+
 def now():
     """The wall clock, ms (Date.now()). Read through crisp.now(), which is never a whole
     number: MicroPython's FFI turns a JS whole number above 2**31 into a wrapped small

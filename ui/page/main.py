@@ -14,7 +14,7 @@ import sys
 import js
 from pyscript.ffi import create_proxy
 
-from ui.page.browser import _str, now, test_param
+from ui.page.browser import _str, now, say_failed, test_param
 from ui.page.guest_page import GuestPage
 from ui.page.host_page import HostPage
 from ui.page.own_room_page import OwnRoomPage, own_status
@@ -50,10 +50,7 @@ def start(*args):
             prof.install()
         PAGE = main()
     except Exception as e:
-        try:
-            js.crisp.failed("%s: %s" % (type(e).__name__, e))
-        except Exception:
-            pass
+        say_failed(e)
         raise
 
 
