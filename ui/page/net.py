@@ -164,7 +164,61 @@ class _Handlers:
         target.on(event, proxy)
 
 
-class HostNet:
+class _Registration:
+    """What HostNet and GuestNet share about their Peer's registration with the signaling
+    server. `UP` names the attribute that says it is registered now (HostNet's `open`,
+    GuestNet's `registered`); each has peer, watch (a Timer), tries, closed, incapable and
+    on_error."""
+
+    UP = None
+
+    def _watch(self, ms):
+        self.watch.at(ms)
+
+    def _check(self):
+        if not self.closed and not getattr(self, self.UP):
+            revive(self)
+
+    def _stop(self):
+        """For good (the page goes away): no registration again, and the Peer destroyed,
+        which frees its id on the server now."""
+        setattr(self, self.UP, False)
+        self.closed = True
+        self.watch.cancel()
+        try:
+            self.peer.destroy()
+        except Exception:
+            pass
+
+    def _up_now(self):
+        setattr(self, self.UP, True)
+        self.tries = 0
+        self.watch.cancel()
+
+    def _lost_server(self, peer):
+        """Our Peer lost the signaling server only: open data connections go on; it
+        registers again soon (a lost server often means a new network)."""
+        if peer is self.peer and not self.incapable:
+            setattr(self, self.UP, False)
+            self._watch(retry_ms(self.tries))
+            self.on_error("disconnected")
+
+    def _peer_error(self, peer, err):
+        """A PeerJS error `err` from `peer`: its kind (text) for the page, or None when it
+        is not our Peer's or is handled here (browser-incompatible: no Peer from now on)."""
+        if peer is not self.peer:
+            return None
+        kind = _error_type(err)
+        if kind == INCOMPATIBLE:
+            setattr(self, self.UP, False)
+            incapable(self)               # says it once; PeerJS would only say it again
+            return None
+        if peer.destroyed or peer.disconnected:
+            setattr(self, self.UP, False)
+        return kind
+
+
+class HostNet(_Registration):
     """The host's side: a Peer with the room id, accepting every guest's data connection.
 
     Callbacks: on_open() (the room id is registered: guests can connect), on_conn(cid, peer)
@@ -202,12 +256,7 @@ class HostNet:
         self.watch = Timer(self._check)
         self._new_peer()
 
-    def _check(self):
-        if not self.closed and not self.open:
-            revive(self)
-
-    def _watch(self, ms):
-        self.watch.at(ms)
+    UP = "open"
 
     def _new_peer(self):
         self.open = False
@@ -231,29 +280,17 @@ class HostNet:
 
     def _opened(self, peer):
         if peer is self.peer:
-            self.open = True
-            self.tries = 0
-            self.watch.cancel()
+            self._up_now()
             self.on_open()
 
     def _disconnected(self, peer):
-        # Lost the signaling server only: open data connections go on; the page calls
-        # ensure() to register the room id again, so that new (and reloaded) guests can
-        # still reach this room.
-        if peer is self.peer and not self.incapable:
-            self.open = False
-            self._watch(retry_ms(self.tries))
-            self.on_error("disconnected")
+        # the page also calls ensure() to register the room id again, so that new (and
+        # reloaded) guests can still reach this room
+        self._lost_server(peer)
 
     def _error(self, peer, err):
-        if peer is self.peer:
-            kind = _error_type(err)
-            if kind == INCOMPATIBLE:
-                self.open = False
-                incapable(self)           # says it once; PeerJS would only say it again
-                return
-            if peer.destroyed or peer.disconnected:
-                self.open = False
+        kind = self._peer_error(peer, err)
+        if kind is not None:
             self.on_error(kind)
 
     def _refuse(self, conn):
@@ -362,16 +399,10 @@ class HostNet:
         """The page is going away: close every connection and free the room id on the
         server now, so that guests hear it at once and a reloaded page gets the id back."""
         self.conns = {}
-        self.open = False
-        self.closed = True
-        self.watch.cancel()
-        try:
-            self.peer.destroy()
-        except Exception:
-            pass
+        self._stop()
 
 
-class GuestNet:
+class GuestNet(_Registration):
     """A guest's side: a Peer with a server-given id and one data connection to the room.
 
     Callbacks: on_open() (the connection to the host is open), on_text(text),
@@ -403,9 +434,7 @@ class GuestNet:
         self.watch = Timer(self._check)
         self._new_peer()
 
-    def _check(self):
-        if not self.closed and not self.registered:
-            revive(self)
+    UP = "registered"
 
     def attempt(self):
         """Where the current attempt's negotiation stands (boot.js channelState): "answered"
@@ -415,9 +444,6 @@ class GuestNet:
         if self.conn is None or self.open:
             return ""
         return channel_state(self.conn)
-
-    def _watch(self, ms):
-        self.watch.at(ms)
 
     def peer_id(self):
         """This page's PeerJS id (bound into the seat proof), or "" before it has one."""
@@ -473,30 +499,18 @@ class GuestNet:
     def _registered(self, peer):
         if peer is not self.peer:
             return
-        self.registered = True
-        self.tries = 0
-        self.watch.cancel()
+        self._up_now()
         if self.wanted:
             self.connect()
 
     def _unregistered(self, peer):
-        if peer is self.peer and not self.incapable:
-            # The open data connection, if any, goes on; register again soon, ready for a
-            # new one (a lost server often means a new network: the page checks the old one).
-            self.registered = False
-            self._watch(retry_ms(self.tries))
-            self.on_error("disconnected")
+        # the open data connection, if any, goes on, ready for a new one once registered
+        self._lost_server(peer)
 
     def _error(self, peer, err):
-        if peer is not self.peer:
+        kind = self._peer_error(peer, err)
+        if kind is None:
             return
-        kind = _error_type(err)
-        if kind == INCOMPATIBLE:
-            self.registered = False
-            incapable(self)               # says it once; PeerJS would only say it again
-            return
-        if peer.destroyed or peer.disconnected:
-            self.registered = False
         if kind == "peer-unavailable":
             self._lost(self.conn, True)
         self.on_error(kind)
@@ -543,13 +557,7 @@ class GuestNet:
     def shutdown(self):
         """The page is going away: close the connection (the host hears it at once)."""
         self.drop()
-        self.registered = False
-        self.closed = True
-        self.watch.cancel()
-        try:
-            self.peer.destroy()
-        except Exception:
-            pass
+        self._stop()
 
     def _opened(self, conn):
         if conn is self.conn:
