@@ -14,9 +14,8 @@ from ui.page.client_page import PageSide
 from ui.page.presence import Pause
 from ui.shared import handover, proof
 from ui.shared import wire
-from ui.shared.wire import is_hex, is_int, is_seat, same
+from ui.shared.wire import VERSION, is_hex, is_int, is_seat, same  # VERSION: the protocol's one
 
-VERSION = 1
 REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
 UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
 SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
