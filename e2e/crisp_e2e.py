@@ -163,6 +163,18 @@ def served_build(folder, *build_args):
         yield s
 
 
+def stop(proc, wait_s=5):
+    """Stop a child process we started (a subprocess.Popen), by its PID, never by name:
+    terminate, then kill if it has not ended within `wait_s` seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(timeout=wait_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @contextlib.contextmanager
 def serve(dist, *serve_args):
     """Serve the built `dist` with `node tools/serve.mjs *serve_args` (static files + PeerJS
@@ -196,10 +208,5 @@ def serve(dist, *serve_args):
             time.sleep(0.1)
         yield s
     finally:
-        proc.terminate()  # by its PID (Popen), never by name
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         log.close()

@@ -23,7 +23,7 @@ import subprocess
 import threading
 import time
 
-from crisp_e2e import ROOT, free_port
+from crisp_e2e import ROOT, free_port, stop
 
 FIREFOX = os.environ.get("CRISP_FIREFOX", "/usr/bin/firefox-esr")
 NET_ADDRESS = "198.18.0.1"     # RFC 2544's benchmarking range, inside the namespace only
@@ -48,12 +48,24 @@ def _ip(*args, ns=None):
     subprocess.run(cmd, check=True, capture_output=True, text=True)
 
 
+def _drop_stale():
+    """Remove the namespaces that killed runs of this test left (crisp-e2e-<pid> whose
+    process is gone): a run stopped mid-test never reaches its own clean-up."""
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    for line in listed.splitlines():
+        name = line.split(" ")[0]
+        pid = name[len("crisp-e2e-"):]
+        if name.startswith("crisp-e2e-") and pid.isdigit() \
+                and (int(pid) == os.getpid() or not os.path.exists("/proc/" + pid)):
+            subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
 @contextlib.contextmanager
 def private_net():
     """A network namespace with lo and a veth pair up, NET_ADDRESS on one end; yields its
     name. Removed at the end."""
     ns = "crisp-e2e-%d" % os.getpid()
-    subprocess.run(["ip", "netns", "del", ns], capture_output=True)   # a crashed run's
+    _drop_stale()
     _ip("netns", "add", ns)
     try:
         _ip("link", "set", "lo", "up", ns=ns)
@@ -97,12 +109,7 @@ def serve_in(ns, dist):
             time.sleep(0.1)
         yield NetSite(port, dist)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def chromium_in(ns, chromium, folder):
@@ -193,10 +200,4 @@ class FirefoxPhone:
         except Exception:
             pass
         finally:
-            if self.proc.poll() is None:
-                self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            stop(self.proc, wait_s=10)

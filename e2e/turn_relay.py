@@ -26,7 +26,7 @@ import struct
 import subprocess
 import time
 
-from crisp_e2e import ROOT
+from crisp_e2e import ROOT, stop
 
 STUN_BINDING = 0x0001
 MAGIC = 0x2112A442
@@ -131,12 +131,7 @@ def coturn(folder, turnserver="turnserver"):
             time.sleep(0.1)
         yield Relay(port, user, secret, log_path)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         log.close()
 
 
