@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -48,6 +49,19 @@ def builds(page):
     """(the page's build id, its engine's) once the engine runs."""
     wait_engine(page)
     return page.evaluate("[crisp.build, crisp.engine.build]")
+
+
+def settled(page):
+    """Wait until the page's service worker registration has checked for a new sw.js and
+    whatever it found has installed and taken over (no worker installing or waiting): what
+    the browser does by itself after a navigation, in its own time (the engine now starts in
+    about a second, so a test's next load can come before that)."""
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r && r.update())")
+    deadline = time.monotonic() + T / 1000
+    while not page.evaluate("navigator.serviceWorker.getRegistration()"
+                            ".then((r) => !r || (!r.installing && !r.waiting))"):
+        assert time.monotonic() < deadline, "the new service worker never took over"
+        time.sleep(0.1)
 
 
 @pytest.fixture
@@ -101,6 +115,7 @@ def test_a_deploy_under_an_open_page_never_mixes_two_builds(new_phone, deploy):
         assert page_build in (a, b), seen
         if page_build == b:
             break
+        settled(page)
     print("loads after the deploy (page, engine):", seen, "A =", a, "B =", b)
     assert seen[-1] == (b, b), seen
     assert phone.errors == []
