@@ -132,7 +132,8 @@ def test_the_bots_and_the_host_are_never_anyones_same_person():
     net.room.open("g", net.clock, peer="")           # no PeerJS id known
     out = replies(net.raw("g", first_join("Gina", PAGE)), "g")
     assert out[0]["type"] == "welcome" and out[0]["seat"] == 2
-    assert [s.name for s in net.room.seats] == ["Hana", "Bot 1", "Gina"]
+    assert [s.bot for s in net.room.seats] == [None, "easy", None]
+    assert net.room.seats[2].name == "Gina" and net.room.conns["g"] == 2
 
 
 def test_a_guest_page_sends_its_page_id_in_every_first_join_and_the_host_none():
