@@ -1787,3 +1787,39 @@ def test_a_guest_waiting_for_the_hosts_table_is_told_who_sets_it_up():
     assert plain(find(tree, "setting-up")) == "Hana is back, setting up\u2026"
     tree, ctx = show(FakeClient(status="connecting", setup=None))
     assert find(tree, "setting-up") is None and find(tree, "connection") is not None
+
+
+def test_play_solo_decides_what_its_button_says_from_the_tap_on():
+    """Issue 22 item 3 / issue 20 item 5 (ui/page/solo_button.py `solo_state`)."""
+    from ui.page.solo_button import solo_state
+    assert solo_state(False, None) == ("play_solo", None, False)
+    assert solo_state(False, 40) == ("play_solo", None, False)      # (a resumed room waits)
+    assert solo_state(True, None) == ("solo_busy", None, True)      # the table on its way
+    assert solo_state(True, 0) == ("solo_busy", 0, True)
+    assert solo_state(True, 42) == ("solo_busy", 42, True)
+    assert solo_state(True, 100) == ("solo_busy", 99, True)
+    assert solo_state(True, -1) == ("play_solo", None, False)        # failed: banner, Retry
+    assert solo_state(True, 42, {"code": "bad_name"}) == ("play_solo", None, False)
+
+
+def test_the_tapped_play_solo_button_shows_its_progress_in_player_words():
+    ui = new_ui("en")
+    ui["name"] = "Ana"
+    tree, ctx = show(FakeClient(screen="landing"), ui)
+    assert plain(find(tree, "play-solo")) == "Play solo"
+    intents = tap(tree, ctx, "play-solo", ui, FakeClient(screen="landing"))
+    assert [name for name, _ in intents] == ["play_solo"] and ui["solo"] is True
+    tree, ctx = show(FakeClient(screen="landing"), ui)     # the frame drawn with the tap
+    assert plain(find(tree, "play-solo")) == "Shuffling the deck\u2026"
+    for lang, wait, said in (("en", None, "Shuffling the deck\u2026"),
+                             ("en", 42, "Shuffling the deck\u2026 42%"),
+                             ("es", 7, "Barajando el mazo\u2026 7%")):
+        ui["lang"] = lang
+        tree, ctx = show(FakeClient(screen="landing", engine_wait=wait), ui, lang=lang)
+        button = find(tree, "play-solo")
+        assert plain(button) == said
+        assert button["attrs"].get("disabled") and button["attrs"].get("data-busy") == "true"
+        for word in ("Python", "MicroPython", "MB", "engine", "motor"):
+            assert word not in plain(button)
+    tree, ctx = show(FakeClient(screen="landing", engine_wait=-1), ui)
+    assert plain(find(tree, "play-solo")) == "Play solo"

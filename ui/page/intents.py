@@ -44,6 +44,7 @@ def submit(ui, arg):
     if not name:
         return []
     if arg == "play_solo":
+        ui["solo"] = True       # the button shows its progress from this very frame
         return [("play_solo", {"name": name, "bots": int(ui.get("bots", 3)),
                                "level": ui.get("level", "easy"),
                                "target": int(ui.get("target", 100))})]

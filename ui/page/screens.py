@@ -14,6 +14,7 @@ from ui.shared import roomcode
 from ui.shared.limits import MAX_PLAYERS
 from ui.page.banner import ENGINE_STAGES, connection_banner  # noqa: F401 (main.py's)
 from ui.page.results import tally
+from ui.page.solo_button import solo_button
 from ui.page.table import table_tree
 from ui.page.vdom import h, isolate, keyed
 from ui.page.viewmodel import player_list, read, seat_name
@@ -133,8 +134,8 @@ def landing_tree(model, ui, ctx):
                  h("label", {"class": "field inline"}, h("span", None, ctx.t("opt_target")),
                    select(ctx, "solo-target", [(v, str(v)) for v in (50, 100, 150)],
                           ui.get("target", 100), ("field", "target")))),
-               button(ctx, "play-solo", ctx.t("play_solo"),
-                      ("local", "submit", "play_solo") if ok else None, "btn big")), "solo"),
+               solo_button(ctx, ok, ui.get("solo"), read(model, "engine_wait"),
+                           read(model, "error"))), "solo"),
              keyed(h("details", {"class": "rules"},
                      h("summary", None, ctx.t("how_to_play")), rules_text(ctx)),
                    "rules"))

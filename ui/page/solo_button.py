@@ -1,0 +1,39 @@
+"""The landing's Play solo button, which answers its own tap (issue 22 item 3, issue 20 item 5):
+from the tap on, the button itself says in player words that the game is being got ready
+("Shuffling the deck… 42 %", a bar filling it), until the table follows the moment the
+engine runs; never a technical word. `solo_state` decides, `solo_button` draws. Pure:
+runs on MicroPython (the page) and CPython (tests).
+"""
+
+from ui.page.vdom import h
+from ui.page.widgets import button
+
+
+def solo_state(tapped, wait, error=None):
+    """What the Play solo button shows: (i18n key, percent or None, busy).
+    `tapped`: the player tapped it on this landing (ui "solo"); `wait`: the engine's start
+    in percent while the page waits for it (the model's engine_wait: None when it is not
+    waited for or already runs, -1 when it failed); `error`: the landing's error (a name
+    the room refused, ...). Tapped and the engine still starting: "solo_busy" with its
+    percent; tapped and the engine ready (the table on its way): "solo_busy" without one;
+    not tapped, failed (the banner says so, with Retry) or refused: "play_solo"."""
+    if not tapped or error or (wait is not None and wait < 0):
+        return ("play_solo", None, False)
+    if wait is None:
+        return ("solo_busy", None, True)
+    return ("solo_busy", max(0, min(99, int(wait))), True)
+
+
+def solo_button(ctx, ok, tapped, wait, error=None):
+    """The Play solo button (`play-solo`): live once a name is typed (`ok`); while busy
+    (solo_state) disabled, aria-busy, its label the progress and a bar under it."""
+    key, pct, busy = solo_state(tapped, wait, error)
+    if not busy:
+        return button(ctx, "play-solo", ctx.t(key),
+                      ("local", "submit", "play_solo") if ok else None, "btn big")
+    label = ctx.t(key) if pct is None else ctx.t("solo_busy_pct", pct=pct)
+    return button(ctx, "play-solo",
+                  [h("span", {"class": "solo-bar", "aria-hidden": "true",
+                              "style": "width: %d%%" % (pct if pct is not None else 100)}),
+                   h("span", {"class": "solo-label"}, label)],
+                  None, "btn big busy", {"aria-busy": "true", "data-busy": "true"})
