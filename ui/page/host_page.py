@@ -9,7 +9,7 @@ ui/shared/hostlife.py's. Solo (the landing's Play solo): the same Room with bot 
 host's Client only; no PeerJS Peer at all."""
 import js
 
-from crisp_core import guided as guided_deal
+from crisp_core.guided import deck as guided_deck
 
 from ui.page import browser, host_phase, room_commands, webrtc
 from ui.page.base_page import Page
@@ -142,7 +142,7 @@ class HostPage(HostTransport, HostSaves, Page):
         elif name == "play_solo":
             self.solo(payload)
         elif name == "play_guided":
-            self.solo(payload, deck=guided_deal.deck())   # the guided round (ui/page/guided.py)
+            self.solo(payload, deck=guided_deck())   # the guided round (ui/page/guided.py)
         elif name == "resume_room" and self.offer is not None:
             self.resume_room(self.offer.get("room_id"))
         elif name == "abandon_room" and self.offer is not None:
