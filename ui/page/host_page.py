@@ -97,6 +97,7 @@ class HostPage(HostTransport, HostSaves, Page):
         client = self.client
         if client is not None and client.screen != "join":
             client.set_engine(wait, self.engine.stage)
+            client.set_arriving(self.arriving())
             client.set_status(client.status, self.phase.phase)
             return webrtc.describe(client, self.net, self.now())   # a friend could not connect
         # no room yet, or the engine has not answered for it (solo, a resumed room); in a

@@ -214,7 +214,7 @@ def lobby_tree(model, ui, ctx):
     count = len(players)
     is_host = bool(read(model, "is_host", False))
     host = read(model, "host_seat", lobby.get("host", 0))
-    rows = lobby_rows(model, players, host, ctx)
+    rows = lobby_rows(model, players, host, ctx) + arriving_rows(model, ctx)
     link_box = invite_box(model, ui, ctx)
     options_box = lobby_options(lobby.get("options") or {}, is_host, ctx)
     players_head = h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS))
@@ -266,6 +266,15 @@ def lobby_rows(model, players, host, ctx):
                         seat_name(players, s, ctx)),
                       badges, remove))
     return rows
+
+
+def arriving_rows(model, ctx):
+    """The host's lobby while its engine starts: one line for each friend whose join waits
+    for it ("Gina is arriving…", ui/page/early.py); seated the moment the engine runs."""
+    return [h("li", {"class": "player arriving", "data-testid": "arriving"},
+              h("span", {"class": "dot off", "aria-hidden": "true"}),
+              h("span", {"class": "pname"}, ctx.t("lobby_arriving", name=isolate(name))))
+            for name in read(model, "arriving", ()) or ()]
 
 
 def invite_box(model, ui, ctx):
