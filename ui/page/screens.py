@@ -7,6 +7,7 @@ itself is ui/page/table.py. Names and every other text go into text nodes, so a 
 CPython (tests).
 """
 
+from ui.page import guided_screens
 from ui.page import i18n
 from ui.page import netscreens
 from ui.page import qr
@@ -67,6 +68,7 @@ def build(model, ui, ctx):
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
              keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
+             keyed(guided_screens.tip(model, ui, ctx), "guide"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -118,6 +120,7 @@ def landing_tree(model, ui, ctx):
                      h("div", {"class": "fan"},
                        decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
                      h("p", {"class": "tagline"}, ctx.t("tagline"))), "hero"),
+             keyed(guided_screens.offer_box(model, ui, ctx), "guided"),
              keyed(resume_box(model, ctx), "resume"),
              keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
