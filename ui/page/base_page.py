@@ -68,7 +68,7 @@ class Page:
         screen it leads to never make one long task, and a burst of messages (the engine's
         replies once it runs) draws the screen once."""
         if self._soon.handle is None:
-            self._soon.at(0)
+            self._soon.next_task()
 
     def keep_awake(self):
         """Hold the Screen Wake Lock while a round is played on this page, let it go
