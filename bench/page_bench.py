@@ -211,7 +211,7 @@ def med(values):
 
 def engine_worker(page):
     for worker in page.workers:
-        if "engine-worker.js" in worker.url:
+        if "engine-worker" in worker.url:
             return worker
     return None
 

@@ -181,9 +181,10 @@ CLICK = """(s) => { const el = document.querySelector(s); if (!el) return null;
                     const t = Date.now(); el.click(); return t; }"""
 
 
-def table_of(phones, base, players, query="?botpace=0.1", init=()):
+def table_of(phones, base, players, query="?botpace=0.1", init=(), guest_query=""):
     """A host and players-1 guests at a dealt table, every peek over (every page with the
-    init scripts `init` too). -> [pages], host first."""
+    init scripts `init` too; every guest's room link with `guest_query` after it, e.g.
+    "&prof=1"). -> [pages], host first."""
     host = phones.new([LOG_WATCH] + list(init))
     landing(host, base + query)
     host.fill(sel("player-name"), "Hana")
@@ -193,7 +194,7 @@ def table_of(phones, base, players, query="?botpace=0.1", init=()):
     pages = [host]
     for i in range(1, players):
         guest = phones.new([LOG_WATCH] + list(init))
-        guest.goto(link)
+        guest.goto(link + guest_query)
         guest.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
         guest.wait_for_selector(sel("connection"), state="detached", timeout=WAIT)
         guest.fill(sel("player-name"), "Guest %d" % i)
@@ -314,7 +315,7 @@ def measure_trace(phones, base, players, taps=12):
     receive to its event log line."""
     pages = table_of(phones, base, players, init=[HOPS])
     host = pages[0]
-    worker = next(w for w in host.workers if "engine-worker.js" in w.url)
+    worker = next(w for w in host.workers if "engine-worker" in w.url)
     worker.evaluate(WORKER_SPANS)
     hops = {}
     deadline = time.monotonic() + 240
