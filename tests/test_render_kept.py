@@ -136,14 +136,14 @@ def test_the_log_shows_the_newest_lines_first_at_most_log_lines():
     assert eventlog.log_entries(client, players, ctx) == every[::-1][:eventlog.LOG_LINES]
 
 
-def test_a_move_is_sent_before_the_tap_is_drawn_anything_else_after():
+def test_a_move_is_sent_at_once_anything_else_drawn_first():
     assert sends_first([("action", {"do": "draw", "from": "deck"})])
     assert not sends_first([])
     assert not sends_first([("create_room", {"name": "Ana"})])
     assert not sends_first([("action", {"do": "ready"}), ("lang", "es")])
 
 
-def test_a_tap_on_the_deck_sends_the_draw_before_the_page_is_drawn(fakejs):
+def test_a_tap_on_the_deck_sends_the_draw_and_draws_nothing_until_the_answer(fakejs):
     texts = game_views(3, 60)
     mine = next(i for i, t in enumerate(texts) if any(
         a.get("do") == "draw" for a in json.loads(t).get("view", {}).get("allowed") or []))
@@ -163,4 +163,8 @@ def test_a_tap_on_the_deck_sends_the_draw_before_the_page_is_drawn(fakejs):
 
     screen.render = render
     by_testid(screen.root, "deck").click()
-    assert order[:2] == [("intent", "action"), ("render",)], order
+    assert order == [("intent", "action")], order       # the room's answer is drawn
+    del order[:]
+    screen.on_intent = lambda name, payload: order.append(("intent", name))
+    by_testid(screen.root, "menu").click()                # a tap of this screen's own
+    assert order == [("render",)] and screen.ui["menu_open"], order

@@ -34,9 +34,10 @@ def handle(ui, spec, value, model, now=0):
 
 def sends_first(intents):
     """True when the tap's intents are all moves at the table ("action"): the page sends
-    them before it draws the tap, since every screen waits on the room's answer and the
-    drawing can be done meanwhile (issue 22.5); any other tap (a room to create, a name to
-    keep) is drawn first, so that the button answers before the work it starts."""
+    them at once and draws nothing until the room answers (a move changes nothing on the
+    screen before; every screen waits on the answer, issue 22.5); any other tap (a room to
+    create, a name to keep) is drawn first, so that the button answers before the work it
+    starts."""
     if not intents:
         return False
     for name, payload in intents:

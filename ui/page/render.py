@@ -343,12 +343,13 @@ class Screen:
                 self._set_doc_lang(payload)
             elif name in ("create_room", "join", "play_solo", "sit"):
                 self._store("crisp.name", payload["name"])
-        first = sends_first(intents)
-        if first:
+        if sends_first(intents):
+            # a move: sent at once; it changes nothing on this screen until the room answers,
+            # and the answer is drawn when it comes (a render now would hold it up)
             self._emit(intents)
+            return
         self.render()
-        if not first:
-            self._emit(intents)
+        self._emit(intents)
 
     def _emit(self, intents):
         for name, payload in intents:
