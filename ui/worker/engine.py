@@ -95,7 +95,8 @@ class Engine:
             room = Room(room_id, name, seed=seed)       # a bad test deck is ignored
         room.make_bot = bot_maker(room.seed, _pace(request))
         room.cheat = _cheat(request)
-        room.lang = request["lang"] if request.get("lang") in bot_names.NAMES else "en"
+        lang = request.get("lang")
+        room.lang = lang if isinstance(lang, str) and lang in bot_names.NAMES else "en"
         room.now = now
         self.room = room
         return self._reply([], True)
