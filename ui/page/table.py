@@ -139,7 +139,8 @@ def spectator_bar(model, info, ui, ctx):
 
 def table_tree(model, ui, ctx):
     """The table screen for the model: the opponents, the announcement, the spectator's bar,
-    the centre, the guided round's tip (ui/page/guided_screens.py), the status, this seat, the actions, the results sheet and the event log."""
+    the centre, the guided round's tip (ui/page/guided_screens.py), the status, this seat,
+    the actions, the results sheet and the event log."""
     info = table_info(model, ui, ctx)
     others, mine = seat_order(info)
     players = player_list(model)
