@@ -9,7 +9,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
-from ui.page import fairplay
+from ui.page import fairplay, watchers
 from ui.page.client_page import PageSide
 from ui.page.presence import Pause
 from ui.shared import handover, proof
@@ -78,7 +78,7 @@ class Client(PageSide):
       suspect  True once the peer on this connection failed to prove itself (the page drops
                the connection and says `host_unverified`); the page clears it
       spectator True while this page watches without a seat (a late friend, docs/protocol.md
-               "Spectators"); ask: its request for a seat, {seat (None: the next game), name}
+               "Spectators"); ask: its request {seat (None: next game), name}; watchers, took
       verdict  the check of the last round dealt from a committed shuffle, or None:
                {"round": r, "ok": bool, "what", "detail", "saw", "expected"} (docs/protocol.md
                "Verifiable shuffle"); record: that round's record (JSON-safe), to save
@@ -133,6 +133,7 @@ class Client(PageSide):
         self.last_type = None
         self.spectator = False
         self.ask = None
+        self.watchers, self.took = [], None     # ui/page/watchers.py
         self.sealed = None        # the newest sealed room and this seat's share (host handover)
         self.standby = None       # {seat, tokens, watchers}: the old host's for this designate
         self.follow, self.next_ids = None, []   # `watching`'s follow token, next ids' marks
@@ -198,6 +199,7 @@ class Client(PageSide):
             self.host_seat = msg.get("host")     # moves with a host handover
         if is_hex(msg.get("succession"), 32):
             self.succession = msg.get("succession")   # the room's next ids (handover)
+        self.took = watchers.took(self, seat)   # a spectator seated mid-game: whose seat
         self.spectator = False
         self.ask = None
         # A (re)seat: the views that follow start over (the room replays the round's log).
@@ -294,6 +296,7 @@ class Client(PageSide):
     def _on_lobby(self, msg, now):
         """`lobby` from the room: True when the model changed."""
         self.lobby = msg
+        self.watchers = watchers.read_watchers(msg.get("watchers"))
         self.players = msg.get("players") or []
         if is_seat(msg.get("host")):
             self.host_seat = msg.get("host")
@@ -392,6 +395,7 @@ class Client(PageSide):
         if is_int(n):
             self.n = n
             self.fresh = False
+        watchers.on_view(self, msg)     # who watches; a seat named anew is logged
         self.players = msg.get("players") or self.players
         history = msg.get("history")
         if isinstance(history, list):
