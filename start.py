@@ -27,7 +27,7 @@ MODULES = (
     "ui.page.banner", "ui.page.results", "ui.page.table", "ui.page.screens",
     "ui.page.sound", "ui.page.storage", "ui.page.render", "ui.page.link", "ui.page.netcheck",
     "ui.shared.gate", "ui.page.browser", "ui.page.webrtc", "ui.page.net", "ui.page.enginewatch",
-    "ui.page.enginelink",
+    "ui.page.enginelink", "ui.page.early",
     "ui.page.guest_phase", "ui.page.room_commands", "ui.page.base_page",
     "ui.page.host_phase", "ui.page.saved_rooms", "ui.page.lookout", "ui.page.host_saves",
     "ui.page.host_transport", "ui.page.host_page", "ui.page.guest_succession",

@@ -227,9 +227,11 @@ class HostPage(HostTransport, HostSaves, Page):
         self.saves.drop_peer_token(self.room_id)
         self.clock_ = self.room_clock()
         self.phase.to("create")
+        self.early = (name, False)    # what the page tells guests while the engine starts
         self.engine.request({"op": "create", "room_id": self.room_id, "name": name,
                              "seed": self.seed, "deck": self.deck, "pace": self.bot_pace,
-                             "cheat": self.cheat, "now": self.clock()})
+                             "cheat": self.cheat, "now": self.clock(),
+                             "lang": self.screen.ui.get("lang", "en")})   # the bots' names
         self.client = Client(self.local_send, is_host=True)
         return self.room_id
 

@@ -2,6 +2,7 @@
 ui/page/net.py), its guests' connections to the engine's room and back, registering the id
 again with backoff, and telling a takeover's spectators where the room went. A part of
 HostPage (ui/page/host_page.py), which holds `net`, `engine`, `client`, `room_id`."""
+from ui.page import early
 from ui.page.browser import log, random_hex, set_query
 from ui.page.link import backoff
 from ui.page.net import HostNet
@@ -18,6 +19,8 @@ class HostTransport:
         self.failures = 0
         self.retry_at = None
         self.followers = []
+        self.early = None             # (host name, resumed) said to guests while the engine
+        self.early_joined = set()     # starts (ui/page/early.py), and who joined meanwhile
 
     def start_net(self):
         room_id = self.room_id
@@ -93,6 +96,14 @@ class HostTransport:
         self.engine.request({"op": "open", "conn": cid, "peer": peer, "now": self.clock()})
 
     def conn_text(self, cid, text):
+        if self.engine.state != "ready" and self.net is not None:
+            # the room waits in the engine worker: this page answers pings and joins itself
+            # (ui/page/early.py), so that a guest waits on its connection however long it takes
+            name, back = self.early or ("?", False)
+            if early.arriving(text) is not None:
+                self.early_joined.add(cid)
+            for reply in early.answer(text, name, back, cid in self.early_joined):
+                self.net.send(cid, reply)
         self.engine.request({"op": "receive", "conn": cid, "text": text, "now": self.clock()})
 
     def conn_close(self, cid):

@@ -131,6 +131,8 @@ FROM_ROOM = {
                                      "check": _hex64}),
     # the host's page, not the room: its engine restarts (ui/page/enginewatch.py)
     "restarting": _row("host page", "game"),
+    # the host's page, not the room: its engine still starts (ui/page/early.py)
+    "setup": _row("host page", None, {"host": _text, "back": _bool}),
 }
 
 BETWEEN = {

@@ -10,7 +10,7 @@ from ui.shared import proof, wire
 from ui.shared.limits import MAX_PLAYERS
 from ui.shared.wire import BadMessage, is_hex, is_int, same
 from ui.worker import outbox
-from ui.worker.names import check_name, clean_name, name_key
+from ui.worker.names import check_name, clean_name, name_key, rename_bots
 
 LOCAL = "local"               # the host's own screen: its seat, and host-only messages
 MAX_SEATS = MAX_PLAYERS
@@ -233,6 +233,7 @@ def take_seat(room, conn, seat, name, now, fresh=False):
     room.conns[conn] = seat
     room.spectators.pop(conn, None)
     room.gate.joined(conn)
+    rename_bots(room)         # a bot never has a person's name: the bot yields
     if new or fresh:          # trust on first use, or a handover's derived token replaced
         out.append((conn, welcome(room, seat, token=room.seats[seat].token)))
     else:                     # a proven rejoin, or the host's own seat: no token
@@ -260,7 +261,8 @@ def name_for(room, seat, name):
     """The name `seat` (None: a new seat) gets from a `join` saying `name`. Once the game
     has started a seat's name is frozen: a rejoin keeps it whatever `join` says. In the
     lobby the name is cleaned (`clean_name`) and refused (`name_taken`) when it equals
-    another seat's (`name_key`: case-folded, NFKC) or a bot's (`Bot 3`)."""
+    another person's (`name_key`: case-folded, NFKC) or has the bots' old form (`Bot 3`);
+    a bot with that name takes another (`rename_bots`)."""
     if room.game is not None:
         if seat is None:
             return clean_name(name)           # (refused: the game has started)
@@ -270,7 +272,7 @@ def name_for(room, seat, name):
     name = check_name(name)
     key = name_key(name)
     for index, other in enumerate(room.seats):
-        if index != seat and name_key(other.name) == key:
+        if index != seat and other.bot is None and name_key(other.name) == key:
             raise BadMessage("name_taken", "that name is taken: pick another one")
     return name
 

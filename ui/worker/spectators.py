@@ -12,7 +12,7 @@ from crisp_core import public_events
 from ui.shared import comeback, gate, handover, wire
 from ui.shared.wire import BadMessage
 from ui.worker import outbox, seats
-from ui.worker.names import clean_name
+from ui.worker.names import clean_name, rename_bots
 from ui.worker.outbox import LOG_REPLAY
 from ui.worker.seats import LOCAL
 
@@ -154,7 +154,7 @@ def asker(room, index):
 def seat_waiting(room, now):
     """Seat the spectators waiting for a seat in the next game (`sit` without `seat`), in
     the order they asked, while the lobby has room: each gets a new seat and a `welcome`
-    with its token. One whose name another seat took meanwhile is not seated: it hears
+    with its token. One whose name another person took meanwhile is not seated: it hears
     `name_taken` and its request ends (its page asks for another name). The caller sends
     the lobby after (outbox.broadcast)."""
     out = []
@@ -163,7 +163,7 @@ def seat_waiting(room, now):
         if ask is None or ask["seat"] is not None or len(room.seats) >= seats.MAX_SEATS:
             continue
         key = seats.name_key(ask["name"])
-        if any(seats.name_key(s.name) == key for s in room.seats):
+        if any(s.bot is None and seats.name_key(s.name) == key for s in room.seats):
             room.spectators[conn]["ask"] = None
             out += [(conn, wire.error("name_taken", "that name is taken: pick another one")),
                     (conn, watching(room, conn))]
@@ -185,5 +185,6 @@ def seat_new(room, conn, index, name, now, tell=True):
     room.conns[conn] = index
     room.spectators.pop(conn, None)
     room.gate.joined(conn)
+    rename_bots(room)         # a bot never has a person's name: the bot yields
     out = [(conn, seats.welcome(room, index, token=seat.token))]
     return out + (outbox.broadcast(room, replay_to=index) if tell else [])
