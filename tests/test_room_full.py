@@ -176,3 +176,13 @@ def test_a_late_friend_given_a_seat_is_told_and_so_is_the_table():
     cleo.view = dict(cleo.view, round=cleo.view["round"] + 1)
     assert find(show(cleo)[0], "took-seat") is None
     assert i18n.t("en", "ev_took_seat_you", was="Bea") == "You took Bea\u2019s seat."
+
+
+def test_a_friend_seated_by_the_next_game_gets_no_took_seat_note():
+    net = started()
+    zoe = watcher(net, "z")
+    zoe.sit("Zoe")
+    net.room.game.phase = "game_over"               # the game ends (as the engine would)
+    net.host.host({"type": "new_game"})
+    assert zoe.seat == 3 and zoe.took is None and zoe.screen == "lobby"
+    assert "Zoe" in [p["name"] for p in net.host.players]

@@ -48,8 +48,9 @@ def on_view(client, msg):
 def took(client, seat):
     """On a `welcome` to this page: {"was": the seat's name before, "round": the round} when
     a spectator was seated at a table mid-game (`approve`), else None."""
-    if not client.spectator or not isinstance(client.view, dict):
-        return None
+    if not client.spectator or not isinstance(client.view, dict) \
+            or client.view.get("phase") not in ("peek", "play", "last_turns"):
+        return None                       # (seated in a lobby or between games: no note)
     players = client.players or []
     if not isinstance(seat, int) or not 0 <= seat < len(players) \
             or not isinstance(players[seat], dict):
