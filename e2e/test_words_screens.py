@@ -22,6 +22,8 @@ BASELINES = """() => {
     if (!words.length || !name.length) continue;
     const w = words[words.length - 1], n = name[0];
     const size = (e) => parseFloat(getComputedStyle(e).fontSize);
+    // a name that starts the next line (the sentence wrapped before it) has no neighbour
+    if (Math.abs(w.top - n.top) > 0.8 * size(bdi.parentElement)) continue;
     out.push({text: bdi.parentElement.textContent.slice(0, 60),
               bottom: Math.abs(w.bottom - n.bottom), top: Math.abs(w.top - n.top),
               size: Math.abs(size(bdi) - size(bdi.parentElement))});
