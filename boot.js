@@ -148,7 +148,10 @@ const failed = (message) => {
   if (!loading) return;
   loading.hidden = false;
   loading.classList.add("error");
-  byId("loading-text").textContent = es ? "No se pudo cargar" : "Could not load";
+  // in player words first; the error itself stays, small, for whoever helps them
+  byId("loading-text").textContent = es
+    ? "El juego no pudo arrancar: recarga la página para intentarlo de nuevo."
+    : "The game could not start: reload the page to try again.";
   byId("loading-detail").textContent = message;
 };
 
