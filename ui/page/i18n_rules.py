@@ -29,9 +29,9 @@ EN = {
     "rules_specials_h": "Jack, Queen and King",
     # R4.4
     "rules_jack": "Jack: look once at your own center card.",
-    # R4.5, R4.5.1, R4.5.2, R4.5.3
-    "rules_queen": "Queen: swap one of your cards for any card of another player, without seeing "
-                   "either. Each card lands where the other one was. If the card you get lands on "
+    # R4.5, R4.5.1, R4.5.2, R4.5.3, R4.5.4
+    "rules_queen": "Queen: swap one of your cards for any card of another player (the one who "
+                   "called crisp too), without seeing either. Each card lands where the other one was. If the card you get lands on "
                    "your left or right you see it once; in your center you don\u2019t. The other "
                    "player sees the card they get once too, unless it lands in their center.",
     # R4.6
@@ -55,9 +55,9 @@ EN = {
                    "zero). Otherwise, a tie included, the caller gets 5 points more. Points add "
                    "up from round to round.",
     # R8.1, R8.2
-    "rules_end": "The game ends after the round in which someone reaches the target (100, or 50 "
-                 "or 150 if the host chose so). The lowest total wins; players tied for it share "
-                 "the win.",
+    "rules_end": "The game ends after the round in which someone reaches or passes the target "
+                 "(100, or 50 or 150 if the host chose so). The lowest total wins; players tied "
+                 "for it share the win.",
     "rules_options_h": "If the host turns them on",
     # R10.2
     "rules_timer": "Time per draw (30, 45 or 60 s): when your time runs out your turn ends. If "
@@ -91,8 +91,8 @@ ES = {
                   "descartarlas; el Rey hay que usarlo.",
     "rules_specials_h": "Jota, Reina y Rey",
     "rules_jack": "Jota: miras una vez tu carta del centro.",
-    "rules_queen": "Reina: cambias una de tus cartas por cualquier carta de otro jugador, sin ver "
-                   "ninguna de las dos. Cada carta queda en el sitio de la otra. Si la que recibes "
+    "rules_queen": "Reina: cambias una de tus cartas por cualquier carta de otro jugador (tambi\u00e9n "
+                   "de quien cantó crisp), sin ver ninguna de las dos. Cada carta queda en el sitio de la otra. Si la que recibes "
                    "te queda a la izquierda o a la derecha, la ves una vez; en el centro, no. La "
                    "otra persona tambi\u00e9n ve una vez la que recibe, salvo que le quede en el "
                    "centro.",
