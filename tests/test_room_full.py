@@ -111,6 +111,10 @@ def test_hostile_sits_change_nothing():
         out = net.raw("z", text)
         assert [json.loads(t)["type"] for c, t in out if c == "z"][:1] in (["error"], [])
         assert [s.name for s in net.room.seats] == before
+    # the same request again answers its sender only (no lobby to everyone each time)
+    net.raw("z", '{"type": "sit", "v": 1, "name": "Zed"}')
+    out = net.raw("z", '{"type": "sit", "v": 1, "name": "Zed"}')
+    assert [c for c, t in out] == ["z"]
     # a long name waits cut to 20 characters, as a join's would be
     net.raw("z", '{"type": "sit", "v": 1, "name": "' + "Z" * 300 + '"}')
     assert net.room.spectators["z"]["ask"]["name"] == "Z" * 20

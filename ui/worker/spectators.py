@@ -94,8 +94,10 @@ def sit(room, conn, msg, now):
         if len(room.seats) < seats.MAX_SEATS:
             return seats.take_seat(room, conn, None, msg["name"], now)
         name = seats.name_for(room, None, msg["name"])
+        same_ask = watcher["ask"] == {"seat": None, "name": name}
         watcher["ask"] = {"seat": None, "name": name}
-        return [(conn, watching(room, conn))] + outbox.broadcast(room)
+        # (the same request again tells nobody else: a repeated `sit` is no lobby flood)
+        return [(conn, watching(room, conn))] + ([] if same_ask else outbox.broadcast(room))
     name = clean_name(msg["name"])
     if index is not None:
         if not seats.guest_seat(room, index):
