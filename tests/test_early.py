@@ -75,3 +75,22 @@ def test_a_seated_guest_names_the_host_it_knows_not_the_message():
                                            {"seat": 1, "name": "Gina"}]}), 1)
     early.wait_on(client, link, _setup("Mallory", back=True), 2)
     assert client.setup == {"host": "Hana", "back": True}
+
+
+def test_the_friends_arriving_are_one_line_each_in_order_and_not_once_seated():
+    pairs = []
+    for conn, name in (("c1", "Gina"), ("c2", "Ivo"), ("c1", "Gina L"), ("c3", "ivo")):
+        pairs = early.joined(pairs, conn, name)
+    assert pairs == [("c2", "Ivo"), ("c1", "Gina L"), ("c3", "ivo")]
+    assert early.still_arriving(pairs, []) == ["Ivo", "Gina L"]        # "ivo" is Ivo
+    seated = [{"seat": 0, "name": "Hana"}, {"seat": 1, "name": "GINA L"}]
+    assert early.still_arriving(pairs, seated) == ["Ivo"]
+    assert early.still_arriving([], [None, 5, {"name": 3}]) == []
+
+
+def test_a_flood_of_joins_keeps_at_most_as_many_arriving_as_the_gate_lets_wait():
+    from ui.shared.gate import MAX_WAITING
+    pairs = []
+    for i in range(200):
+        pairs = early.joined(pairs, "c%d" % i, "Name %d" % i)
+    assert len(pairs) == MAX_WAITING and pairs[-1] == ("c199", "Name 199")

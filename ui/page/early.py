@@ -18,6 +18,7 @@ Pure (no `js`), MicroPython-compatible.
 
 import json
 
+from ui.shared.gate import MAX_WAITING
 from ui.shared.limits import NAME_MAX
 
 SETUP = "setup"
@@ -95,3 +96,29 @@ def wait_on(client, link, setup, now):
                     "back": setup["back"]}
     link.heard(now)
     link.joining(now)
+
+
+def still_arriving(joined, players):
+    """The friends to show as arriving in the host's lobby while its engine starts: the names
+    in `joined` ([(connection, name from its join: `arriving`)], in the order they came),
+    each once, but for a name some seat in `players` (the lobby's [{"name"}]) already has
+    (compared case-folded)."""
+    seated = set()
+    for p in players or []:
+        if isinstance(p, dict) and isinstance(p.get("name"), str):
+            seated.add(p["name"].lower())
+    out = []
+    for _conn, name in joined:
+        key = name.lower()
+        if key not in seated:
+            seated.add(key)
+            out.append(name)
+    return out
+
+
+def joined(pairs, conn, name):
+    """`pairs` ([(connection, name)], the joins heard while the engine starts) with `conn`'s
+    join saying `name`: one entry a connection (its last name, moved to the end), at most
+    MAX_WAITING (the room's gate lets no more wait: ui/shared/gate.py), the oldest dropped."""
+    out = [pair for pair in pairs if pair[0] != conn] + [(conn, name)]
+    return out[-MAX_WAITING:]

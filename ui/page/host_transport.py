@@ -20,7 +20,8 @@ class HostTransport:
         self.retry_at = None
         self.followers = []
         self.early = None             # (host name, resumed) said to guests while the engine
-        self.early_joined = set()     # starts (ui/page/early.py), and who joined meanwhile
+        self.early_joined = []        # starts (ui/page/early.py), and who joined meanwhile
+                                      # ([connection, the name its join gave], in order)
 
     def start_net(self):
         room_id = self.room_id
@@ -100,11 +101,28 @@ class HostTransport:
             # the room waits in the engine worker: this page answers pings and joins itself
             # (ui/page/early.py), so that a guest waits on its connection however long it takes
             name, back = self.early or ("?", False)
-            if early.arriving(text) is not None:
-                self.early_joined.add(cid)
-            for reply in early.answer(text, name, back, cid in self.early_joined):
+            friend = early.arriving(text)
+            if friend is not None:
+                # the lobby: "Gina is arriving…" (one name a connection, the last it gave;
+                # as many as the room's gate lets wait)
+                self.early_joined = early.joined(self.early_joined, cid, friend)
+                self.render_soon()
+            joined = any(c == cid for c, _ in self.early_joined)
+            for reply in early.answer(text, name, back, joined):
                 self.net.send(cid, reply)
         self.engine.request({"op": "receive", "conn": cid, "text": text, "now": self.clock()})
 
+    def arriving(self):
+        """The names of the friends whose join waits for the engine (early.still_arriving),
+        for the host's lobby; none once the engine runs (the room seats them)."""
+        if self.engine.state == "ready":
+            self.early_joined = []
+            return []
+        return early.still_arriving(self.early_joined, self.client.players
+                                    if self.client is not None else [])
+
     def conn_close(self, cid):
+        if any(c == cid for c, _ in self.early_joined):
+            self.early_joined = [pair for pair in self.early_joined if pair[0] != cid]
+            self.render_soon()
         self.engine.request({"op": "close", "conn": cid, "now": self.clock()})

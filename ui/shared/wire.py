@@ -82,7 +82,8 @@ def _row(sender, phase, required=None, optional=None):
 
 
 TO_ROOM = {
-    "join": _row("any", None, {"name": None}, {"seat_id": _hex32, "nonce": _hex32}),
+    "join": _row("any", None, {"name": None}, {"seat_id": _hex32, "nonce": _hex32,
+                                                 "page": _hex32}),
     "proof": _row("any", None, {"mac": None}),
     "action": _row("seated", "game", {"action": _dict}, {"n": None}),
     "ping": _row("any", None, {"t": is_number}),

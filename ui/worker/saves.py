@@ -57,7 +57,8 @@ def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.
     except BadMessage as e:
         raise ValueError("saved room: the host's name: " + e.text)
     room.options = dict(d["options"])
-    room.lang = d["lang"] if d.get("lang") in bot_names.NAMES else "en"
+    lang = d.get("lang")
+    room.lang = lang if isinstance(lang, str) and lang in bot_names.NAMES else "en"
     room.seats = [_seat(d, i, names[i], game is not None, make_bot, load_bot)
                   for i in range(len(d["seats"]))]
     room.host = d.get("host", 0)

@@ -44,6 +44,8 @@ class Seat:
         self.synced = None        # when its last `sync` was answered (ms)
         self.away_since = None    # when it went away (closed or silent), None while here
         self.wins = 0             # games this seat won in this room (kept across new_game)
+        self.peer = None          # the PeerJS id whose first join made this seat (not saved)
+        self.page = None          # ... and the `page` id that join gave (not saved)
 
     def to_dict(self):
         save = getattr(self.agent, "to_dict", None)
@@ -164,7 +166,33 @@ def join(room, conn, msg, now):
         raise BadMessage("already_joined", "this connection already has a seat")
     if conn != LOCAL and conn in room.proving:
         raise BadMessage("already_joined", "this connection is proving a seat")
-    return take_seat(room, conn, seat, name, now)
+    if conn != LOCAL:
+        again = same_person(room, room.peers.get(conn, ""), msg.get("page"))
+        if again is not None:     # the same page joining again: its seat, never name_taken
+            return take_seat(room, conn, again, name, now, fresh=True)
+    out = take_seat(room, conn, seat, name, now)
+    index = room.conns.get(conn)
+    if conn != LOCAL and index is not None and room.seats[index].peer is None:
+        room.seats[index].peer = room.peers.get(conn) or None
+        room.seats[index].page = msg.get("page")
+    return out
+
+
+def same_person(room, peer, page):
+    """The guest seat that a first join from PeerJS id `peer` with page id `page` (hex(32) or
+    None) comes back to, or None: the seat a first join with that same `page` made (one
+    page, one person, whenever it joins again: a join that waited for the engine, a
+    connection made afresh), or in the lobby the seat the same `peer` made (one Peer is one
+    page). Never the host's seat or a bot's; a rejoin with a token goes through the seat
+    proof instead."""
+    for index, seat in enumerate(room.seats):
+        if index == room.host or seat.bot is not None or seat.token is None:
+            continue
+        if is_hex(page, 32) and seat.page is not None and same(seat.page, page):
+            return index
+        if room.game is None and peer and seat.peer is not None and same(seat.peer, peer):
+            return index
+    return None
 
 
 def challenge(room, conn, name, seat_id, guest_nonce):
