@@ -86,6 +86,7 @@ def test_the_rules_and_the_watchers_read_on_the_page(new_phone, screens_pages):
         assert page.locator("details.rules h3").count() == 8
     model = M.table(4, 1, turn=2)
     model["watchers"] = [{"name": "Cleo", "next": False}, {"name": None, "next": False}]
+    model["_ui"] = {"lang": "en"}
     H.show(page, model)
     assert page.inner_text("[data-testid=watchers]") == \
         "Cleo is watching \u00b7 Someone is watching"
