@@ -134,7 +134,6 @@ class Client(PageSide):
         self.last_type = None
         self.spectator = False
         self.ask = None
-        self.watchers, self.took = [], None     # ui/page/watchers.py
         self.sealed = None        # the newest sealed room and this seat's share (host handover)
         self.standby = None       # {seat, tokens, watchers}: the old host's for this designate
         self.follow, self.next_ids = None, []   # `watching`'s follow token, next ids' marks
@@ -179,6 +178,7 @@ class Client(PageSide):
                 self._resync(now)
         self.last_type = kind if isinstance(kind, str) else None
         handler = RECEIVERS.get(kind) if isinstance(kind, str) else None
+        watchers.heard(self, kind, msg)     # who watches, whose seat was taken (before it)
         return getattr(self, handler)(msg, now) if handler is not None else False
 
     def _on_welcome(self, msg, now):
@@ -200,7 +200,6 @@ class Client(PageSide):
             self.host_seat = msg.get("host")     # moves with a host handover
         if is_hex(msg.get("succession"), 32):
             self.succession = msg.get("succession")   # the room's next ids (handover)
-        self.took = watchers.took(self, seat)   # a spectator seated mid-game: whose seat
         self.spectator = False
         self.ask = None
         # A (re)seat: the views that follow start over (the room replays the round's log).
@@ -297,7 +296,6 @@ class Client(PageSide):
     def _on_lobby(self, msg, now):
         """`lobby` from the room: True when the model changed."""
         self.lobby = msg
-        self.watchers = watchers.read_watchers(msg.get("watchers"))
         self.players = msg.get("players") or []
         if is_seat(msg.get("host")):
             self.host_seat = msg.get("host")
@@ -396,7 +394,6 @@ class Client(PageSide):
         if is_int(n):
             self.n = n
             self.fresh = False
-        watchers.on_view(self, msg)     # who watches; a seat named anew is logged
         self.players = msg.get("players") or self.players
         history = msg.get("history")
         if isinstance(history, list):

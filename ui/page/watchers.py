@@ -10,6 +10,19 @@ from ui.shared.limits import MAX_PLAYERS, NAME_MAX
 MAX_WATCHERS = 8          # the room holds no more spectators (ui/worker/spectators.py)
 
 
+def heard(client, kind, msg):
+    """A trusted message of type `kind` from the room, before the Client takes it: a lobby's
+    or a view's `watchers` are kept (`client.watchers`), a view's seat named anew is logged
+    (`on_view`), and a `welcome` to a spectator mid-game keeps whose seat it took
+    (`client.took`, `took`)."""
+    if kind == "lobby":
+        client.watchers = read_watchers(msg.get("watchers"))
+    elif kind == "view":
+        on_view(client, msg)
+    elif kind == "welcome":
+        client.took = took(client, msg.get("seat"))
+
+
 def read_watchers(value):
     """The `watchers` of a lobby or a view as the Client keeps them: [{"name": text or None,
     "next": bool}], at most MAX_WATCHERS; anything malformed is left out."""
