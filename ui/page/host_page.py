@@ -238,7 +238,8 @@ class HostPage(HostTransport, HostSaves, Page):
                              "seed": self.seed, "deck": deck or self.deck,
                              "pace": self.bot_pace,
                              "cheat": self.cheat, "now": self.clock(),
-                             "lang": self.screen.ui.get("lang", "en")})   # the bots' names
+                             "lang": self.screen.ui.get("lang", "en"),    # the bots' names
+                             "deck_once": deck is not None})   # the guided round's deal
         self.client = Client(self.local_send, is_host=True)
         return self.room_id
 
@@ -365,6 +366,7 @@ class HostPage(HostTransport, HostSaves, Page):
         out = msg.get("out")
         todo = hostlife.sort_out(out if isinstance(out, list) else [], "local")
         now = self.now()
+        self.send_remote(todo)
         for text in todo["local"]:
             self.client.receive(text, now)
         self.deliver(todo, msg.get("dropped"))

@@ -71,7 +71,6 @@ def build(model, ui, ctx):
              keyed(watch_screens.took_note(model, ctx) if screen == "table" else None, "took"),
              keyed(watch_screens.watchers_line(model, ctx) if screen in ("lobby", "table")
                    else None, "watchers"),
-             keyed(guided_screens.tip(model, ui, ctx), "guide"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
