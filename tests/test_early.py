@@ -94,3 +94,19 @@ def test_a_flood_of_joins_keeps_at_most_as_many_arriving_as_the_gate_lets_wait()
     for i in range(200):
         pairs = early.joined(pairs, "c%d" % i, "Name %d" % i)
     assert len(pairs) == MAX_WAITING and pairs[-1] == ("c199", "Name 199")
+
+
+def test_a_guest_hears_the_host_is_setting_up_as_its_connection_opens_and_may_join():
+    """issue 20.7 shows no join form until the room answers: while the engine starts the
+    host's page answers the new connection itself (`opened`), which arms no wait for a
+    welcome before the guest joins."""
+    from ui.page.link import ATTEMPT_MS, Link
+    from ui.page.screens import room_answered
+    client, link = _client(), Link(0)
+    assert not room_answered(client)
+    link.connecting(0)
+    link.opened(10)
+    setup = early.setup_of(early.opened("Hana")[0])
+    early.wait_on(client, link, setup, 20)
+    assert room_answered(client) and link.join_at is None
+    assert "drop" not in link.step(20 + ATTEMPT_MS + 100)     # (pongs keep it heard)

@@ -58,6 +58,13 @@ def _setup(host_name, back):
                         "back": bool(back)})]
 
 
+def opened(host_name, back=False):
+    """The host page's word to a guest whose connection just opened while the engine
+    starts: [setup] (the guest's join form shows: the room is there, its table being set
+    up; a join then waits on this connection)."""
+    return _setup(host_name, back)
+
+
 def arriving(text):
     """The name a guest's `join` message `text` gives, for the host's lobby to show the
     friend as arriving while the engine starts; None for anything else."""
@@ -95,7 +102,8 @@ def wait_on(client, link, setup, now):
     client.setup = {"host": known if isinstance(known, str) and known else setup["host"],
                     "back": setup["back"]}
     link.heard(now)
-    link.joining(now)
+    if link.join_at is not None:      # (a setup before this page joined arms no wait)
+        link.joining(now)
 
 
 def still_arriving(joined, players):
