@@ -9,7 +9,8 @@ from ui.page import early
 def test_a_ping_gets_its_pong_at_once_and_a_joined_guest_hears_the_table_is_coming():
     ping = json.dumps({"type": "ping", "v": 1, "t": 1234})
     assert [json.loads(t) for t in early.answer(ping, "Hana")] == [
-        {"type": "pong", "v": 1, "t": 1234}]
+        {"type": "pong", "v": 1, "t": 1234},
+        {"type": "setup", "v": 1, "host": "Hana", "back": False}]
     assert [json.loads(t) for t in early.answer(ping, "Hana", joined=True)] == [
         {"type": "pong", "v": 1, "t": 1234},
         {"type": "setup", "v": 1, "host": "Hana", "back": False}]
@@ -98,7 +99,7 @@ def test_a_flood_of_joins_keeps_at_most_as_many_arriving_as_the_gate_lets_wait()
 
 def test_a_guest_hears_the_host_is_setting_up_as_its_connection_opens_and_may_join():
     """issue 20.7 shows no join form until the room answers: while the engine starts the
-    host's page answers the new connection itself (`opened`), which arms no wait for a
+    host's page answers the new connection's first ping itself, which arms no wait for a
     welcome before the guest joins."""
     from ui.page.link import ATTEMPT_MS, Link
     from ui.page.screens import room_answered
@@ -106,7 +107,8 @@ def test_a_guest_hears_the_host_is_setting_up_as_its_connection_opens_and_may_jo
     assert not room_answered(client)
     link.connecting(0)
     link.opened(10)
-    setup = early.setup_of(early.opened("Hana")[0])
+    ping = json.dumps({"type": "ping", "v": 1, "t": 15})
+    setup = early.setup_of(early.answer(ping, "Hana")[1])     # the first ping's answer
     early.wait_on(client, link, setup, 20)
     assert room_answered(client) and link.join_at is None
     assert "drop" not in link.step(20 + ATTEMPT_MS + 100)     # (pongs keep it heard)

@@ -34,9 +34,9 @@ def _message(text):
 
 def answer(text, host_name, back=False, joined=False):
     """The host page's own answers (JSON texts, to send back on the same connection) to a
-    guest's message `text` while the engine starts: [pong] to a ping ([pong, setup] once
-    that connection has sent a join: `joined`), [setup] to a join, [] to anything else or
-    to what is not a message (the room answers that once it runs). `host_name`: the host's
+    guest's message `text` while the engine starts: [pong, setup] to a ping, [setup] to a
+    join or a watch, [] to anything else or to what is not a message (the room answers
+    that once it runs); `joined` (that connection has sent a join) changes nothing now. `host_name`: the host's
     name (str); `back`: the room was resumed after a reload."""
     msg = _message(text)
     if msg is None:
@@ -46,9 +46,10 @@ def answer(text, host_name, back=False, joined=False):
         t = msg.get("t")
         if not isinstance(t, (int, float)) or isinstance(t, bool):
             return []
-        pong = [json.dumps({"type": "pong", "v": 1, "t": t})]
-        return pong + (_setup(host_name, back) if joined else [])
-    if kind == "join":
+        # (setup to every ping: the guest's join form shows on it, issue 20.7's "no form
+        # until the room answers"; a guest that has not joined waits for nothing)
+        return [json.dumps({"type": "pong", "v": 1, "t": t})] + _setup(host_name, back)
+    if kind in ("join", "watch"):
         return _setup(host_name, back)
     return []
 
@@ -56,13 +57,6 @@ def answer(text, host_name, back=False, joined=False):
 def _setup(host_name, back):
     return [json.dumps({"type": SETUP, "v": 1, "host": str(host_name or ""),
                         "back": bool(back)})]
-
-
-def opened(host_name, back=False):
-    """The host page's word to a guest whose connection just opened while the engine
-    starts: [setup] (the guest's join form shows: the room is there, its table being set
-    up; a join then waits on this connection)."""
-    return _setup(host_name, back)
 
 
 def arriving(text):

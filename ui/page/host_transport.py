@@ -100,12 +100,6 @@ class HostTransport:
             self.client.set_status("connecting")
 
     def conn_open(self, cid, peer):
-        if self.engine.state != "ready" and self.net is not None:
-            # the room waits in the engine worker: the guest hears at once that the host is
-            # here, setting up (its join form shows: ui/page/early.py)
-            name, back = self.early or ("?", False)
-            for reply in early.opened(name, back):
-                self.net.send(cid, reply)
         self.engine.request({"op": "open", "conn": cid, "peer": peer, "now": self.clock()})
 
     def conn_text(self, cid, text):
