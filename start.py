@@ -14,15 +14,18 @@ from pyscript.ffi import create_proxy
 # ui/page/main.py's imports, each after those it imports itself (tests/test_start.py checks the
 # order against the sources)
 MODULES = (
-    "crisp_core.actions", "crisp_core.checks", "ui.shared.limits", "ui.shared.wire",
+    "crisp_core.actions", "crisp_core.checks", "ui.shared.limits", "ui.shared.reactions",
+    "ui.shared.wire",
     "ui.shared.handover", "ui.shared.comeback", "ui.shared.roomcode", "ui.shared.savedroom",
     "ui.shared.hostlife",
     "ui.page.cues", "ui.page.i18n_lobby", "ui.page.i18n_table", "ui.page.i18n_events",
-    "ui.page.i18n_connection", "ui.page.i18n", "crisp_core.cards", "ui.page.cards",
+    "ui.page.i18n_connection", "ui.page.i18n_reactions", "ui.page.i18n", "crisp_core.cards", "ui.page.cards",
     "ui.shared.proof", "ui.page.fairplay", "ui.page.client_page", "ui.page.presence",
+    "ui.page.client_reactions",
     "ui.page.client", "ui.page.vdom", "ui.page.viewmodel", "ui.page.intents", "ui.page.qr",
     "ui.page.icons", "ui.page.eventlog", "ui.page.widgets", "ui.page.netscreens",
-    "ui.page.banner", "ui.page.results", "ui.page.table", "ui.page.screens",
+    "ui.page.banner", "ui.page.results", "ui.page.reaction_view",
+    "ui.page.table", "ui.page.screens",
     "ui.page.sound", "ui.page.storage", "ui.page.render", "ui.page.link", "ui.page.netcheck",
     "ui.shared.gate", "ui.page.browser", "ui.page.webrtc", "ui.page.net", "ui.page.enginewatch",
     "ui.page.enginelink",

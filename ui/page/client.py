@@ -11,6 +11,7 @@ import json
 
 from ui.page import fairplay
 from ui.page.client_page import PageSide
+from ui.page.client_reactions import ReactSide
 from ui.page.presence import Pause
 from ui.shared import handover, proof
 from ui.shared import wire
@@ -38,11 +39,11 @@ RECEIVERS = {
     "welcome": "_on_welcome", "restarting": "_on_restarting", "sealed": "_on_sealed", "host_leaving": "_on_host_leaving",
     "standby": "_on_standby", "watching": "_on_watching", "lobby": "_on_lobby",
     "view": "_on_view", "commit": "_on_fair", "fair": "_on_fair", "proof": "_on_fair",
-    "error": "_on_error", "kicked": "_on_kicked", "pong": "_on_pong",
+    "error": "_on_error", "kicked": "_on_kicked", "pong": "_on_pong", "reaction": "_on_reaction",
 }
 
 
-class Client(PageSide):
+class Client(PageSide, ReactSide):
     """One seat's view of the room.
 
     Attributes (the model the page renders):
@@ -79,6 +80,7 @@ class Client(PageSide):
                the connection and says `host_unverified`); the page clears it
       spectator True while this page watches without a seat (a late friend, docs/protocol.md
                "Spectators"); ask: its request for a seat, {seat (None: the next game), name}
+      reactions {seat: {"r", "at", "n"}}: each seat's last quick reaction (client_reactions.py)
       verdict  the check of the last round dealt from a committed shuffle, or None:
                {"round": r, "ok": bool, "what", "detail", "saw", "expected"} (docs/protocol.md
                "Verifiable shuffle"); record: that round's record (JSON-safe), to save
@@ -146,6 +148,7 @@ class Client(PageSide):
         self.players_at_leave = None  # the players list when it said so
         self._batch = 0
         self._reveal_batch = {}
+        self.reactions = {}       # seat -> its last quick reaction (ui/page/client_reactions.py)
 
     # ---- from the room ------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ CPython (tests).
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES
 from ui.page import cards
+from ui.page import reaction_view
 from ui.page.icons import icon
 from ui.page.cues import ANNOUNCE_MS
 from ui.page.eventlog import last_move, log_entries, queen_notice
@@ -94,7 +95,8 @@ def opponent_node(ctx, row, info):
              button(ctx, "approve-" + str(row["seat"]), ctx.t("approve_seat", name=row["asks"]),
                     row["approve"], "btn small approve") if row.get("approve") else None,
              button(ctx, "take-seat-" + str(row["seat"]), ctx.t("take_seat"), row["take"],
-                    "btn small take-seat") if row.get("take") else None)
+                    "btn small take-seat") if row.get("take") else None,
+             reaction_view.bubble(ctx, info, row["seat"]))   # last: nothing before it moves
 
 
 def spectator_bar(model, info, ui, ctx):
@@ -122,12 +124,13 @@ def table_tree(model, ui, ctx):
     """The table screen for the model: the opponents, the announcement, the spectator's bar,
     the centre, the status, this seat, the actions, the results sheet and the event log."""
     info = table_info(model, ui, ctx)
+    info["reactions"] = reaction_view.shown(model, ui, ctx.now)   # {seat: (index, n)}
     others, mine = seat_order(info)
     players = player_list(model)
     centre = centre_node(info, ctx)
     status = status_node(model, info, players, ctx)
     actions = actions_node(info, ctx)
-    my_node = my_seat_node(mine, info, ctx)
+    my_node = my_seat_node(mine, info, ctx, ui)
     log = log_node(model, players, ctx)
     # End of round / game
     end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
@@ -281,8 +284,9 @@ def actions_node(info, ctx):
              crisp_button(info, ctx))
 
 
-def my_seat_node(mine, info, ctx):
-    """This player's own seat: the hand, large, under its head; None for a spectator."""
+def my_seat_node(mine, info, ctx, ui=None):
+    """This player's own seat: the hand, large, under its head (with the quick reactions'
+    picker, ui/page/reaction_view.py); None for a spectator."""
     if mine is None:
         return None
     cls = "seat me" + (" turn" if mine["turn"] else "") + (" called" if mine["caller"] else "")
@@ -293,7 +297,9 @@ def my_seat_node(mine, info, ctx):
                h("span", {"class": "badge you"}, ctx.t("badge_you")),
                h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
                h("span", {"class": "score", "title": ctx.t("total")},
-                 ctx.t("points_n", n=mine["score"]))))
+                 ctx.t("points_n", n=mine["score"])),
+               reaction_view.picker(ui or {}, ctx)),
+             reaction_view.bubble(ctx, info, mine["seat"]))   # last: nothing before it moves
 
 
 def log_node(model, players, ctx):
