@@ -18,7 +18,7 @@ def shown(model, ui, now):
     if ui.get("reactions", True) is False:
         return {}
     got = read(model, "reactions", {}) or {}
-    return {seat: (r, got[seat]["n"]) for seat, r in showing(got, now).items()}
+    return {int(seat): (r, got[seat]["n"]) for seat, r in showing(got, now).items()}
 
 
 def drawn(ctx, index):
