@@ -8,6 +8,7 @@ taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dic
 """
 
 from ui.page import cues
+from ui.page import guided
 from ui.page import i18n
 from ui.page.intents import handle
 from ui.page.presence import elapsed_ms
@@ -52,6 +53,7 @@ class Screen:
         self.store = Storage(js)
         lang = i18n.pick(self._stored("crisp.lang") or self._navigator_lang())
         self.ui = new_ui(lang, self._stored("crisp.name") or "")
+        self.ui["guided_offer"] = guided.offer(self._stored(guided.STORE_KEY))
         self.ui["sound"] = self._stored("crisp.sound") != "off"
         self.ui["reactions"] = self._stored("crisp.reactions") != "off"
         self.sounds = Sounds(js, create_proxy)
@@ -343,6 +345,8 @@ class Screen:
                 self._set_doc_lang(payload)
             elif name in ("create_room", "join", "play_solo", "sit"):
                 self._store("crisp.name", payload["name"])
+            elif name in ("play_guided", "guided_skip"):     # never offered again
+                self._store(guided.STORE_KEY, "seen" if name == "play_guided" else "skipped")
         self.render()
         for name, payload in intents:
             if name not in ("sound", "reactions"):      # (this page's own switches)
