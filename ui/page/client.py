@@ -44,7 +44,7 @@ RECEIVERS = {
 
 
 class Client(PageSide, ReactSide):
-    """One seat's view of the room.
+    """One seat's view of the room (and its quick reactions: ReactSide, client_reactions.py).
 
     Attributes (the model the page renders):
       screen   "join" | "lobby" | "table" | "gone"
@@ -80,7 +80,6 @@ class Client(PageSide, ReactSide):
                the connection and says `host_unverified`); the page clears it
       spectator True while this page watches without a seat (a late friend, docs/protocol.md
                "Spectators"); ask: its request for a seat, {seat (None: the next game), name}
-      reactions {seat: {"r", "at", "n"}}: each seat's last quick reaction (client_reactions.py)
       verdict  the check of the last round dealt from a committed shuffle, or None:
                {"round": r, "ok": bool, "what", "detail", "saw", "expected"} (docs/protocol.md
                "Verifiable shuffle"); record: that round's record (JSON-safe), to save
@@ -149,7 +148,6 @@ class Client(PageSide, ReactSide):
         self.players_at_leave = None  # the players list when it said so
         self._batch = 0
         self._reveal_batch = {}
-        self.reactions = {}       # seat -> its last quick reaction (ui/page/client_reactions.py)
 
     # ---- from the room ------------------------------------------------------------------
 

@@ -11,7 +11,10 @@ from ui.shared.reactions import is_reaction
 
 class ReactSide:
     """The Client's `reactions`: {seat: {"r": index, "at": ms it came, "n": how many came}}
-    (a new one from a seat replaces its last; `n` tells the screens it is a new one)."""
+    (a new one from a seat replaces its last; `n` tells the screens it is a new one), or
+    None before the first."""
+
+    reactions = None
 
     def react(self, r):
         """Send quick reaction `r` (an index into ui/shared/reactions.py REACTIONS) to the
@@ -28,6 +31,8 @@ class ReactSide:
         seat = msg["seat"]
         if self.players and seat >= len(self.players):
             return False
+        if self.reactions is None:
+            self.reactions = {}
         last = self.reactions.get(seat)
         self.reactions[seat] = {"r": msg["r"], "at": now,
                                 "n": last["n"] + 1 if last is not None else 1}
