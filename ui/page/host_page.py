@@ -365,6 +365,7 @@ class HostPage(HostTransport, HostSaves, Page):
         out = msg.get("out")
         todo = hostlife.sort_out(out if isinstance(out, list) else [], "local")
         now = self.now()
+        self.send_remote(todo)
         for text in todo["local"]:
             self.client.receive(text, now)
         self.deliver(todo, msg.get("dropped"))

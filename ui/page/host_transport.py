@@ -78,14 +78,20 @@ class HostTransport:
         self.client.set_status("connecting")
         self.render()
 
-    def deliver(self, todo, dropped):
-        """The room's outputs for its guests (hostlife.sort_out's "remote" and "close"), and
-        the connections the door dropped (not seated within 10 s, or pushed out by newer
-        ones: ui/shared/gate.py)."""
+    def send_remote(self, todo):
+        """The room's messages for its guests (hostlife.sort_out's "remote"), sent before the
+        host's own screen reads its view: every guest's screen waits on them (issue 22.5)."""
         if self.net is None:
             return
         for conn, text in todo["remote"]:
             self.net.send(conn, text)
+
+    def deliver(self, todo, dropped):
+        """After `send_remote`: the connections the room closes (hostlife.sort_out's
+        "close") and those the door dropped (not seated within 10 s, or pushed out by newer
+        ones: ui/shared/gate.py)."""
+        if self.net is None:
+            return
         for conn in todo["close"]:
             self.net.close(conn)
         for conn in dropped or []:

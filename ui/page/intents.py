@@ -33,6 +33,20 @@ def handle(ui, spec, value, model, now=0):
     return []
 
 
+def sends_first(intents):
+    """True when the tap's intents are all moves at the table ("action"): the page sends
+    them at once and draws nothing until the room answers (a move changes nothing on the
+    screen before; every screen waits on the answer, issue 22.5); any other tap (a room to
+    create, a name to keep) is drawn first, so that the button answers before the work it
+    starts."""
+    if not intents:
+        return False
+    for name, payload in intents:
+        if name != "action":
+            return False
+    return True
+
+
 def typed_name(ui):
     """The name typed (trimmed, at most NAME_MAX characters), or ""."""
     return (ui.get("name") or "").strip()[:NAME_MAX]
