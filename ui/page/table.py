@@ -6,7 +6,7 @@ CPython (tests).
 """
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES
-from ui.page import cards
+from ui.page import cards, guided_screens
 from ui.page import reaction_view
 from ui.page.icons import icon
 from ui.page.cues import ANNOUNCE_MS
@@ -143,7 +143,8 @@ def spectator_bar(model, info, ui, ctx):
 
 def table_tree(model, ui, ctx):
     """The table screen for the model: the opponents, the announcement, the spectator's bar,
-    the centre, the status, this seat, the actions, the results sheet and the event log."""
+    the centre, the guided round's tip (ui/page/guided_screens.py), the status, this seat,
+    the actions, the results sheet and the event log."""
     info = table_info(model, ui, ctx)
     info["reactions"] = reaction_view.shown(model, ui, ctx.now)   # {seat: (index, n)}
     others, mine = seat_order(info)
@@ -174,7 +175,7 @@ def table_tree(model, ui, ctx):
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", grid_attrs, [kept_opponent(ctx, r, info) for r in others]),
              ann, spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
-             centre, status, my_node,
+             centre, guided_screens.tip(model, ui, ctx), status, my_node,
              None if info["phase"] in END_PHASES or info["spectator"] else actions, end, log)
 
 
