@@ -9,9 +9,8 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
-from ui.page import fairplay, watchers
+from ui.page import client_reactions, fairplay, watchers
 from ui.page.client_page import PageSide
-from ui.page.client_reactions import ReactSide
 from ui.page.presence import Pause
 from ui.shared import handover, proof
 from ui.shared import wire
@@ -43,7 +42,7 @@ RECEIVERS = {
 }
 
 
-class Client(PageSide, ReactSide):
+class Client(PageSide, client_reactions.ReactSide):
     """One seat's view of the room (and its quick reactions: ReactSide, client_reactions.py).
 
     Attributes (the model the page renders):
