@@ -54,7 +54,8 @@ class Screen:
         self.store = Storage(js)
         lang = i18n.pick(self._stored("crisp.lang") or self._navigator_lang())
         self.ui = new_ui(lang, self._stored("crisp.name") or "")
-        self.ui["guided_offer"] = guided.offer(self._stored(guided.STORE_KEY))
+        self.ui["guided_offer"] = guided.offer(self._stored(guided.STORE_KEY),
+                                               self._stored("crisp.name"))
         self.ui["sound"] = self._stored("crisp.sound") != "off"
         self.ui["reactions"] = self._stored("crisp.reactions") != "off"
         self.sounds = Sounds(js, create_proxy)
