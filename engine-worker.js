@@ -21,9 +21,10 @@
 //                      "compile"   72: all downloaded, the runtime's wasm still compiling
 //                      "python"    80: the runtime runs, Python starts (its standard library)
 //                      "engine"    90: Python runs, our zip unpacked and the engine imported
-//                    once everything is downloaded, the same progress again every
-//                    ALIVE_MS with alive: true: the worker still starts (its work is the
-//                    CPU's now, however slow; a download that stalls sends none of these)
+//                    the same progress again every ALIVE_MS with alive: true while the
+//                    worker still starts: once everything is downloaded (its work is the
+//                    CPU's now, however slow), and before whenever bytes arrived since the
+//                    last one (a download that stalls sends none of these)
 //                    {op: "ready", ms: <ms since the worker started>, from: "snapshot" |
 //                    "start" (how Python started), fetched: [urls],
 //                     build: this build's id (config.js; the page refuses another build's)}
@@ -181,9 +182,16 @@ async function startPython(loadPyodide, base, python) {
 let startedFrom = "start";
 
 // Signs of life while the CPU works (compile, Python's start): see the header.
+// While downloading, a sign of life whenever bytes arrived since the last one (a slow
+// network moves the percent seldom; a stalled download sends nothing).
 const ALIVE_MS = 2000;
+let beatBytes = 0;
 const alive = setInterval(() => {
-  if (shownStage !== null && shownStage !== "download") {
+  let got = 0;
+  for (const f of plan) got += arrived.get(f[0]) || 0;
+  const moving = shownStage === "download" && got > beatBytes;
+  beatBytes = got;
+  if (moving || (shownStage !== null && shownStage !== "download")) {
     postMessage({ op: "progress", pct: shown, stage: shownStage, alive: true });
   }
 }, ALIVE_MS);

@@ -3,8 +3,12 @@
     python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3] [--actions 60]
         [--dist DIR] [--tasks [--against DIR]] [--cpu N]
         [--profile]
-    .venv/bin/python bench/page_bench.py --dist DIR --against DIR [--runs 3] [--cpu 4]
-        [--only engine,solo,join,...]   two builds side by side (bench/side_by_side.py)
+    .venv/bin/python bench/page_bench.py --against REF [--runs 3] [--cpu 1,4]
+        [--only engine,solo,join,reload,taps3,taps8,trace3,trace8]
+                                        git ref REF and this working tree, each built
+                                        (tools/build.py --test), side by side
+                                        (bench/side_by_side.py), at each CPU rate
+    .venv/bin/python bench/page_bench.py --dist DIR --against DIR ...   two builds made already
     --dist: another build; --tasks: the long tasks alone (--against: and those of another
     build, the two builds' runs in turn); --cpu: the long tasks' pages run on a CPU N times
     slower (Chrome's CPU throttling, as a mid-range phone; 1 by default); --profile (with
@@ -211,7 +215,7 @@ def med(values):
 
 def engine_worker(page):
     for worker in page.workers:
-        if "engine-worker.js" in worker.url:
+        if "engine-worker" in worker.url:
             return worker
     return None
 
@@ -442,7 +446,7 @@ def compare_tasks(dists, runs):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 3
-    if "--cpu" in argv:
+    if "--cpu" in argv and ("--against" not in argv or "--tasks" in argv):
         CPU_RATE[0] = float(argv[argv.index("--cpu") + 1])
     if "--profile" in argv:
         PROF[0] = "&prof=1"     # a test build's ui/page/prof.py (tools/build.py --test)
@@ -455,10 +459,18 @@ def main(argv=None):
         compare_tasks([dist, os.path.abspath(argv[argv.index("--against") + 1])], runs)
         return
     if "--against" in argv:             # two builds side by side: bench/side_by_side.py
-        from side_by_side import compare
+        from side_by_side import built, compare
         only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else None
-        compare([dist, os.path.abspath(argv[argv.index("--against") + 1])], runs,
-                CPU_RATE[0], only)
+        against = argv[argv.index("--against") + 1]
+        rates = [float(r) for r in (argv[argv.index("--cpu") + 1] if "--cpu" in argv
+                                    else "1,4").split(",")]
+        if os.path.isdir(against):      # two builds made already
+            for rate in rates:
+                compare([dist, os.path.abspath(against)], runs, rate, only)
+            return
+        with built(against) as (mine, theirs):      # a git ref: it and this tree, built
+            for rate in rates:
+                compare([mine, theirs], runs, rate, only)
         return
     with local_site(dist) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)

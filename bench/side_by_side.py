@@ -1,13 +1,18 @@
 """Two builds side by side in one run (bench/page_bench.py --against; issue 22 item 6):
 
-    .venv/bin/python bench/page_bench.py --dist AFTER --against BEFORE [--runs 3] [--cpu 4]
-        [--only engine,solo,join,reload,taps3,taps8]
+    .venv/bin/python bench/page_bench.py --against main [--runs 3] [--cpu 1,4]
+        [--only engine,solo,join,reload,taps3,taps8,trace3,trace8]
+    .venv/bin/python bench/page_bench.py --dist AFTER --against BEFORE ...
 
-AFTER and BEFORE are two builds (tools/build.py --out DIR; a build of main is BEFORE). Each
-is served by its own tools/serve.mjs (gzip on) and measured in turn, run after run, in one
-headless Debian Chromium, so that a machine that other work loads meanwhile weighs on both
-alike. `--cpu N`: every page runs on a CPU N times slower (Chrome's CPU throttling, as a
-mid-range phone at 4). Medians of `--runs` runs, ms:
+`--against REF`, a git ref: that ref (a detached git worktree, removed after) and this
+working tree are built (tools/build.py --test: a test build, whose pages take ?prof=1 for the
+trace's Python spans) into a temporary folder; `--against DIR`: two builds made already
+(--dist AFTER, the working tree's dist/ by default). Each is served by its own
+tools/serve.mjs (gzip on) and measured in turn, run after run, in one headless Debian
+Chromium, so that a machine that other work loads meanwhile weighs on both alike. `--cpu`:
+the CPU rates, each a table of its own (1,4 by default): at N every page runs on a CPU N
+times slower (Chrome's CPU throttling through a CDP session, Emulation.setCPUThrottlingRate;
+4 is a mid-range phone). Medians of `--runs` runs, ms:
 
   engine ready cold    navigation start to body[data-engine=ready] on a host page, nothing
                        cached (a fresh browser context)
@@ -23,14 +28,24 @@ mid-range phone at 4). Medians of `--runs` runs, ms:
   host reload          a host of a table of three reloaded, to every screen back as before
   tap to every screen  (3 and 8 players) a player's tap (draw, discard) to the line it makes in
                        every other player's event log; p50 and p95 over the taps
+  trace 3, trace 8     the host's taps hop by hop: tap to the request posted to the engine
+                       worker, the worker's wait and handling, its reply back on the page,
+                       the page to its first data channel send, that send to the last
+                       guest's receive, a receive to its log line; and the last guest's
+                       page from its Python spans: busy (a render running) when the view
+                       came, reading it, waiting for its render, the render (its card
+                       flights apart), the render's end to the log line seen
 
 Prints numbers; asserts nothing.
 """
 
 import contextlib
 import os
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -181,9 +196,10 @@ CLICK = """(s) => { const el = document.querySelector(s); if (!el) return null;
                     const t = Date.now(); el.click(); return t; }"""
 
 
-def table_of(phones, base, players, query="?botpace=0.1", init=()):
+def table_of(phones, base, players, query="?botpace=0.1", init=(), guest_query=""):
     """A host and players-1 guests at a dealt table, every peek over (every page with the
-    init scripts `init` too). -> [pages], host first."""
+    init scripts `init` too; every guest's room link with `guest_query` after it, e.g.
+    "&prof=1"). -> [pages], host first."""
     host = phones.new([LOG_WATCH] + list(init))
     landing(host, base + query)
     host.fill(sel("player-name"), "Hana")
@@ -193,7 +209,7 @@ def table_of(phones, base, players, query="?botpace=0.1", init=()):
     pages = [host]
     for i in range(1, players):
         guest = phones.new([LOG_WATCH] + list(init))
-        guest.goto(link)
+        guest.goto(link + guest_query)
         guest.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
         guest.wait_for_selector(sel("connection"), state="detached", timeout=WAIT)
         guest.fill(sel("player-name"), "Guest %d" % i)
@@ -312,9 +328,9 @@ def measure_trace(phones, base, players, taps=12):
     worker; the worker's handling (queued, then run); its reply back on the page; the page
     to its first data channel send; that send to the last guest's receive; a guest's
     receive to its event log line."""
-    pages = table_of(phones, base, players, init=[HOPS])
+    pages = table_of(phones, base, players, "?botpace=0.1&prof=1", [HOPS], "&prof=1")
     host = pages[0]
-    worker = next(w for w in host.workers if "engine-worker.js" in w.url)
+    worker = next(w for w in host.workers if "engine-worker" in w.url)
     worker.evaluate(WORKER_SPANS)
     hops = {}
     deadline = time.monotonic() + 240
@@ -333,6 +349,8 @@ def measure_trace(phones, base, players, taps=12):
             except Exception:
                 break
             marks = [g.evaluate("window.__crispLog.length") for g in pages[1:]]
+            for g in pages[1:]:
+                g.evaluate(TAKE_SPANS)
             t0 = host.evaluate(CLICK, sel(testid, ":not([disabled])"))
             logs = []
             try:
@@ -351,6 +369,9 @@ def measure_trace(phones, base, players, taps=12):
             recv = [first_after(g.evaluate("window.__crispHops.recv"), sent) for g in pages[1:]]
             if None in (post, span, reply, sent) or None in recv:
                 continue
+            last = max(range(len(logs)), key=lambda k: logs[k])     # the last guest's page
+            for key, value in guest_parts(pages[1 + last], recv[last], logs[last]).items():
+                hops.setdefault(key, []).append(value)
             for key, value in (("tap to posted", post - t0), ("worker: waits", span[0] - post),
                                ("worker: handles", span[1] - span[0]),
                                ("reply to page", reply - span[1]),
@@ -360,6 +381,38 @@ def measure_trace(phones, base, players, taps=12):
                                ("tap to log (last guest)", max(logs) - t0)):
                 hops.setdefault(key, []).append(value)
     return {"trace %d: %s" % (players, k): statistics.median(v) for k, v in hops.items()}
+
+
+# A test build's page with ?prof=1 (ui/page/prof.py): its Python spans so far, as
+# [label, start, end] in ms since the epoch, emptied.
+TAKE_SPANS = """() => { const s = window.__crispSpans ? window.__crispSpans.splice(0) : [];
+  const out = [];
+  for (let i = 0; i + 2 < s.length; i += 3)
+    out.push([s[i], performance.timeOrigin + s[i + 1], performance.timeOrigin + s[i + 2]]);
+  return out; }"""
+
+
+def guest_parts(page, recv, logged):
+    """The last guest's side of a tap, from its Python spans (a test build's ?prof=1; none
+    on another build): the message read (net_text), the wait for the render, the render,
+    the card flights and what came after it before the log line was seen."""
+    spans = page.evaluate(TAKE_SPANS)
+    read = next((sp for sp in spans if sp[0] == "GuestPage.net_text" and sp[1] >= recv - 1),
+                None)
+    if read is None:
+        return {}
+    draw = next((sp for sp in spans if sp[0] == "Page.render" and sp[1] >= read[2]), None)
+    if draw is None:
+        return {}
+    fly = next((sp for sp in spans if sp[0] == "Screen._fly" and draw[1] <= sp[1] <= draw[2]),
+               None)
+    busy = sum(sp[2] - sp[1] for sp in spans if sp[0] == "Page.render"
+               and sp[1] < read[1] and sp[2] > recv)
+    return {"guest: busy at arrival": busy, "guest: reads": read[2] - read[1],
+            "guest: waits to draw": draw[1] - read[2],
+            "guest: draws (all)": draw[2] - draw[1],
+            "guest: card flights": (fly[2] - fly[1]) if fly else 0,
+            "guest: drawn to log seen": logged - draw[2]}
 
 
 SIGNATURE = """() => JSON.stringify([...document.querySelectorAll('[data-testid]')]
@@ -395,6 +448,33 @@ MEASURES = {"engine": measure_engine, "solo": measure_solo, "join": measure_join
             "taps8": lambda phones, base: measure_taps(phones, base, 8),
             "trace3": lambda phones, base: measure_trace(phones, base, 3),
             "trace8": lambda phones, base: measure_trace(phones, base, 8)}
+
+
+def build_tree(src, out):
+    """tools/build.py --test of the tree at `src` into `out` (a test build: its pages take
+    ?prof=1, the Python spans of the trace)."""
+    subprocess.run([sys.executable, os.path.join(src, "tools", "build.py"), "--test", "--out",
+                    out], cwd=src, check=True, stdout=subprocess.DEVNULL)
+
+
+@contextlib.contextmanager
+def built(ref):
+    """A build of git ref `ref` (a detached worktree of it, with this checkout's
+    node_modules) and of the working tree, in a temporary folder: -> (tree's, ref's)."""
+    tmp = tempfile.mkdtemp(prefix="crisp-bench-")
+    src = os.path.join(tmp, "src")
+    try:
+        subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", src, ref],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.symlink(os.path.join(ROOT, "node_modules"), os.path.join(src, "node_modules"))
+        mine, theirs = os.path.join(tmp, "this-tree"), os.path.join(tmp, ref.replace("/", "-"))
+        build_tree(ROOT, mine)
+        build_tree(src, theirs)
+        yield mine, theirs
+    finally:
+        subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", src],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def med(values):

@@ -20,6 +20,8 @@ from test_round import T, sel
 
 RANKS = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 POSITIONS = ("left", "center", "right")
+# The bots' names by seat in English (crisp_core/bot_names.py: a face and a first name)
+BOTS = [None, "\U0001F98A Emma", "\U0001F43C Oliver", "\U0001F438 Lily"]
 
 # Counts the PeerJS Peers the page makes (boot.js: window.crisp.newPeer).
 COUNT_PEERS = """() => {
@@ -128,8 +130,8 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     engine_ready(page)      # the table waits for the engine, however slow
     page.wait_for_selector(sel("card-3-left"), timeout=T)       # at once: the table, 4 seats
     assert page.locator(sel("card-4-left")).count() == 0
-    for seat in (1, 2, 3):
-        assert "Bot %d" % seat in page.inner_text(sel("seat-%d" % seat))
+    for seat in (1, 2, 3):                  # a face and a first name (crisp_core/bot_names.py)
+        assert BOTS[seat] in page.inner_text(sel("seat-%d" % seat))
 
     scores = [0, 0, 0, 0]
     rounds = 0
@@ -148,7 +150,7 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
                 break
             assert max(scores) < 50
             log = page.inner_text(sel("event-log"))
-            seen_bots |= {s for s in (1, 2, 3) if "Bot %d" % s in log}
+            seen_bots |= {s for s in (1, 2, 3) if BOTS[s] in log}
             tap(page, "next-round", timeout=T)
             page.wait_for_selector(sel("round-results"), state="detached", timeout=T)
             turns = {"offers": 0, "call": 2 + rounds % 2}
@@ -162,7 +164,7 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     low = min(scores)
     winners = [s for s in range(4) if scores[s] == low]
     assert page.get_attribute(sel("winners"), "data-seats") == ",".join(map(str, winners))
-    names = ["Sol", "Bot 1", "Bot 2", "Bot 3"]
+    names = ["Sol"] + BOTS[1:]
     text = page.inner_text(sel("winners"))
     for s in range(4):
         assert (names[s] in text) == (s in winners), (text, scores)
@@ -182,7 +184,7 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     page.wait_for_selector(sel("ready", ":not([disabled])"), timeout=T)
     for s in range(4):
         assert re.search(r"-?\d+", page.inner_text(sel("seat-%d" % s) + " .score")).group() == "0"
-    assert "Bot 3" in page.inner_text(sel("seat-3"))
+    assert BOTS[3] in page.inner_text(sel("seat-3"))
 
     # -- one tab, no network: no Peer, nothing to the signaling server
     assert page.evaluate("window.__crispPeers") == 0

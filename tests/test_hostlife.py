@@ -240,3 +240,16 @@ def test_an_engine_start_with_no_progress_for_20_s_has_failed():
     for state in ("idle", "ready", "failed"):
         assert not engine_stalled(state, 1000, 10 ** 9)
     assert not engine_stalled("loading", None, 10 ** 9)       # not started yet
+    assert engine_stalled("loading", 1000, 1000 + ENGINE_STALL_MS, "download")
+
+
+def test_an_engine_whose_downloads_are_done_is_not_given_up_while_its_cpu_works():
+    """Issue 22 item 2 (seen: failed at 20 s, ready at 29 s): once all is downloaded the
+    worker's signs of life can be held back by a long synchronous step, and a slow phone is
+    not a stalled one."""
+    from ui.shared.hostlife import ENGINE_BUSY_MS, ENGINE_STALL_MS, engine_stalled
+    for stage in ("compile", "python", "engine"):
+        assert not engine_stalled("loading", 1000, 1000 + ENGINE_STALL_MS + 9000, stage)
+        assert not engine_stalled("loading", 1000, 1000 + ENGINE_BUSY_MS - 1, stage)
+        assert engine_stalled("loading", 1000, 1000 + ENGINE_BUSY_MS, stage)
+    assert ENGINE_BUSY_MS > ENGINE_STALL_MS

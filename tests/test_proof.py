@@ -150,7 +150,8 @@ def test_a_new_connection_starts_unproven_and_a_first_join_trusts_on_first_use()
     client.connected()
     assert client.trusted                       # no token yet: nothing to prove
     client.join("Ana", None)
-    assert json.loads(sent[0]) == {"type": "join", "v": 1, "name": "Ana"}
+    # (its page's id: a join again from this page is the same person, docs/protocol.md)
+    assert json.loads(sent[0]) == {"type": "join", "v": 1, "name": "Ana", "page": NONCES[0]}
     client.receive(msg("welcome", seat=2, token=TOKEN, room=ROOM), 1)
     assert client.token == TOKEN and client.seat == 2
     # a later welcome without a token (a seat moved down in the lobby) keeps it; one with a

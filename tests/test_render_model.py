@@ -1753,3 +1753,37 @@ def test_in_a_handover_the_crown_and_the_banner_name_the_new_host_and_the_old_on
     assert "away" not in find(tree, "seat-1")["attrs"]["class"].split()
     assert "away" in find(tree, "seat-0")["attrs"]["class"].split()
     assert not live(tree, "deck") and live(tree, "leave")
+
+
+def plain(node):
+    """A node's text without the marks that isolate a name (FSI, PDI)."""
+    return text_of(node).replace("\u2068", "").replace("\u2069", "")
+
+
+def test_the_hosts_lobby_shows_a_friend_arriving_while_its_engine_starts():
+    """Issue 22 item 2: a friend whose join waits for the host's engine is in the lobby as
+    arriving (not a seat, no remove button), es and en; none once the engine runs."""
+    tree, ctx = show(lobby_model(n=1, arriving=("Gina", EVIL)))
+    rows = find_all(tree, lambda n: n["attrs"].get("data-testid") == "arriving")
+    assert [plain(r) for r in rows] == ["Gina is arriving\u2026", EVIL + " is arriving\u2026"]
+    assert find(tree, "player-1") is None and find(tree, "remove-1") is None
+    tree, ctx = show(lobby_model(n=1, arriving=("Gina",)), lang="es")
+    assert plain(find(tree, "arriving")) == "Gina est\u00e1 llegando\u2026"
+    tree, ctx = show(lobby_model(n=1))
+    assert find(tree, "arriving") is None
+
+
+def test_a_guest_waiting_for_the_hosts_table_is_told_who_sets_it_up():
+    """Issue 22 item 2: "Hana is setting up the table…" instead of "Connecting…", and after
+    a host's reload "Hana is back, setting up…"; the connecting banner once it is seated."""
+    for status in ("connecting", "reconnecting"):
+        m = FakeClient(status=status, setup={"host": "Hana", "back": False})
+        tree, ctx = show(m)
+        assert find(tree, "connection") is None
+        assert plain(find(tree, "setting-up")) == "Hana is setting up the table\u2026"
+    m = table_model()
+    m.status, m.setup = "reconnecting", {"host": "Hana", "back": True}
+    tree, ctx = show(m)
+    assert plain(find(tree, "setting-up")) == "Hana is back, setting up\u2026"
+    tree, ctx = show(FakeClient(status="connecting", setup=None))
+    assert find(tree, "setting-up") is None and find(tree, "connection") is not None

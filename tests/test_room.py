@@ -571,7 +571,8 @@ def test_a_bot_seat_plays_through_the_hook():
     net.host.join("Host")
     net.host.host({"type": "add_bot", "level": "easy"})
     lobby = net.last(LOCAL, "lobby")
-    assert lobby["players"][1] == {"seat": 1, "name": "Bot 1", "connected": True, "bot": "easy",
+    assert lobby["players"][1] == {"seat": 1, "name": "\U0001F98A Emma", "connected": True,
+                                   "bot": "easy",
                                   "wins": 0}
     net.host.host({"type": "start"})
     assert net.room.next_wakeup() == net.clock + 1000
@@ -737,7 +738,7 @@ def test_new_game_after_game_over_returns_everyone_to_the_lobby():
         lobby = net.last(conn, "lobby")
         assert lobby["started"] is False
         assert [(p["name"], p["bot"]) for p in lobby["players"]] == \
-            [("Host", None), ("Ana", None), ("Bot 2", "easy")]
+            [("Host", None), ("Ana", None), ("\U0001F43C Oliver", "easy")]
         assert lobby["options"] == {"target": 50, "draw_seconds": None,
                                     "draw_from_discard": True}
     assert net.clients["a"].seat == 1

@@ -12,6 +12,9 @@ from test_room import DECK, error_only
 from ui.worker.room import LOCAL, bot_maker
 
 SEED = 11
+# The bots' English names by seat (crisp_core/bot_names.py): a face and a first name.
+EMMA, OLIVER, LILY, NOAH = "\U0001F98A Emma", "\U0001F43C Oliver", "\U0001F438 Lily", \
+    "\U0001F419 Noah"
 
 
 def with_bots(levels, seed=SEED, make_bot=None, **kwargs):
@@ -80,7 +83,7 @@ def test_the_host_adds_bots_seeded_per_room_and_seat_never_the_global_random():
     net = with_bots(["hard", "easy"])
     players = net.last(LOCAL, "lobby")["players"]
     assert [(p["name"], p["bot"], p["connected"]) for p in players] == [
-        ("Host", None, True), ("Bot 1", "hard", True), ("Bot 2", "easy", True)]
+        ("Host", None, True), (EMMA, "hard", True), (OLIVER, "easy", True)]
     agents = [seat.agent for seat in net.room.seats]
     assert agents[0] is None
     assert [(a.seat, a.level) for a in agents[1:]] == [(1, "hard"), (2, "easy")]
@@ -100,11 +103,11 @@ def test_the_host_removes_a_bot_in_the_lobby_and_the_seats_after_it_move_down():
     net.host.host({"type": "remove", "seat": 1})
     players = net.last(LOCAL, "lobby")["players"]
     assert [(p["seat"], p["name"], p["bot"]) for p in players] == [
-        (0, "Host", None), (1, "Bot 1", "easy"), (2, "Bot 2", "hard")]
+        (0, "Host", None), (1, OLIVER, "easy"), (2, LILY, "hard")]   # names stay with the bots
     assert [(s.agent.seat, s.agent.level) for s in net.room.seats[1:]] == [(1, "easy"), (2, "hard")]
     net.host.host({"type": "add_bot", "level": "easy"})
     assert [p["name"] for p in net.last(LOCAL, "lobby")["players"]] == [
-        "Host", "Bot 1", "Bot 2", "Bot 3"]
+        "Host", OLIVER, LILY, NOAH]
     net.host.host({"type": "start"})
     out = net.room.receive(LOCAL, '{"type": "remove", "v": 1, "seat": 1}', net.clock)
     assert error_only(out, LOCAL) == "started"

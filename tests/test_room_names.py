@@ -12,7 +12,7 @@ import unicodedata
 import pytest
 
 from roomnet import Net
-from ui.worker.room import LOCAL, MAX_NAME, BadMessage, Room, clean_name
+from ui.worker.room import LOCAL, MAX_NAME, BadMessage, Room, bot_maker, clean_name
 MAX_MARKS = 3
 
 RLO = "\u202e"
@@ -251,3 +251,57 @@ def test_names_show_isolated_everywhere_and_the_host_is_marked_at_the_table():
     # attributes are spoken, not laid out: no isolate marks left in them
     assert all("\u2068" not in str(v) for nd in find_all(tree, lambda nd: True)
                for v in nd["attrs"].values())
+
+
+# ---- bots' names: a face and a first name, never a person's -------------------------------
+
+def test_bots_have_a_face_and_a_first_name_in_the_rooms_language():
+    net = room(make_bot=lambda level, seat: None)
+    net.room.lang = "es"
+    for _ in range(3):
+        net.host.host({"type": "add_bot", "level": "easy"})
+    assert lobby_names(net) == ["Hana", "\U0001F98A Luc\u00eda", "\U0001F43C Mateo",
+                                "\U0001F438 Sof\u00eda"]
+
+
+def test_a_person_who_takes_a_bots_name_keeps_it_and_the_bot_takes_another():
+    net = room(make_bot=lambda level, seat: None)
+    net.host.host({"type": "add_bot", "level": "easy"})
+    net.host.host({"type": "add_bot", "level": "easy"})
+    assert lobby_names(net)[1:] == ["\U0001F98A Emma", "\U0001F43C Oliver"]
+    net.guest("a", "EMMA")                    # a bot's first name, in another case
+    names = lobby_names(net)
+    assert names[3] == "EMMA" and net.clients["a"].seat == 3
+    assert names[2] == "\U0001F43C Oliver"    # the other bot keeps its name
+    assert names[1] not in names[2:] and "emma" not in names[1].casefold()
+    net.guest("b", names[1])                  # a bot's whole name, face and all
+    after = lobby_names(net)
+    assert after[4] == names[1] and after[1] != names[1]
+    keys = [n.casefold().split(" ")[-1] for n in after]
+    assert len(set(keys)) == len(keys), after
+
+
+def test_a_watcher_given_a_bots_seat_never_shares_a_bots_name():
+    net = room(make_bot=bot_maker(5, 0.01))
+    net.host.host({"type": "add_bot", "level": "easy"})
+    net.host.host({"type": "add_bot", "level": "easy"})
+    net.host.host({"type": "start"})
+    client = net._client("w")
+    net.deliver(net.room.open("w", net.clock, peer="peer-w"))
+    client.connected()
+    client.watch()
+    client.sit("oliver", 1)              # the other bot's first name
+    net.host.host({"type": "approve", "seat": 1})
+    names = [net.host.players[s]["name"] for s in range(3)]
+    assert client.seat == 1 and names[1] == "oliver"
+    assert names[2] != "\U0001F43C Oliver" and "oliver" not in names[2].casefold(), names
+
+
+def test_the_rooms_language_is_saved_with_it():
+    net = room(make_bot=lambda level, seat: None)
+    net.room.lang = "es"
+    saved = json.loads(json.dumps(net.room.to_dict()))
+    assert saved["lang"] == "es"
+    assert Room.from_dict(saved).lang == "es"
+    saved["lang"] = "<script>"
+    assert Room.from_dict(saved).lang == "en"

@@ -59,12 +59,16 @@ def banner_phase(model):
 
 def banner_signal(model):
     """The host's presence as the banner sees it (the Client's `set_link`): "lost" (the host
-    counts as gone), "silent" (the game paused, the host not answering), or the status."""
+    counts as gone), "silent" (the game paused, the host not answering), "setting_up" (not
+    seated yet here, and the host's page says its engine still starts: ui/page/early.py), or
+    the status."""
     status = read(model, "status", "ok")
     if read(model, "host_lost", False) and status not in ("host_unverified", "unreachable"):
         return "lost"
     if status in ("host_gone", "host_paused") and pause_of(model).since is not None:
         return "silent"
+    if status in ("connecting", "reconnecting") and isinstance(read(model, "setup"), dict):
+        return "setting_up"            # the host's page says its table is being set up
     return status
 
 
@@ -77,7 +81,8 @@ PHASES = {"no_webrtc": "no_webrtc", "engine": "engine", "version_clash": "versio
           "restarting": "restarting", "handing_over": "handover",
           "hosting": "network"}        # (a friend whose connection never opens, or none)
 SIGNALS = {"unreachable": "network",   # the network's fault, not the host's (issue 21)
-           "lost": "host_gone", "no_room": "no_room", "host_unverified": "host_unverified"}
+           "lost": "host_gone", "no_room": "no_room", "host_unverified": "host_unverified",
+           "setting_up": "setting_up"}
 for _said in ("silent", "connecting", "reconnecting", "host_gone", "host_paused", "looking"):
     SIGNALS[_said] = "status"          # said in words: conn_<status>
 
@@ -113,6 +118,17 @@ def engine_banner(model, ctx, ui):
     return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
                      "role": "status", "data-stage": stage if key != "engine_loading"
                      else None}, ctx.t(key, pct=wait))
+
+
+def setup_banner(model, ctx, ui):
+    """A guest's banner while the host's page says its table is being set up (its engine
+    starts: ui/page/early.py): "Hana is setting up the table…", or after a host's reload
+    "Hana is back, setting up…"."""
+    setup = read(model, "setup")
+    return h("div", {"class": "banner connecting", "data-testid": "setting-up",
+                     "role": "status"},
+             ctx.t("conn_back_setting_up" if setup.get("back") else "conn_setting_up",
+                   host=isolate(setup.get("host")) if setup.get("host") else "?"))
 
 
 def version_banner(model, ctx, ui):
@@ -210,4 +226,5 @@ BANNER_TREES = {"no_webrtc": no_webrtc_banner, "network": network_banner,
                 "restarting": restarting_banner, "handover": handover_banner,
                 "host_silent": host_silent_banner, "host_offline": host_offline_banner,
                 "host_gone": host_gone_panel, "no_room": no_room_banner,
-                "host_unverified": unverified_banner, "status": status_banner}
+                "host_unverified": unverified_banner, "status": status_banner,
+                "setting_up": setup_banner}

@@ -12,6 +12,7 @@ from pyscript.ffi import create_proxy
 
 from ui.page import browser, render, room_commands, screens
 from ui.page.browser import Timer, download, log
+from ui.page.intents import sends_first
 from ui.page.viewmodel import awake_wanted
 
 UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/page/link.py)
@@ -68,7 +69,7 @@ class Page:
         screen it leads to never make one long task, and a burst of messages (the engine's
         replies once it runs) draws the screen once."""
         if self._soon.handle is None:
-            self._soon.at(0)
+            self._soon.next_task()
 
     def keep_awake(self):
         """Hold the Screen Wake Lock while a round is played on this page, let it go
@@ -89,12 +90,15 @@ class Page:
     def intent(self, name, payload):
         """A tap's intent (ui/page/render.py has drawn the tap itself already): handled now, the
         screen it leads to drawn in a task of its own (render_soon), so that a tap that opens
-        another screen (Create room: the lobby) is not one long task."""
+        another screen (Create room: the lobby) is not one long task. A move
+        (intents.sends_first) is drawn when the room's answer comes (on the host's page a
+        render now would hold up the engine's reply, and with it every guest's view)."""
         try:
             self.handle(name, payload)
         except Exception as e:
             log("intent", name, "failed:", e)
-        self.render_soon()
+        if not sends_first([(name, payload)]):
+            self.render_soon()
 
     def handle(self, name, payload):
         client = self.client

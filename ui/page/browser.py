@@ -115,8 +115,8 @@ def test_param(name):
 
 class Timer:
     """One re-armable setTimeout with a single long-lived proxy: `at(ms)` (re)arms it to
-    call `fn()` once in `ms` (5 at least), `cancel()` disarms it; `handle` is None while
-    disarmed."""
+    call `fn()` once in `ms` (5 at least), `next_task()` in the next task, `cancel()`
+    disarms it; `handle` is None while disarmed."""
 
     def __init__(self, fn):
         self.fn = fn
@@ -130,6 +130,12 @@ class Timer:
     def at(self, delay_ms):
         self.cancel()
         self.handle = js.setTimeout(self.proxy, max(5, int(delay_ms)))
+
+    def next_task(self):
+        """(Re)arm it to call `fn()` in the next task (setTimeout 0: after what is queued,
+        with no 5 ms wait): a screen to draw once the message that changed it is handled."""
+        self.cancel()
+        self.handle = js.setTimeout(self.proxy, 0)
 
     def cancel(self):
         if self.handle is not None:

@@ -94,6 +94,7 @@ class Client(PageSide):
         self.test_build = test_build is True   # a test build: a round with no commitment
                                                # is its stacked ?deck=, said as such
         self.nonce = nonce
+        self.page_id = None       # this page's id in its first joins (`page`: one person)
         self.is_host = is_host
         self.trusted = True
         self.suspect = False
@@ -531,7 +532,10 @@ class Client(PageSide):
         if room:
             self.dialed = room       # the page's own room id: the fair-play checks key on it
         if token is None or self.is_host:
-            self._send({"type": "join", "name": name})
+            if self.page_id is None and self.nonce is not None and not self.is_host:
+                self.page_id = self.nonce()   # made once: a join again is the same person
+            self._send({"type": "join", "name": name} if self.page_id is None or self.is_host
+                       else {"type": "join", "name": name, "page": self.page_id})
             return
         if token != self.token:
             self.token = token

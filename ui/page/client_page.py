@@ -17,6 +17,7 @@ class PageSide:
     engine_wait = None    # host page: the engine's start in percent while waited for
     engine_stage = None   # ... and the step it is at (ui/page/enginelink.py)
     phase = None          # the page's phase (ui/page/host_phase.py, guest_phase.py)
+    arriving = ()         # host page: friends whose join waits for the engine (ui/page/early.py)
 
     def set_status(self, status, phase=None):
         """The page's word on the connection (`status` above: ui/page/link.py's, or the host
@@ -46,6 +47,10 @@ class PageSide:
     def set_engine(self, wait, stage):
         """Host page: the engine's start shown while waited for (`engine_wait`, `_stage`)."""
         self.engine_wait, self.engine_stage = wait, stage
+
+    def set_arriving(self, names):
+        """Host page: the friends shown arriving in the lobby while the engine starts (names)."""
+        self.arriving = tuple(names)
 
     def set_handover(self, handover):
         """The page's handover shown: None, {"me": True[, "failed": True]}, {"name", "me"}."""

@@ -50,12 +50,13 @@ class EngineLink:
         js.crisp.engine.start()         # (once: boot.js ignores a second start)
 
     def watch(self, now):
-        """Called every UI tick: a start with no progress for hostlife.ENGINE_STALL_MS has
-        failed (a wasm request aborted or stalled never settles Pyodide's promise)."""
-        if hostlife.engine_stalled(self.state, self.progress_at, now):
+        """Called every UI tick: a start with no progress for hostlife.ENGINE_STALL_MS
+        (ENGINE_BUSY_MS once all is downloaded) has failed (a wasm request aborted or
+        stalled never settles Pyodide's promise)."""
+        if hostlife.engine_stalled(self.state, self.progress_at, now, self.stage):
             self.state = "failed"
-            log("engine start: no progress for", hostlife.ENGINE_STALL_MS, "ms at", self.pct,
-                "%: given up")
+            log("engine start: no progress for", now - self.progress_at, "ms at", self.pct,
+                "% (", self.stage, "): given up")
             self.on_status()
         verdict = self.life.check(now) if self.state == "ready" else None
         if verdict is not None:

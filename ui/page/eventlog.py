@@ -1,8 +1,10 @@
-"""The event log's text: public events in plain words (es/en), newest first.
+"""The event log: public events in plain words (es/en), newest first, and its part of the
+table screen (`log_node`).
 
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
+from ui.page.vdom import h, kept
 from ui.page.viewmodel import card_text, read, seat_name
 
 LOG_LINES = 40
@@ -93,15 +95,16 @@ def log_entries(model, players, ctx):
     out = []
     me = read(model, "seat")
     log = read(model, "log", []) or []
-    for i in range(len(log)):
+    i = len(log) - 1
+    while i >= 0 and len(out) < LOG_LINES:      # newest first: the older ones are not shown
         ev = log[i]
+        i -= 1
         if not isinstance(ev, dict) or "to" in ev:
             continue  # private events are not part of the public log
         line = event_text(ev, players, ctx, me)
         if line:
-            out.append((line, ev.get("type"), i))
-    out.reverse()
-    return out[:LOG_LINES]
+            out.append((line, ev.get("type"), i + 1))
+    return out
 
 
 MOVE_KINDS = ("draw", "swap", "discard", "jack", "queen", "king", "timeout", "crisp", "recycle",
@@ -147,3 +150,35 @@ def queen_notice(model, players, ctx):
         elif ty in ("round_over", "deal"):
             return None
     return None
+
+
+def log_node(model, players, ctx):
+    """The round's event log, newest first (kept whole while its lines are the same; each
+    line kept while its words are)."""
+    entries = log_entries(model, players, ctx)
+    return kept(ctx, "log", (ctx.lang, entries), log_section, entries, ctx)
+
+
+def log_line(line, kind, index, fresh):
+    """One line of the log: its words, its event's type (a class), keyed by its event's
+    index in the model's log; `fresh`: the newest (it slides in)."""
+    li = h("li", {"class": "ev " + str(kind) + (" fresh" if fresh else "")}, line)
+    li["key"] = index
+    return li
+
+
+def log_section(entries, ctx):
+    """The log's section from log_entries' [(line, kind, index)], each line kept while its
+    words are."""
+    lines = []
+    for line, kind, index in entries:
+        fresh = not lines
+        lines.append(kept(ctx, "log-" + str(index), (line, kind, fresh), log_line, line, kind,
+                          index, fresh))
+    # the live region is the section (a list keeps its list semantics inside it); the list
+    # scrolls, so it takes keyboard focus
+    return h("section", {"class": "log", "aria-labelledby": "log-title", "role": "log",
+                         "aria-live": "polite"},
+             h("h3", {"id": "log-title"}, ctx.t("log")),
+             h("ol", {"data-testid": "event-log", "class": "events", "tabindex": "0",
+                      "aria-labelledby": "log-title"}, lines))

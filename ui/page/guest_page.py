@@ -8,7 +8,7 @@ import json
 
 import js
 
-from ui.page import browser, guest_phase, webrtc
+from ui.page import browser, early, guest_phase, webrtc
 from ui.page.base_page import Page
 from ui.page.browser import log, on_page, random_hex, set_query, test_param
 from ui.page.client import Client
@@ -285,7 +285,14 @@ class GuestPage(Page):
             return
         client = self.client
         now = self.now()
+        setup = early.setup_of(msg)
+        if setup is not None:           # the host's table is being set up: wait for the seat
+            early.wait_on(client, self.link, setup, now)
+            self.render_soon()
+            return
         client.take(msg, now)
+        if client.last_type == "welcome":
+            client.setup = None
         back = SavedRooms(browser.storage).settle(self.room_id, client.last_type == "welcome") \
             if client.suspect or client.last_type == "welcome" else None
         if back is not None:            # an old host whose own seat here failed its proof:

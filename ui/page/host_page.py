@@ -9,6 +9,8 @@ ui/shared/hostlife.py's. Solo (the landing's Play solo): the same Room with bot 
 host's Client only; no PeerJS Peer at all."""
 import js
 
+from crisp_core.guided import deck as guided_deck
+
 from ui.page import browser, host_phase, room_commands, webrtc
 from ui.page.base_page import Page
 from ui.page.browser import Timer, log, on_page, param, test_param
@@ -95,6 +97,7 @@ class HostPage(HostTransport, HostSaves, Page):
         client = self.client
         if client is not None and client.screen != "join":
             client.set_engine(wait, self.engine.stage)
+            client.set_arriving(self.arriving())
             client.set_status(client.status, self.phase.phase)
             return webrtc.describe(client, self.net, self.now())   # a friend could not connect
         # no room yet, or the engine has not answered for it (solo, a resumed room); in a
@@ -139,12 +142,14 @@ class HostPage(HostTransport, HostSaves, Page):
             self.create(payload["name"])
         elif name == "play_solo":
             self.solo(payload)
+        elif name == "play_guided":
+            self.solo(payload, deck=guided_deck())   # the guided round (ui/page/guided.py)
         elif name == "resume_room" and self.offer is not None:
             self.resume_room(self.offer.get("room_id"))
         elif name == "abandon_room" and self.offer is not None:
             self.forget(self.offer.get("room_id"))
             self.offer = None
-        else:
+        elif name != "guided_skip":           # (the screen remembers a skipped guide)
             log("intent not handled here:", name)
 
     def handle(self, name, payload):
@@ -220,25 +225,30 @@ class HostPage(HostTransport, HostSaves, Page):
             self.phase.to("forget")
             self.forget(room_id)
 
-    def new_room(self, name):
-        """Ask the engine for a fresh room (its bots seeded from its seed and their seat);
-        the host's own screen joins it. Returns the room id."""
+    def new_room(self, name, deck=None):
+        """Ask the engine for a fresh room (its bots seeded from its seed and their seat;
+        `deck`: a stacked deck, else the test build's ?deck=); the host's own screen joins
+        it. Returns the room id."""
         self.room_id = hostlife.new_room_id(browser.random_hex(8))
         self.saves.drop_peer_token(self.room_id)
         self.clock_ = self.room_clock()
         self.phase.to("create")
+        self.early = (name, False)    # what the page tells guests while the engine starts
         self.engine.request({"op": "create", "room_id": self.room_id, "name": name,
-                             "seed": self.seed, "deck": self.deck, "pace": self.bot_pace,
-                             "cheat": self.cheat, "now": self.clock()})
+                             "seed": self.seed, "deck": deck or self.deck,
+                             "pace": self.bot_pace,
+                             "cheat": self.cheat, "now": self.clock(),
+                             "lang": self.screen.ui.get("lang", "en")})   # the bots' names
         self.client = Client(self.local_send, is_host=True)
         return self.room_id
 
-    def solo(self, payload):
-        """Play at once against bots, in this tab only: no signaling, no Peer."""
+    def solo(self, payload, deck=None):
+        """Play at once against bots, in this tab only: no signaling, no Peer (`deck`: a
+        stacked deck, the guided round's: crisp_core/guided.py)."""
         if self.room_id is not None:
             return
         name = payload["name"]
-        room_id = self.new_room(name)
+        room_id = self.new_room(name, deck)
         self.phase.solo = True
         self.phase.waits = True
         self.client.set_status("ok")
@@ -355,6 +365,7 @@ class HostPage(HostTransport, HostSaves, Page):
         out = msg.get("out")
         todo = hostlife.sort_out(out if isinstance(out, list) else [], "local")
         now = self.now()
+        self.send_remote(todo)
         for text in todo["local"]:
             self.client.receive(text, now)
         self.deliver(todo, msg.get("dropped"))

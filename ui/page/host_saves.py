@@ -82,6 +82,7 @@ class HostSaves:
         self.hold_lease()
         self.client = Client(self.local_send, is_host=True)
         self.client.join(host_of(saved)[1], None)
+        self.early = (host_of(saved)[1], True)     # guests hear "Hana is back, setting up"
         if self.phase.solo:
             self.client.set_status("ok")              # solo: bots only, no network to open
             self.name_room_in_url(room_id)

@@ -2,6 +2,7 @@
 ui/page/net.py), its guests' connections to the engine's room and back, registering the id
 again with backoff, and telling a takeover's spectators where the room went. A part of
 HostPage (ui/page/host_page.py), which holds `net`, `engine`, `client`, `room_id`."""
+from ui.page import early
 from ui.page.browser import log, random_hex, set_query
 from ui.page.link import backoff
 from ui.page.net import HostNet
@@ -18,6 +19,9 @@ class HostTransport:
         self.failures = 0
         self.retry_at = None
         self.followers = []
+        self.early = None             # (host name, resumed) said to guests while the engine
+        self.early_joined = []        # starts (ui/page/early.py), and who joined meanwhile
+                                      # ([connection, the name its join gave], in order)
 
     def start_net(self):
         room_id = self.room_id
@@ -74,14 +78,20 @@ class HostTransport:
         self.client.set_status("connecting")
         self.render()
 
-    def deliver(self, todo, dropped):
-        """The room's outputs for its guests (hostlife.sort_out's "remote" and "close"), and
-        the connections the door dropped (not seated within 10 s, or pushed out by newer
-        ones: ui/shared/gate.py)."""
+    def send_remote(self, todo):
+        """The room's messages for its guests (hostlife.sort_out's "remote"), sent before the
+        host's own screen reads its view: every guest's screen waits on them (issue 22.5)."""
         if self.net is None:
             return
         for conn, text in todo["remote"]:
             self.net.send(conn, text)
+
+    def deliver(self, todo, dropped):
+        """After `send_remote`: the connections the room closes (hostlife.sort_out's
+        "close") and those the door dropped (not seated within 10 s, or pushed out by newer
+        ones: ui/shared/gate.py)."""
+        if self.net is None:
+            return
         for conn in todo["close"]:
             self.net.close(conn)
         for conn in dropped or []:
@@ -93,7 +103,32 @@ class HostTransport:
         self.engine.request({"op": "open", "conn": cid, "peer": peer, "now": self.clock()})
 
     def conn_text(self, cid, text):
+        if self.engine.state != "ready" and self.net is not None:
+            # the room waits in the engine worker: this page answers pings and joins itself
+            # (ui/page/early.py), so that a guest waits on its connection however long it takes
+            name, back = self.early or ("?", False)
+            friend = early.arriving(text)
+            if friend is not None:
+                # the lobby: "Gina is arriving…" (one name a connection, the last it gave;
+                # as many as the room's gate lets wait)
+                self.early_joined = early.joined(self.early_joined, cid, friend)
+                self.render_soon()
+            joined = any(c == cid for c, _ in self.early_joined)
+            for reply in early.answer(text, name, back, joined):
+                self.net.send(cid, reply)
         self.engine.request({"op": "receive", "conn": cid, "text": text, "now": self.clock()})
 
+    def arriving(self):
+        """The names of the friends whose join waits for the engine (early.still_arriving),
+        for the host's lobby; none once the engine runs (the room seats them)."""
+        if self.engine.state == "ready":
+            self.early_joined = []
+            return []
+        return early.still_arriving(self.early_joined, self.client.players
+                                    if self.client is not None else [])
+
     def conn_close(self, cid):
+        if any(c == cid for c, _ in self.early_joined):
+            self.early_joined = [pair for pair in self.early_joined if pair[0] != cid]
+            self.render_soon()
         self.engine.request({"op": "close", "conn": cid, "now": self.clock()})

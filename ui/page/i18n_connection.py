@@ -5,6 +5,8 @@ a browser that cannot connect the phones, spectators, leaving (EN, then ES). ui/
 EN = {
     # connection, errors, gone
     "conn_connecting": "Connecting to the room\u2026",
+    "conn_setting_up": "{host} is setting up the table\u2026",
+    "conn_back_setting_up": "{host} is back, setting up\u2026",
     "engine_loading": "Starting the game\u2026 {pct}%",
     "engine_download": "Downloading the game\u2019s engine\u2026 {pct}%",
     "opponents": "The other players",
@@ -98,6 +100,8 @@ EN = {
 ES = {
     # connection, errors, gone
     "conn_connecting": "Conectando con la sala\u2026",
+    "conn_setting_up": "{host} est\u00e1 preparando la mesa\u2026",
+    "conn_back_setting_up": "{host} ha vuelto y est\u00e1 preparando la mesa\u2026",
     "engine_loading": "Preparando la partida\u2026 {pct}%",
     "engine_download": "Descargando el motor del juego\u2026 {pct}%",
     "opponents": "Los dem\u00e1s jugadores",

@@ -4,6 +4,7 @@ intents it sends (the Queen flow and the landing's pickers stay local until thei
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
+from ui.page import guided, i18n
 from ui.shared import roomcode
 from ui.shared.limits import MAX_PLAYERS, NAME_MAX
 from ui.page.viewmodel import read
@@ -32,6 +33,20 @@ def handle(ui, spec, value, model, now=0):
     return []
 
 
+def sends_first(intents):
+    """True when the tap's intents are all moves at the table ("action"): the page sends
+    them at once and draws nothing until the room answers (a move changes nothing on the
+    screen before; every screen waits on the answer, issue 22.5); any other tap (a room to
+    create, a name to keep) is drawn first, so that the button answers before the work it
+    starts."""
+    if not intents:
+        return False
+    for name, payload in intents:
+        if name != "action":
+            return False
+    return True
+
+
 def typed_name(ui):
     """The name typed (trimmed, at most NAME_MAX characters), or ""."""
     return (ui.get("name") or "").strip()[:NAME_MAX]
@@ -57,6 +72,19 @@ def local_tap(ui, op, arg, now):
     """A tap that changes this screen's own state first (("local", op, arg) specs)."""
     if op == "submit":
         return submit(ui, arg)
+    if op == "guided_play":
+        # the landing's offer (ui/page/guided_screens.py): solo against two easy bots, the
+        # stacked deal, tips at the table; a name is not needed for it
+        ui["guided"] = True
+        ui["guided_offer"] = False
+        payload = dict(guided.SOLO)
+        payload["name"] = typed_name(ui) or i18n.t(ui.get("lang", "en"), "guided_name")
+        return [("play_guided", payload)]
+    if op == "guided_skip":
+        # "No thanks" on the landing, or the tips skipped (or closed) at the table
+        ui["guided"] = False
+        ui["guided_offer"] = False
+        return [("guided_skip", None)]
     if op == "keep_waiting":
         ui["keep_waiting"] = True
         return []

@@ -8,13 +8,14 @@ taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dic
 """
 
 from ui.page import cues
+from ui.page import guided
 from ui.page import i18n
-from ui.page.intents import handle
+from ui.page.intents import handle, sends_first
 from ui.page.presence import elapsed_ms
 from ui.page.screens import build, do_later
 from ui.page.sound import Sounds
 from ui.page.storage import Storage
-from ui.page.vdom import Patcher
+from ui.page.vdom import Memo, Patcher
 from ui.page.widgets import card_node
 from ui.page.viewmodel import Ctx, new_ui, pause_of, read
 
@@ -39,6 +40,7 @@ class Screen:
         self.on_intent = on_intent
         self.model = None
         self.tree = None
+        self.memo = Memo()          # parts of the screen kept from one render to the next
         self.acts = {}
         self._err_key = None
         self._err_at = 0
@@ -52,6 +54,7 @@ class Screen:
         self.store = Storage(js)
         lang = i18n.pick(self._stored("crisp.lang") or self._navigator_lang())
         self.ui = new_ui(lang, self._stored("crisp.name") or "")
+        self.ui["guided_offer"] = guided.offer(self._stored(guided.STORE_KEY))
         self.ui["sound"] = self._stored("crisp.sound") != "off"
         self.sounds = Sounds(js, create_proxy)
         self._last_event = None     # the newest event of the log already played
@@ -140,6 +143,8 @@ class Screen:
         ctx = Ctx(self.ui.get("lang", "en"), now,
                   elapsed_ms(read(model, "view_at", now), pause_of(model).since, now),
                   self.can_share, self.base)
+        ctx.memo = self.memo
+        self.memo.begin()
         shown = model
         if err is not None and now - self._err_at > ERROR_MS and read(model, "screen") != "gone":
             shown = _NoError(model)
@@ -340,7 +345,17 @@ class Screen:
                 self._set_doc_lang(payload)
             elif name in ("create_room", "join", "play_solo", "sit"):
                 self._store("crisp.name", payload["name"])
+            elif name in ("play_guided", "guided_skip"):     # never offered again
+                self._store(guided.STORE_KEY, "seen" if name == "play_guided" else "skipped")
+        if sends_first(intents):
+            # a move: sent at once; it changes nothing on this screen until the room answers,
+            # and the answer is drawn when it comes (a render now would hold it up)
+            self._emit(intents)
+            return
         self.render()
+        self._emit(intents)
+
+    def _emit(self, intents):
         for name, payload in intents:
             if name != "sound":
                 self.on_intent(name, payload)

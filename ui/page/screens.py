@@ -7,6 +7,7 @@ itself is ui/page/table.py. Names and every other text go into text nodes, so a 
 CPython (tests).
 """
 
+from ui.page import guided_screens
 from ui.page import i18n
 from ui.page import netscreens
 from ui.page import qr
@@ -66,6 +67,7 @@ def build(model, ui, ctx):
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
              keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
+             keyed(guided_screens.tip(model, ui, ctx), "guide"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -117,6 +119,7 @@ def landing_tree(model, ui, ctx):
                      h("div", {"class": "fan"},
                        decor("Qh", "f1"), decor(None, "f2"), decor("7s", "f3")),
                      h("p", {"class": "tagline"}, ctx.t("tagline"))), "hero"),
+             keyed(guided_screens.offer_box(model, ui, ctx), "guided"),
              keyed(resume_box(model, ctx), "resume"),
              keyed(save_refused(model, ctx), "refused"),
              keyed(name_input(ui, ctx), "name"),
@@ -211,7 +214,7 @@ def lobby_tree(model, ui, ctx):
     count = len(players)
     is_host = bool(read(model, "is_host", False))
     host = read(model, "host_seat", lobby.get("host", 0))
-    rows = lobby_rows(model, players, host, ctx)
+    rows = lobby_rows(model, players, host, ctx) + arriving_rows(model, ctx)
     link_box = invite_box(model, ui, ctx)
     options_box = lobby_options(lobby.get("options") or {}, is_host, ctx)
     players_head = h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS))
@@ -263,6 +266,15 @@ def lobby_rows(model, players, host, ctx):
                         seat_name(players, s, ctx)),
                       badges, remove))
     return rows
+
+
+def arriving_rows(model, ctx):
+    """The host's lobby while its engine starts: one line for each friend whose join waits
+    for it ("Gina is arriving…", ui/page/early.py); seated the moment the engine runs."""
+    return [h("li", {"class": "player arriving", "data-testid": "arriving"},
+              h("span", {"class": "dot off", "aria-hidden": "true"}),
+              h("span", {"class": "pname"}, ctx.t("lobby_arriving", name=isolate(name))))
+            for name in read(model, "arriving", ()) or ()]
 
 
 def invite_box(model, ui, ctx):

@@ -9,9 +9,9 @@ from crisp_core.actions import END_PHASES, PLAY_PHASES
 from ui.page import cards
 from ui.page.icons import icon
 from ui.page.cues import ANNOUNCE_MS
-from ui.page.eventlog import last_move, log_entries, queen_notice
+from ui.page.eventlog import last_move, log_node, queen_notice
 from ui.page.results import end_tree
-from ui.page.vdom import h
+from ui.page.vdom import h, kept
 from ui.page.viewmodel import card_text, clock, player_list, read, secs, table_info
 from ui.page.widgets import (button, card_button, card_name, card_node, leave_button,
                              name_input, place_label)
@@ -102,6 +102,25 @@ def opponent_node(ctx, row, info):
                     "btn small take-seat") if row.get("take") else None)
 
 
+def kept_opponent(ctx, row, info):
+    """opponent_node, kept from the last render while its seat's row is the same (issue
+    22.5: a tap changes one seat or two; the others are neither rebuilt nor walked)."""
+    held = info["held"]
+    holding = held is not None and held["seat"] == row["seat"]
+    return kept(ctx, "opp-" + str(row["seat"]), (ctx.lang, row, holding, info["phase"]),
+                opponent_node, ctx, row, info)
+
+
+def kept_centre(info, ctx):
+    """centre_node, kept while the piles and the card held are the same."""
+    held = info["held"]
+    holder = None
+    if held and held["seat"] is not None and held["seat"] < info["n"]:
+        holder = info["seats"][held["seat"]]["name"]
+    return kept(ctx, "centre", (ctx.lang, info["deck"], info["discard"], held, holder),
+                centre_node, info, ctx)
+
+
 def spectator_bar(model, info, ui, ctx):
     """A spectator's bar: it watches (public information only); with a name it may ask for a
     seat that is away or played by a bot (`take-seat-<seat>` on that seat) or for a seat in
@@ -129,7 +148,7 @@ def table_tree(model, ui, ctx):
     info = table_info(model, ui, ctx)
     others, mine = seat_order(info)
     players = player_list(model)
-    centre = centre_node(info, ctx)
+    centre = kept_centre(info, ctx)
     # The announcement of a call, this seat's turn, the end of a round (ui/page/cues.py):
     # a line of the status bar, in the page's flow, so that it never covers the instruction,
     # the hand or a button (issue 20.3); its live region is always there, so that it is heard
@@ -137,7 +156,8 @@ def table_tree(model, ui, ctx):
                          h("div", {"class": "announce-slot", "aria-live": "assertive"},
                            announce_node(ui, info, ctx)))
     actions = actions_node(info, ctx)
-    my_node = my_seat_node(mine, info, ctx)
+    my_node = kept(ctx, "my-seat", (ctx.lang, mine, info["phase"]), my_seat_node, mine, info,
+                   ctx)
     log = log_node(model, players, ctx)
     # End of round / game
     end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
@@ -151,7 +171,7 @@ def table_tree(model, ui, ctx):
     return h("main", {"class": "table phase-" + str(info["phase"])
                       + (" crowded" if len(others) >= 4 else "")
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
-             h("section", grid_attrs, [opponent_node(ctx, r, info) for r in others]),
+             h("section", grid_attrs, [kept_opponent(ctx, r, info) for r in others]),
              spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
              centre, status, my_node,
              None if info["phase"] in END_PHASES or info["spectator"] else actions, end, log)
@@ -302,22 +322,6 @@ def my_seat_node(mine, info, ctx):
                h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
                h("span", {"class": "score", "title": ctx.t("total")},
                  ctx.t("points_n", n=mine["score"]))))
-
-
-def log_node(model, players, ctx):
-    """The round's event log, newest first."""
-    lines = []
-    for line, kind, index in log_entries(model, players, ctx):
-        li = h("li", {"class": "ev " + str(kind) + ("" if lines else " fresh")}, line)
-        li["key"] = index
-        lines.append(li)
-    # the live region is the section (a list keeps its list semantics inside it); the list
-    # scrolls, so it takes keyboard focus
-    return h("section", {"class": "log", "aria-labelledby": "log-title", "role": "log",
-                         "aria-live": "polite"},
-             h("h3", {"id": "log-title"}, ctx.t("log")),
-             h("ol", {"data-testid": "event-log", "class": "events", "tabindex": "0",
-                      "aria-labelledby": "log-title"}, lines))
 
 
 def announce_node(ui, info, ctx):

@@ -126,6 +126,62 @@ def keyed(node, key):
     return node
 
 
+class Memo:
+    """Subtrees kept from one render to the next (issue 22.5): a part of the screen whose
+    inputs are equal to the last render's is the very same node, which the patcher skips
+    whole (`old is new`), so a tap or a tick rebuilds and walks only what changed.
+
+    `begin()` starts a render: what it does not ask for again is forgotten after it. The
+    page's Screen owns one and hands it to each render's Ctx (`ctx.memo`)."""
+
+    def __init__(self):
+        self.last = {}      # slot -> (key, node, {act name: spec})
+        self.now = {}
+
+    def begin(self):
+        """A new render: the last render's subtrees are the ones that may be kept."""
+        self.last = self.now
+        self.now = {}
+
+    def get(self, ctx, slot, key, make, args):
+        """The node for `slot`: the last render's when its key equals `key` (its acts
+        registered in ctx.acts again), else make(*args) (its acts noted with it)."""
+        old = self.last.get(slot)
+        if old is not None and old[0] == key:
+            acts = old[2]
+            for name in acts:
+                ctx.acts[name] = acts[name]
+            node = old[1]
+        else:
+            outer = ctx.acts
+            ctx.acts = {}
+            try:
+                node = make(*args)
+                if node is not None:
+                    node["kept"] = True     # (the patcher: see `fresh`)
+            finally:
+                acts = ctx.acts
+                ctx.acts = outer
+                for name in acts:
+                    outer[name] = acts[name]
+        self.now[slot] = (key, node, acts)
+        return node
+
+
+def kept(ctx, slot, key, make, *args):
+    """make(*args), or the same node as the last render's for `slot` when `key` is equal to
+    its key then (ctx.memo, a `Memo`; without one, always make). `key` must hold everything
+    `make` reads (the language included), and `make` must make no field (a text input, a
+    select: the patcher syncs their live values) and leave nothing in ctx.later. The node
+    may be shared between renders: nobody may change it once made, and a slot's node always
+    has the same parent (the patcher copies one that moved among its siblings, never across
+    parents)."""
+    memo = getattr(ctx, "memo", None)
+    if memo is None:
+        return make(*args)
+    return memo.get(ctx, slot, key, make, args)
+
+
 class Patcher:
     """Creates and patches real DOM nodes from trees made by `h`, on `document`."""
 
@@ -218,10 +274,12 @@ class Patcher:
         """Bring `old`'s DOM node (a child of `parent`) to what `new` describes, writing only
         what differs; `new` takes over the nodes (new["el"]). Raises what the DOM raises when
         something else moved the nodes."""
+        if old is new:
+            return                  # a subtree kept from the last render (Memo): as it was
         el = old["el"]
         if old["tag"] != new["tag"] or old.get("ns") != new.get("ns"):
-            fresh = self.create(new)
-            parent.replaceChild(fresh, el)
+            made = self.create(new)
+            parent.replaceChild(made, el)
             return
         new["el"] = el
         if new["tag"] == "#text":
@@ -236,7 +294,13 @@ class Patcher:
             i = 0
             while i < len(nk):
                 if i < len(ok):
-                    self.patch(el, ok[i], nk[i])
+                    n = nk[i]
+                    if n is not ok[i] and "kept" in n and _index_of(ok, n) >= 0:
+                        # a kept subtree that moved among its siblings: the old one keeps
+                        # its elements (it is patched or removed at its own place); here
+                        # it is a new subtree of the same content
+                        n = nk[i] = fresh(n)
+                    self.patch(el, ok[i], n)
                 else:
                     el.appendChild(self.create(nk[i]))
                 i += 1
@@ -258,6 +322,19 @@ class Patcher:
                     el.checked = False
                 else:
                     el.removeAttribute(k)
+
+
+def fresh(node):
+    """A copy of a tree with no DOM elements noted and nothing kept (the patcher makes it
+    anew)."""
+    if node["tag"] == "#text":
+        return {"tag": "#text", "text": node["text"]}
+    out = {"tag": node["tag"], "attrs": dict(node["attrs"]),
+           "kids": [fresh(k) for k in node["kids"]]}
+    for k in ("key", "ns"):
+        if k in node:
+            out[k] = node[k]
+    return out
 
 
 def _keyed(kids):

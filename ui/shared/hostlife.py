@@ -170,15 +170,23 @@ class Clock:
 
 
 ENGINE_STALL_MS = 20000   # an engine start with no progress for this long has failed
+ENGINE_BUSY_MS = 60000    # ... once all is downloaded (the worker's CPU at it: compile,
+                          # Python's start), with no sign of life for this long
 
 
-def engine_stalled(state, progress_at, now):
+def engine_stalled(state, progress_at, now, stage=None):
     """True when the engine worker has been starting ("loading") with no progress since
-    `progress_at` (ms, wall clock; None: not started) for ENGINE_STALL_MS: Pyodide's wasm
-    request aborted or stalled (Pyodide only warns, and its promise never settles), or a
-    start that hangs. The page then treats the engine as failed (a plain message, Retry)."""
+    `progress_at` (ms, wall clock; None: not started) for ENGINE_STALL_MS while it downloads
+    (`stage` None or "download": Pyodide's wasm request aborted or stalled, for Pyodide only
+    warns and its promise never settles), or for ENGINE_BUSY_MS once all is downloaded (any
+    later stage: the worker's own CPU work, whose signs of life a long synchronous step
+    such as the memory snapshot's restore on a slow phone can hold back; issue 22 item 2:
+    never given up while the worker still makes progress). Progress: a new percent, or a
+    sign of life (engine-worker.js: bytes arrived, or the CPU still at it). The page then
+    treats the engine as failed (a plain message, Retry)."""
+    limit = ENGINE_STALL_MS if stage in (None, "download") else ENGINE_BUSY_MS
     return (state == "loading" and isinstance(progress_at, (int, float))
-            and now - progress_at >= ENGINE_STALL_MS)
+            and now - progress_at >= limit)
 
 
 def sort_out(out, local):

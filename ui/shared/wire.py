@@ -82,7 +82,8 @@ def _row(sender, phase, required=None, optional=None):
 
 
 TO_ROOM = {
-    "join": _row("any", None, {"name": None}, {"seat_id": _hex32, "nonce": _hex32}),
+    "join": _row("any", None, {"name": None}, {"seat_id": _hex32, "nonce": _hex32,
+                                                 "page": _hex32}),
     "proof": _row("any", None, {"mac": None}),
     "action": _row("seated", "game", {"action": _dict}, {"n": None}),
     "ping": _row("any", None, {"t": is_number}),
@@ -131,6 +132,8 @@ FROM_ROOM = {
                                      "check": _hex64}),
     # the host's page, not the room: its engine restarts (ui/page/enginewatch.py)
     "restarting": _row("host page", "game"),
+    # the host's page, not the room: its engine still starts (ui/page/early.py)
+    "setup": _row("host page", None, {"host": _text, "back": _bool}),
 }
 
 BETWEEN = {

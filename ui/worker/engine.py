@@ -5,7 +5,8 @@ and the storage; it sends this one request at a time and gets one reply per requ
 Pure Python like ui/worker/room.py (no `js`, no clock, no I/O): CPython tests drive it directly.
 
 Requests (JSON objects; `now`: the room's clock in ms, from the page):
-  {"op": "create", "room_id", "name", "seed": int|null, "deck": [card]|null, "pace", "now"}
+  {"op": "create", "room_id", "name", "seed": int|null, "deck": [card]|null, "pace", "now",
+   "lang": "es"|"en" (the bots' names; English when missing)}
   {"op": "restore", "saved": <Room.to_dict()>, "pace", "now"}     a reloaded host's room
                                               (or a hostlife.draft: the room made afresh)
   {"op": "receive", "conn", "text", "now"}    a message from `conn` ("local": the host's screen)
@@ -39,6 +40,7 @@ a reply may carry "handover": "sealed" | "public" once a takeover made its room.
 import json
 import secrets
 
+from crisp_core import bot_names
 from ui.shared import handover, hostlife, savedroom, wire
 from ui.worker.room import BadMessage, Room, bot_maker
 from ui.worker.takeover import Takeover, share_kind
@@ -93,6 +95,7 @@ class Engine:
             room = Room(room_id, name, seed=seed)       # a bad test deck is ignored
         room.make_bot = bot_maker(room.seed, _pace(request))
         room.cheat = _cheat(request)
+        room.lang = request["lang"] if request.get("lang") in bot_names.NAMES else "en"
         room.now = now
         self.room = room
         return self._reply([], True)

@@ -10,7 +10,7 @@ from crisp_core import Game, events_for, normalize_options, view_for
 from ui.shared import wire
 from ui.shared.wire import DEFAULT_OPTIONS, BadMessage
 from ui.worker import outbox, seats, spectators
-from ui.worker.names import bot_name
+from ui.worker.names import bot_name, rename_bots
 from ui.worker.seats import LEFT_BOT, LOCAL, MAX_SEATS, Seat
 
 
@@ -79,7 +79,7 @@ def add_bot(room, conn, msg, now):
         raise BadMessage("no_bots", "bots are not available")
     if len(room.seats) >= MAX_SEATS:
         raise BadMessage("room_full", "the room is full")
-    seat = Seat(bot_name(len(room.seats)), None, bot=msg["level"])
+    seat = Seat(bot_name(room), None, bot=msg["level"])
     room.seats.append(seat)
     seat.agent = room.make_bot(seat.bot, len(room.seats) - 1)
     return outbox.broadcast(room)
@@ -109,10 +109,8 @@ def remove_seat(room, index, code, text):
         if i >= index and seat.conn is not None:
             # Seats after the removed one move down: tell them their new seat.
             out.append((seat.conn, seats.welcome(room, i)))
-        if seat.bot is not None:
-            seat.name = bot_name(i)            # named by their seat: never two "Bot 2"
-            if seat.agent is not None:
-                seat.agent = room.make_bot(seat.bot, i)
+        if seat.bot is not None and seat.agent is not None:
+            seat.agent = room.make_bot(seat.bot, i)     # (a bot keeps its name)
     return out + outbox.broadcast(room)
 
 

@@ -1,10 +1,12 @@
 """Players' names as the room keeps them: cleaned (`clean_name`), compared case-folded
-(`name_key`), and the bots' own form ("Bot 3") kept for bots (docs/protocol.md "Room
+(`name_key`), the bots' names (a face and a first name, `bot_name`; the old form "Bot 3"
+kept for bots) (docs/protocol.md "Room
 messages", `join`). Room-only (the engine worker's Pyodide); pure Python.
 """
 
 import unicodedata
 
+from crisp_core import bot_names
 from ui.shared.limits import NAME_MAX
 from ui.shared.wire import BadMessage
 
@@ -82,13 +84,26 @@ def name_key(name):
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
-def bot_name(seat):
-    """A bot's name, by its seat: "Bot 2". People may not take names of this form."""
-    return "Bot " + str(seat)
+def bot_name(room):
+    """The name of a bot about to take the room's next seat: a face and a first name in the
+    room's language ("\U0001F98A Emma", crisp_core/bot_names.py), none of the table's."""
+    return bot_names.bot_name(room.lang, len(room.seats), [s.name for s in room.seats])
+
+
+def rename_bots(room):
+    """After someone sat down: every bot whose name a person at the table now has (compared
+    as `name_key`, and by the bot's first name) takes another; the others keep theirs.
+    The person keeps the name they chose (crisp_core.bot_names.name_bots)."""
+    bots = [s.name if s.bot is not None else None for s in room.seats]
+    people = [s.name for s in room.seats if s.bot is None]
+    for seat, name in zip(room.seats, bot_names.name_bots(room.lang, bots, people)):
+        if name is not None:
+            seat.name = name
 
 
 def is_bot_name(name):
-    """True for a name of the bots' form ("Bot 3", "bot  12", any case)."""
+    """True for a name of the bots' old form ("Bot 3", "bot  12", any case: rooms saved
+    before bots had first names still have them), which people may not take."""
     key = name_key(name)
     return key.startswith("bot") and key[3:].strip().isdigit()
 

@@ -131,6 +131,7 @@ class Room:
         self.make_token = make_token
         self.make_bot = make_bot
         self.options = dict(DEFAULT_OPTIONS)
+        self.lang = "en"          # the bots' names' language (the host's: crisp_core/bot_names.py)
         self.seats = [Seat(check_name(host_name), self.new_token())]
         self.host = 0             # the host's seat ("local"): 0, or its successor's after a
                                   # handover (`from_handover`)

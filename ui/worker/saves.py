@@ -6,7 +6,7 @@ or tampered with). The page reads what it needs of a save through ui/shared/save
 
 import secrets
 
-from crisp_core import Bot, Game, is_card, normalize_options
+from crisp_core import Bot, Game, bot_names, is_card, normalize_options
 from crisp_core.actions import POSITIONS
 from ui.shared import comeback, handover
 from ui.shared.savedroom import SAVED_FIELDS, SAVED_OPTIONAL, SEAT_FIELDS
@@ -27,7 +27,7 @@ def to_dict(room):
             "games": room.games, "fair": room.deal.state, "succession": room.succession,
             "seal_n": room.seal_n, "seal_checks": dict(room.seal_checks),
             "opened": room.opened, "derived": sorted(room.derived),
-            "standby_check": room.standby_check}
+            "standby_check": room.standby_check, "lang": room.lang}
 
 
 def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -57,6 +57,8 @@ def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.
     except BadMessage as e:
         raise ValueError("saved room: the host's name: " + e.text)
     room.options = dict(d["options"])
+    lang = d.get("lang")
+    room.lang = lang if isinstance(lang, str) and lang in bot_names.NAMES else "en"
     room.seats = [_seat(d, i, names[i], game is not None, make_bot, load_bot)
                   for i in range(len(d["seats"]))]
     room.host = d.get("host", 0)

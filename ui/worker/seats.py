@@ -10,7 +10,7 @@ from ui.shared import proof, wire
 from ui.shared.limits import MAX_PLAYERS
 from ui.shared.wire import BadMessage, is_hex, is_int, same
 from ui.worker import outbox
-from ui.worker.names import check_name, clean_name, name_key
+from ui.worker.names import check_name, clean_name, name_key, rename_bots
 
 LOCAL = "local"               # the host's own screen: its seat, and host-only messages
 MAX_SEATS = MAX_PLAYERS
@@ -44,6 +44,8 @@ class Seat:
         self.synced = None        # when its last `sync` was answered (ms)
         self.away_since = None    # when it went away (closed or silent), None while here
         self.wins = 0             # games this seat won in this room (kept across new_game)
+        self.peer = None          # the PeerJS id whose first join made this seat (not saved)
+        self.page = None          # ... and the `page` id that join gave (not saved)
 
     def to_dict(self):
         save = getattr(self.agent, "to_dict", None)
@@ -164,7 +166,33 @@ def join(room, conn, msg, now):
         raise BadMessage("already_joined", "this connection already has a seat")
     if conn != LOCAL and conn in room.proving:
         raise BadMessage("already_joined", "this connection is proving a seat")
-    return take_seat(room, conn, seat, name, now)
+    if conn != LOCAL:
+        again = same_person(room, room.peers.get(conn, ""), msg.get("page"))
+        if again is not None:     # the same page joining again: its seat, never name_taken
+            return take_seat(room, conn, again, name, now, fresh=True)
+    out = take_seat(room, conn, seat, name, now)
+    index = room.conns.get(conn)
+    if conn != LOCAL and index is not None and room.seats[index].peer is None:
+        room.seats[index].peer = room.peers.get(conn) or None
+        room.seats[index].page = msg.get("page")
+    return out
+
+
+def same_person(room, peer, page):
+    """The guest seat that a first join from PeerJS id `peer` with page id `page` (hex(32) or
+    None) comes back to, or None: the seat a first join with that same `page` made (one
+    page, one person, whenever it joins again: a join that waited for the engine, a
+    connection made afresh), or in the lobby the seat the same `peer` made (one Peer is one
+    page). Never the host's seat or a bot's; a rejoin with a token goes through the seat
+    proof instead."""
+    for index, seat in enumerate(room.seats):
+        if index == room.host or seat.bot is not None or seat.token is None:
+            continue
+        if is_hex(page, 32) and seat.page is not None and same(seat.page, page):
+            return index
+        if room.game is None and peer and seat.peer is not None and same(seat.peer, peer):
+            return index
+    return None
 
 
 def challenge(room, conn, name, seat_id, guest_nonce):
@@ -233,6 +261,7 @@ def take_seat(room, conn, seat, name, now, fresh=False):
     room.conns[conn] = seat
     room.spectators.pop(conn, None)
     room.gate.joined(conn)
+    rename_bots(room)         # a bot never has a person's name: the bot yields
     if new or fresh:          # trust on first use, or a handover's derived token replaced
         out.append((conn, welcome(room, seat, token=room.seats[seat].token)))
     else:                     # a proven rejoin, or the host's own seat: no token
@@ -260,7 +289,8 @@ def name_for(room, seat, name):
     """The name `seat` (None: a new seat) gets from a `join` saying `name`. Once the game
     has started a seat's name is frozen: a rejoin keeps it whatever `join` says. In the
     lobby the name is cleaned (`clean_name`) and refused (`name_taken`) when it equals
-    another seat's (`name_key`: case-folded, NFKC) or a bot's (`Bot 3`)."""
+    another person's (`name_key`: case-folded, NFKC) or has the bots' old form (`Bot 3`);
+    a bot with that name takes another (`rename_bots`)."""
     if room.game is not None:
         if seat is None:
             return clean_name(name)           # (refused: the game has started)
@@ -270,7 +300,7 @@ def name_for(room, seat, name):
     name = check_name(name)
     key = name_key(name)
     for index, other in enumerate(room.seats):
-        if index != seat and name_key(other.name) == key:
+        if index != seat and other.bot is None and name_key(other.name) == key:
             raise BadMessage("name_taken", "that name is taken: pick another one")
     return name
 

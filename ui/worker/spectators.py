@@ -12,7 +12,7 @@ from crisp_core import public_events
 from ui.shared import comeback, gate, handover, wire
 from ui.shared.wire import BadMessage
 from ui.worker import outbox, seats
-from ui.worker.names import clean_name
+from ui.worker.names import clean_name, rename_bots
 from ui.worker.outbox import LOG_REPLAY
 from ui.worker.seats import LOCAL
 
@@ -147,5 +147,6 @@ def seat_new(room, conn, index, name, now):
     seat.away_since = None
     room.conns[conn] = index
     room.spectators.pop(conn, None)
+    rename_bots(room)         # a bot never has a person's name: the bot yields
     out = [(conn, seats.welcome(room, index, token=seat.token))]
     return out + outbox.broadcast(room, replay_to=index)

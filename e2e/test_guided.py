@@ -1,0 +1,127 @@
+"""The guided first round (issue 20, "Beyond the fixes"): a first-time visitor's landing offers
+it; the player taps it and plays a solo round against two easy bots from the stacked deal
+(crisp_core/guided.py), doing what each tip says (ui/page/guided.py) from the peek to the
+reveal; every step's tip shows on the way, in the page's flow above the table. The landing
+remembers that the round was played, or skipped ("No thanks"), and does not offer it again;
+the tips can be skipped in the middle of the round and the game goes on.
+
+The host page's test-only `?botpace=0.1` makes the bots think 10x faster; the engine's own
+waits (R10.1) stay.
+"""
+
+from crisp_e2e import engine_ready, wait_ready
+from test_round import T, sel
+from test_solo import tap
+
+# One look at the tip and at what the player may tap.
+LOOK = """() => {
+  const q = (t, extra) => document.querySelector('[data-testid="' + t + '"]' + (extra || ''));
+  const guide = q('guide');
+  const held = q('held-card');
+  return {step: guide && guide.getAttribute('data-step'),
+          text: guide ? guide.innerText : null,
+          held: held && held.getAttribute('data-card'),
+          results: !!q('round-results')};
+}"""
+
+EVERY_STEP = ("peek", "wait", "draw", "swap", "crisp", "jack", "queen", "queen_own",
+              "queen_target", "king", "extra_draw", "called", "reveal")
+
+
+def follow(page, look, swapped):
+    """Do what the tip `look["step"]` says; True when something was tapped."""
+    step = look["step"]
+    if step == "peek":
+        return tap(page, "ready")
+    if step in ("draw", "extra_draw"):
+        if tap(page, "deck"):
+            page.wait_for_selector(sel("held-card", "[data-card]"), timeout=T)
+            return True
+        return False
+    if step == "swap" and look["held"]:
+        if look["held"][0] in "A23" and len(swapped) < 3:
+            pos = ("left", "center", "right")[len(swapped)]   # high cards out, low cards in
+            if tap(page, "card-0-" + pos):
+                swapped.append(pos)
+                return True
+            return False
+        return tap(page, "discard-held")
+    if step in ("jack", "king", "queen"):
+        return tap(page, "use-special")
+    if step == "queen_own":
+        return tap(page, "card-0-center")          # give the unseen center away
+    if step == "queen_target":
+        return tap(page, "card-1-left")
+    if step == "crisp" and len(swapped) == 3:       # low cards only: call (R6.1)
+        return tap(page, "crisp", timeout=1000)
+    return False
+
+
+def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_reveal(new_phone):
+    phone = new_phone()
+    page = phone.page
+    page.goto(phone.site.url("/?botpace=0.1"))
+    assert wait_ready(page) == "micropython"
+    page.wait_for_selector(sel("guided-offer"), timeout=T)
+    page.click(sel("guided-play"))                 # no name needed
+    engine_ready(page)
+    page.wait_for_selector(sel("guide"), timeout=T)
+    seen, texts, swapped = [], {}, []
+    for _ in range(3000):
+        look = page.evaluate(LOOK)
+        step = look["step"]
+        if step is not None:
+            if not seen or seen[-1] != step:
+                seen.append(step)
+            texts.setdefault(step, look["text"])
+            # the tip sits in the page's flow: it covers no card and no button
+            box = page.locator(sel("guide")).bounding_box()
+            hand = page.locator(sel("card-0-left")).bounding_box()
+            if box and hand:
+                assert box["y"] + box["height"] <= hand["y"] + 1, (box, hand)
+        if step == "reveal":
+            break
+        if not follow(page, look, swapped):
+            page.wait_for_timeout(100)
+    assert seen[-1] == "reveal", seen
+    assert set(EVERY_STEP) <= set(seen), seen
+    assert seen.index("peek") < seen.index("draw") < seen.index("jack") < seen.index("queen") \
+        < seen.index("king") < seen.index("called") < seen.index("reveal"), seen
+    assert all(texts[s] and len(texts[s]) > 20 for s in EVERY_STEP), texts
+    assert len({texts[s] for s in EVERY_STEP}) == len(EVERY_STEP)     # a tip of its own each
+    # the reveal: the player called and won the call with the low cards the deal gave
+    page.wait_for_selector(sel("round-results"), timeout=T)
+    assert page.locator(sel("result-0") + " .badge.caller").count() == 1
+    page.click(sel("guide-done"))
+    page.wait_for_selector(sel("guide"), state="detached", timeout=T)
+    # played once: the landing does not offer it again
+    page.goto(phone.site.url("/"))
+    assert wait_ready(page) == "micropython"
+    page.wait_for_selector(sel("play-solo"), timeout=T)
+    assert page.locator(sel("guided-offer")).count() == 0
+
+
+def test_the_offer_can_be_declined_and_the_tips_skipped_mid_round(new_phone):
+    phone = new_phone()
+    page = phone.page
+    page.goto(phone.site.url("/?botpace=0.1"))
+    assert wait_ready(page) == "micropython"
+    page.click(sel("guided-no"), timeout=T)
+    page.wait_for_selector(sel("guided-offer"), state="detached", timeout=T)
+    page.reload()
+    assert wait_ready(page) == "micropython"
+    page.wait_for_selector(sel("play-solo"), timeout=T)
+    assert page.locator(sel("guided-offer")).count() == 0      # remembered
+    # a fresh visitor who starts it and skips the tips at the peek: the game goes on
+    other = new_phone()
+    op = other.page
+    op.goto(other.site.url("/?botpace=0.1"))
+    assert wait_ready(op) == "micropython"
+    op.click(sel("guided-play"), timeout=T)
+    engine_ready(op)
+    op.wait_for_selector(sel("guide") + "[data-step=peek]", timeout=T)
+    op.click(sel("guide-skip"))
+    op.wait_for_selector(sel("guide"), state="detached", timeout=T)
+    op.click(sel("ready", ":not([disabled])"), timeout=T)
+    op.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)   # the player's turn
+    assert op.locator(sel("guide")).count() == 0

@@ -1,0 +1,170 @@
+"""A tap reaches every screen fast (issue 22.5): the parts of a screen that did not change are
+kept from the last render (ui/page/vdom.py `Memo`, `kept`) and the patcher skips them; a tap
+that is a move is sent before the tap is drawn (ui/page/intents.py `sends_first`). What each
+screen shows stays exactly what a drawing from nothing shows."""
+
+import json
+
+from bench.render_bench import game_views
+from ui.page import eventlog, screens
+from ui.page.client import Client
+from ui.page.intents import sends_first
+from ui.page.vdom import Memo, Patcher, fresh as fresh_copy, h, kept, text_of
+from ui.page.viewmodel import Ctx, new_ui
+
+from test_render_dom import Element, _walk, by_testid, fakejs, fresh, new_screen  # noqa: F401
+
+WELCOME = json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "t", "room": "r"})
+
+
+def render(memo, make_key, calls):
+    ctx = Ctx("en")
+    ctx.memo = memo
+    memo.begin()
+
+    def make(word):
+        calls.append(word)
+        return h("p", {"data-act": ctx.act("say", ("intent", "say", {"w": word}))}, word)
+
+    return ctx, kept(ctx, "slot", make_key, make, make_key)
+
+
+def test_a_kept_part_is_the_same_node_with_its_acts_while_its_key_is_equal():
+    memo, calls = Memo(), []
+    ctx1, a = render(memo, "hi", calls)
+    ctx2, b = render(memo, "hi", calls)
+    assert b is a and calls == ["hi"]
+    assert ctx2.acts == ctx1.acts == {"say": ("intent", "say", {"w": "hi"})}
+    ctx3, c = render(memo, "ho", calls)
+    assert c is not a and text_of(c) == "ho" and calls == ["hi", "ho"]
+    assert ctx3.acts["say"] == ("intent", "say", {"w": "ho"})
+
+
+def test_a_part_not_asked_for_in_a_render_is_forgotten():
+    memo, calls = Memo(), []
+    render(memo, "hi", calls)
+    memo.begin()                     # a render without the slot (another screen)
+    render(memo, "hi", calls)
+    assert calls == ["hi", "hi"]
+
+
+def test_without_a_memo_every_part_is_made():
+    calls = []
+    ctx = Ctx("en")
+    a = kept(ctx, "slot", 1, lambda: calls.append(1) or h("p", None, "x"))
+    b = kept(ctx, "slot", 1, lambda: calls.append(1) or h("p", None, "x"))
+    assert a is not b and calls == [1, 1]
+
+
+def test_a_kept_part_that_moved_among_its_siblings_is_drawn_where_it_now_is(fakejs):
+    doc = fakejs.document
+    patcher = Patcher(doc)
+    memo = Memo()
+    trees = []
+    for order in (["a", "b", "c"], ["b", "c"], ["c", "a", "b"], ["a"], ["a", "b", "c"]):
+        ctx = Ctx("en")
+        ctx.memo = memo
+        memo.begin()
+        kids = [kept(ctx, "k-" + w, w, lambda w=w: h("li", {"class": w}, w)) for w in order]
+        trees.append(h("ol", None, kids))
+    root = doc.createElement("div")
+    root.appendChild(patcher.create(trees[0]))
+    for old, new in zip(trees, trees[1:]):
+        patcher.patch(root, old, new)
+        drawn = doc.createElement("div")
+        drawn.appendChild(patcher.create(fresh_copy(new)))
+        assert root.canon() == drawn.canon()
+
+
+def play(fakejs, players, count, lang="en"):
+    """A guest's Screen taking a real game's views and the ticks between them; after each,
+    its page is what a drawing from nothing shows. -> (screen, the elements of every seat
+    after each view)."""
+    screen = new_screen(fakejs)
+    screen.ui["lang"] = lang
+    client = Client(lambda text: None)
+    client.receive(WELCOME, 0)
+    seats = []
+    for text in game_views(players, count)[:count]:
+        fakejs.clock += 700
+        client.receive(text, fakejs.clock)
+        screen.update(client)
+        assert fakejs.errors == [] and screen.root.canon() == fresh(fakejs, screen, client)
+        seats.append({s: by_testid(screen.root, "seat-%d" % s) for s in range(players)})
+        fakejs.clock += 250
+        screen.update(client)        # the 250 ms tick
+        assert fakejs.errors == [] and screen.root.canon() == fresh(fakejs, screen, client)
+    return screen, seats
+
+
+def test_a_real_game_draws_each_screen_as_a_fresh_drawing_at_3_and_8_players(fakejs):
+    for players in (3, 8):
+        play(fakejs, players, 60)
+
+
+def test_a_seat_nobody_moved_in_keeps_its_elements(fakejs):
+    # at 8 players a move changes a seat or two: the others' elements are the same ones
+    screen, seats = play(fakejs, 8, 40)
+    same = [sum(1 for s in now if now[s] is before[s]) for before, now in zip(seats, seats[1:])]
+    assert max(same) >= 6 and sorted(same)[len(same) // 2] >= 5, same
+
+
+def test_a_language_switch_redraws_every_kept_part(fakejs):
+    screen, _ = play(fakejs, 3, 10)
+    client = screen.model
+    screen.ui["lang"] = "es"
+    screen.update(client)
+    assert screen.root.canon() == fresh(fakejs, screen, client)
+    log = by_testid(screen.root, "event-log")
+    ctx = Ctx("es")
+    assert log.textContent.startswith(
+        eventlog.log_entries(client, screens.player_list(client), ctx)[0][0]
+        .replace("\u2068", "").replace("\u2069", ""))
+
+
+def test_the_log_shows_the_newest_lines_first_at_most_log_lines():
+    client = Client(lambda text: None)
+    client.receive(WELCOME, 0)
+    for text in game_views(3, 120):
+        client.receive(text, 0)
+    ctx = Ctx("en")
+    players = screens.player_list(client)
+    every = [(eventlog.event_text(ev, players, ctx, 1), ev.get("type"), i)
+             for i, ev in enumerate(client.log) if isinstance(ev, dict) and "to" not in ev]
+    every = [e for e in every if e[0]]
+    assert len(every) > eventlog.LOG_LINES
+    assert eventlog.log_entries(client, players, ctx) == every[::-1][:eventlog.LOG_LINES]
+
+
+def test_a_move_is_sent_at_once_anything_else_drawn_first():
+    assert sends_first([("action", {"do": "draw", "from": "deck"})])
+    assert not sends_first([])
+    assert not sends_first([("create_room", {"name": "Ana"})])
+    assert not sends_first([("action", {"do": "ready"}), ("lang", "es")])
+
+
+def test_a_tap_on_the_deck_sends_the_draw_and_draws_nothing_until_the_answer(fakejs):
+    texts = game_views(3, 60)
+    mine = next(i for i, t in enumerate(texts) if any(
+        a.get("do") == "draw" for a in json.loads(t).get("view", {}).get("allowed") or []))
+    screen = new_screen(fakejs)
+    client = Client(lambda text: None)
+    client.receive(WELCOME, 0)
+    for text in texts[:mine + 1]:
+        client.receive(text, fakejs.clock)
+        screen.update(client)
+    order = []
+    screen.on_intent = lambda name, payload: order.append(("intent", name))
+    draw = screen.render
+
+    def render():
+        order.append(("render",))
+        draw()
+
+    screen.render = render
+    by_testid(screen.root, "deck").click()
+    assert order == [("intent", "action")], order       # the room's answer is drawn
+    del order[:]
+    screen.on_intent = lambda name, payload: order.append(("intent", name))
+    by_testid(screen.root, "menu").click()                # a tap of this screen's own
+    assert order == [("render",)] and screen.ui["menu_open"], order

@@ -1,0 +1,124 @@
+"""What a host page answers its guests itself while its engine worker starts (issue 22 item 2;
+docs/protocol.md "Engine worker").
+
+The room lives in the engine worker, and what guests send before it runs waits there for it
+(engine-worker.js). Unanswered, a guest's page would take the host for gone: its pings get no
+pong and its join no welcome, and after ATTEMPT_MS (ui/page/link.py) it connects afresh, so
+one person's join arrived many times. So the host page answers at once, from the main thread:
+
+- a `ping` gets its `pong` (the host is there);
+- a `join` gets `setup`: {"type": "setup", "v": 1, "host": <the host's name>, "back": bool}
+  (back: a reloaded host resuming its room), which the guest shows as "Hana is setting up the
+  table…" ("Hana is back, setting up…") and waits on the same connection, however long the
+  engine takes, until the room seats it.
+
+The messages still go to the engine as they came: the room seats the join the moment it runs.
+Pure (no `js`), MicroPython-compatible.
+"""
+
+import json
+
+from ui.shared.gate import MAX_WAITING
+from ui.shared.limits import NAME_MAX
+
+SETUP = "setup"
+
+
+def _message(text):
+    try:
+        msg = json.loads(text)
+    except (ValueError, TypeError):
+        return None
+    return msg if isinstance(msg, dict) else None
+
+
+def answer(text, host_name, back=False, joined=False):
+    """The host page's own answers (JSON texts, to send back on the same connection) to a
+    guest's message `text` while the engine starts: [pong] to a ping ([pong, setup] once
+    that connection has sent a join: `joined`), [setup] to a join, [] to anything else or
+    to what is not a message (the room answers that once it runs). `host_name`: the host's
+    name (str); `back`: the room was resumed after a reload."""
+    msg = _message(text)
+    if msg is None:
+        return []
+    kind = msg.get("type")
+    if kind == "ping":
+        t = msg.get("t")
+        if not isinstance(t, (int, float)) or isinstance(t, bool):
+            return []
+        pong = [json.dumps({"type": "pong", "v": 1, "t": t})]
+        return pong + (_setup(host_name, back) if joined else [])
+    if kind == "join":
+        return _setup(host_name, back)
+    return []
+
+
+def _setup(host_name, back):
+    return [json.dumps({"type": SETUP, "v": 1, "host": str(host_name or ""),
+                        "back": bool(back)})]
+
+
+def arriving(text):
+    """The name a guest's `join` message `text` gives, for the host's lobby to show the
+    friend as arriving while the engine starts; None for anything else."""
+    msg = _message(text)
+    if msg is None or msg.get("type") != "join":
+        return None
+    name = msg.get("name")
+    if not isinstance(name, str):
+        return None
+    name = " ".join(name.split())
+    return name[:NAME_MAX] if name else None
+
+
+def setup_of(text):
+    """The host page's `setup` message in `text` (JSON text, or the message already read) as
+    {"host": name, "back": bool}, or None when it is anything else."""
+    msg = text if isinstance(text, dict) else _message(text)
+    if msg is None or msg.get("type") != SETUP or msg.get("v") != 1:
+        return None
+    name = msg.get("host")
+    return {"host": name[:NAME_MAX] if isinstance(name, str) else "",
+            "back": msg.get("back") is True}
+
+
+def wait_on(client, link, setup, now):
+    """A guest heard `setup` (setup_of's) from the host's page: the host is there, its table
+    still being set up. The guest waits on this connection for its seat (`link.joining`
+    re-arms the wait for a welcome; ui/page/link.py) and its banner names the host: a seated
+    guest (a reloaded host's) the host it knows, not the message's name. Never a sign of an
+    impostor: nothing of the room's state comes with it."""
+    known = None
+    if client.seat is not None and 0 <= client.host_seat < len(client.players):
+        host = client.players[client.host_seat]
+        known = host.get("name") if isinstance(host, dict) else None
+    client.setup = {"host": known if isinstance(known, str) and known else setup["host"],
+                    "back": setup["back"]}
+    link.heard(now)
+    link.joining(now)
+
+
+def still_arriving(joined, players):
+    """The friends to show as arriving in the host's lobby while its engine starts: the names
+    in `joined` ([(connection, name from its join: `arriving`)], in the order they came),
+    each once, but for a name some seat in `players` (the lobby's [{"name"}]) already has
+    (compared case-folded)."""
+    seated = set()
+    for p in players or []:
+        if isinstance(p, dict) and isinstance(p.get("name"), str):
+            seated.add(p["name"].lower())
+    out = []
+    for _conn, name in joined:
+        key = name.lower()
+        if key not in seated:
+            seated.add(key)
+            out.append(name)
+    return out
+
+
+def joined(pairs, conn, name):
+    """`pairs` ([(connection, name)], the joins heard while the engine starts) with `conn`'s
+    join saying `name`: one entry a connection (its last name, moved to the end), at most
+    MAX_WAITING (the room's gate lets no more wait: ui/shared/gate.py), the oldest dropped."""
+    out = [pair for pair in pairs if pair[0] != conn] + [(conn, name)]
+    return out[-MAX_WAITING:]
