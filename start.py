@@ -23,7 +23,7 @@ MODULES = (
     "ui.shared.proof", "ui.page.fairplay", "ui.page.client_page", "ui.page.presence",
     "ui.page.client", "ui.page.vdom", "ui.page.viewmodel", "ui.page.intents", "ui.page.qr",
     "ui.page.icons", "ui.page.eventlog", "ui.page.widgets", "ui.page.netscreens",
-    "ui.page.banner", "ui.page.results", "ui.page.table", "ui.page.guided_screens",
+    "ui.page.banner", "ui.page.results", "ui.page.guided_screens", "ui.page.table",
     "ui.page.screens",
     "ui.page.sound", "ui.page.storage", "ui.page.render", "ui.page.link", "ui.page.netcheck",
     "ui.shared.gate", "ui.page.browser", "ui.page.webrtc", "ui.page.net", "ui.page.enginewatch",

@@ -188,3 +188,41 @@ def test_the_guided_tap_starts_solo_against_two_easy_bots_without_a_name_and_ski
     assert tip(table, ui, ctx) is None
     ui["name"] = "Sol"
     assert local_tap(ui, "guided_play", None, 0)[0][1]["name"] == "Sol"
+
+
+def test_the_stacked_deal_is_the_first_rounds_only_and_a_save_keeps_that():
+    import json
+    from ui.worker.engine import Engine
+
+    def ask(engine, **request):
+        return json.loads(engine.handle(json.dumps(request)))
+
+    def join_and_start(engine):
+        ask(engine, op="receive", conn="local", now=10,
+            text=json.dumps({"type": "join", "v": 1, "name": "Sol"}))
+        for _ in range(2):
+            ask(engine, op="receive", conn="local", now=20,
+                text=json.dumps({"type": "add_bot", "v": 1, "level": "easy"}))
+        return ask(engine, op="receive", conn="local", now=30,
+                   text=json.dumps({"type": "start", "v": 1}))
+
+    room_id = "crisp-" + "c" * 32
+    engine = Engine()
+    ask(engine, op="create", room_id=room_id, name="Sol", seed=5, deck=deal.deck(),
+        deck_once=True, pace=0.1, now=0)
+    assert engine.room.deck_once is True
+    saved = json.loads(json.dumps(engine.room.to_dict()))
+    again = Engine()                                   # reloaded before the start: kept
+    assert ask(again, op="restore", saved=saved, pace=0.1, now=5)["op"] == "out"
+    assert again.room.deck_once is True
+    reply = join_and_start(engine)
+    assert json.loads(reply["save"])["deck"] is None
+    game = engine.room.game
+    assert [list(h) for h in game.hands] == [list(h) for h in deal.HANDS]
+    assert game.stack is None and engine.room.deck is None and not engine.room.deck_once
+    # a plain stacked deck (a test build's ?deck=) stays on every round, as before
+    plain = Engine()
+    ask(plain, op="create", room_id=room_id, name="Sol", seed=5, deck=deal.deck(), pace=0.1,
+        now=0)
+    join_and_start(plain)
+    assert plain.room.game.stack == deal.deck()

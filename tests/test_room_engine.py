@@ -195,3 +195,12 @@ def test_every_output_is_tagged_with_its_own_type_by_the_room():
     out += ask(engine, op="receive", conn="c1", text=msg("start"), now=40)["out"]
     assert {k for _, _, k in out} == {"welcome", "lobby", "error"}
     assert all(json.loads(text)["type"] == kind for _, text, kind in out)
+
+
+def test_the_bots_names_follow_the_create_requests_language_and_a_bad_one_is_english():
+    for lang, first in (("es", "Luc\u00eda"), ("en", "Emma"), ({"x": 1}, "Emma"),
+                        (["es"], "Emma"), (None, "Emma")):
+        engine = created(lang=lang)
+        ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)
+        ask(engine, op="receive", conn="local", text=msg("add_bot", level="easy"), now=20)
+        assert engine.room.seats[1].name.endswith(" " + first), lang

@@ -238,7 +238,8 @@ class HostPage(HostTransport, HostSaves, Page):
                              "seed": self.seed, "deck": deck or self.deck,
                              "pace": self.bot_pace,
                              "cheat": self.cheat, "now": self.clock(),
-                             "lang": self.screen.ui.get("lang", "en")})   # the bots' names
+                             "lang": self.screen.ui.get("lang", "en"),    # the bots' names
+                             "deck_once": deck is not None})   # the guided round's deal
         self.client = Client(self.local_send, is_host=True)
         return self.room_id
 

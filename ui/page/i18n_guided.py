@@ -12,9 +12,8 @@ EN = {
     "guide_label": "Tip",
     "guide_skip": "Skip the tips",
     "guide_done": "Got it",
-    "guide_peek": "You have three cards face down. Look: these are your left and right cards. "
-                  "Remember them, they will be hidden again. Nobody sees their center card, "
-                  "not even you. Lowest total wins.",
+    "guide_peek": "Lowest total wins. Look at your left and right cards and remember them: "
+                  "they will be hidden again. Nobody sees their center card, not even you.",
     "guide_wait": "The others are playing. Watch what they throw away: "
                   "it tells you what they had.",
     "guide_draw": "Your turn! Every turn starts by drawing a card from the deck. "
@@ -53,9 +52,9 @@ ES = {
     "guide_label": "Consejo",
     "guide_skip": "Saltar los consejos",
     "guide_done": "Entendido",
-    "guide_peek": "Tienes tres cartas boca abajo. Mira: estas son la de tu izquierda y la de "
-                  "tu derecha. Recu\u00e9rdalas, se van a tapar otra vez. Nadie ve su carta "
-                  "del centro, ni t\u00fa. Gana quien menos sume.",
+    "guide_peek": "Gana quien menos sume. Mira tus cartas de la izquierda y la derecha y "
+                  "recu\u00e9rdalas: se van a tapar otra vez. Nadie ve su carta del centro, "
+                  "ni t\u00fa.",
     "guide_wait": "Ahora juegan los dem\u00e1s. F\u00edjate en lo que tiran: te dice lo "
                   "que ten\u00edan.",
     "guide_draw": "\u00a1Te toca! Cada turno empieza robando una carta del mazo. "

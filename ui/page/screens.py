@@ -67,7 +67,6 @@ def build(model, ui, ctx):
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
              keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
-             keyed(guided_screens.tip(model, ui, ctx), "guide"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 

@@ -6,7 +6,7 @@ CPython (tests).
 """
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES
-from ui.page import cards
+from ui.page import cards, guided_screens
 from ui.page.icons import icon
 from ui.page.cues import ANNOUNCE_MS
 from ui.page.eventlog import last_move, log_node, queen_notice
@@ -144,7 +144,8 @@ def spectator_bar(model, info, ui, ctx):
 
 def table_tree(model, ui, ctx):
     """The table screen for the model: the opponents, the announcement, the spectator's bar,
-    the centre, the status, this seat, the actions, the results sheet and the event log."""
+    the centre, the guided round's tip (ui/page/guided_screens.py), the status, this seat,
+    the actions, the results sheet and the event log."""
     info = table_info(model, ui, ctx)
     others, mine = seat_order(info)
     players = player_list(model)
@@ -173,7 +174,7 @@ def table_tree(model, ui, ctx):
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", grid_attrs, [kept_opponent(ctx, r, info) for r in others]),
              spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
-             centre, status, my_node,
+             centre, guided_screens.tip(model, ui, ctx), status, my_node,
              None if info["phase"] in END_PHASES or info["spectator"] else actions, end, log)
 
 

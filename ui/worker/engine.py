@@ -6,7 +6,8 @@ Pure Python like ui/worker/room.py (no `js`, no clock, no I/O): CPython tests dr
 
 Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "create", "room_id", "name", "seed": int|null, "deck": [card]|null, "pace", "now",
-   "lang": "es"|"en" (the bots' names; English when missing)}
+   "lang": "es"|"en" (the bots' names; English when missing),
+   "deck_once": true (optional: the stacked deck deals round 1 only, the guided round's)}
   {"op": "restore", "saved": <Room.to_dict()>, "pace", "now"}     a reloaded host's room
                                               (or a hostlife.draft: the room made afresh)
   {"op": "receive", "conn", "text", "now"}    a message from `conn` ("local": the host's screen)
@@ -95,7 +96,9 @@ class Engine:
             room = Room(room_id, name, seed=seed)       # a bad test deck is ignored
         room.make_bot = bot_maker(room.seed, _pace(request))
         room.cheat = _cheat(request)
-        room.lang = request["lang"] if request.get("lang") in bot_names.NAMES else "en"
+        room.deck_once = room.deck is not None and request.get("deck_once") is True
+        lang = request.get("lang")
+        room.lang = lang if isinstance(lang, str) and lang in bot_names.NAMES else "en"
         room.now = now
         self.room = room
         return self._reply([], True)

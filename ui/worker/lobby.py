@@ -39,6 +39,12 @@ def start(room, conn, msg, now):
     options = dict(room.options)
     options["players"] = len(room.seats)
     room.game = Game.new(options, seed=room.seed, deck=room.deck, dealer=0, now=now)
+    if room.deck_once:
+        # the guided round's stacked deal (crisp_core/guided.py) is round 1's only: every
+        # later round and game is shuffled from the seed as any room's
+        room.game.stack = None
+        room.deck = None
+        room.deck_once = False
     room.history = []
     out = outbox.broadcast(room)
     return out + outbox.after_change(room, room.game.deal_events(), now)

@@ -128,6 +128,7 @@ class Room:
         if self.deck is not None and (not all(is_card(c) for c in self.deck)
                                       or len(set(self.deck)) != len(self.deck)):
             raise ValueError("deck: distinct card codes only")
+        self.deck_once = False    # the stacked deck deals round 1 only (the guided round's)
         self.make_token = make_token
         self.make_bot = make_bot
         self.options = dict(DEFAULT_OPTIONS)

@@ -27,7 +27,7 @@ def to_dict(room):
             "games": room.games, "fair": room.deal.state, "succession": room.succession,
             "seal_n": room.seal_n, "seal_checks": dict(room.seal_checks),
             "opened": room.opened, "derived": sorted(room.derived),
-            "standby_check": room.standby_check, "lang": room.lang}
+            "standby_check": room.standby_check, "lang": room.lang, "deck_once": room.deck_once}
 
 
 def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -57,6 +57,7 @@ def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.
     except BadMessage as e:
         raise ValueError("saved room: the host's name: " + e.text)
     room.options = dict(d["options"])
+    room.deck_once = d.get("deck_once") is True
     lang = d.get("lang")
     room.lang = lang if isinstance(lang, str) and lang in bot_names.NAMES else "en"
     room.seats = [_seat(d, i, names[i], game is not None, make_bot, load_bot)
