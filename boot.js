@@ -78,11 +78,12 @@ const bar = loading?.querySelector("progress") || {};
 const es = (navigator.language || "").toLowerCase().startsWith("es");
 // Real progress: the bytes of this page's big downloads (config.js `loads`, sizes from the
 // build) that have arrived (resource timing entries), and the part still coming, by name.
+// (in player words: the parts are what they give the player, never the software's names)
 const PARTS = {
-  python: ["the Python interpreter", "el intérprete de Python"],
-  stdlib: ["Python's standard library", "la biblioteca estándar de Python"],
-  micropython: ["MicroPython", "MicroPython"],
-  game: ["the game", "el juego"],
+  python: ["the rules", "las reglas"],
+  stdlib: ["the rules", "las reglas"],
+  micropython: ["the table", "la mesa"],
+  game: ["the cards", "las cartas"],
 };
 byId("loading-tagline").textContent = es ? "Un juego de cartas de memoria y farol"
   : "A card game of memory and bluff";
@@ -91,14 +92,13 @@ const total = plan.reduce((sum, f) => sum + f[1], 0) || 1;
 const arrived = new Set();
 let got = 0;
 let starting = false;
-const mb = (n) => (n / 1e6).toFixed(1);
 const show = () => {
   const next = plan.find((f) => !arrived.has(f[0]));
   const part = next ? PARTS[next[2]][es ? 1 : 0] : null;
   byId("loading-text").textContent = starting || !part
     ? (es ? "Preparando la mesa…" : "Setting the table…")
     : (es ? `Cargando ${part}…` : `Loading ${part}…`);
-  byId("loading-detail").textContent = `${mb(got)} / ${mb(total)} MB`;
+  byId("loading-detail").textContent = `${Math.round(100 * got / total)}%`;
   bar.value = Math.max(bar.value || 0, Math.round(5 + 90 * got / total) + (starting ? 3 : 0));
   if (loading) loading.dataset.progress = String(bar.value);
 };
@@ -148,7 +148,10 @@ const failed = (message) => {
   if (!loading) return;
   loading.hidden = false;
   loading.classList.add("error");
-  byId("loading-text").textContent = es ? "No se pudo cargar" : "Could not load";
+  // in player words first; the error itself stays, small, for whoever helps them
+  byId("loading-text").textContent = es
+    ? "El juego no pudo arrancar: recarga la página para intentarlo de nuevo."
+    : "The game could not start: reload the page to try again.";
   byId("loading-detail").textContent = message;
 };
 

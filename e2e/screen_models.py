@@ -20,9 +20,15 @@ def landing(name=""):
     return {"screen": "landing", "status": "ok", "_ui": {"name": name}}
 
 
-def join(name="", status="ok"):
-    return {"screen": "join", "status": status, "room": "crisp-abc123",
-            "_ui": {"name": name}}
+def join(name="", status="ok", answered=True):
+    """The join screen; `answered`: the room answered (a spectator's lobby): the form shows
+    (before that, only "Looking for the room...": ui/page/screens.py room_answered)."""
+    model = {"screen": "join", "status": status, "room": "crisp-abc123",
+             "_ui": {"name": name}}
+    if answered:
+        model["spectator"] = True
+        model["lobby"] = lobby(2)["lobby"]
+    return model
 
 
 def lobby(n=3, seat=0, names=NAMES, bots=(2,)):

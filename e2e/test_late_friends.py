@@ -67,6 +67,9 @@ def test_a_late_friend_watches_then_takes_an_away_seat_after_approval(new_phone)
                          ".map(e => e.dataset.card)")
         for c in cp.evaluate("[...document.querySelectorAll('[data-card]')]"
                              ".map(e => e.dataset.card)"))
+    # the table knows someone watches (issue 20.6), before any name
+    for p in (hp, bp):
+        p.wait_for_selector(sel("watchers") + ":has-text('Someone is watching')", timeout=T)
     # Ana's tab closes: her seat is away on Cleo's screen too, and Cleo may ask for it
     ap.close()
     wait_away(cp, 1)
@@ -74,6 +77,7 @@ def test_a_late_friend_watches_then_takes_an_away_seat_after_approval(new_phone)
     cp.fill(sel("player-name"), "Cleo")
     live(cp, "take-seat-1")
     cp.wait_for_selector(sel("seat-asked"), timeout=T)
+    hp.wait_for_selector(sel("watchers") + ":has-text('Cleo is watching')", timeout=T)
     assert cp.locator(sel("take-seat-2")).count() == 0          # Bea is here: not offered
     assert bp.locator(sel("approve-1")).count() == 0            # only the host approves
     before = wire(cp)
@@ -87,6 +91,13 @@ def test_a_late_friend_watches_then_takes_an_away_seat_after_approval(new_phone)
             "document.querySelector('[data-testid=\"seat-1\"]').innerText.includes('Cleo')",
             timeout=T)
         wait_away(p, 1, False)
+        # the table is told whose seat Cleo took; nobody watches any more
+        p.wait_for_selector(sel("event-log") + " li:has-text('Cleo took Ana\u2019s seat.')",
+                            timeout=T)
+        assert p.locator(sel("watchers")).count() == 0
+    # and Cleo that she never saw these cards (issue 20.6)
+    note = cp.wait_for_selector(sel("took-seat"), timeout=T).text_content()
+    assert note.startswith("You took Ana\u2019s seat: these cards are unknown to you"), note
     token = cp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.token.'))")
     assert len(token) == 1
     no_errors(host, bea, cleo)
@@ -121,3 +132,39 @@ def test_leave_and_remove_in_the_lobby_and_leave_at_the_table(new_phone):
     # the bot plays Ana's turn (dealer 0: seat 1 first): the turn comes to Hana
     live(hp, "deck", timeout=60_000)
     no_errors(host)
+
+
+def test_a_full_room_offers_to_watch_and_wait_and_the_host_makes_room(new_phone):
+    # issue 20.8: a lobby of Hana and 7 bots; Zoe opens the link
+    host, link = open_room(new_phone, "Hana")
+    hp = host.page
+    for seat in range(1, 8):
+        live(hp, "add-bot")
+        hp.wait_for_selector(sel("player-%d" % seat), timeout=T)
+    zoe = phone(new_phone)
+    zp = zoe.page
+    zp.goto(link)
+    assert wait_ready(zp) == "micropython"
+    # said before any name is typed; no join that could only fail
+    title = zp.wait_for_selector(sel("room-full"), timeout=T).text_content()
+    assert title == "This room is full (8 players)"
+    assert "watch the game" in zp.text_content("main")
+    assert zp.locator(sel("join-room")).count() == 0
+    hp.wait_for_selector(sel("watchers") + ":has-text('Someone is watching')", timeout=T)
+    zp.fill(sel("player-name"), "Zoe")
+    live(zp, "wait-seat")
+    asked = zp.wait_for_selector(sel("seat-asked"), timeout=T).text_content()
+    assert "waiting for a seat" in asked, asked
+    # the host is told, and makes room: the last bot goes, Zoe takes its seat
+    told = hp.wait_for_selector(sel("friends-waiting"), timeout=T).text_content()
+    assert "Zoe is waiting for a seat, and the room is full" in told, told
+    live(hp, "make-room")
+    zp.wait_for_selector(sel("lobby-waiting"), timeout=T)        # Zoe's lobby: seated
+    hp.wait_for_function(
+        "document.querySelector('[data-testid=\"player-7\"]').innerText.includes('Zoe')",
+        timeout=T)
+    hp.wait_for_selector(sel("friends-waiting"), state="detached", timeout=T)
+    assert hp.locator(sel("watchers")).count() == 0
+    token = zp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.token.'))")
+    assert len(token) == 1
+    no_errors(host, zoe)

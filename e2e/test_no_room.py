@@ -9,21 +9,59 @@ from crisp_e2e import wait_ready
 from test_round import T, live, sel
 
 
+# Whether the join form ever showed, and what the page said while it looked for the room.
+FORM_SEEN = """
+window.__formSeen = false; window.__looking = [];
+new MutationObserver(() => {
+  if (document.querySelector('[data-testid=player-name]')) window.__formSeen = true;
+  const l = document.querySelector('[data-testid=looking-room]');
+  if (l && !window.__looking.includes(l.textContent)) window.__looking.push(l.textContent);
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
 def test_a_link_to_no_room_says_so_and_leads_back_to_the_start(new_phone):
     phone = new_phone(reduced_motion="reduce")
     page = phone.page
+    page.add_init_script(FORM_SEEN)
     page.goto(phone.site.url("/?room=crisp-" + "0" * 32))
     assert wait_ready(page) == "micropython"
     page.wait_for_function(
         "() => { const b = document.querySelector('[data-testid=connection]');"
-        " return b && b.textContent.includes('No game is open at this link'); }", timeout=T)
-    # no join form under the error (issue 11.9): only the way back
+        " return b && b.dataset.status === 'no_room'"
+        " && b.textContent.includes('No game answers at this link')"
+        " && b.textContent.includes('ask the host for a new one')"
+        " && b.textContent.includes('host a game of your own'); }", timeout=T)
+    # no join form before the room answers (issue 20.7), and none under the error (11.9)
+    assert page.evaluate("window.__formSeen") is False
+    assert page.evaluate("window.__looking") == ["Looking for the room\u2026"]
     assert page.locator(sel("player-name")).count() == 0
     assert page.locator(sel("join-room")).count() == 0
     live(page, "leave")
     page.wait_for_selector(sel("create-room"), timeout=T)   # the landing, on the host page
     assert "room=" not in page.url
     assert wait_ready(page) == "micropython"
+
+
+def test_a_link_that_cannot_be_a_rooms_is_said_at_once_and_never_tried(new_phone):
+    # `?room=hello`: no host can ever answer it; said at once, in Spanish too, no form
+    phone = new_phone(reduced_motion="reduce", locale="es-ES")
+    page = phone.page
+    page.add_init_script(FORM_SEEN)
+    page.goto(phone.site.url("/?room=hello"))
+    assert wait_ready(page) == "micropython"
+    banner = page.wait_for_selector("[data-testid=connection][data-status=bad_link]",
+                                    timeout=T)
+    said = banner.text_content()
+    for words in ("no lleva a ninguna sala", "enlace entero", "pide al anfitri\u00f3n",
+                  "crea tu propia sala"):
+        assert words in said, said
+    assert "No es el enlace de una sala" in page.text_content("main")
+    assert page.evaluate("window.__formSeen") is False
+    assert not [t for kind, t in phone.console if "peer-unavailable" in t]   # never tried
+    live(page, "leave")
+    page.wait_for_selector(sel("create-room"), timeout=T)
+    assert phone.errors == []
 
 
 # A seated page's follow record, as it keeps it next to its seat token (ui/shared/handover.py

@@ -269,10 +269,10 @@ def summary(client, renders):
 def run_micropython(source):
     """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
     handover.py, limits.py, wire.py, crisp_core/checks.py and actions.py; ui/page/fairplay.py,
-    client_page.py, presence.py)."""
+    client_page.py, presence.py, watchers.py)."""
     names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/limits", "ui/shared/wire",
              "crisp_core/checks", "crisp_core/actions", "ui/page/fairplay", "ui/page/client_page",
-             "ui/page/presence")
+             "ui/page/presence", "ui/page/watchers")
     writes = ""
     for name in names:
         with open(os.path.join(ROOT, name + ".py"), encoding="utf-8") as f:

@@ -323,7 +323,10 @@ def by_testid(node, testid):
 
 
 def join_model(status):
-    return M.FakeClient(screen="join", status=status, room="r00m")
+    # a page the room answered (a spectator's lobby): the form shows (ui/page/screens.py
+    # room_answered)
+    return M.FakeClient(screen="join", status=status, room="r00m", spectator=True,
+                        lobby=M.lobby_model(2).lobby)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ PHASES = {"no_webrtc": "no_webrtc", "engine": "engine", "version_clash": "versio
           "hosting": "network"}        # (a friend whose connection never opens, or none)
 SIGNALS = {"unreachable": "network",   # the network's fault, not the host's (issue 21)
            "lost": "host_gone", "no_room": "no_room", "host_unverified": "host_unverified",
-           "setting_up": "setting_up"}
+           "bad_link": "no_room", "setting_up": "setting_up"}
 for _said in ("silent", "connecting", "reconnecting", "host_gone", "host_paused", "looking"):
     SIGNALS[_said] = "status"          # said in words: conn_<status>
 
@@ -190,9 +190,12 @@ def host_offline_banner(model, ctx, ui):
 
 
 def no_room_banner(model, ctx, ui):
-    """A mistyped or ended link: said, with the way back (the page keeps trying)."""
+    """A mistyped or ended link (no_room: nothing answers; the page keeps trying) or one
+    that cannot name a room (bad_link): said, with what to do and the way back."""
+    bad = read(model, "status") == "bad_link"
     return h("div", {"class": "banner host_gone", "data-testid": "connection",
-                     "role": "status"}, ctx.t("conn_no_room"), " ",
+                     "data-status": "bad_link" if bad else "no_room",
+                     "role": "status"}, ctx.t("conn_bad_link" if bad else "conn_no_room"), " ",
              button(ctx, "leave", ctx.t("back_to_start"), ("intent", "leave", {}), "btn"))
 
 

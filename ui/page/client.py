@@ -9,7 +9,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
-from ui.page import fairplay
+from ui.page import fairplay, watchers
 from ui.page.client_page import PageSide
 from ui.page.presence import Pause
 from ui.shared import handover, proof
@@ -78,7 +78,7 @@ class Client(PageSide):
       suspect  True once the peer on this connection failed to prove itself (the page drops
                the connection and says `host_unverified`); the page clears it
       spectator True while this page watches without a seat (a late friend, docs/protocol.md
-               "Spectators"); ask: its request for a seat, {seat (None: the next game), name}
+               "Spectators"); ask: its request {seat (None: next game), name}; watchers, took
       verdict  the check of the last round dealt from a committed shuffle, or None:
                {"round": r, "ok": bool, "what", "detail", "saw", "expected"} (docs/protocol.md
                "Verifiable shuffle"); record: that round's record (JSON-safe), to save
@@ -178,6 +178,7 @@ class Client(PageSide):
                 self._resync(now)
         self.last_type = kind if isinstance(kind, str) else None
         handler = RECEIVERS.get(kind) if isinstance(kind, str) else None
+        watchers.heard(self, kind, msg)     # who watches, whose seat was taken (before it)
         return getattr(self, handler)(msg, now) if handler is not None else False
 
     def _on_welcome(self, msg, now):

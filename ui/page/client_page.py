@@ -17,6 +17,8 @@ class PageSide:
     engine_wait = None    # host page: the engine's start in percent while waited for
     engine_stage = None   # ... and the step it is at (ui/page/enginelink.py)
     phase = None          # the page's phase (ui/page/host_phase.py, guest_phase.py)
+    watchers = ()         # the room's spectators; took: whose seat this page took mid-game
+    took = None           # (both the Client's, from the room: ui/page/watchers.py `heard`)
     arriving = ()         # host page: friends whose join waits for the engine (ui/page/early.py)
 
     def set_status(self, status, phase=None):

@@ -4,7 +4,7 @@ table screen (`log_node`).
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
-from ui.page.vdom import h, kept
+from ui.page.vdom import h, isolate, kept
 from ui.page.viewmodel import card_text, read, seat_name
 
 LOG_LINES = 40
@@ -73,6 +73,9 @@ def event_text(ev, players, ctx, me=None):
         return line
     if ty == "crisp":
         return ctx.t(k("ev_crisp"), name=name)
+    if ty == "took_seat" and isinstance(ev.get("name"), str) and isinstance(ev.get("was"), str):
+        # the host gave an away or a bot's seat to a late friend (ui/page/watchers.py)
+        return ctx.t(k("ev_took_seat"), name=isolate(ev["name"]), was=isolate(ev["was"]))
     if ty == "round_over":
         return ctx.t("ev_round_over")
     if ty == "game_over":

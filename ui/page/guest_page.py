@@ -17,7 +17,7 @@ from ui.page.guest_succession import Succession
 from ui.page.link import HOST_GONE_MS, Link
 from ui.page.net import GuestNet
 from ui.page.saved_rooms import SavedRooms
-from ui.shared import handover, limits, wire
+from ui.shared import handover, limits, roomcode, wire
 
 SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
                           # the host's gone time: that page went too, the next one hosts
@@ -54,6 +54,8 @@ class GuestPage(Page):
         self.succession = Succession(self)
         self.successor = None             # the HostPage that took this page over, if any
         self.link = Link(self.now(), seated=bool(self.client.token), gone_ms=self.gone_ms)
+        if not roomcode.is_room_id(room_id):
+            self.link.bad_link()          # `?room=hello`: said at once, never tried
         self.net = GuestNet(room_id, self.net_open, self.net_text, self.net_lost,
                             self.net_error, self.succession.incoming)
         # A page shown again, a network back: check the connection at once.

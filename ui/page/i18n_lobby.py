@@ -27,14 +27,6 @@ EN = {
     "resume_room": "Resume the game",
     "abandon_room": "Abandon it",
     "how_to_play": "How to play",
-    "rules_1": "You have three face-down cards: left, center and right. At the start you may look "
-               "at your left and right cards once. Remember them!",
-    "rules_2": "On your turn draw a card, then swap it with one of yours or discard it. "
-               "Aces count 1, 2\u20139 their value, 10 and face cards 10.",
-    "rules_3": "Drawn specials: Jack, look at your center card; Queen, blindly exchange one of "
-               "your cards with another player's; King, two extra draws.",
-    "rules_4": "After your turn you may call crisp: everyone else plays one last turn. Lowest "
-               "caller gets \u22125, otherwise +5. The game ends at the target score; lowest wins.",
     "invited": "You're invited to a game of Crisp",
     "join_room": "Join the room",
     "busy_joining": "Joining\u2026",
@@ -94,15 +86,6 @@ ES = {
     "resume_room": "Seguir la partida",
     "abandon_room": "Abandonarla",
     "how_to_play": "C\u00f3mo se juega",
-    "rules_1": "Tienes tres cartas boca abajo: izquierda, centro y derecha. Al empezar puedes mirar "
-               "una vez la de la izquierda y la de la derecha. \u00a1Recu\u00e9rdalas!",
-    "rules_2": "En tu turno robas una carta y la cambias por una de las tuyas o la descartas. "
-               "El as vale 1, del 2 al 9 su valor, el 10 y las figuras 10.",
-    "rules_3": "Cartas especiales robadas: la Jota te deja mirar tu carta del centro; la Reina, "
-               "cambiar a ciegas una de tus cartas por una de otro jugador; el Rey, dos robos extra.",
-    "rules_4": "Tras tu turno puedes cantar crisp: los dem\u00e1s juegan un \u00faltimo turno. Si "
-               "tienes menos que nadie restas 5; si no, sumas 5. La partida acaba al llegar al "
-               "objetivo; gana quien menos tenga.",
     "invited": "Te han invitado a una partida de Crisp",
     "join_room": "Entrar en la sala",
     "busy_joining": "Entrando\u2026",
@@ -121,8 +104,8 @@ ES = {
     "badge_bot_hard": "bot \u00b7 dif\u00edcil",
     "badge_you": "t\u00fa",
     "badge_crisp": "\u00a1crisp!",
-    "connected": "conectado",
-    "disconnected": "desconectado",
+    "connected": "en l\u00ednea",
+    "disconnected": "sin conexi\u00f3n",
     "add_bot": "A\u00f1adir un bot",
     "remove_bot": "Quitar",
     "stand_in": "Que juegue un bot",

@@ -50,6 +50,9 @@ LATE_GAP_MS = 5000            # the page's own steps this far apart: it did not 
 BEHIND_MS = 5000              # a page back from away follows only, for gone_ms + this long
 UNREACHABLE_MS = 15000        # the host answers, and no channel opened for this long: the
                               # network between the phones blocks it
+SILENT_MS = 5000              # a page never seated here, and nothing at the room id has answered
+                              # for this long: said as "no_room" (a wrong or ended link), while
+                              # the page keeps trying (issue 20.7)
 
 
 def backoff(failures, ladder=RETRY_MS):
@@ -83,8 +86,11 @@ class Link:
     "host_unverified" (the peer at the room id could not prove it is the host) or
     "no_room" (never seated here and no host holds the room id: a mistyped or ended link;
     the page still retries, in case the host is only starting), "unreachable" (the host
-    answers but no channel opens: this network blocks it; still trying) or "no_webrtc"
-    (this browser cannot play with friends; never trying).
+    answers but no channel opens: this network blocks it; still trying), "no_webrtc"
+    (this browser cannot play with friends; never trying) or "bad_link" (the link's room
+    id cannot be a room's, roomcode.is_room_id: said at once, never trying). A page never
+    seated here that has had no answer from the room id for SILENT_MS says "no_room" too
+    (still trying: a host only starting answers later, and the page goes on at once).
     """
 
     def __init__(self, now, seated=False, gone_ms=HOST_GONE_MS):
@@ -110,6 +116,9 @@ class Link:
         self.reach_since = None   # since when attempts the host answered fail to open
         self.ice_failed = False   # one of those failed outright (ICE failed)
         self.unreachable = False  # (`step`) the network blocks the channel to the host
+        self.born = now           # when this page started looking for the room
+        self.silent = False       # (`step`) never seated, nothing answered for SILENT_MS
+        self.malformed = False    # the room id cannot be a room's: never connects (`bad_link`)
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -150,6 +159,12 @@ class Link:
     def no_webrtc(self):
         """This browser cannot open data channels at all: stop trying for good."""
         self.incapable = True
+        self.attempt_at = None
+        self.retry_at = None
+
+    def bad_link(self):
+        """The link's room id cannot name a room (roomcode.is_room_id): never try."""
+        self.malformed = True
         self.attempt_at = None
         self.retry_at = None
 
@@ -226,7 +241,7 @@ class Link:
     # ---- what to do -----------------------------------------------------------------------
 
     def step(self, now):
-        if self.incapable:
+        if self.incapable or self.malformed:
             return []
         todo = []
         if self.seated and (not self.online or now - self.stepped >= LATE_GAP_MS):
@@ -256,6 +271,8 @@ class Link:
         self.unreachable = (not self.open and self.online and not self.missing
                             and self.reach_since is not None
                             and (self.ice_failed or now - self.reach_since >= UNREACHABLE_MS))
+        self.silent = (not self.seated and not self.open and self.reach_since is None
+                       and self.last_heard is None and now - self.born >= SILENT_MS)
         return todo
 
     def host_quiet(self, now):
@@ -304,6 +321,8 @@ class Link:
     def status(self):
         if self.incapable:
             return "no_webrtc"
+        if self.malformed:
+            return "bad_link"
         if self.impostor:
             return "host_unverified"
         if self.unreachable and not self.open:
@@ -314,7 +333,7 @@ class Link:
             return "ok"
         if self.idle_closed:
             return "ok"
-        if self.online and self.missing and not self.seated:
+        if self.online and (self.missing or self.silent) and not self.seated:
             return "no_room"
         if self.online and (self.missing or self.failures >= GONE_AFTER):
             return "host_gone"

@@ -11,6 +11,7 @@ from ui.page import guided_screens
 from ui.page import i18n
 from ui.page import netscreens
 from ui.page import qr
+from ui.page import watch_screens
 from ui.shared import roomcode
 from ui.shared.limits import MAX_PLAYERS
 from ui.page.banner import ENGINE_STAGES, connection_banner  # noqa: F401 (main.py's)
@@ -67,6 +68,9 @@ def build(model, ui, ctx):
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
              keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
+             keyed(watch_screens.took_note(model, ctx) if screen == "table" else None, "took"),
+             keyed(watch_screens.watchers_line(model, ctx) if screen in ("lobby", "table")
+                   else None, "watchers"),
              keyed(body, "body:" + screen),
              keyed(None if screen == "gone" else error_toast(model, ctx), "toast"))
 
@@ -168,7 +172,7 @@ def join_tree(model, ui, ctx):
     status = read(model, "status", "")
     # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
     busy = status in ("connecting", "looking") and bool(ui.get("joined") or read(model, "token"))
-    if status in ("no_room", "no_webrtc"):
+    if status in ("no_room", "no_webrtc", "bad_link"):
         # the banner above says why (no game here; this browser cannot play with friends)
         # and offers the way back, or solo: no form that could never work
         return h("main", {"class": "panel join"},
@@ -176,6 +180,17 @@ def join_tree(model, ui, ctx):
                    h("div", {"class": "fan"},
                      decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
                    h("h2", None, ctx.t(status + "_title"))))
+    if watch_screens.room_full(model):
+        return watch_screens.room_full_tree(model, ui, ctx)   # watch, and play when there is room
+    if not room_answered(model):
+        # no form until the room answers (issue 20.7): a name typed into a link that leads
+        # nowhere was a join into nothing; the room's first answer brings the form
+        return h("main", {"class": "panel join"},
+                 h("div", {"class": "hero"},
+                   h("div", {"class": "fan"},
+                     decor(None, "f1"), decor("Ks", "f2"), decor(None, "f3")),
+                   h("h2", {"data-testid": "looking-room"}, ctx.t("looking_room")),
+                   h("p", {"class": "tagline"}, ctx.t("looking_hint"))))
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
@@ -186,6 +201,16 @@ def join_tree(model, ui, ctx):
              name_refusal(model, ctx),
              button(ctx, "join-room", ctx.t("busy_joining") if busy else ctx.t("join_room"),
                     ("local", "submit", "join") if ok else None, "btn primary big"))
+
+
+def room_answered(model):
+    """Whether the room has answered this page (its lobby, `watching`, a seat, a refused
+    name): until
+    then a guest's join screen has nothing to join. A page rejoining with its seat token
+    joins by itself and shows the form busy."""
+    return (read(model, "lobby") is not None or bool(read(model, "spectator", False))
+            or read(model, "seat") is not None or bool(read(model, "token"))
+            or read(model, "name_error") is not None)
 
 
 def name_refusal(model, ctx):
@@ -228,6 +253,7 @@ def lobby_tree(model, ui, ctx):
                  options_box, tally_box, link_box)
     bots, start = host_controls(ui, count, ctx)
     return h("main", {"class": "panel lobby"},
+             watch_screens.make_room_box(model, ctx),    # friends waiting for a seat
              link_box,
              h("section", {"class": "card-box"}, players_head, players_list, bots),
              options_box, tally_box, start)

@@ -7,6 +7,7 @@ Pure: runs on MicroPython, Pyodide and CPython (tests).
 from ui.page import cards
 from ui.page import i18n
 from ui.page.icons import icon
+from ui.page.rules import rules_text  # noqa: F401 (the landing's and the menu's)
 from ui.page.vdom import h
 from ui.shared.limits import NAME_MAX
 
@@ -117,12 +118,6 @@ def lang_switch(ui, ctx):
     return h("div", {"class": "langs"}, out)
 
 
-RULES = ("rules_1", "rules_2", "rules_3", "rules_4")
-
-
-def rules_text(ctx):
-    """The rules in short, as paragraphs (the landing's "How to play" and the menu's)."""
-    return [h("p", None, ctx.t(k)) for k in RULES]
 
 
 def topbar(ui, ctx, title=None, in_room=False, sub=None):

@@ -39,6 +39,27 @@ def code_of(room):
     return None
 
 
+def is_room_id(room):
+    """Whether `room` (a link's ?room=) can name a room at all: "crisp-" + a code, or an
+    older room's "crisp-" + 32 hex digits, either one perhaps after handovers
+    ("-h<k>-<hex tag>", ui/shared/handover.py room_id_after). Anything else (`?room=hello`, a
+    link cut short) is a mistyped link, said at once: no host can ever answer it."""
+    if not isinstance(room, str) or not 0 < len(room) <= 64:
+        return False
+    parts = room.split("-")
+    if len(parts) >= 4 and len(parts[-2]) >= 2 and parts[-2][0] == "h" \
+            and parts[-2][1:].isdigit() and _hex(parts[-1]):
+        room = "-".join(parts[:-2])
+    if code_of(room) is not None:
+        return True
+    rest = room[len(PREFIX):] if room.startswith(PREFIX) else ""
+    return len(rest) == 32 and _hex(rest)
+
+
+def _hex(text):
+    return len(text) > 0 and all(c in "0123456789abcdef" for c in text)
+
+
 def show(code):
     """A code grouped for reading aloud: "7KQ2M-9XRTB"."""
     half = LENGTH // 2

@@ -89,7 +89,7 @@ TO_ROOM = {
     "ping": _row("any", None, {"t": is_number}),
     "sync": _row("seated", None),
     "watch": _row("any", None),
-    "sit": _row("watcher", "game", {"name": None}, {"seat": _seat_or_none}),
+    "sit": _row("watcher", None, {"name": None}, {"seat": _seat_or_none}),
     "leave": _row("any", None),
     "contribute": _row("seated", None, {"round": is_int, "value": _hex32}),
     "options": _row("host", "lobby", None,
@@ -108,10 +108,10 @@ FROM_ROOM = {
                     {"token": _hex32, "succession": _hex32, "redealt": is_int}),
     "challenge": _row("room", None, {"nonce": _hex32, "mac": _hex64}),
     "lobby": _row("room", None, {"players": _list, "options": _dict, "host": is_seat,
-                                 "started": _bool, "games": is_int}),
+                                 "started": _bool, "games": is_int}, {"watchers": _list}),
     "view": _row("room", "game", {"n": is_int, "view": _dict, "events": _list,
                                   "players": _list},
-                 {"history": _list, "games": is_int, "replay": _bool}),
+                 {"history": _list, "games": is_int, "replay": _bool, "watchers": _list}),
     "error": _row("room", None, {"code": _text, "text": _text},
                   {"protocol": is_int, "host_name": _text}),     # (those two: bad_version)
     "pong": _row("room", None, {"t": is_number}, {"n": is_int}),
@@ -256,10 +256,14 @@ def player(seat, name, bot=None, connected=True, wins=0):
     return {"seat": seat, "name": name, "bot": bot, "connected": connected, "wins": wins}
 
 
-def lobby(players, options, host=0, started=False, games=0):
-    """A `lobby` message."""
-    return message("lobby", players=players, options=dict(options), host=host,
-                   started=started, games=games)
+def lobby(players, options, host=0, started=False, games=0, watchers=None):
+    """A `lobby` message (`watchers`: the room's spectators, docs/protocol.md "Spectators";
+    left out when there are none)."""
+    msg = message("lobby", players=players, options=dict(options), host=host,
+                  started=started, games=games)
+    if watchers:
+        msg["watchers"] = watchers
+    return msg
 
 
 def error(code, text):

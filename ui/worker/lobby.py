@@ -69,14 +69,11 @@ def new_game(room, conn, msg, now):
         seat.plan = None
         if seat.bot is not None and room.make_bot is not None:
             seat.agent = room.make_bot(seat.bot, index)      # a fresh memory
-    out = []
-    for conn in list(room.spectators):
-        # Spectators who asked for a seat are seated in the new game, while there is room.
-        ask = room.spectators[conn]["ask"]
-        if ask is not None and len(room.seats) < MAX_SEATS:
-            room.seats.append(Seat(ask["name"], room.new_token()))
-            out += spectators.seat_new(room, conn, len(room.seats) - 1, ask["name"], now)
-    return out + outbox.broadcast(room)
+    for watcher in room.spectators.values():
+        if watcher["ask"] is not None:
+            watcher["ask"]["seat"] = None     # an away seat asked for: a seat in this game
+    # Spectators who asked for a seat are seated in the new game, while there is room.
+    return spectators.seat_waiting(room, now) + outbox.broadcast(room)
 
 
 def add_bot(room, conn, msg, now):
@@ -117,7 +114,8 @@ def remove_seat(room, index, code, text):
             out.append((seat.conn, seats.welcome(room, i)))
         if seat.bot is not None and seat.agent is not None:
             seat.agent = room.make_bot(seat.bot, i)     # (a bot keeps its name)
-    return out + outbox.broadcast(room)
+    # a friend waiting for a seat in the full lobby takes the one freed ("make room")
+    return out + spectators.seat_waiting(room, room.now) + outbox.broadcast(room)
 
 
 def stand_in(room, conn, msg, now):

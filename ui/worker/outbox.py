@@ -23,14 +23,18 @@ def after_change(room, events, now):
     return views(room, events, now) + room.deal.proof(events)
 
 
-def views(room, events, now, replay_to=None, only=None):
+def views(room, events, now, replay_to=None, only=None, people=False):
     """Every seat's view (only seat `only`'s when given), with its share of `events`; seat
     `replay_to` gets the round's replay instead (and the round's `fair` before it, its proof
-    after it). Bots plan from the view they get; spectators get the public view."""
+    after it). Bots plan from the view they get; spectators get the public view. `people`:
+    only the connected seats and the spectators (nothing moved at the table, e.g. who
+    watches changed: `watchers_changed`), the bots left to their plans."""
     out = []
     table = players(room)
     for index, seat in enumerate(room.seats):
         if only is not None and index != only:
+            continue
+        if people and seat.conn is None:
             continue
         mine = replay(room, index, now) if index == replay_to else events_for(events, index)
         if seat.conn is None and seat.agent is None:
@@ -91,8 +95,27 @@ def spectator_message(room, table, events):
     """A view message for spectators: the spectator projection (public information only,
     crisp_core.spectator_view) and public events."""
     view = spectator_view(room.game, room.now)
+    extra = watching(room)
     return _under_limit(lambda some: wire.message("view", n=0, view=view, events=some,
-                                                  players=table), events)
+                                                  players=table, **extra), events)
+
+
+def watchers(room):
+    """The room's spectators as every screen may show them (docs/protocol.md "Spectators"):
+    [{"name": the name it asked with, or None before it asked, "next": True when it waits
+    for a seat in the next game (or, in a full lobby, for a seat to free up)}], in the order
+    they came; at most MAX_SPECTATORS (the room holds no more)."""
+    out = []
+    for watcher in room.spectators.values():
+        ask = watcher["ask"]
+        out.append({"name": ask["name"] if ask is not None else None,
+                    "next": ask is not None and ask["seat"] is None})
+    return out
+
+
+def watching(room):
+    """The `watchers` field of a lobby or a view: {} while nobody watches (left out)."""
+    return {"watchers": watchers(room)} if room.spectators else {}
 
 
 def replay(room, index, now):
@@ -112,9 +135,20 @@ def view_message(room, n, view, events, table, replay=False):
     `replay`: its events are the round's replay (a (re)joined or resynced seat): the
     client starts its log over."""
     extra = {"replay": True} if replay else {}
+    extra.update(watching(room))
     return _under_limit(lambda some: wire.message(
         "view", n=n, view=view, events=some, players=table, history=room.history,
         games=room.games, **extra), events)
+
+
+def watchers_changed(room, but=None):
+    """Who watches changed (a spectator came or went): every screen but `but`'s hears it,
+    the lobby again or, at the table, a view that moves nothing."""
+    if room.game is not None:
+        out = views(room, [], room.now, people=True)
+    else:
+        out = broadcast(room)
+    return [(conn, msg) for conn, msg in out if conn != but]
 
 
 def broadcast(room, replay_to=None):
@@ -144,7 +178,7 @@ def players(room):
 def lobby(room):
     """The `lobby` message: seats, options, the host's seat, started, games played."""
     return wire.lobby(players(room), room.options, room.host, room.game is not None,
-                      room.games)
+                      room.games, watchers(room))
 
 
 def record(room, events):

@@ -205,8 +205,9 @@ class Room:
         self.forget(conn)
         seat = self.conns.pop(conn, None)
         if seat is None:
-            if watcher is not None and watcher["ask"] is not None:
-                return _typed(outbox.broadcast(self))   # its request for a seat goes with it
+            if watcher is not None:
+                # its request for a seat goes with it, and it leaves `watchers`
+                return _typed(outbox.watchers_changed(self))
             return []
         self.seats[seat].conn = None
         if self.seats[seat].away_since is None:
@@ -263,15 +264,17 @@ class Room:
         now = self._clock(now)
         for conn in self.gate.expired(now):
             self.drop(conn)
-        for conn in list(self.spectators):
-            if now - self.spectators[conn]["seen"] >= SPECTATOR_SILENT_MS:
-                self.drop(conn)               # a watching tab that died without a word
+        silent = [c for c in self.spectators
+                  if now - self.spectators[c]["seen"] >= SPECTATOR_SILENT_MS]
+        for conn in silent:
+            self.drop(conn)                   # a watching tab that died without a word
+        told = outbox.watchers_changed(self) if silent else []    # it leaves `watchers`
         changed = seats.check_silence(self, now)
         if self.deal.due(now):
-            return _typed(self.deal.deal(now) + self._run_bots(now))
+            return _typed(told + self.deal.deal(now) + self._run_bots(now))
         if self.game is None:
-            return _typed(outbox.broadcast(self)) if changed else []
-        return _typed(self.advance(now, changed) + self._run_bots(now))
+            return _typed(outbox.broadcast(self)) if changed else _typed(told)
+        return _typed(told + self.advance(now, changed) + self._run_bots(now))
 
     def next_wakeup(self):
         """When `tick` should run next (ms), or None."""

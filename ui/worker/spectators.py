@@ -28,7 +28,8 @@ def watch(room, conn, msg, now):
     if conn == LOCAL or conn in room.conns or conn in room.proving:
         raise BadMessage("already_joined", "this connection already has a seat")
     out = []
-    if conn not in room.spectators:
+    came = conn not in room.spectators
+    if came:
         evict = gate.spectator_to_evict(list(room.spectators), room.peers, conn, MAX_SPECTATORS)
         if evict is None and len(room.spectators) >= MAX_SPECTATORS:
             room.drop(conn)
@@ -40,7 +41,9 @@ def watch(room, conn, msg, now):
         # (docs/protocol.md "Spectators follow a handover")
         room.spectators[conn] = {"seen": now, "ask": None, "follow": follow_token(room)}
         room.gate.joined(conn)
-    return out + [(conn, watching(room, conn))] + update(room, conn, replay=True)
+    out += [(conn, watching(room, conn))] + update(room, conn, replay=True)
+    # everyone else hears who watches now (the `watchers` of the lobby or the view)
+    return out + (outbox.watchers_changed(room, but=conn) if came else [])
 
 
 def watching(room, conn):
@@ -79,10 +82,23 @@ def update(room, conn, replay=False):
 def sit(room, conn, msg, now):
     """A spectator asks for a seat: `seat` (an away person's, or one a bot plays) for the
     host to `approve`, or none: seated when the next game starts (`new_game`). In the
-    lobby a spectator just joins (`sit` is refused: `not_started`)."""
+    lobby (no game, no deal under way) only without `seat` (`not_started` otherwise): a
+    free seat is taken at once, as a `join` would; in a full lobby the spectator waits for
+    the first seat to free up (the host removing a bot: `seat_waiting`), its name checked
+    as a join's (`bad_name`, `name_taken`) before it waits."""
     watcher = room.spectators[conn]
-    name = clean_name(msg["name"])
     index = msg.get("seat")
+    if room.game is None and room.deal.state is None:
+        if index is not None:
+            raise BadMessage("not_started", "the game has not started: join it")
+        if len(room.seats) < seats.MAX_SEATS:
+            return seats.take_seat(room, conn, None, msg["name"], now)
+        name = seats.name_for(room, None, msg["name"])
+        same_ask = watcher["ask"] == {"seat": None, "name": name}
+        watcher["ask"] = {"seat": None, "name": name}
+        # (the same request again tells nobody else: a repeated `sit` is no lobby flood)
+        return [(conn, watching(room, conn))] + ([] if same_ask else outbox.broadcast(room))
+    name = clean_name(msg["name"])
     if index is not None:
         if not seats.guest_seat(room, index):
             raise BadMessage("bad_message", "seat must be a guest's seat")
@@ -137,7 +153,30 @@ def asker(room, index):
     return None
 
 
-def seat_new(room, conn, index, name, now):
+def seat_waiting(room, now):
+    """Seat the spectators waiting for a seat in the next game (`sit` without `seat`), in
+    the order they asked, while the lobby has room: each gets a new seat and a `welcome`
+    with its token. One whose name another person took meanwhile is not seated: it hears
+    `name_taken` and its request ends (its page asks for another name). The caller sends
+    the lobby after (outbox.broadcast)."""
+    out = []
+    for conn in list(room.spectators):
+        ask = room.spectators[conn]["ask"]
+        if ask is None or ask["seat"] is not None or len(room.seats) >= seats.MAX_SEATS:
+            continue
+        key = seats.name_key(ask["name"])
+        if any(s.bot is None and seats.name_key(s.name) == key for s in room.seats):
+            room.spectators[conn]["ask"] = None
+            out += [(conn, wire.error("name_taken", "that name is taken: pick another one")),
+                    (conn, watching(room, conn))]
+            continue
+        room.seats.append(seats.Seat(ask["name"], room.new_token()))
+        index = len(room.seats) - 1
+        out += seat_new(room, conn, index, ask["name"], now, tell=False)
+    return out
+
+
+def seat_new(room, conn, index, name, now, tell=True):
     """Seat spectator `conn` at seat `index` (its token already fresh): the welcome
     carries the token, as any new seat's."""
     seat = room.seats[index]
@@ -147,6 +186,7 @@ def seat_new(room, conn, index, name, now):
     seat.away_since = None
     room.conns[conn] = index
     room.spectators.pop(conn, None)
+    room.gate.joined(conn)
     rename_bots(room)         # a bot never has a person's name: the bot yields
     out = [(conn, seats.welcome(room, index, token=seat.token))]
-    return out + outbox.broadcast(room, replay_to=index)
+    return out + (outbox.broadcast(room, replay_to=index) if tell else [])

@@ -1,0 +1,212 @@
+"""The words players read (issue 20 items 10, 13, 14, and the screens of 6, 7, 8): the whole
+rules in player words, no technical term on any screen, Spanish that fits any name, one
+tense in the log and the status. Each test reads the real text of a screen tree or of the
+catalogue (ui/page/i18n*.py)."""
+
+import os
+import re
+
+from test_render_model import show, table_model
+from ui.page import i18n, i18n_rules, rules
+from ui.page.vdom import find, find_all, text_of
+from ui.page.widgets import rules_text  # noqa: F401 (the landing's and the menu's: the same)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Words of the machinery, never of the game: they must not reach a player (issue 20.13).
+TECHNICAL = ("python", "micropython", "pyodide", "serve.sh", " mb", "engine", "motor",
+             "commit", "comprometi", "random number", "n\u00famero al azar", "webrtc",
+             "peerjs", "localhost", "signaling", "json", "hash")
+
+
+def all_texts():
+    for lang in i18n.LANGS:
+        for key, text in i18n.CATALOG[lang].items():
+            yield lang, key, text
+
+
+def test_no_catalogue_text_uses_a_word_of_the_machinery():
+    bad = [(lang, key, text) for lang, key, text in all_texts()
+           for word in TECHNICAL if word in text.lower()]
+    assert bad == []
+
+
+def test_the_loading_screen_names_parts_of_the_game_not_software():
+    # boot.js writes the loading screen before any Python runs: its words are its own
+    source = open(os.path.join(ROOT, "boot.js"), encoding="utf-8").read()
+    parts = source[source.index("const PARTS = {"):]
+    parts = parts[:parts.index("};")]
+    words = re.findall(r'"([^"]*)"', parts)
+    assert words and not [w for w in words for t in TECHNICAL if t in w.lower()]
+    assert "MB`" not in source and "mb(" not in source       # progress in percent, not MB
+
+
+def test_the_fair_deal_says_what_it_means_for_the_player():
+    for lang in i18n.LANGS:
+        text = i18n.t(lang, "fair_ok")
+        assert "commit" not in text and "compromet" not in text
+    assert "nobody could choose the cards" in i18n.t("en", "fair_ok")
+    assert "nadie pudo elegir las cartas" in i18n.t("es", "fair_ok")
+
+
+# ---- the rules (issue 20.10) ------------------------------------------------------------
+
+RULE = re.compile(r"R\d+(?:\.\d+)+")
+
+
+def test_the_rules_name_everything_a_first_player_meets():
+    for lang, facts in (
+            ("en", ("3 seconds", "center card", "ties", "once", "Ace 1", "5 points off",
+                    "5 points more", "share the win", "last turn", "Jack: look once",
+                    "a King you must use", "turned over, without shuffling", "30, 45 or 60 s",
+                    "a plain 10")),
+            ("es", ("3 segundos", "carta del centro", "empate", "una vez", "El as vale 1",
+                    "resta 5", "suma 5", "comparten la victoria", "\u00faltimo turno",
+                    "Jota: miras una vez", "el Rey hay que usarlo", "sin barajar",
+                    "30, 45 o 60 s", "valen 10"))):
+        tree, ctx = show(None, lang=lang)
+        text = text_of(find_all(tree, lambda n: n["attrs"].get("class") == "rules")[0])
+        for fact in facts:
+            assert fact in text, (lang, fact)
+    # the Queen's one look, on both sides of the exchange (R4.5.1, R4.5.2)
+    assert "you see it once" in i18n.t("en", "rules_queen")
+    assert "sees the card they get once too" in i18n.t("en", "rules_queen")
+
+
+def test_every_rules_text_names_rules_that_exist_and_every_key_is_shown():
+    source = open(os.path.join(ROOT, "ui", "page", "i18n_rules.py"), encoding="utf-8").read()
+    cited = set(RULE.findall(source))
+    doc = open(os.path.join(ROOT, "docs/rules.md"), encoding="utf-8").read()
+    assert cited and all("**" + r + "**" in doc for r in cited), cited - set(RULE.findall(doc))
+    for r in ("R2.4", "R4.5.1", "R4.5.2", "R6.2", "R7.3", "R8.2", "R10.1"):
+        assert r in cited, r
+    shown = [k for head, keys in rules.SECTIONS for k in (head,) + keys]
+    assert sorted(shown) == sorted(i18n_rules.EN)
+    tree, ctx = show(None)
+    menu_keys = [n["attrs"].get("data-rule") for n in find_all(
+        tree, lambda n: n["attrs"].get("data-rule") is not None)]
+    assert menu_keys == [k for head, keys in rules.SECTIONS for k in keys]
+
+
+# ---- Spanish (issue 20.14) ----------------------------------------------------------------
+
+def test_spanish_never_gives_a_player_a_gender():
+    # a name's gender is unknown: no "listo"/"lista" (and the like) said of a seat
+    gendered = re.compile(r"\b(listos?|listas?|conectados?|desconectados?|el nuevo anfitri)\b")
+    said_of_people = [key for key in i18n.ES if key.startswith(("ev_", "st_", "handover",
+                                                                "connected", "disconnected",
+                                                                "own_room", "resume_hosting"))]
+    bad = [(k, i18n.ES[k]) for k in said_of_people if gendered.search(i18n.ES[k])]
+    assert bad == []
+
+
+def test_the_log_and_the_status_tell_a_move_in_one_tense():
+    log = [{"type": "deal", "round": 1, "dealer": 0}, {"type": "play", "turn": 1},
+           {"type": "turn", "seat": 1}, {"type": "draw", "seat": 1, "from": "deck"},
+           {"type": "ready", "seat": 2}]
+    m = table_model(4, seat=1, log=log, held={"seat": 1, "from": "deck", "card": "8d"}, turn=1,
+                    allowed=[{"do": "swap", "pos": 0}, {"do": "discard"}])
+    tree, ctx = show(m, lang="es")
+    lines = [text_of(li) for li in find(tree, "event-log")["kids"]]
+    assert "Has robado del mazo." in lines                      # the log: perfect tense
+    assert "Has robado 8\u2666" in text_of(tree)                  # as the status says it
+    assert "Cleo ya ha mirado sus cartas." in lines              # no "est\u00e1 listo"
+    assert text_of(find(tree, "last-move")) == "Has robado del mazo."
+    for key in ("ev_draw_deck", "ev_swap", "ev_discard", "ev_jack", "ev_queen", "ev_crisp",
+                "ev_draw_deck_you", "ev_swap_you", "ev_discard_you", "ev_crisp_you",
+                "st_other_took"):
+        assert " ha " in " " + i18n.ES[key] or i18n.ES[key].startswith(("Has ", "\u00a1Has ")) \
+            or "ha cantado" in i18n.ES[key], key
+
+
+# ---- a wrong or expired link (issue 20.7) -------------------------------------------------
+
+def test_a_room_id_that_can_be_a_rooms_and_one_that_cannot():
+    from ui.shared import handover, roomcode
+    code = "7KQ2M9XRTB"
+    for good in ("crisp-" + code, "crisp-" + "0" * 32,
+                 handover.room_id_after("crisp-" + code, 2, "5e" * 16)):
+        assert roomcode.is_room_id(good), good
+    for bad in ("hello", "", "crisp-", "crisp-7KQ2M", "crisp-" + code + "x", "crisp-7kq2m9xrtb",
+                "smoke", "crisp-" + code + "-h1-", "crisp-" + code + "-h1-XYZ", None, 7,
+                ["crisp-" + code], "crisp-" + code * 7, "crisp-" + "0" * 31,
+                "<img src=x onerror=alert(1)>", "crisp-" + code + "\u2028"):
+        assert not roomcode.is_room_id(bad), bad
+
+
+def test_a_malformed_link_is_said_at_once_and_never_tried():
+    from ui.page.link import Link
+    link = Link(0)
+    link.bad_link()
+    assert link.step(0) == [] and link.step(60000) == []
+    assert link.status() == "bad_link" and link.signal(60000)["status"] == "bad_link"
+
+
+def test_a_room_that_never_answers_is_said_within_five_seconds_and_still_tried():
+    from ui.page.link import SILENT_MS, Link
+    assert SILENT_MS <= 5000
+    link = Link(0)
+    assert link.step(0) == ["connect"]
+    assert link.status() == "connecting"
+    link.step(SILENT_MS - 1)
+    assert link.status() == "connecting"
+    link.step(SILENT_MS)                          # no answer: said, before the attempt ends
+    assert link.status() == "no_room"
+    # it goes on trying, and the room's first answer is at once "ok"
+    todo = []
+    for t in range(SILENT_MS, 20000, 250):
+        todo += link.step(t)
+    assert "connect" in todo
+    link.opened(20000)
+    link.step(20000)
+    assert link.status() == "ok"
+    link.joining(20000)
+    # a page the room answered once, then lost, is reconnecting: never "no game here"
+    link.lost(21000)
+    link.step(30000)
+    assert link.status() in ("connecting", "host_gone")
+    # a host that answers through the signaling server is there: not "no room"
+    other = Link(0)
+    other.step(0)
+    other.answered(100)
+    other.step(SILENT_MS + 1)
+    assert other.status() == "connecting"
+    # a page back with its seat token is reconnecting, not told the room is not there
+    seated = Link(0, seated=True)
+    seated.step(0)
+    seated.step(SILENT_MS + 1)
+    assert seated.status() == "reconnecting"
+
+
+def join_model(**kw):
+    from test_render_model import FakeClient
+    m = FakeClient(screen="join", status="connecting", room="crisp-7KQ2M9XRTB")
+    for k in kw:
+        setattr(m, k, kw[k])
+    return m
+
+
+def test_no_join_form_until_the_room_answers():
+    for lang, words in (("en", "Looking for the room"), ("es", "Buscando la sala")):
+        tree, ctx = show(join_model(), lang=lang)
+        assert find(tree, "player-name") is None and find(tree, "join-room") is None
+        assert words in text_of(find(tree, "looking-room"))
+    # the room's answer (a spectator's lobby) brings the form
+    lobby = {"type": "lobby", "players": [{"seat": 0, "name": "Hana"}], "options": {},
+             "host": 0, "started": False}
+    tree, ctx = show(join_model(status="ok", spectator=True, lobby=lobby))
+    assert find(tree, "player-name") is not None and find(tree, "looking-room") is None
+
+
+def test_a_wrong_link_says_what_to_do_with_no_form():
+    for status in ("no_room", "bad_link"):
+        for lang, words in (("en", ("whole link", "ask the host", "host a game of your own")),
+                            ("es", ("enlace entero", "pide al anfitri\u00f3n",
+                                    "crea tu propia sala"))):
+            tree, ctx = show(join_model(status=status), lang=lang)
+            banner = text_of(find(tree, "connection"))
+            assert all(w in banner for w in words), (status, lang, banner)
+            assert find(tree, "connection")["attrs"]["data-status"] == status
+            assert find(tree, "player-name") is None and find(tree, "leave") is not None
+    tree, ctx = show(join_model(status="bad_link"))
+    assert "Not a room link" in text_of(tree)

@@ -1,0 +1,93 @@
+"""What the screens say of who watches the room (docs/protocol.md "Spectators"; the Client
+keeps it: ui/page/watchers.py), es/en: "Cleo is watching" for everyone, the seat taker's
+"You took Bea's seat: these cards are unknown to you", a full room's offer to watch and to
+play in the next game, and the host's "Zoe is waiting for a seat" with `make-room`. Pure
+(ui/page/vdom.py trees), placed by ui/page/screens.py.
+"""
+
+from ui.page.vdom import h, isolate
+from ui.page.viewmodel import read
+from ui.page.widgets import button, has_name, name_input
+from ui.shared.limits import MAX_PLAYERS
+
+
+def watchers_line(model, ctx):
+    """One line for everyone at the table and in the lobby: who watches ("Cleo is watching",
+    "Someone is watching"), who waits for a seat; None while nobody watches."""
+    people = read(model, "watchers", []) or []
+    if not people:
+        return None
+    parts = []
+    named = [isolate(w["name"]) for w in people if w.get("name") and not w.get("next")]
+    waiting = [isolate(w["name"]) for w in people if w.get("name") and w.get("next")]
+    unnamed = len([w for w in people if not w.get("name")])
+    if named:
+        parts.append(ctx.tn("w_watching", len(named), names=", ".join(named)))
+    if unnamed:
+        parts.append(ctx.tn("w_someone", unnamed, n=unnamed))
+    if waiting:
+        key = "w_waiting_lobby" if read(model, "screen") == "lobby" else "w_waiting_next"
+        parts.append(ctx.tn(key, len(waiting), names=", ".join(waiting)))
+    return h("p", {"class": "hint words-note watchers", "data-testid": "watchers",
+                   "role": "status"}, " \u00b7 ".join(parts))
+
+
+def took_note(model, ctx):
+    """The seat taker's note while the round it sat down in lasts: whose seat, and that it
+    has never seen these cards (nor its peek); the seat's points go on."""
+    took_it = read(model, "took")
+    view = read(model, "view", {}) or {}
+    if not isinstance(took_it, dict) or view.get("round") != took_it.get("round") \
+            or view.get("phase") not in ("peek", "play", "last_turns"):
+        return None
+    was = took_it.get("was")
+    text = ctx.t("took_seat_me", name=isolate(was)) if was else ctx.t("took_seat_me_any")
+    return h("p", {"class": "hint note-warn words-note", "data-testid": "took-seat",
+                   "role": "note"}, text)
+
+
+def room_full(model):
+    """Whether a guest watching a lobby finds it full (MAX_PLAYERS seats, bots included)."""
+    lobby = read(model, "lobby") or {}
+    return (bool(read(model, "spectator", False)) and read(model, "seat") is None
+            and not lobby.get("started") and len(lobby.get("players") or []) >= MAX_PLAYERS)
+
+
+def room_full_tree(model, ui, ctx):
+    """The join screen of a full room: it says so before any name is typed, offers to watch
+    (the game shows here once it starts) and to play as soon as a seat frees up or in the
+    next game (`wait-seat`, a `sit` without seat); once asked, `seat-asked`."""
+    ask = read(model, "ask")
+    if isinstance(ask, dict):
+        body = [h("p", {"class": "hint", "data-testid": "seat-asked"},
+                  ctx.t("asked_free_seat"))]
+    else:
+        ok = has_name(ui)
+        body = [name_input(ui, ctx),
+                button(ctx, "wait-seat", ctx.t("wait_seat"),
+                       ("local", "sit", None) if ok else None, "btn primary big")]
+    return h("main", {"class": "panel join"},
+             h("div", {"class": "hero"},
+               h("h2", {"data-testid": "room-full"}, ctx.t("room_full_title")),
+               h("p", {"class": "tagline"}, ctx.t("room_full_offer"))),
+             body)
+
+
+def make_room_box(model, ctx):
+    """The host's lobby, when friends wait for a seat in a full room: who, and `make-room`
+    (removes the last bot: the first friend waiting takes its seat); None otherwise."""
+    people = [w for w in read(model, "watchers", []) or [] if w.get("next") and w.get("name")]
+    if not people or not read(model, "is_host", False):
+        return None
+    lobby = read(model, "lobby") or {}
+    players = lobby.get("players") or []
+    bots = [p.get("seat") for p in players if isinstance(p, dict) and p.get("bot")
+            and p.get("seat") != lobby.get("host", 0)]
+    full = len(players) >= MAX_PLAYERS
+    names = ", ".join([isolate(w["name"]) for w in people])
+    return h("section", {"class": "card-box words-note waiting-friends",
+                         "data-testid": "friends-waiting", "role": "status"},
+             h("p", None, ctx.tn("w_waiting_full", len(people), names=names)),
+             button(ctx, "make-room", ctx.t("make_room"),
+                    ("intent", "remove", {"seat": bots[-1]}), "btn primary")
+             if full and bots else None)
