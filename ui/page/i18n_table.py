@@ -244,7 +244,7 @@ ES = {
     "seat_label": "{name}, {n} puntos",
     "lang_es": "Espa\u00f1ol",
     "lang_en": "English",
-    "st_peek_wait_who": "Esperando a {names}: {k}/{n} listos.",
+    "st_peek_wait_who": "Esperando a {names}: {k} de {n} ya han mirado sus cartas.",
     "names_more": "{names} y {n} m\u00e1s",
     "fair_ok_short": "Reparto comprobado",
     "fair_details": "C\u00f3mo se comprob\u00f3",
