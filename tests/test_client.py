@@ -268,10 +268,11 @@ def summary(client, renders):
 
 def run_micropython(source):
     """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
-    handover.py, limits.py, wire.py, crisp_core/checks.py and actions.py; ui/page/fairplay.py,
-    client_page.py, presence.py, watchers.py)."""
+    handover.py, limits.py, wire.py, reactions.py, crisp_core/checks.py and actions.py;
+    ui/page/fairplay.py, client_page.py, client_reactions.py, presence.py, watchers.py)."""
     names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/limits", "ui/shared/wire",
-             "crisp_core/checks", "crisp_core/actions", "ui/page/fairplay", "ui/page/client_page",
+             "ui/shared/reactions", "crisp_core/checks", "crisp_core/actions",
+             "ui/page/fairplay", "ui/page/client_page", "ui/page/client_reactions",
              "ui/page/presence", "ui/page/watchers")
     writes = ""
     for name in names:

@@ -165,6 +165,7 @@ def find(node, testid):
 def test_the_landing_offers_the_guided_round_on_a_first_visit_only():
     assert guided.offer(None) and guided.offer("") and guided.offer("junk")
     assert not guided.offer("seen") and not guided.offer("skipped")
+    assert not guided.offer(None, "Sol")           # a name kept: played here before
     ui = new_ui("en", "")
     ctx = Ctx("en", 0)
     assert offer_box(Model(), ui, ctx) is None             # not offered unless first visit

@@ -61,7 +61,8 @@ def run_tests_on_micropython(tmp_path, module, files, skip=()):
     value checks and limits every shared module reads messages with). Returns (tests run, names failed, the output). Skips the calling test
     when node or node_modules is missing."""
     files = dict(files)
-    for name in ("crisp_core/checks", "crisp_core/actions", "ui/shared/wire", "ui/shared/limits"):
+    for name in ("crisp_core/checks", "crisp_core/actions", "ui/shared/wire", "ui/shared/limits",
+                 "ui/shared/reactions"):
         files.setdefault("/%s.py" % name, os.path.join(ROOT, name + ".py"))
     node = shutil.which("node")
     if node is None or not os.path.isfile(MPY):

@@ -114,6 +114,8 @@ class Page:
             browser.go(self.screen.base + "?room=" + str(payload.get("room")))
         elif name == "dismiss_reveal":
             client.dismiss_reveals()
+        elif name == "react":
+            client.react(payload.get("r"))        # a quick reaction (client_reactions.py)
         elif name == "leave":
             self.leave()
         elif name == "sit":

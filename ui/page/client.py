@@ -9,7 +9,7 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 
 import json
 
-from ui.page import fairplay, watchers
+from ui.page import client_reactions, fairplay, watchers
 from ui.page.client_page import PageSide
 from ui.page.presence import Pause
 from ui.shared import handover, proof
@@ -38,12 +38,12 @@ RECEIVERS = {
     "welcome": "_on_welcome", "restarting": "_on_restarting", "sealed": "_on_sealed", "host_leaving": "_on_host_leaving",
     "standby": "_on_standby", "watching": "_on_watching", "lobby": "_on_lobby",
     "view": "_on_view", "commit": "_on_fair", "fair": "_on_fair", "proof": "_on_fair",
-    "error": "_on_error", "kicked": "_on_kicked", "pong": "_on_pong",
+    "error": "_on_error", "kicked": "_on_kicked", "pong": "_on_pong", "reaction": "_on_reaction",
 }
 
 
-class Client(PageSide):
-    """One seat's view of the room.
+class Client(PageSide, client_reactions.ReactSide):
+    """One seat's view of the room (and its quick reactions: ReactSide, client_reactions.py).
 
     Attributes (the model the page renders):
       screen   "join" | "lobby" | "table" | "gone"

@@ -9,7 +9,7 @@ the first round's reveal. The bots are the ordinary easy bots; the deal gives th
 cards so that they never end the round before the player has seen every step.
 
     step(view, ui)          the hint's key for this moment, or None
-    offer(stored)           whether the landing offers the guided round (first visit)
+    offer(stored, name)     whether the landing offers the guided round (first visit)
     STORE_KEY               where the page remembers that it was played or skipped
 
 Pure: runs on MicroPython, Pyodide and CPython (tests/test_guided.py). The texts are in
@@ -23,11 +23,12 @@ STEPS = ("peek", "wait", "draw", "extra_draw", "swap", "jack", "queen", "queen_o
 SPECIAL = {"J": "jack", "Q": "queen", "K": "king"}
 
 
-def offer(stored):
+def offer(stored, name=None):
     """True when the landing should offer the guided round: `stored` (the value kept under
     STORE_KEY, None when there is none or storage failed) says it was neither played nor
-    skipped."""
-    return stored not in ("seen", "skipped")
+    skipped, and no player's name is kept (`name`: "crisp.name"; someone who has played
+    before is no first-time visitor)."""
+    return stored not in ("seen", "skipped") and not name
 
 
 def _allowed(view):

@@ -31,6 +31,18 @@ def _fill(d, evenodd=False):
 
 SPEAKER = "M3 9.5h4l5.5-4.5v14L7 14.5H3z"
 
+
+def _outline(tag, attrs):
+    """A shape `tag` drawn as a line (`_LINE`) with its own `attrs`."""
+    a = dict(_LINE)
+    a.update(attrs)
+    return (tag, a)
+
+
+FACE = _outline("circle", {"cx": "12", "cy": "12", "r": "9.6", "stroke-width": "2"})
+EYES = _fill("M7.4 9.5a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0-3 0zM13.6 9.5a1.5 1.5 0 1 0 3 0"
+             "a1.5 1.5 0 1 0-3 0z")
+
 SHAPES = {
     # the game's mark in the top bar
     "spade": [_fill("M12 2.5C9.5 6.5 4 9.5 4 13.6 4 16 5.8 17.8 8 17.8c1.3 0 2.4-.5 3.1-1.4"
@@ -57,6 +69,15 @@ SHAPES = {
                    "6.6-.8z")],
     # a crown: the room's host
     "host": [_fill("M3 7.5l4.8 4.3L12 4.5l4.2 7.3L21 7.5l-2 10H5zM5 19h14v2H5z")],
+    # quick reactions (ui/shared/reactions.py ICONS): a thumb up, and three faces
+    "react-thumb": [_fill("M2.5 10h4v10.5h-4zM8 10.5l4.2-7.6c1.6 0 2.7 1.3 2.3 2.9L13.7 9h5.6"
+                          "a2 2 0 0 1 2 2.4l-1.4 7.4a2 2 0 0 1-2 1.7H8z")],
+    "react-laugh": [FACE, _line("M6.8 10.2l1.9-1.8 1.9 1.8M13.4 10.2l1.9-1.8 1.9 1.8"),
+                    _fill("M6.8 13.2h10.4a5.2 5.2 0 0 1-10.4 0z")],
+    "react-wow": [FACE, EYES, ("circle", {"cx": "12", "cy": "16", "r": "2.6"})],
+    "react-grimace": [FACE, EYES, _outline("rect", {"x": "6.8", "y": "13.2", "width": "10.4",
+                                                    "height": "4.8", "rx": "1.6"}),
+                      _line("M10.3 13.2v4.8M13.7 13.2v4.8M6.8 15.6h10.4", "1.6")],
     # an arrow coming round: the last move
     "last-move": [_line("M19.5 12a7.5 7.5 0 1 1-2.2-5.3"), _fill("M21 3.5v7h-7z")],
 }

@@ -116,6 +116,15 @@ def local_tap(ui, op, arg, now):
     elif op == "sound":
         ui["sound"] = bool(arg)
         return [("sound", bool(arg))]
+    elif op == "react_menu":
+        ui["react_open"] = bool(arg)
+    elif op == "react":
+        ui["react_open"] = False                # a choice sends it and closes the picker
+        return [("react", {"r": arg})]
+    elif op == "reactions":
+        ui["reactions"] = bool(arg)             # the menu's switch (remembered by the page)
+        ui["react_open"] = False
+        return [("reactions", bool(arg))]
     elif op == "copy":
         ui["copied_at"] = now
         return [("copy_link", {})]

@@ -54,8 +54,10 @@ class Screen:
         self.store = Storage(js)
         lang = i18n.pick(self._stored("crisp.lang") or self._navigator_lang())
         self.ui = new_ui(lang, self._stored("crisp.name") or "")
-        self.ui["guided_offer"] = guided.offer(self._stored(guided.STORE_KEY))
+        self.ui["guided_offer"] = guided.offer(self._stored(guided.STORE_KEY),
+                                               self._stored("crisp.name"))
         self.ui["sound"] = self._stored("crisp.sound") != "off"
+        self.ui["reactions"] = self._stored("crisp.reactions") != "off"
         self.sounds = Sounds(js, create_proxy)
         self._last_event = None     # the newest event of the log already played
         self._flying = []           # [(flight element, its destination, ms it is done)]
@@ -340,6 +342,8 @@ class Screen:
                 self._store("crisp.sound", "on" if payload else "off")
                 if payload:
                     self.sounds.play("your_turn")     # a sample of what it sounds like
+            elif name == "reactions":
+                self._store("crisp.reactions", "on" if payload else "off")
             elif name == "lang":
                 self._store("crisp.lang", payload)
                 self._set_doc_lang(payload)
@@ -357,7 +361,7 @@ class Screen:
 
     def _emit(self, intents):
         for name, payload in intents:
-            if name != "sound":
+            if name not in ("sound", "reactions"):      # (this page's own switches)
                 self.on_intent(name, payload)
 
 

@@ -9,6 +9,7 @@ the browser refused and, when the quota is full, drops Crisp's own oldest record
 (store.js says which, docs/design.md "Persistence"). Without it (tests, a stand-in `js`) the
 same calls go to `js.localStorage` under a try.
 Keys in use (docs/design.md "Persistence"): `crisp.name`, `crisp.lang`, `crisp.sound`,
+`crisp.reactions`,
 `crisp.token.<room>`, `crisp.follow.<room>`, `crisp.room.<room>`, `crisp.live.<room>`,
 `crisp.solo.<room>`, `crisp.peer.<room>`, `crisp.host.room`, `crisp.ages`.
 

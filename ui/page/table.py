@@ -7,6 +7,7 @@ CPython (tests).
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES
 from ui.page import cards, guided_screens
+from ui.page import reaction_view
 from ui.page.icons import icon
 from ui.page.cues import ANNOUNCE_MS
 from ui.page.eventlog import last_move, log_node, queen_notice
@@ -99,15 +100,18 @@ def opponent_node(ctx, row, info):
              button(ctx, "approve-" + str(row["seat"]), ctx.t("approve_seat", name=row["asks"]),
                     row["approve"], "btn small approve") if row.get("approve") else None,
              button(ctx, "take-seat-" + str(row["seat"]), ctx.t("take_seat"), row["take"],
-                    "btn small take-seat") if row.get("take") else None)
+                    "btn small take-seat") if row.get("take") else None,
+             reaction_view.bubble(ctx, info, row["seat"]))   # last: nothing before it moves
 
 
 def kept_opponent(ctx, row, info):
-    """opponent_node, kept from the last render while its seat's row is the same (issue
-    22.5: a tap changes one seat or two; the others are neither rebuilt nor walked)."""
+    """opponent_node, kept from the last render while its seat's row (and its quick
+    reaction) is the same (issue 22.5: a tap changes one seat or two; the others are neither
+    rebuilt nor walked)."""
     held = info["held"]
     holding = held is not None and held["seat"] == row["seat"]
-    return kept(ctx, "opp-" + str(row["seat"]), (ctx.lang, row, holding, info["phase"]),
+    return kept(ctx, "opp-" + str(row["seat"]), (ctx.lang, row, holding, info["phase"],
+                                                 info["reactions"].get(row["seat"])),
                 opponent_node, ctx, row, info)
 
 
@@ -147,6 +151,7 @@ def table_tree(model, ui, ctx):
     the centre, the guided round's tip (ui/page/guided_screens.py), the status, this seat,
     the actions, the results sheet and the event log."""
     info = table_info(model, ui, ctx)
+    info["reactions"] = reaction_view.shown(model, ui, ctx.now)   # {seat: (index, n)}
     others, mine = seat_order(info)
     players = player_list(model)
     centre = kept_centre(info, ctx)
@@ -157,8 +162,10 @@ def table_tree(model, ui, ctx):
                          h("div", {"class": "announce-slot", "aria-live": "assertive"},
                            announce_node(ui, info, ctx)))
     actions = actions_node(info, ctx)
-    my_node = kept(ctx, "my-seat", (ctx.lang, mine, info["phase"]), my_seat_node, mine, info,
-                   ctx)
+    mine_react = (ui.get("reactions"), ui.get("react_open"),
+                  info["reactions"].get(mine["seat"]) if mine is not None else None)
+    my_node = kept(ctx, "my-seat", (ctx.lang, mine, info["phase"], mine_react), my_seat_node,
+                   mine, info, ctx, ui)
     log = log_node(model, players, ctx)
     # End of round / game
     end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
@@ -310,8 +317,9 @@ def actions_node(info, ctx):
              crisp_button(info, ctx))
 
 
-def my_seat_node(mine, info, ctx):
-    """This player's own seat: the hand, large, under its head; None for a spectator."""
+def my_seat_node(mine, info, ctx, ui=None):
+    """This player's own seat: the hand, large, under its head (with the quick reactions'
+    picker, ui/page/reaction_view.py); None for a spectator."""
     if mine is None:
         return None
     cls = "seat me" + (" turn" if mine["turn"] else "") + (" called" if mine["caller"] else "")
@@ -322,7 +330,9 @@ def my_seat_node(mine, info, ctx):
                h("span", {"class": "badge you"}, ctx.t("badge_you")),
                h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
                h("span", {"class": "score", "title": ctx.t("total")},
-                 ctx.t("points_n", n=mine["score"]))))
+                 ctx.t("points_n", n=mine["score"])),
+               reaction_view.picker(ui or {}, ctx)),
+             reaction_view.bubble(ctx, info, mine["seat"]))   # last: nothing before it moves
 
 
 def announce_node(ui, info, ctx):

@@ -147,6 +147,7 @@ def topbar(ui, ctx, title=None, in_room=False, sub=None):
 
 def menu_panel(ui, ctx, in_room):
     sound = ui.get("sound", True) is not False
+    react = ui.get("reactions", True) is not False
     asking = bool(ui.get("leave_ask"))
     leave = None
     if in_room:
@@ -170,6 +171,10 @@ def menu_panel(ui, ctx, in_room):
                        ctx.t("sound_on") if sound else ctx.t("sound_off")],
                       ("local", "sound", not sound), "btn sound",
                       {"aria-pressed": "true" if sound else "false"}),
+               button(ctx, "reactions-toggle",
+                      ctx.t("reactions_on") if react else ctx.t("reactions_off"),
+                      ("local", "reactions", not react), "btn reactions",
+                      {"aria-pressed": "true" if react else "false"}),
                h("label", {"class": "field inline"}, h("span", None, ctx.t("language")),
                  select(ctx, "menu-lang", [(c, ctx.t("lang_" + c)) for c in i18n.LANGS],
                         ui.get("lang", "en"), ("field", "lang")))),

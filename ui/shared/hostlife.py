@@ -30,8 +30,9 @@ ROOM_ID_PREFIX = "crisp-"
 DEFAULT_OPTIONS = wire.DEFAULT_OPTIONS   # the lobby's options before the engine answers
 
 # Room outputs that change nothing worth saving: answering a ping, refusing a message (a
-# flood of refused messages must not become a flood of saves), a seat proof's challenge.
-UNSAVED_KINDS = ("pong", "error", "challenge")
+# flood of refused messages must not become a flood of saves), a seat proof's challenge, a
+# quick reaction (nothing of the game: docs/protocol.md "Quick reactions").
+UNSAVED_KINDS = ("pong", "error", "challenge", "reaction")
 
 
 def new_room_id(random_hex):

@@ -21,6 +21,7 @@ import json
 
 from crisp_core.checks import is_hex, is_int, is_number, same  # noqa: F401 (the shared checks)
 from ui.shared.limits import MAX_PLAYERS
+from ui.shared.reactions import is_reaction
 
 VERSION = 1
 MAX_TEXT = 16 * 1024       # bytes (UTF-8), both ways
@@ -101,6 +102,7 @@ TO_ROOM = {
     "stand_in": _row("host", "game", {"seat": is_int, "level": _level}),
     "new_game": _row("host", "over"),
     "approve": _row("host", "game", {"seat": is_int}),
+    "react": _row("seated", "game", {"r": is_reaction}),
 }
 
 FROM_ROOM = {
@@ -130,6 +132,7 @@ FROM_ROOM = {
                                     "keys": _dict}),
     "standby": _row("room", "game", {"seat": is_seat, "tokens": _dict, "watchers": _list,
                                      "check": _hex64}),
+    "reaction": _row("room", "game", {"seat": is_seat, "r": is_reaction}),
     # the host's page, not the room: its engine restarts (ui/page/enginewatch.py)
     "restarting": _row("host page", "game"),
     # the host's page, not the room: its engine still starts (ui/page/early.py)

@@ -25,7 +25,7 @@ from ui.shared import handover, roomcode, wire
 from ui.shared.gate import Gate
 from ui.shared.wire import (BOT_LEVELS, DEFAULT_OPTIONS, MAX_TEXT, VERSION,  # noqa: F401
                             BadMessage, parse)
-from ui.worker import lobby, outbox, saves, seats, spectators, succession
+from ui.worker import lobby, outbox, reactions, saves, seats, spectators, succession
 from ui.worker.fairdeal import CONTRIBUTE_MS, PROOF_ACTIONS, FairDeal  # noqa: F401
 from ui.worker.names import MAX_NAME, check_name, clean_name  # noqa: F401
 from ui.worker.outbox import LOG_KEEP, LOG_REPLAY  # noqa: F401
@@ -100,7 +100,7 @@ HANDLERS = {
     "sit": spectators.sit, "approve": spectators.approve, "leave": lobby.leave,
     "options": lobby.options, "start": lobby.start, "next_round": lobby.next_round,
     "add_bot": lobby.add_bot, "remove": lobby.remove, "stand_in": lobby.stand_in,
-    "new_game": lobby.new_game,
+    "new_game": lobby.new_game, "react": reactions.react,
 }
 HOST_ONLY = tuple(kind for kind, row in wire.TO_ROOM.items() if row["from"] == "host")
 
@@ -143,6 +143,7 @@ class Room:
         self.peeks = {}           # seat -> its peek reveal of the current round
         self.conns = {}           # conn -> seat index
         self.buckets = {}         # conn -> [tokens, at, last rate_limited error] (flood control)
+        self.reacted = {}         # seat -> [tokens, at]: its quick reactions' own rate
         self.peers = {}           # conn -> the remote PeerJS id (bound into the seat proofs)
         self.proving = {}         # conn -> a rejoin waiting for its seat proof (`seats.join`)
         self.gate = Gate()        # connections not seated yet (ui/shared/gate.py)
