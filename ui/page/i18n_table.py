@@ -119,6 +119,12 @@ EN = {
     "seat_label": "{name}, {n} points",
     "lang_es": "Español",
     "lang_en": "English",
+    # issue 20: who the peek waits for; the results' one-line check of the deal
+    "st_peek_wait_who": "Waiting for {names}: {k}/{n} ready.",
+    "names_more": "{names} and {n} more",
+    "fair_ok_short": "Fair deal checked",
+    "fair_details": "How it was checked",
+    "name_max": "(up to {n} letters)",
 }
 
 ES = {
@@ -238,4 +244,9 @@ ES = {
     "seat_label": "{name}, {n} puntos",
     "lang_es": "Espa\u00f1ol",
     "lang_en": "English",
+    "st_peek_wait_who": "Esperando a {names}: {k} de {n} ya han mirado sus cartas.",
+    "names_more": "{names} y {n} m\u00e1s",
+    "fair_ok_short": "Reparto comprobado",
+    "fair_details": "C\u00f3mo se comprob\u00f3",
+    "name_max": "(hasta {n} letras)",
 }

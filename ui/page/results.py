@@ -53,14 +53,24 @@ def history_table(model, ranked, ctx):
                  h("tbody", None, rows))))
 
 
-def podium(ranked, ctx):
-    """Game over: the first three places (ties share a step), lowest total first (R8.2)."""
+def you_badge(r, me, ctx):
+    """The "you" mark on this player's own row (issue 20.9), or None."""
+    if r["seat"] != me:
+        return None
+    return h("span", {"class": "badge you", "data-testid": "you-" + str(r["seat"])},
+             ctx.t("badge_you"))
+
+
+def podium(ranked, ctx, me=None):
+    """Game over: the first three places (ties share a step), lowest total first (R8.2);
+    this player's step marked."""
     steps = [r for r in ranked if r["rank"] <= 3]
     return h("ol", {"class": "podium", "data-testid": "podium", "aria-label": ctx.t("podium")},
              [h("li", {"class": "step p" + str(r["rank"]),
                        "data-testid": "podium-" + str(r["seat"]), "data-rank": str(r["rank"])},
                 medal(r["rank"]),
                 h("bdi", {"class": "who", "title": r["name"]}, r["name"]),
+                you_badge(r, me, ctx),
                 h("span", {"class": "score"}, str(r["score"])))
               for r in steps])
 
@@ -95,9 +105,12 @@ def fair_tree(fair, info, ctx):
                   ("intent", "save_record", {"round": fair.get("round")}), "btn small")
     me_skipped = info["me"] in (fair.get("skipped") or [])
     if fair.get("ok"):
-        return h("div", {"class": "fair ok", "data-testid": "round-verified", "role": "status"},
-                 h("p", None, icon("check", "fair-mark"),
-                   " ", ctx.t("fair_ok")),
+        # one line that says it held; a tap opens how it was checked (issue 20.9)
+        return h("details", {"class": "fair ok", "data-testid": "round-verified"},
+                 h("summary", {"data-testid": "fair-details"},
+                   icon("check", "fair-mark"), " ", ctx.t("fair_ok_short"),
+                   h("span", {"class": "fair-more"}, ctx.t("fair_details"))),
+                 h("p", None, ctx.t("fair_ok")),
                  h("p", {"class": "hint"}, ctx.t("fair_skipped", names=", ".join(skipped)))
                  if skipped else None,
                  h("p", {"class": "hint", "data-testid": "fair-skipped-you"},
@@ -134,18 +147,19 @@ def end_tree(model, info, ui, ctx):
         ui["sheet_open"] = True
     is_open = bool(ui.get("sheet_open"))
     ranked = standings(info["results"])
-    table = standings_table(ranked, ctx)
+    table = standings_table(ranked, ctx, info["me"])
     parts = [sheet_bar(info, is_open, ctx)]
     parts.append(h("div", {"class": "sheet-body", "id": "sheet-body", "hidden": not is_open},
                    sheet_body(model, info, ranked, table, ctx)))
-    parts += end_buttons(info, ctx)
+    # what comes next stays in reach at the sheet's foot, however long its body (issue 20.9)
+    parts.append(h("div", {"class": "sheet-foot"}, end_buttons(info, ctx)))
     return h("section", {"class": "end sheet" + ("" if is_open else " down"),
                          "data-testid": "end-sheet", "aria-labelledby": "sheet-title"}, parts)
 
 
-def result_row(r, ctx):
-    """One seat's row of the results: rank, name (and the caller's bonus), hand, points,
-    total, progress toward the target."""
+def result_row(r, ctx, me=None):
+    """One seat's row of the results: rank, name ("you" on this player's own, and the
+    caller's bonus), hand, points, total, progress toward the target."""
     pts = r["points"]
     note = None
     if r["caller"]:
@@ -154,12 +168,14 @@ def result_row(r, ctx):
                  ctx.t("bonus_" + r["reason"]) if r["reason"] else "")
     hand_cards = [card_node(c, {}, "xs", "", card_name(ctx, c)) if cards.is_card(c)
                   else card_node(None, {}, "xs", "", ctx.t("face_down")) for c in r["hand"]]
-    return h("tr", {"class": "winner" if r["winner"] else "", "role": "row",
+    cls = ("winner" if r["winner"] else "") + (" mine" if r["seat"] == me else "")
+    return h("tr", {"class": cls.strip(), "role": "row",
                     "data-testid": "result-" + str(r["seat"]), "data-rank": str(r["rank"])},
              h("td", {"class": "pname", "role": "cell"},
                h("span", {"class": "rank", "aria-label": ctx.t("rank_label", n=r["rank"])},
                  str(r["rank"])),
-               h("bdi", {"class": "who", "title": r["name"]}, r["name"]), note),
+               h("bdi", {"class": "who", "title": r["name"]}, r["name"]),
+               you_badge(r, me, ctx), note),
              h("td", {"class": "mini", "role": "cell"}, hand_cards),
              h("td", {"class": "num", "role": "cell"}, "" if pts is None else str(pts)),
              h("td", {"class": "num total", "role": "cell",
@@ -167,9 +183,9 @@ def result_row(r, ctx):
              h("td", {"class": "goal", "role": "cell"}, progress_bar(r, ctx)))
 
 
-def standings_table(ranked, ctx):
-    """The round's results in standings order."""
-    rows = [result_row(r, ctx) for r in ranked]
+def standings_table(ranked, ctx, me=None):
+    """The round's results in standings order, this player's row (seat `me`) marked."""
+    rows = [result_row(r, ctx, me) for r in ranked]
     # On a phone each result is two lines (CSS grid rows): the rank and name across the
     # sheet, then the hand, the points and the progress. The table's roles are written out:
     # a browser may drop a table's semantics when CSS changes its rows' display.
@@ -232,7 +248,7 @@ def sheet_body(model, info, ranked, table, ctx):
                          ctx.tn("winners", len(winners), names=names)),
                        h("p", {"class": "cheer"}, icon("star"), " ", ctx.t("you_won"), " ",
                          icon("star")) if me_won else None,
-                       podium(ranked, ctx)))
+                       podium(ranked, ctx, info["me"])))
     body.append(h("div", {"class": "round-results", "data-testid": "round-results"},
                   h("h3", None, ctx.t("round_results", n=info["round"]))
                   if info["phase"] == "game_over" else None, table))

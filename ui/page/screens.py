@@ -311,6 +311,12 @@ def invite_box(model, ui, ctx):
     if not link:
         return None
     is_host = bool(read(model, "is_host", False))
+    if is_host and read(model, "status") in ("connecting", "reconnecting"):
+        # offline (the banner says nobody new can join): no link or code that cannot work
+        # now (issue 20.11); they come back with the connection
+        return h("section", {"class": "card-box share", "data-testid": "invite-offline"},
+                 h("h2", None, ctx.t("invite")),
+                 h("p", {"class": "hint"}, ctx.t("conn_host_offline")))
     copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
     qr_css = qr_style(link, ctx)
     code = roomcode.code_of(read(model, "room"))
@@ -377,7 +383,8 @@ def host_controls(ui, count, ctx):
                     ui.get("bot_level", "easy"), ("field", "bot_level"), ctx.t("level")),
              button(ctx, "add-bot", ctx.t("add_bot"),
                     ("local", "add_bot") if count < MAX_PLAYERS else None, "btn"))
-    start = h("div", {"class": "start"},
+    # (disabled, the bar sits at the end of the page: it covers nothing, issue 20.11)
+    start = h("div", {"class": "start" + ("" if can_start else " idle")},
               button(ctx, "start-game", ctx.t("start_game"),
                      ("intent", "start", {}) if can_start else None, "btn primary big"),
               None if can_start else h("p", {"class": "hint"}, ctx.t("need_two")))

@@ -21,7 +21,9 @@ from ui.page.widgets import (button, card_button, card_name, card_node, leave_bu
 def icon_badge(cls, label, testid=None):
     """A badge drawn as an icon (a name stays readable beside it, issue 11.5): the SVG icon
     `cls` (ui/page/icons.py), its word `label` its accessible name and its tooltip."""
-    a = {"class": "badge icon " + cls, "title": label, "role": "img", "aria-label": label}
+    # a tap (focus) shows its word beside it on a phone, where no tooltip shows (issue 20.12)
+    a = {"class": "badge icon " + cls, "title": label, "role": "img", "aria-label": label,
+         "tabindex": "0"}
     if testid:
         a["data-testid"] = testid
     return h("span", a, icon(cls))
@@ -81,13 +83,16 @@ def opponent_node(ctx, row, info):
     return h("div", {"class": cls, "data-testid": "seat-" + str(row["seat"]), "role": "group",
                      "aria-label": ctx.t("seat_label", name=row["name"], n=row["score"])},
              h("div", {"class": "seat-head"},
-               h("span", {"class": "dot " + ("on" if row["connected"] else "off")}),
+               # an away seat says so in words (issue 20.12); a seat that is there needs no
+               # mark, and its name gets the room
                name_node(row["name"]),
                h("span", {"class": "badges"}, seat_badges(row, info, ctx)),
                h("span", {"class": "score", "title": ctx.t("total")}, str(row["score"]))),
              h("div", {"class": "hand"}, seat_cards(ctx, row, "sm"),
                h("span", {"class": "holding", "title": ctx.t("holding"), "role": "img",
-                          "aria-label": ctx.t("holding")}) if holding else None),
+                          "aria-label": ctx.t("holding")}) if holding else None,
+               h("span", {"class": "away-label", "data-testid": "away-" + str(row["seat"])},
+                 ctx.t("host_away_seat")) if not row["connected"] else None),
              button(ctx, "stand-in-" + str(row["seat"]), ctx.t("stand_in"), row["stand_in"],
                     "btn small stand-in") if row.get("stand_in") else None,
              h("small", {"class": "asks"}, ctx.t("asks_seat", name=row["asks"]))
@@ -150,7 +155,12 @@ def table_tree(model, ui, ctx):
     others, mine = seat_order(info)
     players = player_list(model)
     centre = kept_centre(info, ctx)
-    status = status_node(model, info, players, ctx)
+    # The announcement of a call, this seat's turn, the end of a round (ui/page/cues.py):
+    # a line of the status bar, in the page's flow, so that it never covers the instruction,
+    # the hand or a button (issue 20.3); its live region is always there, so that it is heard
+    status = status_node(model, info, players, ctx,
+                         h("div", {"class": "announce-slot", "aria-live": "assertive"},
+                           announce_node(ui, info, ctx)))
     actions = actions_node(info, ctx)
     mine_react = (ui.get("reactions"), ui.get("react_open"),
                   info["reactions"].get(mine["seat"]) if mine is not None else None)
@@ -159,10 +169,6 @@ def table_tree(model, ui, ctx):
     log = log_node(model, players, ctx)
     # End of round / game
     end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
-    # The announcement of a call, this seat's turn, the end of a round (ui/page/cues.py)
-    # (its live region is always there, so that it is heard and nothing after it moves)
-    ann = h("div", {"class": "announce-slot", "aria-live": "assertive"},
-            announce_node(ui, info, ctx))
     grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= 4 else "")
     # 5 to 8 players: on a short phone the opponents' seats scroll in their own box (CSS),
     # which a keyboard reaches too, and which says what it holds
@@ -174,7 +180,7 @@ def table_tree(model, ui, ctx):
                       + (" crowded" if len(others) >= 4 else "")
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", grid_attrs, [kept_opponent(ctx, r, info) for r in others]),
-             ann, spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
+             spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
              centre, guided_screens.tip(model, ui, ctx), status, my_node,
              None if info["phase"] in END_PHASES or info["spectator"] else actions, end, log)
 
@@ -252,13 +258,15 @@ def timer_node(info, ctx):
              h("span", None, ctx.t("paused") if paused else clock(timer)))
 
 
-def status_node(model, info, players, ctx):
-    """The status bar: what is expected now, the second line, the timer, the last move."""
+def status_node(model, info, players, ctx, ann=None):
+    """The status bar: the announcement's place `ann` (its first line while one shows), what
+    is expected now, the second line, the timer, the last move."""
     me = info["me"]
     moved = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
     notice = queen_notice(model, players, ctx) if info["phase"] in PLAY_PHASES else None
     return h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
                                              and info["phase"] in PLAY_PHASES else "")},
+             ann,
              h("div", {"class": "status", "data-testid": "status", "role": "status",
                        "aria-live": "polite"}, info["status"]),
              h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
@@ -352,8 +360,10 @@ def announce_node(ui, info, ctx):
         text = ctx.t("ann_" + ("your_last_turn" if kind == "last_turn" else kind))
     else:
         return None
+    # (a long name is cut in the line: the whole words are its title, issue 20.4)
+    whole = text + (" " + sub if sub else "")
     return h("div", {"class": "announce " + kind, "data-testid": "announce",
-                     "data-kind": kind},
+                     "data-kind": kind, "title": whole.replace("\u2068", "").replace("\u2069", "")},
              h("strong", None, text), h("small", None, sub) if sub else None)
 
 

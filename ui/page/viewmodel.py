@@ -361,6 +361,14 @@ def recent_moves(log):
     return out
 
 
+def waiting_names(names, ctx):
+    """Who the table waits for (issue 20.2): up to two names, then how many more
+    ("Ana, Bea and 3 more"); `names` are already isolated for the page."""
+    if len(names) <= 2:
+        return ", ".join(names)
+    return ctx.t("names_more", names=", ".join(names[:2]), n=len(names) - 2)
+
+
 def status_text(info, players, ctx):
     """The one line telling whose turn it is and what is expected of this player."""
     phase = info["phase"]
@@ -370,7 +378,10 @@ def status_text(info, players, ctx):
         if "ready" in allowed:
             return ctx.t("st_peek")
         done = len([s for s in info["seats"] if s["ready"]])
-        return ctx.t("st_peek_wait", k=done, n=info["n"])
+        waiting = [s["name"] for s in info["seats"] if not s["ready"]]
+        if not waiting:
+            return ctx.t("st_peek_wait", k=done, n=info["n"])
+        return ctx.t("st_peek_wait_who", names=waiting_names(waiting, ctx), k=done, n=info["n"])
     if phase == "round_over":
         return ctx.t("st_round_over", round=info["round"])
     if phase == "game_over":

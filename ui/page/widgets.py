@@ -188,7 +188,10 @@ def name_input(ui, ctx):
     """The player's name field (ui["name"], at most NAME_MAX characters), with a hint under
     it while it is empty."""
     return h("label", {"class": "field"},
-             h("span", None, ctx.t("your_name")),
+             # how long a name may be, said before it is typed (issue 20.4)
+             h("span", None, ctx.t("your_name"), " ",
+               h("small", {"class": "name-max", "data-testid": "name-max"},
+                 ctx.t("name_max", n=NAME_MAX))),
              h("input", {"type": "text", "data-testid": "player-name", "maxlength": str(NAME_MAX),
                          "autocomplete": "nickname", "enterkeyhint": "go",
                          "placeholder": ctx.t("name_placeholder"), "value": ui.get("name", ""),
