@@ -24,6 +24,19 @@ LOOK = """() => {
           results: !!q('round-results')};
 }"""
 
+# Every tip the page shows, in order, as it shows (a tip can last less than one look: after
+# the player's call both bots' last turns may pass between two looks on a loaded machine).
+RECORD = """
+window.__guideSteps = [];
+new MutationObserver(() => {
+  const guide = document.querySelector('[data-testid="guide"]');
+  if (!guide) return;
+  const step = guide.getAttribute('data-step'), list = window.__guideSteps;
+  if (!list.length || list[list.length - 1].step !== step)
+    list.push({step, text: guide.textContent});
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+
 EVERY_STEP = ("peek", "wait", "draw", "swap", "crisp", "jack", "queen", "queen_own",
               "queen_target", "king", "extra_draw", "called", "reveal")
 
@@ -60,20 +73,18 @@ def follow(page, look, swapped):
 def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_reveal(new_phone):
     phone = new_phone()
     page = phone.page
+    page.add_init_script(RECORD)
     page.goto(phone.site.url("/?botpace=0.1"))
     assert wait_ready(page) == "micropython"
     page.wait_for_selector(sel("guided-offer"), timeout=T)
     page.click(sel("guided-play"))                 # no name needed
     engine_ready(page)
     page.wait_for_selector(sel("guide"), timeout=T)
-    seen, texts, swapped = [], {}, []
+    swapped = []
     for _ in range(3000):
         look = page.evaluate(LOOK)
         step = look["step"]
         if step is not None:
-            if not seen or seen[-1] != step:
-                seen.append(step)
-            texts.setdefault(step, look["text"])
             # the tip sits in the page's flow: it covers no card and no button
             box = page.locator(sel("guide")).bounding_box()
             hand = page.locator(sel("card-0-left")).bounding_box()
@@ -83,6 +94,11 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
             break
         if not follow(page, look, swapped):
             page.wait_for_timeout(100)
+    shown = page.evaluate("window.__guideSteps")
+    seen = [t["step"] for t in shown]
+    texts = {}
+    for t in shown:
+        texts.setdefault(t["step"], t["text"])
     assert seen[-1] == "reveal", seen
     assert set(EVERY_STEP) <= set(seen), seen
     assert seen.index("peek") < seen.index("draw") < seen.index("jack") < seen.index("queen") \
