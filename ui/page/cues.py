@@ -78,6 +78,45 @@ def flights(events):
     return out
 
 
+DEAL_MS = 1800           # a whole deal, 8 seats' 24 cards included: under 2 s (issue 20)
+DEAL_FLIGHT_MS = 320     # one dealt card's flight
+DEAL_GAP_MS = 150        # between two dealt cards at a small table (fewer cards, same pace)
+
+
+def deal_flights(players, dealer):
+    """The flights of a deal (R2.2): one card at a time, clockwise from the player on the
+    dealer's left, three times round the table, a player's first card to their left place,
+    the second to the centre, the third to the right. Each flies face down (card None) from
+    the dealer's seat ("seat-<dealer>"), DEAL_FLIGHT_MS long; they follow each other so the
+    whole deal ends within DEAL_MS: [{"from", "to", "card", "delay" ms, "ms", "deal": True}].
+    [] when `players` or `dealer` is not a seat count / seat (a view from a hostile host)."""
+    if not isinstance(players, int) or not isinstance(dealer, int) or isinstance(players, bool) \
+            or isinstance(dealer, bool) or not 2 <= players <= 8 or not 0 <= dealer < players:
+        return []
+    cards = 3 * players
+    gap = min(DEAL_GAP_MS, (DEAL_MS - DEAL_FLIGHT_MS) // (cards - 1))
+    out = []
+    for r, pos in enumerate(("left", "center", "right")):
+        for k in range(players):
+            seat = (dealer + 1 + k) % players
+            out.append({"from": "seat-" + str(dealer), "to": card_id(seat, pos), "card": None,
+                        "delay": (r * players + k) * gap, "ms": DEAL_FLIGHT_MS, "deal": True})
+    return out
+
+
+def fresh_deal(view, me, last_phase):
+    """Whether the table in `view` (a player's view dict) is a deal to play: the round's peek
+    (R2.4) newly shown (`last_phase`, the phase this page showed before, was another one or
+    none) and this seat (`me`, None for a spectator) not yet ready. A page reloaded in the
+    peek before its player looked plays it again; one reloaded after does not."""
+    if not isinstance(view, dict) or view.get("phase") != "peek" or last_phase == "peek":
+        return False
+    ready = view.get("ready")
+    if isinstance(me, int) and isinstance(ready, list) and 0 <= me < len(ready):
+        return not ready[me]
+    return True
+
+
 def cue(events, me, view):
     """The one announcement for `events` (new since the last render), or None:
     {"kind": "crisp" | "game_over" | "round_over" | "last_turn" | "your_turn", "seat": s,

@@ -16,7 +16,7 @@ from ui.page.screens import build, do_later
 from ui.page.sound import Sounds
 from ui.page.storage import Storage
 from ui.page.vdom import Memo, Patcher
-from ui.page.widgets import card_node
+from ui.page.flights import Flights
 from ui.page.viewmodel import Ctx, new_ui, pause_of, read
 
 ERROR_MS = 5000
@@ -60,7 +60,8 @@ class Screen:
         self.ui["reactions"] = self._stored("crisp.reactions") != "off"
         self.sounds = Sounds(js, create_proxy)
         self._last_event = None     # the newest event of the log already played
-        self._flying = []           # [(flight element, its destination, ms it is done)]
+        self.flights = Flights(js, root, self.patcher, is_none)
+        self._last_phase = None     # the table's phase at the last render (the deal: cues)
         self._set_doc_lang(lang)
         self._proxies = []
         self._later = []            # jobs the last render left for after it (ctx.later)
@@ -151,13 +152,14 @@ class Screen:
         if err is not None and now - self._err_at > ERROR_MS and read(model, "screen") != "gone":
             shown = _NoError(model)
         fresh = self._take_events(model, now)
+        deal = self._take_deal(model)
         self.ui["storage"] = self.store.state()    # a note on every screen unless "ok"
         tree = build(shown, self.ui, ctx)
         self.acts = ctx.acts
         self._draw(tree)
-        self._land(now)
-        if fresh:
-            self._fly(cues.flights(fresh), now)
+        self.flights.land(now)
+        if fresh or deal:
+            self._fly(deal + cues.flights(fresh), now)
         self._defer(ctx.later)
 
     # -- work a render leaves for after it (ctx.later: a QR code to draw)
@@ -226,62 +228,24 @@ class Screen:
                 self.sounds.play(cue["kind"])
         return fresh
 
+    def _take_deal(self, model):
+        """The deal's flights (cues.deal_flights) when the table newly shows a round's peek
+        (cues.fresh_deal), else []."""
+        view = read(model, "view") if read(model, "screen") == "table" else None
+        if not isinstance(view, dict):
+            self._last_phase = None
+            return []
+        fresh = cues.fresh_deal(view, read(model, "seat"), self._last_phase)
+        self._last_phase = view.get("phase")
+        return cues.deal_flights(view.get("players"), view.get("dealer")) if fresh else []
+
     def _reduced_motion(self):
         return self._truthy(lambda: self.js.window.matchMedia(
             "(prefers-reduced-motion: reduce)").matches)
 
     def _fly(self, flights, now):
-        """Each flight: a copy of the card, fixed over the page, animated (CSS `crisp-fly`)
-        from the place the card left to the place it went; its destination is hidden until
-        it lands. Nothing flies when the player asked for reduced motion."""
-        if not flights or self._reduced_motion():
-            return
-        doc = self.js.document
-        for f in flights:
-            try:
-                src = self.root.querySelector('[data-testid="' + f["from"] + '"]')
-                dst = self.root.querySelector('[data-testid="' + f["to"] + '"]')
-                if self._none(src) or self._none(dst):
-                    continue
-                # the places' own entrance animations (a card flipping over, the drawn card
-                # sliding in) end now: the flight is the movement, and a place measured
-                # mid-turn would be narrow or off
-                _settle(src)
-                _settle(dst)
-                a = src.getBoundingClientRect()
-                b = dst.getBoundingClientRect()
-                if float(a.width) <= 0 or float(b.width) <= 0:
-                    continue  # not on screen (e.g. under the results sheet)
-                node = card_node(f["card"], {"data-testid": "flight", "data-from": f["from"],
-                                             "data-to": f["to"], "aria-hidden": "true"},
-                                 "md", "flight")
-                el = self.patcher.create(node)
-                # through the CSSOM, as vdom does: the page's CSP allows no style attribute
-                el.style.cssText = _flight_style(a, b, f["delay"])
-                doc.body.appendChild(el)
-                hide = f["to"] not in ("deck", "discard")
-                if hide:
-                    dst.style.visibility = "hidden"
-                self._flying.append((el, dst if hide else None,
-                                     now + f["delay"] + cues.FLIGHT_MS + 60))
-            except Exception as e:
-                self._warn("flight failed: " + str(e))
-
-    def _land(self, now):
-        """Take away the flights that are over (checked on every render: at least every
-        250 ms) and show their destinations again."""
-        keep = []
-        for el, dst, done in self._flying:
-            if done > now:
-                keep.append((el, dst, done))
-                continue
-            try:
-                el.remove()
-                if dst is not None:
-                    dst.style.visibility = ""
-            except Exception:
-                pass
-        self._flying = keep
+        if flights and not self._reduced_motion():
+            self.flights.fly(flights, now)
 
     def _warn(self, text):
         try:
@@ -363,26 +327,6 @@ class Screen:
         for name, payload in intents:
             if name not in ("sound", "reactions"):      # (this page's own switches)
                 self.on_intent(name, payload)
-
-
-def _settle(el):
-    """Finish the animations running on `el` (best effort: not every browser has them)."""
-    try:
-        anims = el.getAnimations()
-        for i in range(int(anims.length)):
-            anims[i].finish()
-    except Exception:
-        pass
-
-
-def _flight_style(a, b, delay):
-    """The inline style of a flight from rect `a` to rect `b` (DOMRects, px): placed over `a`,
-    moved and scaled to `b` by the CSS animation through --dx, --dy, --sx, --sy."""
-    ax, ay, aw, ah = float(a.left), float(a.top), float(a.width), float(a.height)
-    bx, by, bw, bh = float(b.left), float(b.top), float(b.width), float(b.height)
-    return ("left:%.1fpx;top:%.1fpx;width:%.1fpx;height:%.1fpx;--dx:%.1fpx;--dy:%.1fpx;"
-            "--sx:%.3f;--sy:%.3f;animation-delay:%dms;animation-duration:%dms"
-            % (ax, ay, aw, ah, bx - ax, by - ay, bw / aw, bh / ah, delay, cues.FLIGHT_MS))
 
 
 class _NoError:
