@@ -64,7 +64,7 @@ def test_a_host_that_cheats_after_committing_is_caught_by_its_guests(new_phone, 
         assert guest.locator(sel("round-verified")).count() == 0
         what = guest.get_attribute(sel("round-mismatch"), "data-what")
         assert what in ("hands", "discard", "draw", "log"), what
-        assert "does NOT match" in guest.inner_text(sel("round-mismatch"))
+        assert "NOT dealt fairly" in guest.inner_text(sel("round-mismatch"))
     proc = verify_download(ana.page, tmp_path, "ana.json")
     assert proc.returncode == 1 and proc.stdout.startswith("round-mismatch"), proc.stdout
     no_errors(ana, bea)

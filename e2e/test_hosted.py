@@ -155,7 +155,8 @@ def test_the_hosted_host_page_plays_solo_under_a_sub_path_with_no_network(sealed
 def test_the_hosted_guest_page_loads_under_a_sub_path(sealed, pages):
     page, blocked, errors = sealed("?room=crisp-" + "0" * 32)
     assert wait_ready(page) == "micropython"
-    page.wait_for_selector(sel("player-name"), timeout=T)
+    # a guest page: it looks for its room (no join form until the room answers, issue 20.7)
+    page.wait_for_selector(sel("connection"), timeout=T)
     # it looks for its host through the PeerJS cloud (blocked here, so the seal is tight and
     # recorded); that is its only way out: never a CDN, never anything else
     for _ in range(200):

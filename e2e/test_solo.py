@@ -48,7 +48,9 @@ RESULTS = """(n) => {
   for (let s = 0; s < n; s++) {
     const row = document.querySelector('[data-testid="result-' + s + '"]');
     const cells = row.querySelectorAll('td');
-    rows.push({name: cells[0].innerText, caller: !!row.querySelector('.badge.caller'),
+    const you = cells[0].querySelector('.badge.you');      // this player's own row's mark
+    const name = cells[0].innerText.replace(you ? you.innerText : '\u0000', '').trim();
+    rows.push({name, caller: !!row.querySelector('.badge.caller'),
                hand: [...row.querySelectorAll('[data-card]')].map((c) => c.getAttribute('data-card')),
                points: Number(cells[2].innerText),
                score: Number(document.querySelector('[data-testid="score-' + s + '"]').innerText),

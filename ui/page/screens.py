@@ -206,13 +206,15 @@ def join_tree(model, ui, ctx):
 
 def room_answered(model):
     """Whether the room has answered this page (its lobby, `watching`, a seat, a refused
-    name, or the host's page saying its table is being set up: ui/page/early.py): until
+    name, its `bad_version`, or the host's page saying its table is being set up:
+    ui/page/early.py): until
     then a guest's join screen has nothing to join. A page rejoining with its seat token
     joins by itself and shows the form busy."""
     return (read(model, "lobby") is not None or bool(read(model, "spectator", False))
             or read(model, "seat") is not None or bool(read(model, "token"))
             or read(model, "name_error") is not None
-            or isinstance(read(model, "setup"), dict))   # the host's page: setting up
+            or isinstance(read(model, "setup"), dict)    # the host's page: setting up
+            or isinstance(read(model, "version_clash"), dict))   # another version's room
 
 
 def name_refusal(model, ctx):
