@@ -134,9 +134,28 @@ class Page:
         if not link:
             return
         if name == "copy_link":
-            js.navigator.clipboard.writeText(link)
+            self.copy_text(link)
         else:
             js.navigator.share(js.JSON.parse(json.dumps({"url": link})))
+
+    def copy_text(self, text):
+        """Put `text` on the clipboard; the Copy button says "Copied!" only once the browser
+        has done it, else "copy it by hand" (no clipboard on a plain-http LAN address, or
+        permission refused)."""
+        ui = self.screen.ui
+
+        def done(ok):
+            ui["copied_at" if ok else "copy_failed_at"] = self.now()
+            self.render()
+
+        try:
+            clipboard = js.navigator.clipboard
+            promise = clipboard.writeText(text)
+            promise.then(create_proxy(lambda *a: done(True)),
+                         create_proxy(lambda *a: done(False)))
+        except Exception as e:          # no clipboard here (not a secure context)
+            log("cannot copy:", str(e))
+            done(False)
 
     def other(self, name, payload):
         log("intent not handled here:", name)

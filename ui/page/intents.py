@@ -127,7 +127,8 @@ def local_tap(ui, op, arg, now):
         ui["react_open"] = False
         return [("reactions", bool(arg))]
     elif op == "copy":
-        ui["copied_at"] = now
+        # "Copied!" only once the browser says it copied (ui/page/base_page.py pass_link)
+        ui["copied_at"] = ui["copy_failed_at"] = None
         return [("copy_link", {})]
     elif op == "add_bot":
         return [("add_bot", {"level": ui.get("bot_level", "easy")})]

@@ -320,6 +320,7 @@ def invite_box(model, ui, ctx):
                  h("h2", None, ctx.t("invite")),
                  h("p", {"class": "hint"}, ctx.t("conn_host_offline")))
     copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
+    failed = ui.get("copy_failed_at") is not None and ctx.now - ui["copy_failed_at"] < COPIED_MS
     qr_css = qr_style(link, ctx)
     code = roomcode.code_of(read(model, "room"))
     local = is_host and roomcode.is_local_link(link)
@@ -336,7 +337,8 @@ def invite_box(model, ui, ctx):
                  h("div", {"class": "link", "data-testid": "room-link"}, link),
                  h("div", {"class": "row"},
                    button(ctx, "copy-link",
-                          ctx.t("copied") if copied else ctx.t("copy_link"),
+                          ctx.t("copied") if copied else
+                          ctx.t("copy_by_hand") if failed else ctx.t("copy_link"),
                           ("local", "copy"), "btn"),
                    button(ctx, "share-link", ctx.t("share_link"),
                           ("intent", "share_link", {}), "btn")

@@ -47,7 +47,7 @@ def new_ui(lang="en", name=""):
     """This screen's own state: what is typed and picked before it becomes an intent."""
     return {"lang": lang, "name": name, "bots": 3, "level": "easy", "target": 100,
             "bot_level": "easy",
-            "queen": None, "copied_at": None, "log_open": False}
+            "queen": None, "copied_at": None, "copy_failed_at": None, "log_open": False}
 
 
 def read(model, attr, default=None):
