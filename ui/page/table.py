@@ -253,9 +253,13 @@ def timer_node(info, ctx):
                      + (" paused" if paused else ""),
                      "data-testid": "turn-timer", "data-ms": str(timer),
                      "data-paused": "true" if paused else None,
-                     "role": "timer", "aria-label": ctx.t("time_left", t=clock(timer)),
+                     "role": "timer", "aria-label": ctx.t("paused") if paused
+                     else ctx.t("time_left", t=clock(timer)),
                      "style": "--p:" + str(frac) + "%"},
-             h("span", None, ctx.t("paused") if paused else clock(timer)))
+             # paused: two bars that fit the ring (the word overflowed it, es and en); the
+             # word is the ring's label for a screen reader
+             h("span", {"class": "pause-bars", "aria-hidden": "true"}) if paused
+             else h("span", None, clock(timer)))
 
 
 def status_node(model, info, players, ctx, ann=None):
