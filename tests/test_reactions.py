@@ -187,3 +187,19 @@ def test_a_spectator_sees_reactions_and_has_no_picker():
     tree, _ = show(m)
     assert find(find(tree, "seat-1"), "reaction-1") is not None
     assert find(tree, "react-open") is None
+
+
+def test_the_picker_is_not_live_while_the_game_is_paused():
+    """Issue 20.1: nothing a player can tap that does nothing. While the game is paused (the
+    host silent, a handover under way) a reaction would reach nobody: the button shows,
+    disabled, and an open picker closes."""
+    from ui.page import reaction_view
+    from ui.page.vdom import find
+    from ui.page.viewmodel import Ctx
+    ui = {"reactions": True, "react_open": True}
+    live = reaction_view.picker(ui, Ctx("en", 0, 0, False, ""))
+    assert "data-act" in find(live, "react-open")["attrs"] and find(live, "react-picker")
+    paused = reaction_view.picker(ui, Ctx("en", 0, 0, False, ""), False)
+    assert find(paused, "react-open")["attrs"].get("disabled") is True
+    assert "data-act" not in find(paused, "react-open")["attrs"]
+    assert find(paused, "react-picker") is None

@@ -43,14 +43,18 @@ def bubble(ctx, info, seat):
     return h("span", a, drawn(ctx, index))
 
 
-def picker(ui, ctx):
+def picker(ui, ctx, live=True):
     """The seated player's reactions: a button that opens the choices, one button each
-    (`react-<index>`: sends it and closes); None when this page turned reactions off."""
+    (`react-<index>`: sends it and closes); None when this page turned reactions off. Not
+    `live` (the game paused: the host silent or a handover under way, nobody to hear it):
+    the button shows, disabled, and the choices are closed (issue 20.1: nothing a player can
+    tap that does nothing)."""
     if ui.get("reactions", True) is False:
         return None
-    is_open = bool(ui.get("react_open"))
+    is_open = bool(ui.get("react_open")) and live
     label = ctx.t("react_close" if is_open else "react_open")
-    toggle = button(ctx, "react-open", icon("react-laugh"), ("local", "react_menu", not is_open),
+    toggle = button(ctx, "react-open", icon("react-laugh"),
+                    ("local", "react_menu", not is_open) if live else None,
                     "btn small react-btn", {"aria-expanded": "true" if is_open else "false",
                                             "aria-label": label, "title": label})
     choices = None

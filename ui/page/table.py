@@ -162,7 +162,7 @@ def table_tree(model, ui, ctx):
                          h("div", {"class": "announce-slot", "aria-live": "assertive"},
                            announce_node(ui, info, ctx)))
     actions = actions_node(info, ctx)
-    mine_react = (ui.get("reactions"), ui.get("react_open"),
+    mine_react = (ui.get("reactions"), ui.get("react_open"), info["paused"],
                   info["reactions"].get(mine["seat"]) if mine is not None else None)
     my_node = kept(ctx, "my-seat", (ctx.lang, mine, info["phase"], mine_react), my_seat_node,
                    mine, info, ctx, ui)
@@ -335,7 +335,7 @@ def my_seat_node(mine, info, ctx, ui=None):
                h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
                h("span", {"class": "score", "title": ctx.t("total")},
                  ctx.t("points_n", n=mine["score"])),
-               reaction_view.picker(ui or {}, ctx)),
+               reaction_view.picker(ui or {}, ctx, not info["paused"])),
              reaction_view.bubble(ctx, info, mine["seat"]))   # last: nothing before it moves
 
 
