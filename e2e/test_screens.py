@@ -87,7 +87,7 @@ def test_the_name_field_keeps_focus_and_the_page_stays_whole_as_the_banner_goes(
 @pytest.mark.parametrize("interpreter,steps", [("micropython", 400)])
 def test_many_quick_updates_and_taps_leave_the_page_as_a_fresh_drawing(
         new_phone, screens_pages, interpreter, steps):
-    phone = open_screens(new_phone, screens_pages, interpreter)
+    phone = open_screens(new_phone, screens_pages, interpreter, reduced_motion="reduce")
     page = phone.page
     rnd = random.Random(7)
     model = None
