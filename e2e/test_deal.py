@@ -7,36 +7,12 @@ Printed: how long the deal of 8 seats takes on the page (the last card's landing
 
 from crisp_e2e import engine_ready, wait_ready
 from test_round import T, sel
-
-# Records every card in flight as it appears: where it goes, its delay and length, where it
-# starts and where its animation ends, and the dealer's seat.
-DEALT = """
-(() => {
-  window.__crispDealt = [];
-  const rect = (e) => { const b = e.getBoundingClientRect();
-                        return [b.left, b.top, b.width, b.height]; };
-  new MutationObserver((muts) => {
-    for (const m of muts) for (const n of m.addedNodes) {
-      if (n.nodeType !== 1 || n.getAttribute("data-testid") !== "flight") continue;
-      const cs = getComputedStyle(n);
-      const v = (k) => parseFloat(cs.getPropertyValue(k));
-      const src = document.querySelector('#app [data-testid="' + n.dataset.from + '"]');
-      const dst = document.querySelector('#app [data-testid="' + n.dataset.to + '"]');
-      window.__crispDealt.push({
-        from: n.dataset.from, to: n.dataset.to, card: n.getAttribute("data-card"),
-        delay: parseFloat(cs.animationDelay) * 1000, ms: parseFloat(cs.animationDuration) * 1000,
-        start: rect(n), src: src && rect(src), dst: dst && rect(dst), dx: v("--dx"), dy: v("--dy"),
-        hidden: dst && getComputedStyle(dst).visibility === "hidden"});
-    }
-  }).observe(document, {childList: true, subtree: true});
-})();
-"""
-
+from test_table_feel import FLIGHTS
 
 def solo(new_phone, bots, **context):
     phone = new_phone(**context)
     page = phone.page
-    page.add_init_script(DEALT)
+    page.add_init_script(FLIGHTS)
     page.goto(phone.site.url("/?seed=3&botpace=0.1"))
     assert wait_ready(page) == "micropython"
     page.fill(sel("player-name"), "Sol")
@@ -49,10 +25,10 @@ def solo(new_phone, bots, **context):
 
 def test_eight_seats_are_dealt_one_card_at_a_time_from_the_dealer_within_two_seconds(new_phone):
     phone, page = solo(new_phone, 7)
-    page.wait_for_function("window.__crispDealt.length >= 24", timeout=T)
+    page.wait_for_function("window.__crispFlights.length >= 24", timeout=T)
     # the deal is decoration: the player looks and taps Ready while the cards still fly
     page.click(sel("ready", ":not([disabled])"), timeout=T)
-    dealt = [f for f in page.evaluate("window.__crispDealt") if f["from"].startswith("seat-")]
+    dealt = [f for f in page.evaluate("window.__crispFlights") if f["from"].startswith("seat-")]
     assert len(dealt) == 24, dealt
     order = ["card-%d-%s" % ((1 + k) % 8, pos) for pos in ("left", "center", "right")
              for k in range(8)]                      # seat 0 deals round 1 (R2.1), from seat 1
@@ -82,7 +58,7 @@ def test_nothing_is_dealt_in_flight_with_reduced_motion(new_phone):
     page.wait_for_selector(sel("ready", ":not([disabled])"), timeout=T)
     page.click(sel("ready"))
     page.wait_for_selector(sel("ready"), state="detached", timeout=T)
-    assert page.evaluate("window.__crispDealt") == []
+    assert page.evaluate("window.__crispFlights") == []
     assert page.evaluate("""() => [...document.querySelectorAll('#app [data-testid^="card-"]')]
         .every((e) => getComputedStyle(e).visibility !== 'hidden')""")
     assert phone.errors == []

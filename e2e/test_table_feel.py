@@ -42,7 +42,8 @@ SOUND_STUBS = """
 """
 
 # Records every card in flight as it appears: where it starts, where its animation ends
-# (start + --dx/--dy, size * --sx/--sy), and where its source and destination are.
+# (start + --dx/--dy, size * --sx/--sy), where its source and destination are, its delay and
+# length (ms), and whether its destination is hidden until it lands.
 FLIGHTS = """
 (() => {
   window.__crispFlights = [];
@@ -59,7 +60,9 @@ FLIGHTS = """
         from: n.dataset.from, to: n.dataset.to, card: n.getAttribute("data-card"),
         start: rect(n), src: src && rect(src), dst: dst && rect(dst),
         dx: v("--dx"), dy: v("--dy"), sx: v("--sx"), sy: v("--sy"),
-        animation: cs.animationName, ms: parseFloat(cs.animationDuration) * 1000});
+        animation: cs.animationName, ms: parseFloat(cs.animationDuration) * 1000,
+        delay: parseFloat(cs.animationDelay) * 1000,
+        hidden: !!dst && getComputedStyle(dst).visibility === "hidden"});
     }
   }).observe(document, {childList: true, subtree: true});
 })();

@@ -10,10 +10,12 @@ from ui.page.widgets import card_node
 
 class Flights:
     """The flights under way on one page: `js` (the browser), `root` (the screens' element),
-    `patcher` (vdom.Patcher, to make a card's element), `is_none` (a JS null/undefined test)."""
+    `patcher` (vdom.Patcher, to make a card's element), `is_none` (a JS null/undefined test),
+    `warn(text)` (the page's console note: a flight that fails never fails the render)."""
 
-    def __init__(self, js, root, patcher, is_none):
+    def __init__(self, js, root, patcher, is_none, warn):
         self.js = js
+        self.warn = warn
         self.root = root
         self.patcher = patcher
         self._none = is_none
@@ -76,13 +78,6 @@ class Flights:
             except Exception:
                 pass
         self.flying = keep
-
-    def warn(self, text):
-        try:
-            self.js.console.warn("crisp ui: " + text)
-        except Exception:
-            pass
-
 
 def _settle(el):
     """Finish the animations running on `el` (best effort: not every browser has them)."""

@@ -60,7 +60,7 @@ class Screen:
         self.ui["reactions"] = self._stored("crisp.reactions") != "off"
         self.sounds = Sounds(js, create_proxy)
         self._last_event = None     # the newest event of the log already played
-        self.flights = Flights(js, root, self.patcher, is_none)
+        self.flights = Flights(js, root, self.patcher, is_none, self._warn)
         self._last_phase = None     # the table's phase at the last render (the deal: cues)
         self._set_doc_lang(lang)
         self._proxies = []
