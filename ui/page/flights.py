@@ -28,8 +28,8 @@ class Flights:
         measures where its places are on screen (a layout), and in the frame the patch that
         moved them is laid out once anyway, so the render (and the message that led to it)
         never waits for a forced layout. A flight whose time is over by then (a page in the
-        background has no frames) is dropped. `clock()`: the page's clock in ms. Where there
-        are no animation frames, at once."""
+        background has no frames) is dropped; the others start as asked, a frame later.
+        `clock()`: the page's clock in ms. Where there are no animation frames, at once."""
         if not flights:
             return
         self.queued.append((flights, now))
@@ -46,14 +46,9 @@ class Flights:
     def _take_queued(self, now):
         queued, self.queued = self.queued, []
         for flights, asked in queued:
-            late = max(0, now - asked)
-            keep = []
-            for f in flights:
-                if f["delay"] + f.get("ms", cues.FLIGHT_MS) > late:
-                    f = dict(f)
-                    f["delay"] = max(0, f["delay"] - late)    # the deal's order kept in time
-                    keep.append(f)
-            self.fly(keep, now)
+            late = now - asked
+            self.fly([f for f in flights
+                      if f["delay"] + f.get("ms", cues.FLIGHT_MS) > late], now)
 
     def fly(self, flights, now):
         """Each flight: a copy of the card, fixed over the page, animated (CSS `crisp-fly`)
