@@ -273,7 +273,8 @@ class HostPage(HostTransport, HostSaves, Page):
         room_id = self.new_room(name)
         self.hold_lease()
         # saved at once: a reload before the engine saves the room makes the same room again
-        self.saves.save_draft(room_id, name, self.seed, self.deck)
+        self.saves.save_draft(room_id, name, self.seed, self.deck,
+                              self.screen.ui.get("lang", "en"))
         if self.engine.state != "ready":
             # The lobby and its link work at once; the room's own lobby replaces this one
             # when the engine runs (guests who join meanwhile wait for it).
@@ -307,7 +308,8 @@ class HostPage(HostTransport, HostSaves, Page):
         self.client = client
         self.hold_lease()
         self.engine.request({"op": "takeover", "handover": spec, "pace": self.bot_pace,
-                             "now": self.clock()})
+                             "now": self.clock(),
+                             "lang": self.screen.ui.get("lang", "en")})    # the bots' names
         client.join(name, None)
         self.saves.mark_last(room_id)
         self.start_net()

@@ -64,10 +64,10 @@ class SavedRooms:
         """Keep the room's save (the engine's JSON text) under its id."""
         self.storage.set("crisp.room." + room_id, text)
 
-    def save_draft(self, room_id, name, seed=None, deck=None):
+    def save_draft(self, room_id, name, seed=None, deck=None, lang=None):
         """A room just created, saved at once (hostlife.draft): a reload before the engine
-        saves it makes the same room again."""
-        self.save(room_id, json.dumps(hostlife.draft(room_id, name, seed, deck)))
+        saves it makes the same room again, its bots named in `lang` (the host's)."""
+        self.save(room_id, json.dumps(hostlife.draft(room_id, name, seed, deck, lang)))
 
     def saved_game(self, room_id):
         """The saved room as a dict when it holds a game (a Probe's source), else None."""
