@@ -9,7 +9,7 @@ from ui.page import cards
 from ui.page.icons import icon, medal
 from ui.page.vdom import h
 from ui.page.results_model import standings
-from ui.page.viewmodel import player_list, read, seat_name
+from ui.page.viewmodel import player_list, read, says_you, seat_name
 from ui.page.widgets import button, card_name, card_node
 
 
@@ -55,8 +55,9 @@ def history_table(model, ranked, ctx):
 
 
 def you_badge(r, me, ctx):
-    """The "you" mark on this player's own row (issue 20.9), or None."""
-    if r["seat"] != me:
+    """The "you" mark on this player's own row (issue 20.9), or None (also when its name is
+    itself "you": `says_you`)."""
+    if r["seat"] != me or says_you(r["name"]):        # ("You": no "You YOU")
         return None
     return h("span", {"class": "badge you", "data-testid": "you-" + str(r["seat"])},
              ctx.t("badge_you"))

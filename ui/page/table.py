@@ -35,15 +35,15 @@ def seat_badges(row, info, ctx):
     if row.get("host"):
         # the real host, marked by the room's word: a guest named "Hana (host)" gets no badge
         # (a crown, named for screen readers: the seat's head has room for a few badges only)
-        out.append(icon_badge("host", ctx.t("badge_host"), "host-badge"))
+        out.append(icon_badge("host", ctx.t("tip_host"), "host-badge"))
     if row["dealer"]:
-        out.append(icon_badge("dealer", ctx.t("dealer")))
+        out.append(icon_badge("dealer", ctx.t("tip_dealer")))
     if row["bot"]:
-        out.append(icon_badge("bot", ctx.t("badge_bot")))
+        out.append(icon_badge("bot", ctx.t("tip_bot")))
     if row["caller"]:
-        out.append(icon_badge("caller", ctx.t("badge_crisp")))
+        out.append(icon_badge("caller", ctx.t("tip_caller")))
     if info["phase"] == "peek" and row["ready"]:
-        out.append(icon_badge("check", ctx.t("ready")))
+        out.append(icon_badge("check", ctx.t("tip_ready")))
     return out
 
 
@@ -332,7 +332,8 @@ def my_seat_node(mine, info, ctx, ui=None):
              h("div", {"class": "hand"}, seat_cards(ctx, mine, "lg")),
              h("div", {"class": "seat-head"},
                name_node(mine["name"]),
-               h("span", {"class": "badge you"}, ctx.t("badge_you")),
+               h("span", {"class": "badge you"}, ctx.t("badge_you"))
+               if mine["you_badge"] else None,
                h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
                h("span", {"class": "score", "title": ctx.t("total")},
                  ctx.t("points_n", n=mine["score"])),
