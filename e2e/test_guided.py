@@ -21,7 +21,8 @@ LOOK = """() => {
   return {step: guide && guide.getAttribute('data-step'),
           text: guide ? guide.innerText : null,
           held: held && held.getAttribute('data-card'),
-          results: !!q('round-results')};
+          results: !!q('round-results'),
+          in_sheet: !!(guide && guide.closest('[data-testid="end-sheet"]'))};
 }"""
 
 # Every tip the page shows, in order, as it shows (a tip can last less than one look: after
@@ -84,7 +85,9 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
     for _ in range(3000):
         look = page.evaluate(LOOK)
         step = look["step"]
-        if step is not None:
+        if step == "reveal":
+            assert look["in_sheet"], look          # the results sheet would cover it
+        elif step is not None:
             # the tip sits in the page's flow: it covers no card and no button
             box = page.locator(sel("guide")).bounding_box()
             hand = page.locator(sel("card-0-left")).bounding_box()
@@ -108,6 +111,16 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
     # the reveal: the player called and won the call with the low cards the deal gave
     page.wait_for_selector(sel("round-results"), timeout=T)
     assert page.locator(sel("result-0") + " .badge.caller").count() == 1
+    # "Got it" is not under the rising results sheet: the point a finger taps is the button's
+    # once the sheet has risen (a tap that lands on the sheet instead closes nothing)
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')",
+                           timeout=T)
+    on_top = page.evaluate("""() => {
+      const b = document.querySelector('[data-testid="guide-done"]').getBoundingClientRect();
+      const at = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+      return !!at && !!at.closest('[data-testid="guide-done"]');
+    }""")
+    assert on_top, "Got it is covered"
     page.click(sel("guide-done"))
     page.wait_for_selector(sel("guide"), state="detached", timeout=T)
     # played once: the landing does not offer it again

@@ -169,7 +169,9 @@ def table_tree(model, ui, ctx):
                    mine, info, ctx, ui)
     log = log_node(model, players, ctx)
     # End of round / game
-    end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
+    # the guided round's tip: at the reveal it sits in the results sheet, which would cover it
+    tip = guided_screens.tip(model, ui, ctx)
+    end = end_tree(model, info, ui, ctx, tip) if info["results"] is not None else None
     grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= 4 else "")
     # 5 to 8 players: on a short phone the opponents' seats scroll in their own box (CSS),
     # which a keyboard reaches too, and which says what it holds
@@ -182,7 +184,7 @@ def table_tree(model, ui, ctx):
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", grid_attrs, [kept_opponent(ctx, r, info) for r in others]),
              spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
-             centre, guided_screens.tip(model, ui, ctx), status, my_node,
+             centre, tip if end is None else None, status, my_node,
              None if info["phase"] in END_PHASES or info["spectator"] else actions, end, log)
 
 
