@@ -18,6 +18,9 @@ contradicts itself when:
   banner shows again: nobody else left, so "Ana's phone is not answering" or "reconnecting"
   is false (issue 20.1: Bea saw both for ~0.5 s while Ana's page took over).
 
+And the first banner each guest sees is "Game paused: Hana's phone is not answering" with its
+countdown (their own network is fine: not "reconnecting").
+
 Printed: the seconds of contradictory screens per page, and the banners' words in order."""
 
 import time
@@ -151,7 +154,7 @@ def test_every_screen_agrees_with_itself_through_a_host_handover(new_phone):
     # good connection to Ana. Watch on for three of the new host's pongs (3 s apart).
     pongs = bp.evaluate(PONGS)
     bp.wait_for_function("n => (%s)() >= n + 3" % PONGS, arg=pongs, timeout=T)
-    results = {}
+    results, firsts = {}, {}
     for name, p in (("Ana", ap), ("Bea", bp)):
         states = p.evaluate("window.__screens")
         end = p.evaluate("Date.now()")
@@ -162,6 +165,11 @@ def test_every_screen_agrees_with_itself_through_a_host_handover(new_phone):
             if s["text"] != (words[-1] if words else None):
                 words.append(s["text"])
         print("%s: %.1f s of contradictory screens %s; banners: %s" % (name, secs, why, words))
+        firsts[name] = next((w for w in words if w is not None), None)
+    # Issue 20.1: each guest's own link is up, so the first thing said is the host's silence
+    # with its countdown, not "Connection lost: reconnecting" (netcheck.lost_channel_status).
+    for name, first in firsts.items():
+        assert first is not None and "Hana" in first and "not answering" in first, (name, first)
     # Before the one presence signal: 4.1 s (Ana) and 2.2 s (Bea) of contradictory screens;
     # then Bea 0.45-0.7 s as counted here (the welcome drawn before its view, with Hana shown
     # there; a late peer-unavailable for Hana's id dropping Bea's connection to Ana: "Ana's

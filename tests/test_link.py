@@ -32,7 +32,7 @@ def test_a_silent_host_means_a_dead_connection_even_without_close():
         link.step(t + k * PING_MS)                    # pings go out, no pong comes back
     assert link.step(150 + HOST_SILENT_MS - 1) in ([], ["ping"])
     assert link.step(150 + HOST_SILENT_MS) == ["drop"]
-    assert link.status() == "reconnecting"
+    assert link.status() == "host_paused"             # our own link is up: the host is silent
     assert link.step(150 + HOST_SILENT_MS + backoff(1)) == ["connect"]
 
 
@@ -95,7 +95,7 @@ def test_a_few_failures_in_a_row_count_as_the_host_gone():
     now = 1000
     for k in range(1, GONE_AFTER + 1):
         link.lost(now)
-        assert link.status() == ("host_gone" if k >= GONE_AFTER else "reconnecting")
+        assert link.status() == ("host_gone" if k >= GONE_AFTER else "host_paused")
         now = link.retry_at
         link.step(now)
 
@@ -124,10 +124,12 @@ def test_a_page_shown_again_checks_at_once():
     assert link.step(50100) == ["ping"]
 
 
-def test_a_page_with_a_saved_token_says_reconnecting():
+def test_a_page_with_a_saved_token_says_reconnecting_while_its_own_network_is_down():
     link = Link(0, seated=True)
     link.step(0)
     link.lost(100)
+    assert link.status() == "host_paused"        # on the signaling server: the host is silent
+    link.online = False
     assert link.status() == "reconnecting"
     assert Link(0).status() == "connecting"
 
@@ -137,13 +139,13 @@ def test_a_join_that_no_welcome_answers_counts_as_a_failed_attempt():
     link.step(0)
     link.opened(100)
     link.joining(100)
-    assert link.status() == "reconnecting"      # open, but not seated again yet
+    assert link.status() == "host_paused"       # open, but not seated again yet
     for t in range(100, 100 + ATTEMPT_MS, 1000):
         link.step(t)
         link.heard(t + 10)                      # pongs come, but no welcome
     assert link.open
     assert "drop" in link.step(100 + ATTEMPT_MS)
-    assert link.status() == "reconnecting"
+    assert link.status() == "host_paused"       # the room did not seat us: not our network
     link.step(link.retry_at)
     link.opened(20000)
     link.joining(20000)
@@ -160,7 +162,8 @@ def test_the_link_tests_pass_on_micropython(tmp_path):
 
     files = {"/tests/test_link.py": os.path.join(ROOT, "tests", "test_link.py"),
              "/ui/__init__.py": os.path.join(ROOT, "ui", "__init__.py"),
-             "/ui/page/link.py": os.path.join(ROOT, "ui", "page", "link.py")}
+             "/ui/page/link.py": os.path.join(ROOT, "ui", "page", "link.py"),
+             "/ui/page/netcheck.py": os.path.join(ROOT, "ui", "page", "netcheck.py")}
     files = {k: v for k, v in files.items() if os.path.exists(v)}
     me = "test_the_link_tests_pass_on_micropython"
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_link", files, [me])
@@ -235,6 +238,7 @@ def test_a_lost_signaling_server_makes_the_page_check_its_connection_at_once():
     assert "drop" not in link.step(2000 + DOUBT_MS - 1)
     assert link.step(2000 + DOUBT_MS) == ["drop"]       # nothing heard: dead
     assert DOUBT_MS < HOST_SILENT_MS
+    link.online = False                                 # (the Peer lost the server: doubt)
     assert link.status() == "reconnecting"
     assert link.step(2000 + DOUBT_MS + backoff(1)) == ["connect"]
 
@@ -275,7 +279,7 @@ def test_a_silent_host_shows_the_game_paused_until_heard_or_dead():
     link.step(1000 + QUIET_MS + 500)
     assert link.status() == "ok"
     link.step(1000 + QUIET_MS + 500 + HOST_SILENT_MS)         # silent too long: dead
-    assert not link.quiet and link.status() == "reconnecting"
+    assert not link.quiet and link.status() == "host_paused"   # (our own link is up)
 
 
 def test_a_page_not_seated_yet_never_says_paused():

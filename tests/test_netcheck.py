@@ -6,6 +6,7 @@ channel to a host that is there (ui/page/link.py `answered` / `blocked`: "unreac
 from ui.page import i18n
 from ui.page.link import ATTEMPT_MS, GONE_AFTER, UNREACHABLE_MS, Link
 from ui.page.netcheck import (FRIEND_NOTE_MS, FriendNote, can_play_with_friends, capable_browser,
+                               lost_channel_status, own_link_up,
                                unavailable_concerns)
 
 
@@ -196,3 +197,39 @@ def test_a_peer_unavailable_concerns_only_the_id_dialed_while_not_open():
     for other in (None, 42, "", "Lost connection to server."):
         assert unavailable_concerns(other, "crisp-AB12", False)
         assert not unavailable_concerns(other, "crisp-AB12", True)
+
+
+# ---- whose fault a lost channel is (issue 20.1) ------------------------------------------
+
+
+def test_own_link_is_up_only_while_registered_and_the_browser_says_online():
+    assert own_link_up(True, True)
+    assert own_link_up(True, None)                     # no navigator.onLine: trust the Peer
+    assert not own_link_up(False, True)                # our Peer is off the signaling server
+    assert not own_link_up(True, False)                # the browser says offline
+    assert not own_link_up(None, "yes") and not own_link_up("yes", True)
+
+
+def test_a_lost_channel_on_a_working_network_means_the_host_is_not_answering():
+    assert lost_channel_status(True, True) == "host_paused"
+    assert lost_channel_status(True, False) == "reconnecting"    # our own network is down
+    assert lost_channel_status(False, True) == "connecting"      # never seated here
+    assert lost_channel_status(False, False) == "connecting"
+
+
+def test_a_seated_guest_on_the_signaling_server_says_the_host_is_paused_not_reconnecting():
+    link = Link(0)
+    link.step(0)
+    link.opened(100)
+    link.heard(150, seated=True)
+    link.lost(2000)                                    # the host's tab closed
+    sig = link.signal(2000)
+    assert sig["status"] == "host_paused" and sig["paused_since"] == 150
+    assert sig["gone_at"] == 150 + link.gone_ms        # the countdown to the handover
+    link.online = False                                # now our own Peer lost the server
+    assert link.signal(2000)["status"] == "reconnecting"
+    link.online = True
+    for _ in range(GONE_AFTER):                        # tries at the host's id fail
+        link.step(link.retry_at)
+        link.step(link.attempt_at + ATTEMPT_MS)
+    assert link.status() == "host_gone"                # the banner's words as before

@@ -171,11 +171,11 @@ def test_a_room_that_never_answers_is_said_within_five_seconds_and_still_tried()
     other.answered(100)
     other.step(SILENT_MS + 1)
     assert other.status() == "connecting"
-    # a page back with its seat token is reconnecting, not told the room is not there
+    # a page back with its seat token waits for its host, not told the room is not there
     seated = Link(0, seated=True)
     seated.step(0)
     seated.step(SILENT_MS + 1)
-    assert seated.status() == "reconnecting"
+    assert seated.status() == "host_paused"
 
 
 def join_model(**kw):

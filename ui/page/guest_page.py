@@ -8,7 +8,7 @@ import json
 
 import js
 
-from ui.page import browser, early, guest_phase, webrtc
+from ui.page import browser, early, guest_phase, netcheck, webrtc
 from ui.page.base_page import Page
 from ui.page.browser import log, on_page, random_hex, set_query, test_param
 from ui.page.client import Client
@@ -201,7 +201,7 @@ class GuestPage(Page):
             self.net.drop()
             return
         now = self.now()
-        self.link.online = self.net.registered
+        self.link.online = netcheck.own_link_up(self.net.registered, js.navigator.onLine)
         webrtc.report(self.net, self.link, now, client)    # answered? ICE failed? no WebRTC?
         for todo in self.link.step(now):
             if todo == "drop":
@@ -368,7 +368,7 @@ class GuestPage(Page):
         if self.retired or self.client.screen == "gone":
             return
         self.link.lost(self.now(), missing, blocked=self.net.lost_to_ice)
-        self.link.online = self.net.registered
+        self.link.online = netcheck.own_link_up(self.net.registered, js.navigator.onLine)
         self.show_link(self.now())
         self.render()
 

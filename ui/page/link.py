@@ -36,6 +36,8 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
   so ("no_webrtc"), once.
 """
 
+from ui.page.netcheck import lost_channel_status
+
 PING_MS = 3000
 HOST_SILENT_MS = 9000         # 3 pongs missed
 ATTEMPT_MS = 8000
@@ -81,7 +83,9 @@ class Link:
     `status()` is what the player is told: "ok", "host_paused" (seated, and the host has
     been silent for QUIET_MS: the game shows as paused, its countdowns stopped, until the
     host is heard again or the connection counts as dead), "connecting" (never had a seat yet),
-    "reconnecting" (lost it, trying again), "host_gone" (the host is not there: waiting
+    "reconnecting" (lost it, trying again, while this page itself is off the signaling
+    server: `online` False; on it, a lost connection says "host_paused":
+    netcheck.lost_channel_status), "host_gone" (the host is not there: waiting
     for it to come back; only said while this page itself reaches the signaling server),
     "host_unverified" (the peer at the room id could not prove it is the host) or
     "no_room" (never seated here and no host holds the room id: a mistyped or ended link;
@@ -105,7 +109,7 @@ class Link:
         self.last_heard = None
         self.last_ping = None
         self.join_at = None       # when a join went out that no welcome answered yet
-        self.online = True        # this page reaches the signaling server (the page says)
+        self.online = True        # this page reaches the signaling server (netcheck.own_link_up)
         self.impostor = False     # the last peer at the room id failed the seat proof
         self.idle_closed = False  # the host closed our unjoined connection: reopening quietly
         self.doubt_at = None      # when the page doubted the open connection (`doubt`)
@@ -337,4 +341,4 @@ class Link:
             return "no_room"
         if self.online and (self.missing or self.failures >= GONE_AFTER):
             return "host_gone"
-        return "reconnecting" if self.seated else "connecting"
+        return lost_channel_status(self.seated, self.online)

@@ -8,6 +8,9 @@
 - A host whose guest could not open a data channel to it (the connection arrived through
   the signaling server, then never opened: ICE failed, a network that blocks phones from
   reaching each other) says so for FRIEND_NOTE_MS (`friend_note`).
+- A seated guest whose data channel to the host is lost tells whose fault it is
+  (`lost_channel_status`, issue 20.1): its own network when its own link is down, else the
+  host's phone (the game paused, the countdown to the handover running).
 """
 
 INCOMPATIBLE = "browser-incompatible"      # PeerJS's error type for a browser without WebRTC
@@ -29,6 +32,24 @@ def unavailable_concerns(message, dialing, is_open):
     if isinstance(message, str) and message.startswith(UNAVAILABLE_TEXT):
         return message[len(UNAVAILABLE_TEXT):].strip() == dialing
     return True
+
+
+def own_link_up(registered, on_line):
+    """True while this page itself reaches the signaling server: its Peer is registered
+    (`registered` is True) and the browser does not say it is offline (`on_line`:
+    navigator.onLine; None when the browser has no such flag). Any other value: False."""
+    return registered is True and on_line in (True, None)
+
+
+def lost_channel_status(seated, own_up):
+    """What a guest with no open data channel to the host says, when nothing more precise is
+    known (no host_gone, unreachable, no_room...): never seated here, "connecting"; seated and
+    its own link up (`own_link_up`), "host_paused": the host's phone is not answering (the
+    game paused, counting down to the handover); seated and its own link down,
+    "reconnecting": this phone's own network is what was lost."""
+    if not seated:
+        return "connecting"
+    return "host_paused" if own_up else "reconnecting"
 
 
 def capable_browser(user_agent):
