@@ -28,7 +28,7 @@ MODULES = (
     "ui.page.icons", "ui.page.eventlog", "ui.page.rules", "ui.page.widgets",
     "ui.page.watch_screens", "ui.page.netscreens",
     "ui.page.banner", "ui.page.results", "ui.page.guided_screens", "ui.page.reaction_view",
-    "ui.page.table", "ui.page.solo_button", "ui.page.screens",
+    "ui.page.statusbar", "ui.page.table", "ui.page.solo_button", "ui.page.screens",
     "ui.page.sound", "ui.page.storage", "ui.page.flights", "ui.page.render", "ui.page.link",
     "ui.page.netcheck",
     "ui.shared.gate", "ui.page.browser", "ui.page.webrtc", "ui.page.net", "ui.page.enginewatch",

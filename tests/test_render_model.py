@@ -757,6 +757,30 @@ def test_a_jack_reveal_shows_a_note_with_a_way_to_hide_it_and_crisp_stays_live()
     assert find(show(m)[0], "reveal-note") is None
 
 
+def test_a_reveals_hide_sits_beside_crisp_unless_a_held_card_fills_the_actions_row():
+    # a first-time player's try: on a crowded phone the note's own row (with its button)
+    # pushed crisp below the fold; the button is the actions' row's, beside crisp
+    m = table_model(8, seat=1, phase="play", turn=2, reveals={(1, "center"): "Td"},
+                    allowed=[{"do": "crisp"}], crisp_window={"seat": 1, "left": 3000})
+    m.reveal_until = {(1, "center"): "turn"}
+    tree, ctx = show(m)
+    actions = [n for n in find_all(tree, lambda n: "actions" in
+                                   (n.get("attrs") or {}).get("class", "").split())]
+    assert len(actions) == 1 and find(actions[0], "reveal-dismiss") is not None
+    assert find(find(tree, "reveal-note"), "reveal-dismiss") is None
+    assert find(actions[0], "crisp") is not None
+    # holding a card (a King's extra draw after a Jack): the note keeps its button
+    m = table_model(8, seat=1, phase="play", turn=1, reveals={(1, "center"): "Td"},
+                    held={"seat": 1, "from": "deck", "card": "5d"},
+                    allowed=[{"do": "swap", "pos": ["left", "center", "right"]},
+                             {"do": "discard"}])
+    m.reveal_until = {(1, "center"): "turn"}
+    tree, ctx = show(m)
+    assert find(find(tree, "reveal-note"), "reveal-dismiss") is not None
+    assert len(find_all(tree, lambda n: (n.get("attrs") or {}).get("data-testid")
+                        == "reveal-dismiss")) == 1
+
+
 def test_every_card_movement_is_a_flight_from_its_place_to_its_place():
     from ui.page import cues
     swap = {"type": "swap", "seat": 2, "pos": "left", "card": "9c", "taken": "4h"}
