@@ -2,7 +2,7 @@
 turn's timer, the notices (the Queen's, a Jack's or Queen's reveal, the fair-deal alarm); and
 the reveal's Hide button (in the actions' row when it has room).
 
-Draws what `table_info` (ui/page/viewmodel.py) decided. Pure: runs on MicroPython, Pyodide and
+Draws what `table_info` (ui/page/table_model.py) decided. Pure: runs on MicroPython, Pyodide and
 CPython (tests).
 """
 

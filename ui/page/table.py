@@ -1,7 +1,7 @@
 """The table screen: seats, piles, the status bar (ui/page/statusbar.py), actions, the event
 log (the results sheet over it is ui/page/results.py).
 
-Draws what `table_info` (ui/page/viewmodel.py) decided. Pure: runs on MicroPython, Pyodide and
+Draws what `table_info` (ui/page/table_model.py) decided. Pure: runs on MicroPython, Pyodide and
 CPython (tests).
 """
 
@@ -13,7 +13,8 @@ from ui.page.icons import icon
 from ui.page.results import end_tree
 from ui.page.statusbar import announce_node, reveal_button, reveal_shown, status_node
 from ui.page.vdom import h, kept
-from ui.page.viewmodel import player_list, secs, table_info
+from ui.page.table_model import table_info
+from ui.page.viewmodel import player_list, secs
 from ui.page.widgets import (button, card_button, card_name, card_node, leave_button,
                              name_input, place_label)
 
