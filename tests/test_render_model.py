@@ -188,6 +188,24 @@ def test_the_engine_progress_banner_names_the_step_the_engine_is_at():
     assert i18n.t("en", "engine_download", pct=12).endswith("12%")
 
 
+def test_a_slow_engine_start_says_it_takes_long_and_offers_retry_while_it_still_waits():
+    # no progress for 20 s (hostlife.engine_verdict "slow"): still waited for, not failed
+    for lang in ("en", "es"):
+        tree, ctx = show(FakeClient(screen="landing", engine_wait=40, engine_stage="download",
+                                    engine_slow=True), lang=lang)
+        banner = find(tree, "engine-progress")
+        assert banner["attrs"]["data-slow"] == "true"
+        assert banner["attrs"]["data-stage"] == "download"
+        assert i18n.t(lang, "engine_slow", pct=40) in text_of(banner)
+        assert "40%" in text_of(banner)
+        assert find(banner, "engine-retry") is not None
+        for word in ("Python", "engine", "motor", "wasm", "could not", "no pudo"):
+            assert word not in text_of(banner)
+    assert "longer than usual" in i18n.t("en", "engine_slow", pct=1)
+    tree, _ = show(FakeClient(screen="landing", engine_wait=40, engine_slow=False), lang="en")
+    assert find(tree, "engine-retry") is None
+
+
 def test_join_screen_sends_the_typed_name():
     ui = new_ui("es", "Bea")
     # the room answered (a spectator's lobby): the form shows (before: ui/page/screens.py
