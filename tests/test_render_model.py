@@ -1846,3 +1846,37 @@ def test_the_tapped_play_solo_button_shows_its_progress_in_player_words():
             assert word not in plain(button)
     tree, ctx = show(FakeClient(screen="landing", engine_wait=-1), ui)
     assert plain(find(tree, "play-solo")) == "Play solo"
+
+
+def test_the_tapped_guided_round_button_shows_its_progress_like_play_solo():
+    """Issue 22 item 3: the guided first round's Play (the landing's offer) answers its tap
+    as Play solo does (ui/page/solo_button.py progress_button): at once, in player words."""
+    ui = new_ui("en", "")
+    ui["guided_offer"] = True
+    tree, ctx = show(FakeClient(screen="landing"), ui)
+    assert plain(find(tree, "guided-play")) == i18n.t("en", "guided_play")
+    intents = tap(tree, ctx, "guided-play", ui, FakeClient(screen="landing"))
+    assert [name for name, _ in intents] == ["play_guided"]
+    tree, ctx = show(FakeClient(screen="landing"), ui)     # the frame drawn with the tap
+    button = find(tree, "guided-play")
+    assert plain(button) == "Shuffling the deck\u2026"
+    assert find(tree, "guided-no") is None                   # nothing to skip any more
+    for lang, wait, said in (("en", 42, "Shuffling the deck\u2026 42%"),
+                             ("es", 7, "Barajando el mazo\u2026 7%")):
+        ui["lang"] = lang
+        tree, ctx = show(FakeClient(screen="landing", engine_wait=wait), ui, lang=lang)
+        button = find(tree, "guided-play")
+        assert plain(button) == said
+        assert button["attrs"].get("disabled") and button["attrs"].get("data-busy") == "true"
+        assert "busy" in button["attrs"]["class"] and "primary" in button["attrs"]["class"]
+        for word in ("Python", "MicroPython", "MB", "engine", "motor"):
+            assert word not in plain(button)
+    ui["lang"] = "en"
+    # failed: the banner says so with Retry, and the button is live again
+    tree, ctx = show(FakeClient(screen="landing", engine_wait=-1), ui)
+    assert plain(find(tree, "guided-play")) == i18n.t("en", "guided_play")
+    assert not find(tree, "guided-play")["attrs"].get("disabled")
+    # a saved game offered instead: no guided offer, tapped or not
+    tree, ctx = show(FakeClient(screen="landing", resume={"room": "crisp-x", "names": ["A"],
+                                                          "started": False, "round": 0}), ui)
+    assert find(tree, "guided-offer") is None
