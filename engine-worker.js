@@ -148,6 +148,17 @@ from ui.worker.engine import Engine
 Engine()
 `;
 
+// SHA-256 of `bytes` (an ArrayBuffer) -> Uint8Array(32): the browser's own, or where there is
+// none (crypto.subtle exists in secure contexts only, and a page at a plain-http LAN address,
+// http://192.168.1.20:8000/, is none) @noble/hashes' (vendored from npm), loaded only then.
+async function sha256(bytes) {
+  if (self.crypto && self.crypto.subtle) {
+    return new Uint8Array(await self.crypto.subtle.digest("SHA-256", bytes));
+  }
+  const noble = await import("./vendor/noble/sha2.js");
+  return noble.sha256(new Uint8Array(bytes));
+}
+
 // The memory snapshot's bytes (config.js `engineSnapshot`, gzip, made by the build): fetched,
 // checked against the hash its name carries (sha256, the first hex digits) and inflated.
 // Rejects when there is none, it cannot be fetched, or it is not what the build wrote.
@@ -158,7 +169,7 @@ async function snapshotBytes(base) {
   const r = await counted(new URL(engineSnapshot, base));
   if (!r.ok) throw new Error(`HTTP ${r.status}`);
   const gz = await r.arrayBuffer();
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", gz));
+  const digest = await sha256(gz);
   const hex = Array.from(digest.subarray(0, 5), (b) => b.toString(16).padStart(2, "0")).join("");
   if (hex !== m[1]) throw new Error("its content is not the build's");
   const inflated = new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")));
