@@ -1,5 +1,5 @@
-"""The screens' decisions (ui/page/viewmodel.py, ui/page/screens.py, ui/page/table.py, ui/page/intents.py), tested
-without a browser.
+"""The screens' decisions (ui/page/viewmodel.py, table_model.py, status_line.py,
+results_model.py, screens.py, table.py, intents.py), tested without a browser.
 
 Two kinds of tests:
 - on hand-made models (a FakeClient with the Client's attributes): pure, and also run on
@@ -10,16 +10,19 @@ Two kinds of tests:
 """
 
 from ui.page import cards, i18n
-from ui.page import banner, eventlog, render, results, screens, table, vdom, viewmodel, widgets
+from ui.page import (banner, eventlog, render, results, results_model, screens, status_line, table,
+                     table_model, vdom, viewmodel, widgets)
 from ui.page.presence import Pause, elapsed_ms
 from ui.page.intents import handle
 from ui.page.screens import build
 from ui.page.vdom import find, find_all, text_of
-from ui.page.viewmodel import Ctx, new_ui, table_info
+from ui.page.table_model import table_info
+from ui.page.viewmodel import Ctx, new_ui
 from ui.page.widgets import card_name
 
 # every module that draws the screens, and the two that touch the DOM
-SCREEN_MODULES = (viewmodel, eventlog, widgets, screens, table, results, banner)
+SCREEN_MODULES = (viewmodel, table_model, status_line, results_model, eventlog, widgets, screens,
+                  table, results, banner)
 DOM_MODULES = (vdom, render)
 
 POS = ("left", "center", "right")

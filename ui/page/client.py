@@ -1,23 +1,21 @@
 """What every screen runs: the model of one seat, fed by the room's messages.
 
-MicroPython-compatible (guests run it there): plain classes, dicts and `json`; no
+MicroPython-compatible (guests run it there): plain classes and dicts; no
 dataclasses, typing or enum. No clock of its own: every call that needs time takes `now` (ms).
 Contract: docs/protocol.md ("Client").
 
 The page renders the attributes below and calls `join`, `act`, `host` on the player's intents.
 """
 
-import json
-
 from ui.page import client_reactions, fairplay, watchers
 from ui.page.client_page import PageSide
+from ui.page.client_reveals import REVEAL_MS, RevealSide  # noqa: F401 (REVEAL_MS: tests read it here)
+from ui.page.client_send import SendSide
 from ui.page.presence import Pause
-from ui.shared import handover, proof
+from ui.shared import handover
 from ui.shared import wire
-from ui.shared.wire import VERSION, is_hex, is_int, is_seat, same  # VERSION: the protocol's one
+from ui.shared.wire import VERSION, is_hex, is_int, is_seat  # VERSION: the protocol's one
 
-REVEAL_MS = 3000      # how long a draw reveal stays face up (R9.2)
-UNTIL_TURN = "turn"   # reveal_until of a Jack's or Queen's reveal: shown until the next turn
 SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
 LOG_MAX = 200         # public events of the round kept for the event log
 
@@ -42,8 +40,10 @@ RECEIVERS = {
 }
 
 
-class Client(PageSide, client_reactions.ReactSide):
-    """One seat's view of the room (and its quick reactions: ReactSide, client_reactions.py).
+class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
+    """One seat's view of the room: what it reads from the room's messages here; what it sends
+    (SendSide, client_send.py), its one-time reveals (RevealSide, client_reveals.py), its
+    quick reactions (ReactSide, client_reactions.py), what the page sets (PageSide).
 
     Attributes (the model the page renders):
       screen   "join" | "lobby" | "table" | "gone"
@@ -356,28 +356,6 @@ class Client(PageSide, client_reactions.ReactSide):
                                   # a view sent before this pong would be here already)
         return False
 
-    def _unproven(self, kind, msg):
-        """A message from a peer that has not proved it is the room: only the `challenge`
-        answering our rejoin counts; anything else (a table, a lobby, `kicked`, an error)
-        changes nothing and marks the peer `suspect`. Returns True when it proved itself."""
-        ask = self._ask
-        if kind == "pong":
-            return False
-        if kind == "challenge" and ask is not None and is_hex(msg.get("nonce"), 32):
-            host_nonce = msg.get("nonce")
-            mac = proof.host_mac(ask["token"], ask["room"], ask["peer"], ask["seat_id"],
-                                 ask["nonce"], host_nonce)
-            if same(msg.get("mac"), mac):
-                self._ask = None
-                self.trusted = True
-                self._send({"type": "proof", "mac": proof.guest_mac(
-                    ask["token"], ask["room"], ask["peer"], ask["seat_id"], ask["nonce"],
-                    host_nonce)})
-                return True
-        self._ask = None
-        self.suspect = True
-        return False
-
     def _view(self, msg, now):
         view = msg.get("view") or {}
         old = self.view
@@ -410,90 +388,12 @@ class Client(PageSide, client_reactions.ReactSide):
                 self._reveal(event, now)
                 continue
             self.log.append(event)
-            kind = event.get("type")
-            if kind == "swap":
-                self._forget(event.get("seat"), event.get("pos"))
-            elif kind == "queen":
-                self._forget(event.get("seat"), event.get("pos"))
-                self._forget(event.get("target"), event.get("target_pos"))
-            elif kind == "turn":
-                # the next turn begins: a Jack's or Queen's reveal from before turns back
-                for key in list(self.reveal_until):
-                    if (self.reveal_until[key] == UNTIL_TURN
-                            and self._reveal_batch.get(key) != self._batch):
-                        self._drop(key)
-            elif kind == "round_over":
-                self._clear_reveals()
+            self._reveals_moved(event)
         if len(self.log) > LOG_MAX:
             self.log = self.log[-LOG_MAX:]
-        # The peek stays until this seat is ready (R2.4); the drawn card until it is resolved.
-        ready = view.get("ready") or []
-        me_ready = self.seat is not None and self.seat < len(ready) and ready[self.seat]
-        if view.get("phase") != "peek" or me_ready:
-            for key in list(self.reveal_until):
-                if self.reveal_until[key] is None:
-                    self._drop(key)
-        if view.get("held") is None:
-            for key in list(self.reveals):
-                if key[1] == "held":
-                    self._drop(key)
+        self._reveals_after(view)
         if gap:
             self._resync(now)         # views went missing: this one is current, the log is not
-
-    def _reveal(self, event, now):
-        if event.get("type") != "reveal" or event.get("to") != self.seat:
-            return
-        reason = event.get("reason")
-        if reason == "peek":
-            until = None
-        elif reason in ("jack", "queen"):
-            until = UNTIL_TURN
-        else:
-            until = now + REVEAL_MS
-        for item in event.get("cards") or []:
-            key = (item.get("seat"), item.get("pos"))
-            self.reveals[key] = item.get("card")
-            self.reveal_until[key] = until
-            self._reveal_batch[key] = self._batch
-
-    def _forget(self, seat, pos):
-        """A card moved: a reveal of that place from an earlier message shows it no more."""
-        key = (seat, pos)
-        if key in self.reveals and self._reveal_batch.get(key) != self._batch:
-            self._drop(key)
-
-    def _drop(self, key):
-        self.reveals.pop(key, None)
-        self.reveal_until.pop(key, None)
-        self._reveal_batch.pop(key, None)
-
-    def _clear_reveals(self):
-        self.reveals = {}
-        self.reveal_until = {}
-        self._reveal_batch = {}
-
-    def tick(self, now):
-        """Turn back the reveals whose time is up. Returns True when one was."""
-        changed = False
-        for key in list(self.reveal_until):
-            until = self.reveal_until[key]
-            if isinstance(until, (int, float)) and until <= now:
-                self._drop(key)
-                changed = True
-        return changed
-
-    def dismiss_reveals(self):
-        """The player turned their Jack's or Queen's reveal back before the next turn.
-        Returns True when one was showing."""
-        keys = [k for k in self.reveal_until if self.reveal_until[k] == UNTIL_TURN]
-        for key in keys:
-            self._drop(key)
-        return bool(keys)
-
-    def next_wakeup(self):
-        """When `tick` has something to do (ms), or None."""
-        times = [t for t in self.reveal_until.values() if isinstance(t, (int, float))]
-        return min(times) if times else None
 
     def _resync(self, now):
         """Ask the room for the table as it is (a message went missing), at most once every
@@ -508,78 +408,6 @@ class Client(PageSide, client_reactions.ReactSide):
     def _fair_message(self, kind, msg):
         """`commit`, `fair` or `proof` from the room: ui/page/fairplay.py checks them."""
         return fairplay.receive(self, kind, msg)
-
-    # ---- to the room --------------------------------------------------------------------
-
-    def _send(self, msg):
-        msg["v"] = VERSION
-        self.send(json.dumps(msg))
-
-    def connected(self):
-        """A new data connection to the room: nothing from it is trusted until it proves
-        itself, unless this seat has no token yet (a first join trusts the peer at the room
-        id) or this is the host's own screen."""
-        self.trusted = self.is_host or self.token is None
-        self.suspect = False
-        self._ask = None
-
-    def join(self, name, token=None, room=None, peer=""):
-        """Ask for a seat. Without `token` (or on the host's own screen): a first join. With
-        the seat's `token`: a rejoin that names the seat by its public id and a fresh nonce,
-        never the token itself; `room` (the room id) and `peer` (this page's PeerJS id) are
-        bound into the proofs. A rejoin needs `nonce` (the constructor's)."""
-        self.name = name
-        self.name_error = None
-        if room:
-            self.dialed = room       # the page's own room id: the fair-play checks key on it
-        if token is None or self.is_host:
-            if self.page_id is None and self.nonce is not None and not self.is_host:
-                self.page_id = self.nonce()   # made once: a join again is the same person
-            self._send({"type": "join", "name": name} if self.page_id is None or self.is_host
-                       else {"type": "join", "name": name, "page": self.page_id})
-            return
-        if token != self.token:
-            self.token = token
-        self.trusted = False
-        self._ask = {"token": token, "room": room or "", "peer": peer or "",
-                     "seat_id": proof.seat_id(token), "nonce": self.nonce()}
-        self._send({"type": "join", "name": name, "seat_id": self._ask["seat_id"],
-                    "nonce": self._ask["nonce"]})
-
-    def watch(self):
-        """Watch the room without a seat (public information only)."""
-        self._send({"type": "watch"})
-
-    def sit(self, name, seat=None):
-        """A spectator asks for `seat` (away or played by a bot; the host approves), or with
-        None for a seat in the next game."""
-        self.error = None
-        msg = {"type": "sit", "name": name}
-        if seat is not None:
-            msg["seat"] = seat
-        self._send(msg)
-
-    def leave(self):
-        """Tell the room this player leaves (lobby: the seat frees up; table: a bot takes it)."""
-        self._send({"type": "leave"})
-
-    def act(self, action):
-        """Send an engine action, e.g. {"do": "draw", "from": "deck"}, with the number of the
-        view it answers (`n`: the room refuses it as stale if the table changed since)."""
-        self.error = None
-        msg = {"type": "action", "action": action}
-        if self.view is not None:
-            msg["n"] = self.n
-        self._send(msg)
-
-    def host(self, msg):
-        """Send a host-only message, e.g. {"type": "start"} (the room refuses it from guests)."""
-        self.error = None
-        msg = dict(msg)
-        self._send(msg)
-
-    def ping(self, now):
-        self._send({"type": "ping", "t": now})
 
     # ---- helpers for screens -------------------------------------------------------------
 

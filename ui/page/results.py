@@ -1,14 +1,15 @@
 """The results sheet at the end of a round or game: the standings, the podium, the check of
 the deal, the rounds so far, and the room's tally of games won (also shown in the lobby).
 
-Draws what `results_info` (ui/page/viewmodel.py) decided. Pure: runs on MicroPython, Pyodide
+Draws what `results_info` (ui/page/results_model.py) decided. Pure: runs on MicroPython, Pyodide
 and CPython (tests).
 """
 
 from ui.page import cards
 from ui.page.icons import icon, medal
 from ui.page.vdom import h
-from ui.page.viewmodel import player_list, read, seat_name, standings
+from ui.page.results_model import standings
+from ui.page.viewmodel import player_list, read, seat_name
 from ui.page.widgets import button, card_name, card_node
 
 

@@ -1,7 +1,7 @@
 """The table screen: seats, piles, status, actions, the event log (the results sheet over it
 is ui/page/results.py).
 
-Draws what `table_info` (ui/page/viewmodel.py) decided. Pure: runs on MicroPython, Pyodide and
+Draws what `table_info` (ui/page/table_model.py) decided. Pure: runs on MicroPython, Pyodide and
 CPython (tests).
 """
 
@@ -13,7 +13,8 @@ from ui.page.cues import ANNOUNCE_MS
 from ui.page.eventlog import last_move, log_node, queen_notice
 from ui.page.results import end_tree
 from ui.page.vdom import h, kept
-from ui.page.viewmodel import card_text, clock, player_list, read, secs, table_info
+from ui.page.table_model import table_info
+from ui.page.viewmodel import card_text, clock, player_list, read, secs
 from ui.page.widgets import (button, card_button, card_name, card_node, leave_button,
                              name_input, place_label)
 

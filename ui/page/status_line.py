@@ -1,0 +1,81 @@
+"""The table's status line: whose turn it is and what is expected of this player, in words.
+
+Pure: runs on MicroPython, Pyodide and CPython (tests).
+"""
+
+from ui.page.viewmodel import card_text, seat_name, secs
+
+
+def waiting_names(names, ctx):
+    """Who the table waits for (issue 20.2): up to two names, then how many more
+    ("Ana, Bea and 3 more"); `names` are already isolated for the page."""
+    if len(names) <= 2:
+        return ", ".join(names)
+    return ctx.t("names_more", names=", ".join(names[:2]), n=len(names) - 2)
+
+
+def status_text(info, players, ctx):
+    """The one line telling whose turn it is and what is expected of this player."""
+    phase = info["phase"]
+    me = info["me"]
+    allowed = info["allowed"]
+    if phase == "peek":
+        if "ready" in allowed:
+            return ctx.t("st_peek")
+        done = len([s for s in info["seats"] if s["ready"]])
+        waiting = [s["name"] for s in info["seats"] if not s["ready"]]
+        if not waiting:
+            return ctx.t("st_peek_wait", k=done, n=info["n"])
+        return ctx.t("st_peek_wait_who", names=waiting_names(waiting, ctx), k=done, n=info["n"])
+    if phase == "round_over":
+        return ctx.t("st_round_over", round=info["round"])
+    if phase == "game_over":
+        return ctx.t("st_game_over")
+    q = info["queen"]
+    if q is not None:
+        return ctx.t("st_queen_own") if q.get("pos") is None else ctx.t("st_queen_target")
+    held = info["held"]
+    turn = info["turn"]
+    if turn == me:
+        if held and held["mine"]:
+            card = card_text(held["card"])
+            if held["from"] == "discard":
+                return ctx.t("st_swap_taken", card=card)
+            sp = info["special"]
+            if sp == "king":
+                return ctx.t("st_king")
+            if sp == "jack":
+                return ctx.t("st_jack")
+            if sp == "queen":
+                return ctx.t("st_queen")
+            return ctx.t("st_swap_or_discard", card=card)
+        if "draw" in allowed:
+            both = info["discard"]["spec"] is not None
+            if info["pending"]:
+                return ctx.tn("st_extra_draw_both" if both else "st_extra_draw", info["pending"],
+                              n=info["pending"])
+            return ctx.t("st_draw_both" if both else "st_draw")
+        if info["start_in"]:
+            return ctx.t("st_your_turn_in", s=secs(info["start_in"]))
+        return ctx.t("st_your_turn")
+    if info["crisp"]["spec"] is not None:
+        return ctx.t("st_crisp_offer")
+    name = seat_name(players, turn, ctx) if turn is not None else ""
+    if held and held["seat"] == turn:
+        if held["from"] == "discard" and held["card"]:
+            return ctx.t("st_other_took", name=name, card=card_text(held["card"]))
+        return ctx.t("st_other_holds", name=name)
+    if info["pending"]:
+        return ctx.tn("st_other_extra", info["pending"], name=name, n=info["pending"])
+    return ctx.t("st_other_turn", name=name)
+
+
+def status_sub(info, players, ctx):
+    """A second, quieter line: the crisp call and the last turns, the peek timer."""
+    if info["phase"] == "last_turns" and info["caller"] is not None:
+        key = "st_last_turns_you" if info["caller"] == info["me"] else "st_last_turns"
+        return ctx.tn(key, info["last_turns_left"] or 0,
+                      name=seat_name(players, info["caller"], ctx), n=info["last_turns_left"] or 0)
+    if info["phase"] == "peek" and info["peek_left"] is not None:
+        return ctx.t("st_peek_timer", s=secs(info["peek_left"]))
+    return None
