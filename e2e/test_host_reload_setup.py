@@ -17,6 +17,13 @@ HOLD_S = 8
 
 BACK = "Hana is back, setting up\u2026"
 
+# The first turn (Ana's) shown, and the announcement of it gone.
+TURN_SHOWN = """() => {
+  const status = document.querySelector('[data-testid="status"]');
+  return !!status && /Your turn|Ana's turn/.test(status.innerText)
+    && !document.querySelector('[data-testid="announce"]');
+}"""
+
 # Each page notes (wall ms, one clock for every page on this machine) when what it shows
 # first equals `expected` again (crisp_rooms.SIGNATURE) with no setting-up banner, and the
 # host when its engine runs.
@@ -47,8 +54,9 @@ def test_guests_of_a_reloaded_host_see_it_setting_up_then_the_table_comes_back(
     for p in (hp, ap, bp):
         live(p, "ready")
     for p in (hp, ap, bp):
-        p.wait_for_selector(sel("card-0-left"), timeout=T)
-    time.sleep(1.5)        # (the room's save and the lease of the running tab are written)
+        # Ana's turn on every screen, and its announcement gone (it comes and goes)
+        p.wait_for_function(TURN_SHOWN, timeout=T)
+    hp.wait_for_url("**host=crisp-*", timeout=T)     # the URL names the room: a reload resumes it
     pages = (("Hana", hp), ("Ana", ap), ("Bea", bp))
     before = {name: signature(p) for name, p in pages}
 
