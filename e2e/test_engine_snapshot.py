@@ -37,12 +37,15 @@ def solo_table(page, name):
     page.wait_for_selector(sel("card-1-left"), timeout=ENGINE_WAIT)
 
 
-def test_the_engine_starts_from_the_snapshot_which_the_service_worker_keeps(new_phone):
+def test_the_engine_starts_from_the_snapshot_which_the_service_worker_keeps(
+        new_phone, timings):
     me = phone(new_phone, tap=False)
     page = me.page
     page.goto(me.site.url("/"))
     assert wait_ready(page) == "micropython"
     assert engine_ready(page) == "snapshot"
+    report(timings, "engine ready at localhost, cold (worker's own start)",
+           [page.evaluate("window.crisp.times.engineOwn")])
     # (one URL; the service worker's own fetch of it counts as a request too)
     snapshot = sorted(set(u for u in me.requests if "/py/snapshot-" in u))
     assert len(snapshot) == 1 and snapshot[0].endswith(".gz")
@@ -92,7 +95,7 @@ def test_on_a_plain_http_lan_address_the_engine_still_starts_from_the_snapshot(
     me, page = lan_landing(new_phone)
     assert engine_ready(page) == "snapshot"
     assert any("/vendor/noble-" in u and u.endswith("/sha2.js") for u in me.requests)
-    report(timings, "engine ready on a plain-http LAN page (worker's own start)",
+    report(timings, "engine ready on a plain-http LAN page, cold (worker's own start)",
            [page.evaluate("window.crisp.times.engineOwn")])
     solo_table(page, "Ana")
     assert not [t for kind, t in me.console if "snapshot refused" in t], me.console
