@@ -60,7 +60,7 @@ def test_the_engine_starts_from_the_snapshot_which_the_service_worker_keeps(
     no_errors(me)
 
 
-def test_a_refused_snapshot_leaves_a_note_and_the_ordinary_start(new_phone):
+def test_a_refused_snapshot_leaves_a_note_and_the_ordinary_start(new_phone, timings):
     me = phone(new_phone, tap=False)
     me.context.route(SNAPSHOT, lambda route: route.fulfill(
         status=200, content_type="application/gzip", body=b"\x1f\x8b\x08\x00 not the build's"))
@@ -68,6 +68,8 @@ def test_a_refused_snapshot_leaves_a_note_and_the_ordinary_start(new_phone):
     page.goto(me.site.url("/"))
     assert wait_ready(page) == "micropython"
     assert engine_ready(page) == "start"
+    report(timings, "engine ready without the snapshot (refused), cold (worker's own start)",
+           [page.evaluate("window.crisp.times.engineOwn")])
     notes = [t for kind, t in me.console if "memory snapshot refused" in t]
     assert notes and "starting Python without it" in notes[0], me.console
     solo_table(page, "Ana")
