@@ -349,7 +349,7 @@ def measure_trace(phones, base, players, taps=12):
             except Exception:
                 break
             marks = [g.evaluate("window.__crispLog.length") for g in pages[1:]]
-            for g in pages[1:]:
+            for g in pages:
                 g.evaluate(TAKE_SPANS)
             t0 = host.evaluate(CLICK, sel(testid, ":not([disabled])"))
             logs = []
@@ -366,16 +366,22 @@ def measure_trace(phones, base, players, taps=12):
             span = next((sp for sp in spans if sp[1] >= post), None) if post else None
             reply = first_after(h["reply"], span[1]) if span else None
             sent = first_after(h["send"], reply) if reply else None
+            if None in (post, span, reply, sent):
+                continue
+            sends = sorted(t for t in h["send"] if t >= sent)[:len(pages) - 1]
             recv = [first_after(g.evaluate("window.__crispHops.recv"), sent) for g in pages[1:]]
-            if None in (post, span, reply, sent) or None in recv:
+            if None in recv:
                 continue
             last = max(range(len(logs)), key=lambda k: logs[k])     # the last guest's page
+            for key, value in host_parts(host, reply).items():
+                hops.setdefault(key, []).append(value)
             for key, value in guest_parts(pages[1 + last], recv[last], logs[last]).items():
                 hops.setdefault(key, []).append(value)
             for key, value in (("tap to posted", post - t0), ("worker: waits", span[0] - post),
                                ("worker: handles", span[1] - span[0]),
                                ("reply to page", reply - span[1]),
                                ("page to first send", sent - reply),
+                               ("first to last send", sends[-1] - sent),
                                ("send to last receive", max(recv) - sent),
                                ("receive to log (max)", max(l - r for l, r in zip(logs, recv))),
                                ("tap to log (last guest)", max(logs) - t0)):
@@ -390,6 +396,24 @@ TAKE_SPANS = """() => { const s = window.__crispSpans ? window.__crispSpans.spli
   for (let i = 0; i + 2 < s.length; i += 3)
     out.push([s[i], performance.timeOrigin + s[i + 1], performance.timeOrigin + s[i + 2]]);
   return out; }"""
+
+
+def host_parts(page, reply):
+    """The host page's side of the engine's reply (its Python spans, ?prof=1): from the
+    reply's arrival to its handler running, the handler reading it (JSON) up to the room's
+    outputs, the sends to the guests, the rest of room_out (its own view, the save)."""
+    spans = page.evaluate(TAKE_SPANS)
+    got = next((sp for sp in spans if sp[0] == "EngineLink._message" and sp[2] >= reply - 1),
+               None)
+    out = next((sp for sp in spans if sp[0] == "HostPage.room_out" and got
+                and sp[1] >= got[1]), None)
+    send = next((sp for sp in spans if sp[0] == "HostTransport.send_remote" and out
+                 and sp[1] >= out[1]), None)
+    if not (got and out and send):
+        return {}
+    return {"host: reply to handler": got[1] - reply, "host: reads reply": out[1] - got[1],
+            "host: room_out to sends": send[1] - out[1], "host: sends": send[2] - send[1],
+            "host: after sends": out[2] - send[2]}
 
 
 def guest_parts(page, recv, logged):
@@ -408,11 +432,21 @@ def guest_parts(page, recv, logged):
                None)
     busy = sum(sp[2] - sp[1] for sp in spans if sp[0] == "Page.render"
                and sp[1] < read[1] and sp[2] > recv)
-    return {"guest: busy at arrival": busy, "guest: reads": read[2] - read[1],
+    inside = {}
+    for sp in spans:        # the render's parts (spans of other labels nest in these)
+        if sp[0] in DRAW_PARTS and draw[1] <= sp[1] and sp[2] <= draw[2]:
+            key = "guest:   " + DRAW_PARTS[sp[0]]
+            inside[key] = inside.get(key, 0) + sp[2] - sp[1]
+    return dict(inside, **{"guest: busy at arrival": busy, "guest: reads": read[2] - read[1],
             "guest: waits to draw": draw[1] - read[2],
             "guest: draws (all)": draw[2] - draw[1],
             "guest: card flights": (fly[2] - fly[1]) if fly else 0,
-            "guest: drawn to log seen": logged - draw[2]}
+            "guest: drawn to log seen": logged - draw[2]})
+
+
+DRAW_PARTS = {"page.render.build": "builds the tree", "page.screens.table_tree": "  the table",
+              "page.eventlog.log_node": "  the log", "Screen._take_events": "cues",
+              "Patcher.patch": "patches the DOM", "Flights.fly": "flies (forced layout)"}
 
 
 SIGNATURE = """() => JSON.stringify([...document.querySelectorAll('[data-testid]')]
@@ -496,8 +530,12 @@ def compare(dists, runs, cpu=1, only=None):
             for i, base in enumerate(bases):
                 for name in names:
                     with Phones(browser, cpu) as phones:
-                        for key, value in MEASURES[name](phones, base).items():
-                            results[i].setdefault(key, []).append(value)
+                        got = MEASURES[name](phones, base)
+                    print("  (%s, %s: %s)" % (os.path.basename(os.path.normpath(dists[i])), name,
+                          ", ".join("%s %.0f" % kv for kv in got.items() if kv[1] is not None)),
+                          file=sys.stderr, flush=True)
+                    for key, value in got.items():
+                        results[i].setdefault(key, []).append(value)
         browser.close()
     labels = [os.path.basename(os.path.normpath(d)) or d for d in dists]
     print("side by side, %d runs, CPU slowed x%g (medians, ms):" % (runs, cpu))

@@ -48,6 +48,31 @@ def test_a_part_not_asked_for_in_a_render_is_forgotten():
     assert calls == ["hi", "hi"]
 
 
+def test_the_parts_inside_a_kept_part_are_kept_with_it():
+    # the log kept whole on a tick (its lines not asked for), then one new line: only the
+    # new line is made, the others are the nodes they were
+    memo, made = Memo(), []
+
+    def line(word):
+        made.append(word)
+        return h("li", None, word)
+
+    def outer(words, ctx):
+        return h("ol", None, [kept(ctx, "line-" + w, w, line, w) for w in words])
+
+    def draw(words):
+        ctx = Ctx("en")
+        ctx.memo = memo
+        memo.begin()
+        return kept(ctx, "log", tuple(words), outer, words, ctx)
+
+    first = draw(["a", "b"])
+    assert draw(["a", "b"]) is first            # the tick: kept whole
+    third = draw(["a", "b", "c"])
+    assert made == ["a", "b", "c"]
+    assert third["kids"][0] is first["kids"][0] and third["kids"][1] is first["kids"][1]
+
+
 def test_without_a_memo_every_part_is_made():
     calls = []
     ctx = Ctx("en")

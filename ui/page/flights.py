@@ -20,6 +20,35 @@ class Flights:
         self.patcher = patcher
         self._none = is_none
         self.flying = []            # [(flight element, its destination, ms it is done)]
+        self.queued = []            # [(flights, ms asked)] waiting for the next frame
+        self._frame = None          # the requestAnimationFrame proxy, made on first use
+
+    def fly_next_frame(self, flights, now, clock):
+        """`fly(flights, now)`, in the next animation frame, before it is painted: a flight
+        measures where its places are on screen (a layout), and in the frame the patch that
+        moved them is laid out once anyway, so the render (and the message that led to it)
+        never waits for a forced layout. A flight whose time is over by then (a page in the
+        background has no frames) is dropped; the others start as asked, a frame later.
+        `clock()`: the page's clock in ms. Where there are no animation frames, at once."""
+        if not flights:
+            return
+        self.queued.append((flights, now))
+        if len(self.queued) > 1:
+            return                  # a frame is asked for already
+        try:
+            if self._frame is None:
+                from pyscript.ffi import create_proxy
+                self._frame = create_proxy(lambda *a: self._take_queued(clock()))
+            self.js.requestAnimationFrame(self._frame)
+        except Exception:
+            self._take_queued(now)
+
+    def _take_queued(self, now):
+        queued, self.queued = self.queued, []
+        for flights, asked in queued:
+            late = now - asked
+            self.fly([f for f in flights
+                      if f["delay"] + f.get("ms", cues.FLIGHT_MS) > late], now)
 
     def fly(self, flights, now):
         """Each flight: a copy of the card, fixed over the page, animated (CSS `crisp-fly`)

@@ -37,6 +37,9 @@ TARGETS = (
     ("ui.page.table", None, "announce_node"), ("ui.page.table", None, "end_tree"),
     ("ui.page.table", None, "opponent_node"), ("ui.page.table", None, "spectator_bar"),
     ("ui.page.cues", None, "new_events"), ("ui.page.cues", None, "flights"),
+    ("ui.page.enginelink", "EngineLink", "_message"), ("ui.page.host_page", "HostPage", "room_out"),
+    ("ui.page.host_transport", "HostTransport", "send_remote"),
+    ("ui.page.client", "Client", "take"), ("ui.page.flights", "Flights", "fly"),
 )
 
 

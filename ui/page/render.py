@@ -245,7 +245,7 @@ class Screen:
 
     def _fly(self, flights, now):
         if flights and not self._reduced_motion():
-            self.flights.fly(flights, now)
+            self.flights.fly_next_frame(flights, now, self._now)
 
     def _warn(self, text):
         try:

@@ -135,36 +135,50 @@ class Memo:
     page's Screen owns one and hands it to each render's Ctx (`ctx.memo`)."""
 
     def __init__(self):
-        self.last = {}      # slot -> (key, node, {act name: spec})
+        self.last = {}      # slot -> (key, node, {act name: spec}, [slots made inside it])
         self.now = {}
+        self._making = []   # the slots being made, outermost first: [the slots inside each]
 
     def begin(self):
         """A new render: the last render's subtrees are the ones that may be kept."""
         self.last = self.now
         self.now = {}
+        self._making = []
 
     def get(self, ctx, slot, key, make, args):
         """The node for `slot`: the last render's when its key equals `key` (its acts
-        registered in ctx.acts again), else make(*args) (its acts noted with it)."""
+        registered in ctx.acts again, and the slots made inside it kept with it: a render
+        that keeps a part whole does not ask for its inner parts, which the next change of
+        the part finds again), else make(*args) (its acts noted with it)."""
         old = self.last.get(slot)
         if old is not None and old[0] == key:
             acts = old[2]
             for name in acts:
                 ctx.acts[name] = acts[name]
             node = old[1]
+            inner = old[3]
+            for name in inner:
+                got = self.last.get(name)
+                if got is not None:
+                    self.now[name] = got
         else:
             outer = ctx.acts
             ctx.acts = {}
+            self._making.append([])
             try:
                 node = make(*args)
                 if node is not None:
                     node["kept"] = True     # (the patcher: see `fresh`)
             finally:
+                inner = self._making.pop()
                 acts = ctx.acts
                 ctx.acts = outer
                 for name in acts:
                     outer[name] = acts[name]
-        self.now[slot] = (key, node, acts)
+        if self._making:
+            self._making[-1].append(slot)
+            self._making[-1].extend(inner)
+        self.now[slot] = (key, node, acts, inner)
         return node
 
 
