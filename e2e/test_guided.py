@@ -21,7 +21,8 @@ LOOK = """() => {
   return {step: guide && guide.getAttribute('data-step'),
           text: guide ? guide.innerText : null,
           held: held && held.getAttribute('data-card'),
-          results: !!q('round-results')};
+          results: !!q('round-results'),
+          in_sheet: !!(guide && guide.closest('[data-testid="end-sheet"]'))};
 }"""
 
 # Every tip the page shows, in order, as it shows (a tip can last less than one look: after
@@ -84,7 +85,9 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
     for _ in range(3000):
         look = page.evaluate(LOOK)
         step = look["step"]
-        if step is not None:
+        if step == "reveal":
+            assert look["in_sheet"], look          # the results sheet would cover it
+        elif step is not None:
             # the tip sits in the page's flow: it covers no card and no button
             box = page.locator(sel("guide")).bounding_box()
             hand = page.locator(sel("card-0-left")).bounding_box()
@@ -108,6 +111,16 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
     # the reveal: the player called and won the call with the low cards the deal gave
     page.wait_for_selector(sel("round-results"), timeout=T)
     assert page.locator(sel("result-0") + " .badge.caller").count() == 1
+    # "Got it" is not under the rising results sheet: the point a finger taps is the button's
+    # once the sheet has risen (a tap that lands on the sheet instead closes nothing)
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')",
+                           timeout=T)
+    on_top = page.evaluate("""() => {
+      const b = document.querySelector('[data-testid="guide-done"]').getBoundingClientRect();
+      const at = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+      return !!at && !!at.closest('[data-testid="guide-done"]');
+    }""")
+    assert on_top, "Got it is covered"
     page.click(sel("guide-done"))
     page.wait_for_selector(sel("guide"), state="detached", timeout=T)
     # played once: the landing does not offer it again
@@ -115,6 +128,50 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
     assert wait_ready(page) == "micropython"
     page.wait_for_selector(sel("play-solo"), timeout=T)
     assert page.locator(sel("guided-offer")).count() == 0
+
+
+def test_a_reload_in_the_guided_round_brings_its_tips_back_at_the_same_step(new_phone):
+    """Issue 20: a reload in the middle of the guided round went on without its tips. The
+    tip that comes back is the one for what is on the table (the Jack held: use it)."""
+    phone = new_phone()
+    page = phone.page
+    page.goto(phone.site.url("/?botpace=0.1"))
+    assert wait_ready(page) == "micropython"
+    page.click(sel("guided-play"), timeout=T)
+    engine_ready(page)
+    page.wait_for_selector(sel("guide"), timeout=T)
+    swapped = []
+    for _ in range(3000):
+        look = page.evaluate(LOOK)
+        if look["step"] == "jack" and look["held"] == "Jd":
+            break
+        if not follow(page, look, swapped):
+            page.wait_for_timeout(100)
+    before = page.evaluate(LOOK)
+    assert before["step"] == "jack", before
+    page.reload()
+    assert wait_ready(page) == "micropython"
+    page.wait_for_selector(sel("guide") + "[data-step=jack]", timeout=T)
+    after = page.evaluate(LOOK)
+    assert after["text"] == before["text"] and after["held"] == "Jd", (before, after)
+    # leaving this game is asked in a solo game's words (no "closes for everyone")
+    page.click(sel("menu"), timeout=T)
+    page.click(sel("menu-leave"), timeout=T)
+    ask = page.inner_text(".leave-ask")
+    assert "against the bots" in ask and "everyone" not in ask, ask
+    page.click(sel("menu-leave-cancel"), timeout=T)
+    page.click(sel("menu-close"), timeout=T)
+    # and the tips go on with the round: the Jack used, the next tip is the next step's
+    assert tap(page, "use-special", timeout=T)
+    page.wait_for_selector(sel("guide") + ":not([data-step=jack])", timeout=T)
+    # skipped tips stay skipped across a reload
+    page.click(sel("guide-skip"), timeout=T)
+    page.wait_for_selector(sel("guide"), state="detached", timeout=T)
+    page.reload()
+    assert wait_ready(page) == "micropython"
+    page.wait_for_selector(sel("deck"), timeout=T)
+    assert page.locator(sel("guide")).count() == 0
+    assert phone.errors == [], phone.errors
 
 
 def test_the_offer_can_be_declined_and_the_tips_skipped_mid_round(new_phone):

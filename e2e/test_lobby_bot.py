@@ -98,7 +98,7 @@ def test_host_friend_and_bot_play_a_round_then_a_bot_stands_in(new_phone):
     live(hp, "stand-in-2", timeout=40_000)        # shown once her seat is away
     hp.wait_for_selector(sel("seat-2", ".away"), timeout=T)
     hp.wait_for_selector(sel("stand-in-2"), state="detached", timeout=T)
-    assert hp.locator(sel("seat-2") + ' .badge.bot[aria-label="bot"]').count() == 1   # its icon
+    assert hp.locator(sel("seat-2") + ' .badge.bot[aria-label="Bot"]').count() == 1   # its icon
     live(hp, "next-round")
     hp.wait_for_selector(sel("event-log", ":has-text('Ana is ready.')"), timeout=T)
     live(hp, "ready")                             # round 2: Ana's seat plays first (dealer 1)

@@ -96,3 +96,33 @@ def test_the_rules_and_the_watchers_read_on_the_page(new_phone, screens_pages):
     assert page.inner_text("[data-testid=room-full]") == "This room is full (8 players)"
     assert page.is_enabled("[data-testid=wait-seat]")
     assert console_errors(phone) == [] and phone.errors == []
+
+
+# The line under the status: its text, and whether it shows whole in the viewport.
+SUB_LINE = """() => {
+  const e = document.querySelector('#app .statusbar .sub');
+  if (!e) return null;
+  const r = e.getBoundingClientRect();
+  return {text: e.innerText, seen: r.top >= 0 && r.bottom <= innerHeight && r.width > 0,
+          cut: e.scrollWidth > e.clientWidth + 1};
+}"""
+
+
+def test_an_away_players_turn_says_on_the_table_why_it_waits(new_phone, screens_pages):
+    """Issue 20: an away guest's turn without a turn timer showed "Pepe's turn" for 20 s with
+    no hint; the table says that Pepe's phone does not answer and when the turn is skipped,
+    on a small phone, in both languages, also with eight seats."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": 360, "height": 640},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    for n in (3, 8):
+        for lang, words in (("en", ("phone is not answering", "skipped in 12 s")),
+                            ("es", ("no responde", "en 12 s"))):
+            model = M.table(n, 0, away=(1,), turn=1)
+            model["players"][1]["skip_in"] = 12000
+            model["_ui"] = {"lang": lang}
+            H.show(page, model)
+            sub = page.evaluate(SUB_LINE)
+            assert sub is not None and sub["seen"] and not sub["cut"], (n, lang, sub)
+            assert all(w in sub["text"] for w in words), (n, lang, sub)
+    assert console_errors(phone) == [] and phone.errors == []

@@ -307,7 +307,7 @@ def test_host_may_let_a_bot_play_an_away_seat_until_it_is_back():
     m.players = players(NAMES[:4], bots={1: "hard"}, away=(1,))
     tree, ctx = show(m, ui)
     assert find(tree, "stand-in-1") is None
-    assert find_all(find(tree, "seat-1"), lambda nd: nd["attrs"].get("aria-label") == "bot")
+    assert find_all(find(tree, "seat-1"), lambda nd: nd["attrs"].get("aria-label") == "Bot")
     # a guest never sees it
     g = table_model(4, seat=2)
     g.players = players(NAMES[:4], away=(1,))
@@ -1687,7 +1687,7 @@ def test_icons_are_svg_drawings_with_their_names_and_no_text_needs_a_symbol_font
                                               "Sonido desactivado")
         host = find(tree, "host-badge")
         if host is not None:
-            assert host["attrs"]["aria-label"] in ("host", "anfitri\u00f3n")
+            assert host["attrs"]["aria-label"] in ("Host", "Anfitri\u00f3n")
     for name in ("icon-spade", "icon-menu", "icon-sound-on", "icon-host", "icon-bot",
                  "icon-dealer", "icon-caller", "icon-check", "icon-last-move", "icon-star",
                  "icon-warning", "icon-chevron-down", "medal"):

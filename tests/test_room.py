@@ -666,6 +666,26 @@ def test_the_room_times_out_the_turns_of_a_guest_that_is_gone():
     assert not net.leaks
 
 
+def test_an_away_seat_the_game_waits_for_says_when_the_room_plays_its_part():
+    # issue 20: an away guest's turn without a turn timer showed "Pepe's turn" for 20 s with
+    # no hint; each view's players say, for an away seat the game waits for, in how many ms
+    # the room plays its part (`skip_in`), so every screen can say why it waits and for how long
+    net = started(deck=DECK)
+    for conn in (LOCAL, "a", "b"):
+        net.act(conn, {"do": "ready"})
+    assert all("skip_in" not in p for p in net.last("b", "view")["players"])
+    net.close("a")                           # seat 1's turn, no draw timer
+    players = net.last("b", "view")["players"]
+    assert players[1]["connected"] is False and players[1]["skip_in"] == GONE_MS
+    assert "skip_in" not in players[0] and "skip_in" not in players[2]
+    assert net.last(LOCAL, "view")["players"][1]["skip_in"] == GONE_MS
+    net.later(GONE_MS)
+    assert net.host.view["turn"] == 2
+    # still away, but the game does not wait for seat 1 now: nothing to count down
+    assert "skip_in" not in net.last("b", "view")["players"][1]
+    assert not net.leaks
+
+
 def test_a_dead_phone_holding_a_card_is_noticed_then_its_draw_times_out_after_the_grace():
     net = started(deck=DECK)
     for conn in (LOCAL, "a", "b"):

@@ -142,6 +142,25 @@ def test_a_draft_saved_before_the_engine_ran_makes_the_same_room_again():
     assert ask(Engine(), op="restore", saved=bad, pace=1, now=0)["op"] == "refused"
 
 
+def test_a_draft_keeps_the_hosts_language_for_the_bots_it_makes_again():
+    # issue 20: a room made again from its draft (a reload before the engine ran) named its
+    # bots in English whatever the host's language
+    for lang, first in (("es", "Luc\u00eda"), ("en", "Emma")):
+        engine = Engine()
+        reply = ask(engine, op="restore", saved=hostlife.draft(ROOM, "Ana", 9, None, lang),
+                    pace=0.1, now=300)
+        assert reply["op"] == "out" and engine.room.lang == lang
+        ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=301)
+        ask(engine, op="receive", conn="local", text=msg("add_bot", level="easy"), now=302)
+        assert engine.room.seats[1].name.endswith(" " + first), lang
+    # a draft's language is checked like the create request's: anything else is English
+    for bad in ("fr", 5, ["es"], None):
+        engine = Engine()
+        ask(engine, op="restore", saved=dict(hostlife.draft(ROOM, "Ana", 9, None), lang=bad),
+            pace=0.1, now=300)
+        assert engine.room.lang == "en", bad
+
+
 def test_connections_the_room_drops_come_back_for_the_page_to_close():
     # ui/shared/gate.py: a connection not seated within 10 s is dropped; the page must close it
     engine = created()

@@ -50,6 +50,23 @@ def test_a_save_that_is_not_a_json_object_reads_as_bad_and_forget_drops_every_re
     assert items == {}
 
 
+def test_a_guided_round_is_remembered_with_its_solo_room_until_its_tips_are_skipped():
+    # issue 20: a reload in the guided first round went on without its tips
+    saved, items = rooms()
+    saved.mark_solo("crisp-x", guided=True)
+    saved.mark_solo("crisp-y")
+    assert saved.is_solo("crisp-x") and saved.is_guided("crisp-x")
+    assert saved.is_solo("crisp-y") and not saved.is_guided("crisp-y")
+    assert not saved.is_guided("crisp-z") and not saved.is_solo("crisp-z")
+    saved.mark_solo("crisp-x")               # the tips skipped: a plain solo game from now on
+    assert saved.is_solo("crisp-x") and not saved.is_guided("crisp-x")
+    saved.mark_solo("crisp-x", guided=True)
+    saved.forget("crisp-x")
+    assert not saved.is_guided("crisp-x")
+    items["crisp.solo.crisp-w"] = "guided but changed"     # a record someone else changed
+    assert saved.is_solo("crisp-w") and not saved.is_guided("crisp-w")
+
+
 def test_the_lease_held_is_the_one_hostlife_reads():
     saved, items = rooms()
     t = 1700000000000

@@ -11,6 +11,7 @@ import secrets
 import pytest
 
 from roomnet import CARD, Net
+from crisp_core import bot_names
 from ui.shared import handover, proof, seal
 from ui.page.client import Client
 from ui.worker.engine import Engine
@@ -414,6 +415,43 @@ def test_with_one_person_left_the_round_is_dealt_again_and_the_old_host_keeps_it
     out = room.receive("x", msg("join", name="Eve", seat_id=proof.seat_id("f" * 32),
                                 nonce="1" * 32), room.now)
     assert [json.loads(t)["code"] for _, t in out] == ["no_seat"]
+
+
+def test_a_room_taken_over_names_its_bots_in_the_new_hosts_language():
+    # issue 20: a room rebuilt at a handover started in English whatever its host's language.
+    # The room's bots are named in its host's language (crisp_core/bot_names.py); from the
+    # handover on its host is the successor's page: the takeover request's `lang`.
+    for how, people in (("public", ("Ana",)), ("sealed", ("Ana", "Bea"))):
+        for lang in ("es", "en"):
+            other = "en" if lang == "es" else "es"
+            net = playing(people, bots=1)
+            net.room.lang = other
+            if how == "sealed":
+                sealed(net)
+            else:
+                net.deliver(net.room.standby_out())
+            take = Takeover_.__new__(Takeover_)
+            take.engine, take.now = Engine(), 0
+            take.spec = spec_for(net, "g1")
+            take.last = take.request({"op": "takeover", "handover": take.spec, "now": 0,
+                                      "lang": lang})
+            if how == "sealed":
+                holder_flow(take, net, "g2", "peer-bea")
+            room = take.engine.room
+            assert room is not None and take.engine.how == how, how
+            assert room.lang == lang, (how, lang)
+            names = [s.name for s in room.seats]
+            assert names == [p["name"] for p in net.clients["g1"].players]   # none renamed
+            new = bot_names.bot_name(room.lang, len(names), names)
+            assert bot_names.first_name(new) in bot_names.NAMES[lang], (how, new)
+    # a language the room does not know is not taken: a rebuilt room's bots are English
+    net = playing(("Ana",), bots=1)
+    net.deliver(net.room.standby_out())
+    for bad in ("xx", 5, ["es"]):
+        engine = Engine()
+        engine.handle(json.dumps({"op": "takeover", "handover": spec_for(net, "g1"), "now": 0,
+                                  "lang": bad}))
+        assert engine.room is not None and engine.room.lang == "en", bad
 
 
 def test_a_takeover_spec_that_makes_no_sense_is_refused():

@@ -210,3 +210,156 @@ def test_a_wrong_link_says_what_to_do_with_no_form():
             assert find(tree, "player-name") is None and find(tree, "leave") is not None
     tree, ctx = show(join_model(status="bad_link"))
     assert "Not a room link" in text_of(tree)
+
+
+# ---- leaving (issue 20 leftovers) ---------------------------------------------------------
+
+def leave_words(model, lang):
+    from ui.page.viewmodel import new_ui
+    ui = new_ui(lang)
+    ui["menu_open"] = True
+    ui["leave_ask"] = True
+    tree, ctx = show(model, ui, lang=lang)
+    return text_of(find_all(find(tree, "menu-panel"),
+                            lambda n: n["attrs"].get("class") == "leave-ask")[0])
+
+
+def test_leaving_a_solo_game_says_what_ends_and_never_that_it_closes_for_everyone():
+    from test_render_model import players
+    solo = table_model(3, seat=0)
+    solo.players = players(["Sol", "Emma", "Oliver"], {1: "easy", 2: "hard"})
+    solo.solo = True
+    for lang, words, never in (("en", "against the bots", "everyone"),
+                               ("es", "contra los bots", "todos")):
+        text = leave_words(solo, lang)
+        assert words in text and never not in text, (lang, text)
+        assert i18n.t(lang, "leave_ask_solo") in text
+    # a room with friends (or one that could have them) closes for everyone, as it said
+    room = table_model(3, seat=0)
+    for lang in ("en", "es"):
+        assert i18n.t(lang, "leave_ask_host") in leave_words(room, lang)
+        assert i18n.t(lang, "leave_ask") in leave_words(table_model(3, seat=1), lang)
+
+
+# ---- a player without a name (issue 20 leftovers) -----------------------------------------
+
+def test_a_seat_named_you_reads_you_once_at_the_table_in_the_lobby_and_the_results():
+    # the guided round's player types no name: the seat is called "You" ("T\u00fa"), and the
+    # seat read "You YOU" with the badge beside it
+    from test_render_model import lobby_model, players
+    for lang in ("en", "es"):
+        you = i18n.t(lang, "guided_name")
+        names = [you, "Emma", "Oliver"]
+        m = table_model(3, seat=0, names=names)
+        tree, ctx = show(m, lang=lang)
+        head = text_of(find(tree, "seat-0")).lower()
+        assert head.count(you.lower()) == 1, (lang, head)
+        assert i18n.t(lang, "badge_you").lower() not in head.replace(you.lower(), ""), head
+        lobby = lobby_model(3, seat=0)
+        lobby.lobby["players"] = lobby.players = players(names, {1: "easy", 2: "easy"})
+        tree, ctx = show(lobby, lang=lang)
+        row = text_of(find(tree, "player-0")).lower()
+        assert row.count(you.lower()) == 1, (lang, row)
+        over = table_model(3, seat=0, names=names, phase="round_over", turn=None, caller=None,
+                           hands=[["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]],
+                           round_points=[14, 11, 17], scores=[14, 11, 17])
+        tree, ctx = show(over, lang=lang)
+        row = text_of(find(tree, "result-0")).lower()
+        assert row.count(you.lower()) == 1, (lang, row)
+        # a seat with a name of its own keeps the badge: the player is marked
+        m = table_model(3, seat=0, names=["Sol", "Emma", "Oliver"])
+        tree, ctx = show(m, lang=lang)
+        assert i18n.t(lang, "badge_you") in text_of(find(tree, "seat-0"))
+    # the other language's word for "you" is the name's too ("T\u00fa" on an English page)
+    m = table_model(3, seat=0, names=["t\u00fa", "Emma", "Oliver"])
+    tree, ctx = show(m, lang="en")
+    assert "you" not in text_of(find(tree, "seat-0")).lower()
+
+
+# ---- the seats' badges (issue 20 leftovers) -----------------------------------------------
+
+def test_every_seat_badge_says_its_word_in_one_case_and_in_player_words():
+    # a tap on a seat's icon shows its word (and a hover its tooltip): "host", "Dealer",
+    # "bot", "crisp!" and "Ready" mixed their cases
+    from test_render_model import players
+    for lang in ("en", "es"):
+        seen = {}
+        for phase, caller in (("peek", None), ("last_turns", 1)):
+            m = table_model(3, seat=0, phase=phase, caller=caller, dealer=1,
+                            ready=[True, True, True], last_turns_left=1)
+            m.players = players(["Ana", "Emma", "Bea"], {1: "easy"})
+            tree, ctx = show(m, lang=lang)
+            for node in find_all(tree, lambda n: "icon" in (n["attrs"].get("class") or "")
+                                 .split() and "badge" in (n["attrs"].get("class") or "").split()):
+                label = node["attrs"].get("aria-label")
+                assert label == node["attrs"].get("title"), node["attrs"]
+                seen[node["attrs"]["class"].split()[-1]] = label
+        assert set(seen) >= {"host", "dealer", "bot", "caller", "check"}, seen
+        for kind, label in seen.items():
+            assert label[:1].isupper(), (lang, kind, label)
+            assert label.strip() and not label.endswith("!"), (lang, kind, label)
+        if lang == "es":   # said of a person: no gender ("Listo")
+            assert all(w not in label.lower().split() for label in seen.values()
+                       for w in ("listo", "lista")), seen
+
+
+# ---- an away player's turn (issue 20 leftovers) -------------------------------------------
+
+def test_an_away_players_turn_says_why_the_table_waits_and_what_comes_next():
+    from test_render_model import paused, players
+    from ui.page.table_model import table_info
+    from ui.page.viewmodel import Ctx, new_ui
+    m = table_model(3, seat=0, turn=1)
+    m.players = players(["Hana", "Pepe", "Bea"], away=(1,))
+    m.players[1]["skip_in"] = 12000
+    for lang, words in (("en", ("Pepe\u2019s phone is not answering", "skipped in 12 s")),
+                        ("es", ("El tel\u00e9fono de Pepe no responde", "12 s"))):
+        info = table_info(m, new_ui(lang), Ctx(lang))
+        assert info["status"] == i18n.t(lang, "st_other_turn", name="\u2068Pepe\u2069")
+        sub = (info["status_sub"] or "").replace("\u2068", "").replace("\u2069", "")
+        assert all(w in sub for w in words), (lang, sub)
+        tree, ctx = show(m, lang=lang)
+        assert words[0] in text_of(tree).replace("\u2068", "").replace("\u2069", "")
+    # the count goes down with the time since the view came
+    info = table_info(m, new_ui("en"), Ctx("en", elapsed=4500))
+    assert "8 s" in info["status_sub"]
+    # no time said (a room that does not say it, or the time is up): what comes, without one
+    del m.players[1]["skip_in"]
+    info = table_info(m, new_ui("en"), Ctx("en"))
+    assert "not answering" in info["status_sub"] and " s." not in info["status_sub"]
+    m.players[1]["skip_in"] = "soon"                     # a malformed one: the same
+    assert table_info(m, new_ui("en"), Ctx("en"))["status_sub"] == info["status_sub"]
+    # a seat that is there, or a table paused (the host silent: the banner says it): no hint
+    m.players = players(["Hana", "Pepe", "Bea"])
+    assert table_info(m, new_ui("en"), Ctx("en"))["status_sub"] is None
+    m.players = players(["Hana", "Pepe", "Bea"], away=(1,))
+    m.pause = paused(0, 0)
+    assert table_info(m, new_ui("en"), Ctx("en"))["status_sub"] is None
+
+
+# ---- friends waiting in a full lobby (issue 20 leftovers) ---------------------------------
+
+def test_the_hosts_lobby_says_once_that_a_friend_waits_for_a_seat():
+    # "Zoe is waiting" showed twice: in the watchers line and in the make-room box
+    from test_room_full import full_lobby
+    from test_room_watch import watcher
+    net = full_lobby()
+    zoe = watcher(net, "z")
+    cleo = watcher(net, "c")
+    zoe.sit("Zoe")
+    cleo.sit("Cleo")
+    for lang in ("en", "es"):
+        tree, ctx = show(net.host, lang=lang)
+        text = text_of(tree)
+        assert text.count("Zoe") == 1, (lang, text)
+        assert "Zoe" in text_of(find(tree, "friends-waiting"))
+        line = find(tree, "watchers")
+        assert line is None or "Zoe" not in text_of(line)
+    # a guest's lobby has no make-room box: its watchers line says who waits
+    tree, ctx = show(net.clients["g0"])
+    assert "Zoe" in text_of(find(tree, "watchers")) and find(tree, "friends-waiting") is None
+    # someone watching without asking is still said on the host's line
+    watcher(net, "w")
+    tree, ctx = show(net.host)
+    assert "Someone is watching" in text_of(find(tree, "watchers"))
+    assert text_of(tree).count("Zoe") == 1

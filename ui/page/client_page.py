@@ -21,6 +21,7 @@ class PageSide:
     watchers = ()         # the room's spectators; took: whose seat this page took mid-game
     took = None           # (both the Client's, from the room: ui/page/watchers.py `heard`)
     arriving = ()         # host page: friends whose join waits for the engine (ui/page/early.py)
+    solo = False          # host page: a solo game (bots only, no network: host_phase `solo`)
 
     def set_status(self, status, phase=None):
         """The page's word on the connection (`status` above: ui/page/link.py's, or the host
@@ -51,6 +52,10 @@ class PageSide:
         """Host page: the engine's start shown while waited for (`engine_wait`, `_stage`,
         `_slow`: EngineLink's)."""
         self.engine_wait, self.engine_stage, self.engine_slow = wait, stage, bool(slow)
+
+    def set_solo(self, solo):
+        """Host page: whether this room is a solo game (leaving it ends it for good)."""
+        self.solo = bool(solo)
 
     def set_arriving(self, names):
         """Host page: the friends shown arriving in the lobby while the engine starts (names)."""

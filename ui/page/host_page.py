@@ -98,6 +98,7 @@ class HostPage(HostTransport, HostSaves, Page):
         if client is not None and client.screen != "join":
             client.set_engine(wait, self.engine.stage, self.engine.slow)
             client.set_arriving(self.arriving())
+            client.set_solo(self.phase.solo)
             client.set_status(client.status, self.phase.phase)
             return webrtc.describe(client, self.net, self.now())   # a friend could not connect
         # no room yet, or the engine has not answered for it (solo, a resumed room); in a
@@ -143,13 +144,16 @@ class HostPage(HostTransport, HostSaves, Page):
         elif name == "play_solo":
             self.solo(payload)
         elif name == "play_guided":
-            self.solo(payload, deck=guided_deck())   # the guided round (ui/page/guided.py)
+            self.solo(payload, deck=guided_deck(), guided=True)   # ui/page/guided.py
         elif name == "resume_room" and self.offer is not None:
             self.resume_room(self.offer.get("room_id"))
         elif name == "abandon_room" and self.offer is not None:
             self.forget(self.offer.get("room_id"))
             self.offer = None
-        elif name != "guided_skip":           # (the screen remembers a skipped guide)
+        elif name == "guided_skip":           # (the screen remembers a skipped guide)
+            if self.room_id is not None and self.saves.is_guided(self.room_id):
+                self.saves.mark_solo(self.room_id)     # no tips after a reload either
+        else:
             log("intent not handled here:", name)
 
     def handle(self, name, payload):
@@ -243,9 +247,10 @@ class HostPage(HostTransport, HostSaves, Page):
         self.client = Client(self.local_send, is_host=True)
         return self.room_id
 
-    def solo(self, payload, deck=None):
+    def solo(self, payload, deck=None, guided=False):
         """Play at once against bots, in this tab only: no signaling, no Peer (`deck`: a
-        stacked deck, the guided round's: crisp_core/guided.py)."""
+        stacked deck, the guided round's: crisp_core/guided.py; `guided`: the guided round,
+        its tips shown again after a reload)."""
         if self.room_id is not None:
             return
         name = payload["name"]
@@ -256,7 +261,7 @@ class HostPage(HostTransport, HostSaves, Page):
         self.client.join(name, None)
         for msg in room_commands.solo_messages(payload):
             self.client.host(msg)
-        self.saves.mark_solo(room_id)          # resumed without a network
+        self.saves.mark_solo(room_id, guided)  # resumed without a network
         self.saves.mark_last(room_id)
         self.hold_lease()
         self.name_room_in_url(room_id)
@@ -273,7 +278,8 @@ class HostPage(HostTransport, HostSaves, Page):
         room_id = self.new_room(name)
         self.hold_lease()
         # saved at once: a reload before the engine saves the room makes the same room again
-        self.saves.save_draft(room_id, name, self.seed, self.deck)
+        self.saves.save_draft(room_id, name, self.seed, self.deck,
+                              self.screen.ui.get("lang", "en"))
         if self.engine.state != "ready":
             # The lobby and its link work at once; the room's own lobby replaces this one
             # when the engine runs (guests who join meanwhile wait for it).
@@ -307,7 +313,8 @@ class HostPage(HostTransport, HostSaves, Page):
         self.client = client
         self.hold_lease()
         self.engine.request({"op": "takeover", "handover": spec, "pace": self.bot_pace,
-                             "now": self.clock()})
+                             "now": self.clock(),
+                             "lang": self.screen.ui.get("lang", "en")})    # the bots' names
         client.join(name, None)
         self.saves.mark_last(room_id)
         self.start_net()

@@ -77,6 +77,8 @@ class HostSaves:
         self.phase.to("resume_game" if saved.get("game") else "resume_lobby")
         self.phase.waits = True
         self.phase.solo = self.saves.is_solo(room_id)
+        # a guided first round reloaded: its tips come back, at the step on the table
+        self.screen.ui["guided"] = self.saves.is_guided(room_id)
         self.engine.request({"op": "restore", "saved": saved, "pace": self.bot_pace,
                              "cheat": self.cheat, "now": self.clock()})
         self.hold_lease()

@@ -93,6 +93,8 @@ EN = {
     "leave_room": "Leave the room",
     "leave_ask": "Leave the room? You can come back with the link.",
     "leave_ask_host": "Leave the room? It closes for everyone.",
+    "leave_ask_solo": "Leave this game against the bots? It ends here, and you can\u2019t "
+                      "come back to it.",
 }
 
 ES = {
@@ -186,4 +188,6 @@ ES = {
     "leave_room": "Salir de la sala",
     "leave_ask": "\u00bfSalir de la sala? Puedes volver con el enlace.",
     "leave_ask_host": "\u00bfSalir de la sala? Se cierra para todos.",
+    "leave_ask_solo": "\u00bfSalir de esta partida contra los bots? Se termina aqu\u00ed y no "
+                      "podr\u00e1s volver a ella.",
 }

@@ -125,6 +125,19 @@ EN = {
     "fair_ok_short": "Fair deal checked",
     "fair_details": "How it was checked",
     "name_max": "(up to {n} letters)",
+    # a seat's icons, said on a tap or a hover (and to screen readers): one case for all
+    "tip_host": "Host",
+    "tip_dealer": "Dealer",
+    "tip_bot": "Bot",
+    "tip_caller": "Called crisp",
+    "tip_ready": "Has seen their cards",
+    "tip_connected": "Connected",
+    "tip_away": "Away",
+    # an away player's turn: why the table waits, and what comes next
+    "st_away_turn": "{name}\u2019s phone is not answering: their turn is skipped in {s} s "
+                    "if they are not back.",
+    "st_away_turn_soon": "{name}\u2019s phone is not answering: their turn is skipped if "
+                         "they are not back soon.",
 }
 
 ES = {
@@ -249,4 +262,15 @@ ES = {
     "fair_ok_short": "Reparto comprobado",
     "fair_details": "C\u00f3mo se comprob\u00f3",
     "name_max": "(hasta {n} letras)",
+    "tip_host": "Anfitri\u00f3n",
+    "tip_dealer": "Reparte",
+    "tip_bot": "Bot",
+    "tip_caller": "Ha cantado crisp",
+    "tip_ready": "Ya ha mirado sus cartas",
+    "tip_connected": "En l\u00ednea",
+    "tip_away": "Sin conexi\u00f3n",
+    "st_away_turn": "El tel\u00e9fono de {name} no responde: si no vuelve, su turno se salta "
+                    "en {s} s.",
+    "st_away_turn_soon": "El tel\u00e9fono de {name} no responde: si no vuelve pronto, su "
+                         "turno se salta.",
 }

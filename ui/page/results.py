@@ -9,7 +9,7 @@ from ui.page import cards
 from ui.page.icons import icon, medal
 from ui.page.vdom import h
 from ui.page.results_model import standings
-from ui.page.viewmodel import player_list, read, seat_name
+from ui.page.viewmodel import player_list, read, says_you, seat_name
 from ui.page.widgets import button, card_name, card_node
 
 
@@ -55,8 +55,9 @@ def history_table(model, ranked, ctx):
 
 
 def you_badge(r, me, ctx):
-    """The "you" mark on this player's own row (issue 20.9), or None."""
-    if r["seat"] != me:
+    """The "you" mark on this player's own row (issue 20.9), or None (also when its name is
+    itself "you": `says_you`)."""
+    if r["seat"] != me or says_you(r["name"]):        # ("You": no "You YOU")
         return None
     return h("span", {"class": "badge you", "data-testid": "you-" + str(r["seat"])},
              ctx.t("badge_you"))
@@ -138,10 +139,12 @@ def fair_tree(fair, info, ctx):
              save)
 
 
-def end_tree(model, info, ui, ctx):
+def end_tree(model, info, ui, ctx, tip=None):
     """The results sheet. It opens by itself for each new end of round; the player may put it
     down to a bar (its title, their points, the next-round button) to see the hands shown on
-    the table, and bring it back. The test ids inside stay in the page either way."""
+    the table, and bring it back. The test ids inside stay in the page either way. `tip`: the
+    guided round's tip node (ui/page/guided_screens.py) or None; it shows under the sheet's
+    bar, open or down, since the sheet would cover it in the table's flow."""
     key = str(info["round"]) + ":" + str(info["phase"])
     if ui.get("sheet_key") != key:
         ui["sheet_key"] = key
@@ -149,7 +152,7 @@ def end_tree(model, info, ui, ctx):
     is_open = bool(ui.get("sheet_open"))
     ranked = standings(info["results"])
     table = standings_table(ranked, ctx, info["me"])
-    parts = [sheet_bar(info, is_open, ctx)]
+    parts = [sheet_bar(info, is_open, ctx), tip]
     parts.append(h("div", {"class": "sheet-body", "id": "sheet-body", "hidden": not is_open},
                    sheet_body(model, info, ranked, table, ctx)))
     # what comes next stays in reach at the sheet's foot, however long its body (issue 20.9)

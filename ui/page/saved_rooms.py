@@ -3,7 +3,8 @@ one (docs/design.md "Persistence"). The rules (which room to resume, whether a l
 the clock) are ui/shared/hostlife.py's; this module reads and writes the records.
 
 Records: "crisp.room.<id>" (the room's save: Room.to_dict()), "crisp.live.<id>" (the lease:
-hostlife.lease_record), "crisp.solo.<id>" (a solo room: resumed without a network),
+hostlife.lease_record), "crisp.solo.<id>" (a solo room: resumed without a network; "guided": a guided first
+round with its tips on),
 "crisp.peer.<id>" (the room's PeerJS token), "crisp.host.room" (the last room hosted here).
 
 Runs on MicroPython and CPython: the storage is passed in (ui/page/storage.py Storage, or a
@@ -16,6 +17,7 @@ from ui.shared import hostlife, savedroom
 
 ROOM_KEYS = ("crisp.room.", "crisp.live.", "crisp.solo.", "crisp.peer.")
 LAST = "crisp.host.room"
+GUIDED = "guided"            # "crisp.solo.<id>" of a guided first round, its tips on
 MOVED = "crisp.moved."        # + new id: the old host room a page left to rejoin it there
 
 
@@ -64,10 +66,10 @@ class SavedRooms:
         """Keep the room's save (the engine's JSON text) under its id."""
         self.storage.set("crisp.room." + room_id, text)
 
-    def save_draft(self, room_id, name, seed=None, deck=None):
+    def save_draft(self, room_id, name, seed=None, deck=None, lang=None):
         """A room just created, saved at once (hostlife.draft): a reload before the engine
-        saves it makes the same room again."""
-        self.save(room_id, json.dumps(hostlife.draft(room_id, name, seed, deck)))
+        saves it makes the same room again, its bots named in `lang` (the host's)."""
+        self.save(room_id, json.dumps(hostlife.draft(room_id, name, seed, deck, lang)))
 
     def saved_game(self, room_id):
         """The saved room as a dict when it holds a game (a Probe's source), else None."""
@@ -114,8 +116,15 @@ class SavedRooms:
     def is_solo(self, room_id):
         return bool(self.storage.get("crisp.solo." + room_id))
 
-    def mark_solo(self, room_id):
-        self.storage.set("crisp.solo." + room_id, "1")
+    def is_guided(self, room_id):
+        """True when the solo room `room_id` is a guided first round whose tips are on
+        (ui/page/guided.py): a reload shows them again."""
+        return self.storage.get("crisp.solo." + room_id) == GUIDED
+
+    def mark_solo(self, room_id, guided=False):
+        """Room `room_id` is a solo game (resumed without a network); `guided`: a guided
+        first round with its tips on (marked again without it once they are skipped)."""
+        self.storage.set("crisp.solo." + room_id, GUIDED if guided else "1")
 
     def peer_token(self, room_id, fresh):
         """The room's PeerJS token, kept across reloads (the signaling server keeps the id

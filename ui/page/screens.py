@@ -19,7 +19,7 @@ from ui.page.results import tally
 from ui.page.solo_button import solo_button
 from ui.page.table import table_tree
 from ui.page.vdom import h, isolate, keyed
-from ui.page.viewmodel import player_list, read, seat_name
+from ui.page.viewmodel import player_list, read, room_role, says_you, seat_name
 from ui.page.widgets import button, decor, has_name, name_input, rules_text, select, topbar
 
 COPIED_MS = 2000
@@ -60,7 +60,7 @@ def build(model, ui, ctx):
         body = landing_tree(model, ui, ctx)
     in_room = None
     if screen in ("lobby", "table"):
-        in_room = "host" if read(model, "is_host", False) else "guest"
+        in_room = room_role(model)
     # Keyed parts: the connection banner coming or going must not shift the screen's body
     # to another index (that redrew the join panel, and its name field lost focus and the
     # phone's keyboard as the player typed). A new screen is a new body.
@@ -279,7 +279,7 @@ def lobby_rows(model, players, host, ctx):
                             ctx.t("badge_bot_" + str(p.get("bot")))
                             if i18n.has(ctx.lang, "badge_bot_" + str(p.get("bot")))
                             else ctx.t("badge_bot")))
-        if s == me:
+        if s == me and not says_you(p.get("name")):       # ("You": no "You YOU")
             badges.append(h("span", {"class": "badge you"}, ctx.t("badge_you")))
         on = p.get("connected", True) is not False
         remove = None
@@ -290,7 +290,7 @@ def lobby_rows(model, players, host, ctx):
         rows.append(h("li", {"class": "player" + ("" if on else " away"),
                              "data-testid": "player-" + str(s)},
                       h("span", {"class": "dot " + ("on" if on else "off"),
-                                 "title": ctx.t("connected" if on else "disconnected")}),
+                                 "title": ctx.t("tip_connected" if on else "tip_away")}),
                       h("span", {"class": "pname", "title": seat_name(players, s, ctx)},
                         seat_name(players, s, ctx)),
                       badges, remove))

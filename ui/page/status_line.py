@@ -3,6 +3,8 @@
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
+from crisp_core.actions import PLAY_PHASES
+from ui.page.client import left_ms
 from ui.page.viewmodel import card_text, seat_name, secs
 
 
@@ -71,7 +73,11 @@ def status_text(info, players, ctx):
 
 
 def status_sub(info, players, ctx):
-    """A second, quieter line: the crisp call and the last turns, the peek timer."""
+    """A second, quieter line: why the table waits for an away player's turn, the crisp call
+    and the last turns, the peek timer."""
+    away = away_turn(info, players, ctx)
+    if away is not None:
+        return away
     if info["phase"] == "last_turns" and info["caller"] is not None:
         key = "st_last_turns_you" if info["caller"] == info["me"] else "st_last_turns"
         return ctx.tn(key, info["last_turns_left"] or 0,
@@ -79,3 +85,24 @@ def status_sub(info, players, ctx):
     if info["phase"] == "peek" and info["peek_left"] is not None:
         return ctx.t("st_peek_timer", s=secs(info["peek_left"]))
     return None
+
+
+def away_turn(info, players, ctx):
+    """Why the table waits, while it is the turn of a player whose phone does not answer
+    (not this page's, the game not paused): "Pepe's phone is not answering: their turn is
+    skipped in 12 s", the room's `skip_in` (ms, from the view's players, counted down with
+    `ctx.elapsed`) or, when the room does not say it, the same without a time. None
+    otherwise."""
+    turn = info["turn"]
+    if info["paused"] or info["phase"] not in PLAY_PHASES or turn is None or turn == info["me"]:
+        return None
+    seats = info["seats"]
+    if not 0 <= turn < len(seats) or seats[turn]["connected"] or seats[turn]["bot"]:
+        return None
+    name = seat_name(players, turn, ctx)
+    skip = (players.get(turn) or {}).get("skip_in")
+    if isinstance(skip, int) and not isinstance(skip, bool) and skip > 0:
+        left = left_ms(skip, ctx.elapsed)
+        if left:
+            return ctx.t("st_away_turn", name=name, s=secs(left))
+    return ctx.t("st_away_turn_soon", name=name)

@@ -35,15 +35,15 @@ def seat_badges(row, info, ctx):
     if row.get("host"):
         # the real host, marked by the room's word: a guest named "Hana (host)" gets no badge
         # (a crown, named for screen readers: the seat's head has room for a few badges only)
-        out.append(icon_badge("host", ctx.t("badge_host"), "host-badge"))
+        out.append(icon_badge("host", ctx.t("tip_host"), "host-badge"))
     if row["dealer"]:
-        out.append(icon_badge("dealer", ctx.t("dealer")))
+        out.append(icon_badge("dealer", ctx.t("tip_dealer")))
     if row["bot"]:
-        out.append(icon_badge("bot", ctx.t("badge_bot")))
+        out.append(icon_badge("bot", ctx.t("tip_bot")))
     if row["caller"]:
-        out.append(icon_badge("caller", ctx.t("badge_crisp")))
+        out.append(icon_badge("caller", ctx.t("tip_caller")))
     if info["phase"] == "peek" and row["ready"]:
-        out.append(icon_badge("check", ctx.t("ready")))
+        out.append(icon_badge("check", ctx.t("tip_ready")))
     return out
 
 
@@ -169,7 +169,9 @@ def table_tree(model, ui, ctx):
                    mine, info, ctx, ui)
     log = log_node(model, players, ctx)
     # End of round / game
-    end = end_tree(model, info, ui, ctx) if info["results"] is not None else None
+    # the guided round's tip: at the reveal it sits in the results sheet, which would cover it
+    tip = guided_screens.tip(model, ui, ctx)
+    end = end_tree(model, info, ui, ctx, tip) if info["results"] is not None else None
     grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= 4 else "")
     # 5 to 8 players: on a short phone the opponents' seats scroll in their own box (CSS),
     # which a keyboard reaches too, and which says what it holds
@@ -182,7 +184,7 @@ def table_tree(model, ui, ctx):
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", grid_attrs, [kept_opponent(ctx, r, info) for r in others]),
              spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
-             centre, guided_screens.tip(model, ui, ctx), status, my_node,
+             centre, tip if end is None else None, status, my_node,
              None if info["phase"] in END_PHASES or info["spectator"] else actions, end, log)
 
 
@@ -332,7 +334,8 @@ def my_seat_node(mine, info, ctx, ui=None):
              h("div", {"class": "hand"}, seat_cards(ctx, mine, "lg")),
              h("div", {"class": "seat-head"},
                name_node(mine["name"]),
-               h("span", {"class": "badge you"}, ctx.t("badge_you")),
+               h("span", {"class": "badge you"}, ctx.t("badge_you"))
+               if mine["you_badge"] else None,
                h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
                h("span", {"class": "score", "title": ctx.t("total")},
                  ctx.t("points_n", n=mine["score"])),

@@ -10,7 +10,8 @@ from ui.page import cards
 from ui.page.client import left_ms
 from ui.page.results_model import fair_alarm, fair_info, results_info
 from ui.page.status_line import status_sub, status_text
-from ui.page.viewmodel import allowed_map, pause_of, player_list, read, reveal_map, seat_name
+from ui.page.viewmodel import (allowed_map, pause_of, player_list, read, reveal_map, says_you,
+                               seat_name)
 
 
 def table_info(model, ui, ctx):
@@ -97,6 +98,8 @@ def seat_rows(model, ui, ctx, view, players, n, me, queen, paused, spectator):
             "bot": p.get("bot"),
             "score": scores[s] if s < len(scores) else 0, "cards": [],
         }
+        # this player's own seat is marked "you", unless its name says it already
+        row["you_badge"] = s == me and not says_you(p.get("name"))
         # The host may let a bot play an away person's seat until they are back.
         row["stand_in"] = None
         if (is_host and s != me and s != host and not row["connected"]

@@ -12,7 +12,7 @@ from crisp_core.actions import PLAY_PHASES
 from ui.page import cards
 from ui.page import i18n
 from ui.page.presence import Pause
-from ui.page.vdom import isolate
+from ui.page.vdom import FSI, PDI, isolate
 
 
 class Ctx:
@@ -89,6 +89,21 @@ def seat_name(players, seat, ctx):
     return isolate(name)            # shown in its own <bdi> (ui/page/vdom.py)
 
 
+def says_you(name):
+    """True when a seat's `name` (as the room has it, or as `seat_name` shows it) is itself
+    the word "you" in a language of the page ("You", "T\u00fa": the guided round's player,
+    who typed no name, is called so): its seat then shows no "you" badge beside it, which
+    read "You YOU"."""
+    if not isinstance(name, str):
+        return False
+    word = name.replace(FSI, "").replace(PDI, "").strip().lower()
+    for lang in i18n.LANGS:
+        for key in ("badge_you", "guided_name"):
+            if word == i18n.t(lang, key).lower():
+                return True
+    return False
+
+
 def allowed_map(view):
     out = {}
     for a in (view or {}).get("allowed") or []:
@@ -130,6 +145,15 @@ def clock(ms):
 def card_text(code):
     """A card code as the status line and the log show it (\"10♥\"); \"?\" for none."""
     return cards.label(code) if code else "?"
+
+
+def room_role(model):
+    """This page's part in its room, for what leaving it means: "solo" (the host of a solo
+    game: only bots, no network; leaving ends the game for good), "host" (the room closes
+    for everyone) or "guest" (the link brings the player back)."""
+    if not read(model, "is_host", False):
+        return "guest"
+    return "solo" if read(model, "solo", False) else "host"
 
 
 def awake_wanted(model):

@@ -13,7 +13,8 @@ from ui.shared.limits import MAX_PLAYERS
 
 def watchers_line(model, ctx):
     """One line for everyone at the table and in the lobby: who watches ("Cleo is watching",
-    "Someone is watching"), who waits for a seat; None while nobody watches."""
+    "Someone is watching"), who waits for a seat (but in the host's lobby, where the
+    make-room box says it: `make_room_box`); None while there is nothing to say."""
     people = read(model, "watchers", []) or []
     if not people:
         return None
@@ -25,11 +26,18 @@ def watchers_line(model, ctx):
         parts.append(ctx.tn("w_watching", len(named), names=", ".join(named)))
     if unnamed:
         parts.append(ctx.tn("w_someone", unnamed, n=unnamed))
-    if waiting:
+    if waiting and not host_lobby(model):
         key = "w_waiting_lobby" if read(model, "screen") == "lobby" else "w_waiting_next"
         parts.append(ctx.tn(key, len(waiting), names=", ".join(waiting)))
+    if not parts:
+        return None
     return h("p", {"class": "hint words-note watchers", "data-testid": "watchers",
                    "role": "status"}, " \u00b7 ".join(parts))
+
+
+def host_lobby(model):
+    """Whether this is the host's lobby, where `make_room_box` says who waits for a seat."""
+    return bool(read(model, "is_host", False)) and read(model, "screen") == "lobby"
 
 
 def took_note(model, ctx):
@@ -77,7 +85,7 @@ def make_room_box(model, ctx):
     """The host's lobby, when friends wait for a seat in a full room: who, and `make-room`
     (removes the last bot: the first friend waiting takes its seat); None otherwise."""
     people = [w for w in read(model, "watchers", []) or [] if w.get("next") and w.get("name")]
-    if not people or not read(model, "is_host", False):
+    if not people or not host_lobby(model):
         return None
     lobby = read(model, "lobby") or {}
     players = lobby.get("players") or []

@@ -125,7 +125,8 @@ def topbar(ui, ctx, title=None, in_room=False, sub=None):
     under it, the game's target: two short lines fit a 360 px phone where one long line was
     cut; the whole is the title's tooltip), the language buttons, and the menu (`menu`): the
     rules, sound on or off, the language, and leaving the room (`menu-leave`, asked twice)
-    when `in_room` ("host" | "guest": the host's leaving closes the room)."""
+    when `in_room` ("host" | "guest" | "solo": viewmodel.room_role; the host's leaving
+    closes the room, a solo game's ends it)."""
     is_open = bool(ui.get("menu_open"))
     if title:
         words = h("span", {"class": "title small",
@@ -152,7 +153,8 @@ def menu_panel(ui, ctx, in_room):
     leave = None
     if in_room:
         if asking:
-            ask = ctx.t("leave_ask_host" if in_room == "host" else "leave_ask")
+            ask = ctx.t({"host": "leave_ask_host", "solo": "leave_ask_solo"}.get(in_room,
+                                                                                "leave_ask"))
             leave = h("div", {"class": "leave-ask", "role": "group", "aria-label": ask},
                       h("p", None, ask),
                       h("div", {"class": "row"},

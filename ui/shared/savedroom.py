@@ -51,15 +51,18 @@ def summary(saved):
             "draft": saved.get("draft") is True, "readable": readable}
 
 
-def draft(room_id, name, seed=None, deck=None):
+def draft(room_id, name, seed=None, deck=None, lang=None):
     """The saved record of a room created while the engine still starts: enough to create
     the same room again (same id: its link may be shared already) if the page reloads or
-    closes before the engine saved the room itself. ui/worker/engine.py's `restore` creates
-    a fresh room from it (`draft_fields`)."""
+    closes before the engine saved the room itself. `lang`: the host's language, which the
+    bots are named in ("es", "en"; checked by the engine). ui/worker/engine.py's `restore`
+    creates a fresh room from it (`draft_fields`)."""
     return {"room_id": room_id, "draft": True, "seats": [{"name": name}], "game": None,
-            "seed": seed, "deck": deck, "now": 0}
+            "seed": seed, "deck": deck, "now": 0, "lang": lang}
 
 
 def draft_fields(saved):
-    """A draft's (room id, host name, seed, deck), for the engine to create the room again."""
-    return saved["room_id"], saved["seats"][0]["name"], saved.get("seed"), saved.get("deck")
+    """A draft's (room id, host name, seed, deck, lang), for the engine to create the room
+    again."""
+    return (saved["room_id"], saved["seats"][0]["name"], saved.get("seed"), saved.get("deck"),
+            saved.get("lang"))

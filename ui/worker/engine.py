@@ -17,7 +17,8 @@ Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "drop"}                              forget the room (the host left it)
   {"op": "check", "saved": <Room.to_dict()>}  would this saved room load? (the landing asks
                                               before it offers one: Room.from_dict's checks)
-  {"op": "takeover", "handover": <ui/worker/takeover.py spec>, "pace", "now"}   this page hosts the
+  {"op": "takeover", "handover": <ui/worker/takeover.py spec>, "pace", "now",
+   "lang": "es"|"en" (the new host's: the bots' names from now on)}   this page hosts the
                                               room from now on (host handover): until the room
                                               is made (two shares open the sealed box, or it is
                                               dealt again) `open`/`receive`/`close` wait, but
@@ -59,6 +60,7 @@ class Engine:
         self.waiting = []           # the open/receive/close requests meanwhile
         self.how = None             # how the last takeover made its room
         self.pace = 1.0
+        self.lang = None            # the last takeover's page language (the bots' names)
 
     def handle(self, request_text):
         """One request (JSON text) -> one reply (JSON text). Never raises."""
@@ -97,8 +99,7 @@ class Engine:
         room.make_bot = bot_maker(room.seed, _pace(request))
         room.cheat = _cheat(request)
         room.deck_once = room.deck is not None and request.get("deck_once") is True
-        lang = request.get("lang")
-        room.lang = lang if isinstance(lang, str) and lang in bot_names.NAMES else "en"
+        room.lang = _lang(request.get("lang"), "en")
         room.now = now
         self.room = room
         return self._reply([], True)
@@ -109,10 +110,10 @@ class Engine:
             raise ValueError("not a resumable room")
         if saved.get("draft") is True:
             # created while the engine started, never saved by the room: make it again
-            room_id, name, seed, deck = savedroom.draft_fields(saved)
+            room_id, name, seed, deck, lang = savedroom.draft_fields(saved)
             return self._create({"room_id": room_id, "name": name, "seed": seed, "deck": deck,
                                  "pace": request.get("pace"), "cheat": request.get("cheat"),
-                                 "now": request.get("now")})
+                                 "now": request.get("now"), "lang": lang})
         room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
         room.cheat = _cheat(request)
         out = room.resumed(self._now(request))
@@ -161,6 +162,7 @@ class Engine:
         self.room = None
         self.waiting = []
         self.pace = _pace(request)
+        self.lang = request.get("lang")
         self.takeover = Takeover(request["handover"], now,
                                  make_bot=bot_maker(secrets.randbits(64), self.pace))
         return self._pending([], now)
@@ -183,6 +185,8 @@ class Engine:
         self.how = takeover.how
         self.room = room
         room.make_bot = bot_maker(room.seed, self.pace)
+        # the bots come named in the host's language, and this page hosts now
+        room.lang = _lang(self.lang, room.lang)
         room.seal_dirty = True      # a new host seals its room for the players at once
         for request in self.waiting:
             conn = request.get("conn")
@@ -246,6 +250,12 @@ class Engine:
 def _encoded(out):
     """Typed outputs [(conn, kind, message dict)] as the reply's [[conn, text, kind]]."""
     return [list(item) for item in wire.encode_all(out)]
+
+
+def _lang(lang, default):
+    """The bots' names' language: `lang` when crisp_core/bot_names.py has names in it
+    ("es", "en"), else `default`."""
+    return lang if isinstance(lang, str) and lang in bot_names.NAMES else default
 
 
 def _pace(request):

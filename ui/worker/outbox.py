@@ -162,11 +162,18 @@ def broadcast(room, replay_to=None):
 
 def players(room):
     """Each seat's name, bot level, presence and games won; `asks`: the name of a
-    spectator asking for that seat (docs/protocol.md "Spectators"), when one does."""
+    spectator asking for that seat (docs/protocol.md "Spectators"), when one does;
+    `skip_in`: for an away seat the game waits for, the ms until the room plays its part
+    (its peek confirmed, its turn timed out: seats.forfeit_at, R2.4, R10.2)."""
+    from ui.worker.seats import forfeit_at      # (seats imports this module)
     table = [wire.player(i, s.name, s.bot or s.stand_in,
                          s.bot is not None or (s.conn is not None and s.away_since is None),
                          s.wins)
              for i, s in enumerate(room.seats)]
+    for i, entry in enumerate(table):
+        due = forfeit_at(room, i) if not entry["connected"] and i != room.host else None
+        if due is not None:
+            entry["skip_in"] = max(0, due - room.now)
     for watcher in room.spectators.values():
         ask = watcher["ask"]
         if ask is not None and ask["seat"] is not None and ask["seat"] < len(table) \
