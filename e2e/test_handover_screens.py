@@ -12,7 +12,11 @@ contradicts itself when:
   or Hana's seat shows there;
 - no banner shows, yet the crowned seat shows away;
 - a table control is live under a banner that says the game cannot go on (a tap that does
-  nothing).
+  nothing);
+- once the room moves (a handover banner has shown), Hana's seat shows there (she is gone);
+- once the game has gone on under the new host (no banner, the crown on a seat there), any
+  banner shows again: nobody else left, so "Ana's phone is not answering" or "reconnecting"
+  is false (issue 20.1: Bea saw both for ~0.5 s while Ana's page took over).
 
 Printed: the seconds of contradictory screens per page, and the banners' words in order."""
 
@@ -58,6 +62,9 @@ WATCH_SCREEN = """
 
 ABSENT = ("connection", "host-gone", "host-unverified")
 
+# How many pongs the page has received (the wire tap, test_round.WIRE_TAP).
+PONGS = """() => (window.__crispWire || []).filter(t => t.includes('"pong"')).length"""
+
 # The game going on under its new host: no banner, Hana's seat away, the crown on a seat there.
 SETTLED = """() => {
   const s = window.__screens[window.__screens.length - 1];
@@ -65,10 +72,16 @@ SETTLED = """() => {
 }"""
 
 
-def contradiction(s):
-    """Why the screen state `s` (WATCH_SCREEN) contradicts itself, or None."""
+def contradiction(s, moved=False, settled=False):
+    """Why the screen state `s` (WATCH_SCREEN) contradicts itself, or None; `moved`: a
+    handover banner has shown on this page before it; `settled`: the game has gone on under
+    the new host since (`going_on_under`)."""
     if not s["table"]:
         return None
+    if settled and s["banner"] is not None:
+        return "the game went on under its new host, yet the banner says %r" % s["text"]
+    if moved and s["hana_away"] is False:
+        return "the room moved, yet the old host shows there"
     if s["crowns"] != 1:
         return "%d crowns" % s["crowns"]
     if s["banner"] in ABSENT:
@@ -91,13 +104,23 @@ def contradiction(s):
     return None
 
 
+def going_on_under(s):
+    """The screen state `s` shows the game going on under a new host: the table, no banner,
+    one crown, on a seat shown there that is not Hana's."""
+    return (s["table"] and s["banner"] is None and s["crowns"] == 1 and s["crown"] != "Hana"
+            and not s["crown_away"])
+
+
 def contradictory_seconds(states, end_ms):
     """The seconds during which the screen contradicted itself, and the reasons seen."""
     total = 0
     why = []
+    moved = settled = False
     for i, s in enumerate(states):
         until = states[i + 1]["at"] if i + 1 < len(states) else end_ms
-        reason = contradiction(s)
+        moved = moved or s["banner"] == "handover"
+        reason = contradiction(s, moved, settled)
+        settled = settled or (moved and going_on_under(s))
         if reason is not None:
             total += until - s["at"]
             if reason not in why:
@@ -123,6 +146,11 @@ def test_every_screen_agrees_with_itself_through_a_host_handover(new_phone):
             p.wait_for_function(SETTLED, timeout=10_000)
         except Exception:
             pass                 # (what it shows meanwhile is counted all the same)
+    # ... and stay so: the signaling server answers an offer it could not deliver (Bea's
+    # tries at Hana's id) about 5 s later (`peer-unavailable`), which once dropped Bea's
+    # good connection to Ana. Watch on for three of the new host's pongs (3 s apart).
+    pongs = bp.evaluate(PONGS)
+    bp.wait_for_function("n => (%s)() >= n + 3" % PONGS, arg=pongs, timeout=T)
     results = {}
     for name, p in (("Ana", ap), ("Bea", bp)):
         states = p.evaluate("window.__screens")
@@ -134,8 +162,9 @@ def test_every_screen_agrees_with_itself_through_a_host_handover(new_phone):
             if s["text"] != (words[-1] if words else None):
                 words.append(s["text"])
         print("%s: %.1f s of contradictory screens %s; banners: %s" % (name, secs, why, words))
-    # Before the one presence signal: 4.1 s (Ana) and 2.2 s (Bea) of contradictory screens.
-    # What is left is at most a frame between two messages of the move (Bea, 0.03-0.1 s:
-    # "Ana is the new host" while the crown is not yet on a present Ana), under one UI tick.
-    assert all(secs < 0.25 for secs in results.values()), results
+    # Before the one presence signal: 4.1 s (Ana) and 2.2 s (Bea) of contradictory screens;
+    # then Bea 0.45-0.7 s as counted here (the welcome drawn before its view, with Hana shown
+    # there; a late peer-unavailable for Hana's id dropping Bea's connection to Ana: "Ana's
+    # phone is not answering", "reconnecting"). None now.
+    assert all(secs == 0 for secs in results.values()), results
     no_errors(ana, bea)

@@ -11,7 +11,7 @@ import pytest
 
 from roomnet import Net
 from test_room import DECK, play_round, started
-from ui.page.client import REVEAL_MS, Client, left_ms
+from ui.page.client import REVEAL_MS, SETTLE_MS, Client, left_ms
 from ui.page.presence import elapsed_ms
 from ui.worker.room import LOCAL
 
@@ -480,3 +480,49 @@ def test_the_host_leaving_pauses_the_game_for_its_handover_too():
     assert client.pause.since == 1200 and client.pause.seat == 0
     assert client.handover == {"me": True} and client.host_seat == 1
     assert not client.host_leaving
+
+
+# ---- a handover's screens agree at every moment (issue 20.1) ---------------------------------
+
+def test_the_old_host_shows_away_from_the_handover_on_even_once_the_pause_ends():
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
+    client.set_link(dict(silent(2500), lost=True))
+    client.hand_over_to(1, me=True)
+    assert [p["connected"] for p in client.players] == [False, True]
+    client.set_link(HERE)                       # the new room speaks: the pause is over
+    assert client.pause.since is None
+    assert [p["connected"] for p in client.players] == [False, True]   # Hana still away
+    client.hand_over_to(1, me=True)             # again to the same seat: nobody else away
+    assert [p["connected"] for p in client.players] == [False, True]
+
+
+def test_a_pause_that_begins_again_during_a_handover_never_makes_the_new_host_silent():
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
+    client.set_link(dict(silent(2500), lost=True))
+    client.hand_over_to(0 + 1, "A")             # seat 1 hosts next
+    client.set_link(HERE)
+    client.set_link(silent(9000))               # its new id, not seated there yet
+    assert client.pause.since == 9000 and client.pause.seat is None
+    assert client.host_seat == 1
+    client.set_handover(None)                   # seated there; should it go quiet later,
+    client.set_link(HERE)
+    client.set_link(silent(20000))              # it is the silent one
+    assert client.pause.seat == 1
+
+
+def test_a_welcome_is_drawn_with_the_view_that_follows_it():
+    client, _ = seated()                        # (its welcome at 0)
+    assert client.settling(0) and client.settling(SETTLE_MS - 1)
+    assert not client.settling(SETTLE_MS)       # no view came: draw it anyway
+    client.receive(view_msg(1, []), 10)
+    assert not client.settling(20)
+    client.receive(msg("welcome", seat=1, room="r1"), 100)
+    client.receive(msg("fair", round=1), 101)   # (what comes between them changes nothing)
+    assert client.settling(102)
+    client.receive(msg("lobby", players=[], started=False), 103)
+    assert not client.settling(104)
+    client.receive(msg("welcome", seat=1, room="r1"), 200)
+    client.receive(msg("kicked", code="removed", text="x"), 201)
+    assert not client.settling(202)

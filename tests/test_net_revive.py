@@ -383,3 +383,46 @@ def test_a_guest_tells_an_ice_failure_from_a_silent_host(net):
     conns[-1].open = False
     conns[-1].handlers["close"]()
     assert seen[-1] == (False, False)
+
+
+# ---- a late peer-unavailable (issue 20.1: the handover's "Ana's phone is not answering") ----
+
+def unavailable(peer_id):
+    """PeerJS's error for an offer the signaling server could not deliver (it says so about
+    5 s later, its expire_timeout)."""
+    return types.SimpleNamespace(type="peer-unavailable",
+                                 message="Could not connect to peer " + peer_id)
+
+
+def test_a_late_peer_unavailable_for_the_old_id_keeps_the_connection_to_the_new_host(net):
+    module, clock, server, g, events = opened(net, guest_net)
+    conns = []
+    g.peer.connect = lambda room, opts: conns.append(StubConn(room)) or conns[-1]
+    g.connect()                              # the old host's id: its page is gone
+    conns[-1].open = False
+    g.room_id = "crisp-room-h1-0123456789abcdef0123"      # the handover's new id
+    g.connect()
+    to_new = conns[-1]
+    to_new.handlers["open"]()
+    assert g.open and g.conn is to_new
+    g.peer.emit("error", unavailable("crisp-room"))      # about the tries at the old id
+    assert g.open and g.conn is to_new and not to_new.closed
+    assert not any(e[0] == "lost" for e in events if isinstance(e, tuple))
+    g.peer.emit("error", unavailable(g.room_id))         # an earlier try at the new id: the
+    assert g.open and not to_new.closed                  # host answered since (it is open)
+    assert ("error", "peer-unavailable") in events       # (the page still hears of both)
+
+
+def test_a_peer_unavailable_for_the_id_being_dialed_is_the_host_missing(net):
+    module, clock, server, g, events = opened(net, guest_net)
+    conns = []
+    g.peer.connect = lambda room, opts: conns.append(StubConn(room)) or conns[-1]
+    g.connect()
+    conns[-1].open = False                   # not open yet
+    g.peer.emit("error", unavailable("crisp-room"))
+    assert ("lost", True) in events and g.conn is None and conns[-1].closed
+    # a message in another form (another PeerJS version): as before, for an attempt not open
+    g.connect()
+    conns[-1].open = False
+    g.peer.emit("error", types.SimpleNamespace(type="peer-unavailable", message=None))
+    assert events.count(("lost", True)) == 2

@@ -5,7 +5,8 @@ channel to a host that is there (ui/page/link.py `answered` / `blocked`: "unreac
 
 from ui.page import i18n
 from ui.page.link import ATTEMPT_MS, GONE_AFTER, UNREACHABLE_MS, Link
-from ui.page.netcheck import FRIEND_NOTE_MS, FriendNote, can_play_with_friends, capable_browser
+from ui.page.netcheck import (FRIEND_NOTE_MS, FriendNote, can_play_with_friends, capable_browser,
+                               unavailable_concerns)
 
 
 def test_a_browser_named_that_can_play_on_this_device():
@@ -184,3 +185,14 @@ def test_the_host_sees_that_a_friend_could_not_connect():
     assert text_of(find(tree, "friend-blocked")) == i18n.t("es", "conn_friend_blocked")
     m.friend_blocked = False
     assert find(show(m)[0], "friend-blocked") is None
+
+
+def test_a_peer_unavailable_concerns_only_the_id_dialed_while_not_open():
+    said = "Could not connect to peer crisp-AB12-h1-00ff"
+    assert unavailable_concerns(said, "crisp-AB12-h1-00ff", False)
+    assert not unavailable_concerns(said, "crisp-AB12-h1-00ff", True)     # the host answered
+    assert not unavailable_concerns("Could not connect to peer crisp-AB12", "crisp-AB12-h1-00ff",
+                                    False)                 # the old host's id, said late
+    for other in (None, 42, "", "Lost connection to server."):
+        assert unavailable_concerns(other, "crisp-AB12", False)
+        assert not unavailable_concerns(other, "crisp-AB12", True)

@@ -17,6 +17,7 @@ from ui.shared import wire
 from ui.shared.wire import VERSION, is_hex, is_int, is_seat  # VERSION: the protocol's one
 
 SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
+SETTLE_MS = 1000      # a welcome waits this long at most for its view to be drawn with it
 LOG_MAX = 200         # public events of the round kept for the event log
 
 
@@ -145,6 +146,7 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
         self.redealt = None       # the round a host handover dealt again (`welcome` redealt)
         self.version_clash = None  # the room speaks another protocol version: {host, name}
         self.players_at_leave = None  # the players list when it said so
+        self.welcomed_at = None   # a welcome came, its view or lobby not yet (`settling`)
         self._batch = 0
         self._reveal_batch = {}
 
@@ -202,6 +204,7 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
             self.succession = msg.get("succession")   # the room's next ids (handover)
         self.spectator = False
         self.ask = None
+        self.welcomed_at = now
         # A (re)seat: the views that follow start over (the room replays the round's log).
         self.fresh = True
         self._segment = True
@@ -296,6 +299,7 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
     def _on_lobby(self, msg, now):
         """`lobby` from the room: True when the model changed."""
         self.lobby = msg
+        self.welcomed_at = None
         self.players = msg.get("players") or []
         if is_seat(msg.get("host")):
             self.host_seat = msg.get("host")
@@ -318,6 +322,7 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
 
     def _on_view(self, msg, now):
         """`view` from the room: True when the model changed."""
+        self.welcomed_at = None
         self._view(msg, now)
         return True
 
@@ -338,6 +343,7 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
 
     def _on_kicked(self, msg, now):
         """`kicked` from the room: True when the model changed."""
+        self.welcomed_at = None
         self.kicked = {"code": msg.get("code"), "text": msg.get("text")}
         self.error = self.kicked
         self.screen = "gone"
@@ -410,6 +416,13 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
         return fairplay.receive(self, kind, msg)
 
     # ---- helpers for screens -------------------------------------------------------------
+
+    def settling(self, now):
+        """True from a `welcome` until the view or lobby the room sends right after it (the
+        seat's table; at most SETTLE_MS after the welcome, `now` ms): a guest page draws the
+        two together. Drawn alone, the welcome showed the table of before it under no banner
+        (a host handover's new host's room: the old host shown there, issue 20.1)."""
+        return self.welcomed_at is not None and 0 <= now - self.welcomed_at < SETTLE_MS
 
     def allowed(self, kind):
         """The `allowed` entry of this kind in the current view, or None."""

@@ -35,7 +35,9 @@ class PageSide:
         its start and its silent seat until the host is back."""
         self.status = signal["status"]
         self.host_lost, self.behind = bool(signal["lost"]), bool(signal["behind"])
-        self.pause.show(signal, self.host_seat)
+        # (while a handover is under way the host seat is the new host's, never silent: the
+        # old host's seat shows away from the players list, `hand_over_to`)
+        self.pause.show(signal, self.host_seat if self.handover is None else None)
 
     def hand_over_to(self, seat, name=None, me=False):
         """A host handover begins (docs/protocol.md "Host handover"): seat `seat` (called
@@ -44,6 +46,10 @@ class PageSide:
         if self.view is not None:
             self.pause.begin(self.last_heard if self.last_heard is not None else self.view_at,
                              self.host_seat)
+        if seat != self.host_seat:
+            # the old host's page is gone: its seat shows away from now on, whatever pauses
+            # or resumes, until the new room's players list says who is there
+            self.players = _away(self.players, self.host_seat)
         self.host_seat = seat
         self.handover = {"me": True} if me else {"name": name, "me": False}
         self.host_lost = self.host_leaving = False
@@ -102,3 +108,15 @@ class PageSide:
         """Host page: its engine worker restarts the room (ui/page/enginelink.py
         restart_room): the banner says so until the room welcomes this screen again."""
         self.restarting = True
+
+
+def _away(players, seat):
+    """A copy of the players list `players` ([{seat, connected, ...}]) with `seat` not
+    connected."""
+    out = []
+    for i, p in enumerate(players or []):
+        if isinstance(p, dict) and p.get("seat", i) == seat:
+            p = dict(p)
+            p["connected"] = False
+        out.append(p)
+    return out

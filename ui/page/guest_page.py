@@ -184,6 +184,12 @@ class GuestPage(Page):
         self.step()
         Page.ui_tick(self)
 
+    def render(self):
+        """Draw the screen, but not between a welcome and the view (or lobby) the room sends
+        right after it (`Client.settling`): the two are drawn together."""
+        if not self.client.settling(self.now()):
+            Page.render(self)
+
     def step(self):
         """Do what the link says now (drop a dead connection, connect, ping), show what it
         says of the host, then what the phase says (guest_phase.GuestPhase.step)."""

@@ -15,7 +15,7 @@ from ui.page.browser import Timer
 from ui.page.link import backoff
 from ui.shared.gate import acceptable
 from ui.page.link import UNREACHABLE_MS
-from ui.page.netcheck import INCOMPATIBLE, FriendNote
+from ui.page.netcheck import INCOMPATIBLE, FriendNote, unavailable_concerns
 from ui.page.webrtc import channel_state, webrtc_ok
 
 CONNECT_OPTIONS = '{"reliable": true, "serialization": "raw"}'
@@ -49,6 +49,15 @@ def _error_type(err):
     except Exception:
         pass
     return str(err)
+
+
+def _error_text(err):
+    """A PeerJS error's message (text), or None."""
+    try:
+        text = err.message
+        return text if isinstance(text, str) else None
+    except Exception:
+        return None
 
 
 # A Peer asked to register (new, or reconnecting) that has reported nothing after this long
@@ -511,8 +520,9 @@ class GuestNet(_Registration):
         kind = self._peer_error(peer, err)
         if kind is None:
             return
-        if kind == "peer-unavailable":
-            self._lost(self.conn, True)
+        if kind == "peer-unavailable" and unavailable_concerns(
+                _error_text(err), self.room_id, self.open):
+            self._lost(self.conn, True)       # (not one about an earlier attempt: netcheck.py)
         self.on_error(kind)
 
     def connect(self):

@@ -12,6 +12,23 @@
 
 INCOMPATIBLE = "browser-incompatible"      # PeerJS's error type for a browser without WebRTC
 FRIEND_NOTE_MS = 30000
+UNAVAILABLE_TEXT = "Could not connect to peer "   # PeerJS's peer-unavailable message, + the id
+
+
+def unavailable_concerns(message, dialing, is_open):
+    """Whether a PeerJS `peer-unavailable` error on a guest's Peer says that the room id its
+    current attempt dials (`dialing`) has nobody there. The signaling server says it about
+    5 s after an offer it could not deliver (the PeerJS server's expire_timeout), so it may
+    be about an earlier attempt: one naming another id (the old host's, after a handover
+    moved the room: it once dropped the good connection to the new host) or arriving while
+    the attempt is open (`is_open`: the host answered since) says nothing of this one.
+    `message`: the error's text, "Could not connect to peer <id>"; any other text (another
+    PeerJS version) counts for an attempt not open, as before."""
+    if is_open:
+        return False
+    if isinstance(message, str) and message.startswith(UNAVAILABLE_TEXT):
+        return message[len(UNAVAILABLE_TEXT):].strip() == dialing
+    return True
 
 
 def capable_browser(user_agent):
