@@ -29,7 +29,8 @@
 //                    "start" (how Python started), fetched: [urls],
 //                     build: this build's id (config.js; the page refuses another build's)}
 //                    (fetched: what this worker downloaded, for the service worker to keep)
-//                    {op: "failed", error: text}  Pyodide or the engine could not start
+//                    {op: "failed", error: text}  Pyodide or the engine could not start,
+//                      or one of its downloads was refused or cut (a pending one is not)
 //                    {op: "died", error: text}  a request threw (Pyodide's fatal error): the
 //                      page starts a new worker (ui/page/enginewatch.py)
 import { build, hostZip as zip, engineSnapshot, loads } from "./config.js";
@@ -65,16 +66,35 @@ const moved = () => {
   if (part >= 1) progress(DOWNLOAD_TO + 2, "compile");
   else progress(DOWNLOAD_FROM + (DOWNLOAD_TO - DOWNLOAD_FROM) * part, "download");
 };
+// A download of the engine's own files that is refused or cut (a network error, an HTTP
+// error, a body that breaks off) is a real failure, said at once (`fail`): Pyodide itself
+// only warns and never settles its promise. One still pending is not: the page waits for it
+// (ui/shared/hostlife.py engine_verdict). The snapshot is not one of them: without it
+// Python starts the old way (startPython).
+const fatal = (file) => file && file[0] !== engineSnapshot;
 const fetchReal = self.fetch.bind(self);
 const counted = async (input, init) => {
-  const response = await fetchReal(input, init);
   const url = String(typeof input === "string" || input instanceof URL ? input : input.url);
   const file = plan.find((f) => url.split("?")[0].endsWith("/" + f[0]));
+  let response;
+  try {
+    response = await fetchReal(input, init);
+  } catch (e) {
+    if (fatal(file)) fail(`download of ${file[0]}: ${e && e.message ? e.message : e}`);
+    throw e;
+  }
+  if (!response.ok && fatal(file)) fail(`download of ${file[0]}: HTTP ${response.status}`);
   if (!file || !response.ok || !response.body) return response;
   const reader = response.body.getReader();
   const body = new ReadableStream({
     async pull(controller) {
-      const { done, value } = await reader.read();
+      let done, value;
+      try {
+        ({ done, value } = await reader.read());
+      } catch (e) {
+        if (fatal(file)) fail(`download of ${file[0]}: ${e && e.message ? e.message : e}`);
+        throw e;
+      }
       if (done) {
         arrived.set(file[0], file[1]);
         moved();
@@ -128,6 +148,17 @@ from ui.worker.engine import Engine
 Engine()
 `;
 
+// SHA-256 of `bytes` (an ArrayBuffer) -> Uint8Array(32): the browser's own, or where there is
+// none (crypto.subtle exists in secure contexts only, and a page at a plain-http LAN address,
+// http://192.168.1.20:8000/, is none) @noble/hashes' (vendored from npm), loaded only then.
+async function sha256(bytes) {
+  if (self.crypto && self.crypto.subtle) {
+    return new Uint8Array(await self.crypto.subtle.digest("SHA-256", bytes));
+  }
+  const noble = await import("./vendor/noble/sha2.js");
+  return noble.sha256(new Uint8Array(bytes));
+}
+
 // The memory snapshot's bytes (config.js `engineSnapshot`, gzip, made by the build): fetched,
 // checked against the hash its name carries (sha256, the first hex digits) and inflated.
 // Rejects when there is none, it cannot be fetched, or it is not what the build wrote.
@@ -138,7 +169,7 @@ async function snapshotBytes(base) {
   const r = await counted(new URL(engineSnapshot, base));
   if (!r.ok) throw new Error(`HTTP ${r.status}`);
   const gz = await r.arrayBuffer();
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", gz));
+  const digest = await sha256(gz);
   const hex = Array.from(digest.subarray(0, 5), (b) => b.toString(16).padStart(2, "0")).join("");
   if (hex !== m[1]) throw new Error("its content is not the build's");
   const inflated = new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")));
@@ -206,6 +237,7 @@ async function start() {
   });
   const { loadPyodide } = await import("./vendor/pyodide/pyodide.mjs");
   const [pyodide, engine] = await startPython(loadPyodide, base, python);
+  if (failed) return;                // (a download failed meanwhile: said already)
   self.crispPyodide = pyodide;       // for bench/page_bench.py (worker.evaluate)
   const pyHandle = engine.handle;
   handle = (text) => pyHandle(text);
@@ -247,11 +279,16 @@ function settled(texts) {
   });
 }
 
-start().catch((e) => {
+// The start failed for good (once; nothing after the engine runs): the page hears why, and
+// every request that waited for the engine is refused.
+function fail(why) {
+  if (handle || failed) return;
   clearInterval(alive);
-  failed = String(e && e.message ? e.message : e);
+  failed = String(why);
   postMessage({ op: "failed", error: failed });
   for (const _ of waiting.splice(0)) {
     postMessage(JSON.stringify({ op: "refused", error: failed, failed: true }));
   }
-});
+}
+
+start().catch((e) => fail(e && e.message ? e.message : e));

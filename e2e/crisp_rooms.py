@@ -46,10 +46,12 @@ SIGNATURE = """
 """
 
 
-def phone(new_phone, tap=True, cut=False, site=None, init=None, motion=False):
+def phone(new_phone, tap=True, cut=False, site=None, init=None, motion=False, context=None):
     """A phone (reduced motion unless `motion`) with the wire tap (`tap`), the network cut
-    switch (`cut`) and the init script(s) `init` (a string or a list of them)."""
-    p = new_phone(reduced_motion="no-preference" if motion else "reduce", site=site)
+    switch (`cut`) and the init script(s) `init` (a string or a list of them); `context`:
+    more options for its browser context (Playwright's new_context keywords)."""
+    p = new_phone(reduced_motion="no-preference" if motion else "reduce", site=site,
+                  **(context or {}))
     if tap:
         p.context.add_init_script(WIRE_TAP)
     if cut:
@@ -60,13 +62,13 @@ def phone(new_phone, tap=True, cut=False, site=None, init=None, motion=False):
 
 
 def open_room(new_phone, name, query="", init=None, site=None, motion=False, lan=False,
-              prepare=None, engine=True):
+              prepare=None, engine=True, context=None):
     """A host page that created a room (on `site`, else the session's; at its LAN address
-    when `lan`), with the init script(s) `init` and `motion` as for `phone`; `prepare(phone)`
+    when `lan`), with the init script(s) `init`, `motion` and `context` as for `phone`; `prepare(phone)`
     runs before the page opens (to route its requests, say); with `engine`, once its engine
     worker runs (a room whose guests join while it starts: engine=False). Returns (phone,
     room link)."""
-    host = phone(new_phone, tap=False, site=site, init=init, motion=motion)
+    host = phone(new_phone, tap=False, site=site, init=init, motion=motion, context=context)
     if prepare is not None:
         prepare(host)
     page = host.page

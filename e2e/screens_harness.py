@@ -64,10 +64,18 @@ js.window.crispIntents = js.Array.new()
 screen = frozen(render.Screen(js.document.getElementById("app"), on_intent))
 
 
+def tuple_keys(d):
+    # reveal_until's JSON keys "seat:pos" to the Client's (seat, pos)
+    if isinstance(d.get("reveal_until"), dict):
+        d["reveal_until"] = {(int(k.split(":")[0]), k.split(":")[1]): v
+                             for k, v in d["reveal_until"].items()}
+
+
 def show(text):
     d = json.loads(text)
     if "_clock" in d:
         CLOCK[0] = d["_clock"]
+    tuple_keys(d)
     if "_ui" in d:
         for k in d["_ui"]:
             screen.ui[k] = d["_ui"][k]
@@ -77,6 +85,7 @@ def show(text):
 
 def fresh(text):
     d = json.loads(text)
+    tuple_keys(d)
     root = js.document.getElementById("fresh")
     root.textContent = ""
     other = frozen(render.Screen(root, lambda name, payload: None))

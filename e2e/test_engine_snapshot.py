@@ -2,10 +2,12 @@
 docs/protocol.md "Engine worker"): the worker says so (body[data-engine-from]), the service
 worker keeps the snapshot for the next start, and the engine it started plays. A snapshot
 the worker refuses (here: bytes that are not the build's) leaves a console note and the
-ordinary start, which plays just the same."""
+ordinary start, which plays just the same. On a plain-http LAN address (no secure context, no
+crypto.subtle) the worker checks the snapshot's hash with the vendored @noble/hashes: the
+snapshot is taken there too, and other bytes are still refused."""
 
 from crisp_e2e import wait_ready
-from crisp_rooms import no_errors, phone
+from crisp_rooms import no_errors, phone, report
 from test_round import T, live, sel
 
 ENGINE_WAIT = 120_000
@@ -35,12 +37,15 @@ def solo_table(page, name):
     page.wait_for_selector(sel("card-1-left"), timeout=ENGINE_WAIT)
 
 
-def test_the_engine_starts_from_the_snapshot_which_the_service_worker_keeps(new_phone):
+def test_the_engine_starts_from_the_snapshot_which_the_service_worker_keeps(
+        new_phone, timings):
     me = phone(new_phone, tap=False)
     page = me.page
     page.goto(me.site.url("/"))
     assert wait_ready(page) == "micropython"
     assert engine_ready(page) == "snapshot"
+    report(timings, "engine ready at localhost, cold (worker's own start)",
+           [page.evaluate("window.crisp.times.engineOwn")])
     # (one URL; the service worker's own fetch of it counts as a request too)
     snapshot = sorted(set(u for u in me.requests if "/py/snapshot-" in u))
     assert len(snapshot) == 1 and snapshot[0].endswith(".gz")
@@ -55,7 +60,7 @@ def test_the_engine_starts_from_the_snapshot_which_the_service_worker_keeps(new_
     no_errors(me)
 
 
-def test_a_refused_snapshot_leaves_a_note_and_the_ordinary_start(new_phone):
+def test_a_refused_snapshot_leaves_a_note_and_the_ordinary_start(new_phone, timings):
     me = phone(new_phone, tap=False)
     me.context.route(SNAPSHOT, lambda route: route.fulfill(
         status=200, content_type="application/gzip", body=b"\x1f\x8b\x08\x00 not the build's"))
@@ -63,7 +68,47 @@ def test_a_refused_snapshot_leaves_a_note_and_the_ordinary_start(new_phone):
     page.goto(me.site.url("/"))
     assert wait_ready(page) == "micropython"
     assert engine_ready(page) == "start"
+    report(timings, "engine ready without the snapshot (refused), cold (worker's own start)",
+           [page.evaluate("window.crisp.times.engineOwn")])
     notes = [t for kind, t in me.console if "memory snapshot refused" in t]
     assert notes and "starting Python without it" in notes[0], me.console
     solo_table(page, "Ana")
+    no_errors(me)
+
+
+def lan_landing(new_phone, route=None):
+    """A phone on the landing at the site's LAN address (crisp_e2e.LAN_HOST: not a secure
+    context, so no crypto.subtle, as at http://192.168.1.20:8000/), `route(context)` first."""
+    me = phone(new_phone, tap=False)
+    if route is not None:
+        route(me.context)
+    page = me.page
+    page.goto(me.site.lan_url("/"))
+    assert wait_ready(page) == "micropython"
+    assert page.evaluate("window.isSecureContext") is False
+    assert page.evaluate("!(window.crypto && window.crypto.subtle)")
+    return me, page
+
+
+def test_on_a_plain_http_lan_address_the_engine_still_starts_from_the_snapshot(
+        new_phone, timings):
+    """Without crypto.subtle the worker checks the snapshot's hash with the vendored
+    @noble/hashes (engine-worker.js `sha256`): the snapshot is taken, not refused."""
+    me, page = lan_landing(new_phone)
+    assert engine_ready(page) == "snapshot"
+    assert any("/vendor/noble-" in u and u.endswith("/sha2.js") for u in me.requests)
+    report(timings, "engine ready on a plain-http LAN page, cold (worker's own start)",
+           [page.evaluate("window.crisp.times.engineOwn")])
+    solo_table(page, "Ana")
+    assert not [t for kind, t in me.console if "snapshot refused" in t], me.console
+    no_errors(me)
+
+
+def test_on_a_plain_http_lan_address_a_snapshot_of_other_bytes_is_still_refused(new_phone):
+    me, page = lan_landing(new_phone, lambda context: context.route(
+        SNAPSHOT, lambda route: route.fulfill(
+            status=200, content_type="application/gzip", body=b"\x1f\x8b\x08\x00 not ours")))
+    assert engine_ready(page) == "start"
+    notes = [t for kind, t in me.console if "memory snapshot refused" in t]
+    assert notes and "not the build's" in notes[0], me.console
     no_errors(me)

@@ -1,7 +1,8 @@
 """Play solo answers its tap on the button itself (issue 22 item 3, issue 20 item 5): from the
 frame after the tap the button says "Shuffling the deck…" (with the engine's percent and a
 filling bar while it starts), in player words, and the table follows as soon as the engine
-runs. Prints the tap -> table time (crisp timings)."""
+runs; the guided first round's button does the same. Prints the tap -> table time (crisp
+timings)."""
 
 from crisp_e2e import engine_ready, wait_ready
 from crisp_rooms import no_errors, phone, report
@@ -10,10 +11,10 @@ from test_round import T, sel
 # In the page: at the tap (a capturing listener, before the page's own), the wall clock, and
 # in the next animation frame (before it is painted) what the button says; then when the
 # table's own seat first shows.
-WATCH = """() => {
-  const button = () => document.querySelector('[data-testid="play-solo"]');
+WATCH = """(testid) => {
+  const button = () => document.querySelector(`[data-testid="${testid}"]`);
   document.addEventListener('click', (e) => {
-    if (!e.target.closest('[data-testid="play-solo"]') || window.crispTapAt) return;
+    if (!e.target.closest(`[data-testid="${testid}"]`) || window.crispTapAt) return;
     window.crispTapAt = Date.now();
     requestAnimationFrame(() => {
       const b = button();
@@ -32,7 +33,9 @@ WATCH = """() => {
 TECHNICAL = ("Python", "MicroPython", "MB", "engine", "wasm", "Pyodide")
 
 
-def landing(new_phone, hold=False):
+def landing(new_phone, hold=False, testid="play-solo"):
+    """A first visit's landing (Pyodide's wasm held when `hold`), watching the button
+    `testid`'s tap (WATCH), "Sol" typed in. -> (phone, page, held routes)."""
     me = phone(new_phone, tap=False)
     held = []
     if hold:
@@ -40,29 +43,46 @@ def landing(new_phone, hold=False):
     page = me.page
     page.goto(me.site.url("/"))
     assert wait_ready(page) == "micropython"
-    page.evaluate(WATCH)
+    page.evaluate(WATCH, testid)
     page.fill(sel("player-name"), "Sol")
     return me, page, held
 
 
-def test_the_tapped_button_shows_progress_in_player_words_then_the_table(new_phone):
-    me, page, held = landing(new_phone, hold=True)
-    page.click(sel("play-solo"))
+def shows_progress_while_held(page, testid, held):
+    """The tapped button `testid` says from the next frame on, in player words, how far the
+    game has come while the engine is held; then the engine is let go and the table shows."""
     page.wait_for_function("window.crispFirstFrame !== undefined", timeout=T)
     first = page.evaluate("window.crispFirstFrame")
     assert first["busy"] == "true" and first["text"].startswith("Shuffling the deck")
     # the engine held: the button keeps saying how far the game has come, in percent
     page.wait_for_function(
-        "/Shuffling the deck\u2026 [0-9]+%/.test(document.querySelector("
-        "'[data-testid=\"play-solo\"]').innerText)", timeout=T)
-    text = page.inner_text(sel("play-solo"))
+        "(testid) => /Shuffling the deck\u2026 [0-9]+%/.test(document.querySelector("
+        "`[data-testid=\"${testid}\"]`).innerText)", arg=testid, timeout=T)
+    text = page.inner_text(sel(testid))
     assert not any(word in text for word in TECHNICAL), text
-    assert page.is_disabled(sel("play-solo"))          # no second game from a second tap
+    assert page.is_disabled(sel(testid))          # no second game from a second tap
     assert page.get_attribute("body", "data-engine") == "loading"
     for route in held:
         route.continue_()
     engine_ready(page)
     page.wait_for_selector(sel("card-0-left"), timeout=T)
+
+
+def test_the_tapped_button_shows_progress_in_player_words_then_the_table(new_phone):
+    me, page, held = landing(new_phone, hold=True)
+    page.click(sel("play-solo"))
+    shows_progress_while_held(page, "play-solo", held)
+    no_errors(me)
+
+
+def test_the_guided_rounds_button_shows_progress_in_player_words_then_the_table(new_phone):
+    """The landing's guided first round (a first visit) answers its tap the same way
+    (ui/page/guided_screens.py through solo_button.progress_button)."""
+    me, page, held = landing(new_phone, hold=True, testid="guided-play")
+    page.click(sel("guided-play"))
+    assert page.locator(sel("guided-no")).count() == 0
+    shows_progress_while_held(page, "guided-play", held)
+    page.wait_for_selector(sel("guide"), timeout=T)         # the round's first tip
     no_errors(me)
 
 

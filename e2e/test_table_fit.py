@@ -63,6 +63,35 @@ TABLE_STATES = ("peek", "my-turn", "held", "queen-held", "queen-target", "other-
                 "crisp-window", "last-turns", "stand-in")
 
 
+def with_icons(n, seat, names):
+    """Tables where the next seat has three icons beside its name (bot, dealer and caller, or
+    ready; or bot, dealer and the card it holds), every other seat a bot's."""
+    nxt = (seat + 1) % n
+    bots = tuple(s for s in range(n) if s != seat)
+    return [("icons-last-turns", M.table(n, seat, names, bots=bots, dealer=nxt, caller=nxt,
+                                         phase="last_turns", last_turns_left=1)),
+            ("icons-peek", M.table(n, seat, names, bots=bots, dealer=nxt, phase="peek",
+                                   turn=None, ready=[True] * n, peek_left=9000,
+                                   draw_left=None, allowed=[], log=M.LOG[:1])),
+            ("icons-holds", M.table(n, seat, names, bots=bots, dealer=nxt, turn=nxt,
+                                    held={"seat": nxt, "from": "deck", "card": None}))]
+
+
+# The card a seat holds: what it overlaps among its seat's cards, name, score and icons.
+HOLD_OVER = """() => {
+  const hold = document.querySelector('#app .seat.opp .holding');
+  if (!hold) return null;
+  const s = hold.closest('.seat'), h = hold.getBoundingClientRect(), out = [];
+  for (const e of s.querySelectorAll('.card, .score, .pname, .badge')) {
+    const b = e.getBoundingClientRect();
+    if (Math.min(h.right, b.right) - Math.max(h.left, b.left) > 0.5
+        && Math.min(h.bottom, b.bottom) - Math.max(h.top, b.top) > 0.5)
+      out.push(e.dataset.testid || e.className);
+  }
+  return out;
+}"""
+
+
 def show(page, model, lang):
     H.show(page, dict(model, _ui=dict(model.get("_ui") or {}, lang=lang)))
     page.evaluate("window.scrollTo(0, 0)")
@@ -84,10 +113,11 @@ def test_eight_seats_show_whole_on_the_first_screen_of_a_360x640_phone(
     page = phone.page
     problems = []
     seen = []
+    widths = []
     for seat in (0, 4):
         for lang in ("en", "es"):
-            for name, model in M.screens(8, seat, names):
-                if name not in TABLE_STATES:
+            for name, model in M.screens(8, seat, names) + with_icons(8, seat, names):
+                if name not in TABLE_STATES and not name.startswith("icons-"):
                     continue
                 show(page, model, lang)
                 rows = page.evaluate(SEATS)
@@ -97,19 +127,22 @@ def test_eight_seats_show_whole_on_the_first_screen_of_a_360x640_phone(
                 if len(whole) < 8:
                     problems.append((seat, lang, name, "seats", len(whole),
                                      [r for r in rows if r not in whole][:3]))
-                # (8 of the widest letters beside three badges do not fit half a 360 px
-                # screen: names of those are checked for the seats only)
-                for r in page.evaluate(NAME_WIDTHS) if names is REVIEW else ():
+                # 8 characters of every name, the widest letters too, beside three icons
+                for r in page.evaluate(NAME_WIDTHS):
+                    widths.append(r["shown"])
                     if r["shown"] + 0.5 < r["need"]:
                         problems.append((seat, lang, name, "name", r["name"],
                                          round(r["shown"]), round(r["need"])))
+                if name == "icons-holds" and page.evaluate(HOLD_OVER):
+                    problems.append((seat, lang, name, "holding over",
+                                     page.evaluate(HOLD_OVER)))
                 if name == "queen-target":
                     t = page.evaluate(TARGETS)
                     assert t["n"] == 21
                     if t["out"]:
                         problems.append((seat, lang, name, "targets", t["out"]))
-    print("seats whole on the first screen: min %d of 8, per screen %s"
-          % (min(seen), sorted(set((k, seen.count(k)) for k in seen))))
+    print("seats whole on the first screen: min %d of 8, per screen %s; a name's width min %d px"
+          % (min(seen), sorted(set((k, seen.count(k)) for k in seen)), min(widths)))
     assert problems == []
     assert console_errors(phone) == [] and phone.errors == []
 

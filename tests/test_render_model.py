@@ -191,6 +191,24 @@ def test_the_engine_progress_banner_names_the_step_the_engine_is_at():
     assert i18n.t("en", "engine_download", pct=12).endswith("12%")
 
 
+def test_a_slow_engine_start_says_it_takes_long_and_offers_retry_while_it_still_waits():
+    # no progress for 20 s (hostlife.engine_verdict "slow"): still waited for, not failed
+    for lang in ("en", "es"):
+        tree, ctx = show(FakeClient(screen="landing", engine_wait=40, engine_stage="download",
+                                    engine_slow=True), lang=lang)
+        banner = find(tree, "engine-progress")
+        assert banner["attrs"]["data-slow"] == "true"
+        assert banner["attrs"]["data-stage"] == "download"
+        assert i18n.t(lang, "engine_slow", pct=40) in text_of(banner)
+        assert "40%" in text_of(banner)
+        assert find(banner, "engine-retry") is not None
+        for word in ("Python", "engine", "motor", "wasm", "could not", "no pudo"):
+            assert word not in text_of(banner)
+    assert "longer than usual" in i18n.t("en", "engine_slow", pct=1)
+    tree, _ = show(FakeClient(screen="landing", engine_wait=40, engine_slow=False), lang="en")
+    assert find(tree, "engine-retry") is None
+
+
 def test_join_screen_sends_the_typed_name():
     ui = new_ui("es", "Bea")
     # the room answered (a spectator's lobby): the form shows (before: ui/page/screens.py
@@ -758,6 +776,30 @@ def test_a_jack_reveal_shows_a_note_with_a_way_to_hide_it_and_crisp_stays_live()
     # a peek (until ready) has no such note
     m.reveal_until = {(1, "center"): None}
     assert find(show(m)[0], "reveal-note") is None
+
+
+def test_a_reveals_hide_sits_beside_crisp_unless_a_held_card_fills_the_actions_row():
+    # a first-time player's try: on a crowded phone the note's own row (with its button)
+    # pushed crisp below the fold; the button is the actions' row's, beside crisp
+    m = table_model(8, seat=1, phase="play", turn=2, reveals={(1, "center"): "Td"},
+                    allowed=[{"do": "crisp"}], crisp_window={"seat": 1, "left": 3000})
+    m.reveal_until = {(1, "center"): "turn"}
+    tree, ctx = show(m)
+    actions = [n for n in find_all(tree, lambda n: "actions" in
+                                   (n.get("attrs") or {}).get("class", "").split())]
+    assert len(actions) == 1 and find(actions[0], "reveal-dismiss") is not None
+    assert find(find(tree, "reveal-note"), "reveal-dismiss") is None
+    assert find(actions[0], "crisp") is not None
+    # holding a card (a King's extra draw after a Jack): the note keeps its button
+    m = table_model(8, seat=1, phase="play", turn=1, reveals={(1, "center"): "Td"},
+                    held={"seat": 1, "from": "deck", "card": "5d"},
+                    allowed=[{"do": "swap", "pos": ["left", "center", "right"]},
+                             {"do": "discard"}])
+    m.reveal_until = {(1, "center"): "turn"}
+    tree, ctx = show(m)
+    assert find(find(tree, "reveal-note"), "reveal-dismiss") is not None
+    assert len(find_all(tree, lambda n: (n.get("attrs") or {}).get("data-testid")
+                        == "reveal-dismiss")) == 1
 
 
 def test_every_card_movement_is_a_flight_from_its_place_to_its_place():
@@ -1831,3 +1873,37 @@ def test_the_tapped_play_solo_button_shows_its_progress_in_player_words():
             assert word not in plain(button)
     tree, ctx = show(FakeClient(screen="landing", engine_wait=-1), ui)
     assert plain(find(tree, "play-solo")) == "Play solo"
+
+
+def test_the_tapped_guided_round_button_shows_its_progress_like_play_solo():
+    """Issue 22 item 3: the guided first round's Play (the landing's offer) answers its tap
+    as Play solo does (ui/page/solo_button.py progress_button): at once, in player words."""
+    ui = new_ui("en", "")
+    ui["guided_offer"] = True
+    tree, ctx = show(FakeClient(screen="landing"), ui)
+    assert plain(find(tree, "guided-play")) == i18n.t("en", "guided_play")
+    intents = tap(tree, ctx, "guided-play", ui, FakeClient(screen="landing"))
+    assert [name for name, _ in intents] == ["play_guided"]
+    tree, ctx = show(FakeClient(screen="landing"), ui)     # the frame drawn with the tap
+    button = find(tree, "guided-play")
+    assert plain(button) == "Shuffling the deck\u2026"
+    assert find(tree, "guided-no") is None                   # nothing to skip any more
+    for lang, wait, said in (("en", 42, "Shuffling the deck\u2026 42%"),
+                             ("es", 7, "Barajando el mazo\u2026 7%")):
+        ui["lang"] = lang
+        tree, ctx = show(FakeClient(screen="landing", engine_wait=wait), ui, lang=lang)
+        button = find(tree, "guided-play")
+        assert plain(button) == said
+        assert button["attrs"].get("disabled") and button["attrs"].get("data-busy") == "true"
+        assert "busy" in button["attrs"]["class"] and "primary" in button["attrs"]["class"]
+        for word in ("Python", "MicroPython", "MB", "engine", "motor"):
+            assert word not in plain(button)
+    ui["lang"] = "en"
+    # failed: the banner says so with Retry, and the button is live again
+    tree, ctx = show(FakeClient(screen="landing", engine_wait=-1), ui)
+    assert plain(find(tree, "guided-play")) == i18n.t("en", "guided_play")
+    assert not find(tree, "guided-play")["attrs"].get("disabled")
+    # a saved game offered instead: no guided offer, tapped or not
+    tree, ctx = show(FakeClient(screen="landing", resume={"room": "crisp-x", "names": ["A"],
+                                                          "started": False, "round": 0}), ui)
+    assert find(tree, "guided-offer") is None

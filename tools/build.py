@@ -42,6 +42,8 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
       pyodide-*/              pyodide core: pyodide.mjs, pyodide.asm.mjs/.wasm, python_stdlib.zip, lock
       micropython-*/          micropython.mjs + micropython.wasm
       peerjs-*/               peerjs.min.js (browser bundle, defines window.peerjs and window.Peer)
+      noble-*/                @noble/hashes' SHA-256 (sha2.js and its modules, LICENSE): the
+                              engine worker's snapshot check where there is no crypto.subtle
     manifest.webmanifest, icons/   GENERATED: the web app manifest (installable) and its icons
     sw.js                     GENERATED: the service worker (sw.js after a line naming the
                               build's files and id; cache-first, offline solo)
@@ -82,6 +84,10 @@ PYODIDE_FILES = [
 ]
 MICROPYTHON_FILES = ["micropython.mjs", "micropython.wasm"]
 PEERJS_FILES = ["peerjs.min.js"]
+# @noble/hashes' SHA-256 (ES modules: sha2.js and what it imports) and its licence: the engine
+# worker checks its memory snapshot's hash with it where the browser has no crypto.subtle (a
+# page at a plain-http LAN address is no secure context; engine-worker.js `sha256`).
+NOBLE_FILES = ["sha2.js", "_md.js", "_u64.js", "utils.js", "LICENSE"]
 
 # The signaling server and the ICE servers (STUN/TURN): tools/netconfig.py. The page reads
 # dist/config.js and nothing else for them. Local builds signal at this origin's /peerjs
@@ -156,7 +162,7 @@ UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
                    "micropython": "@micropython/micropython-webassembly-pyscript",
-                   "peerjs": "peerjs"}
+                   "peerjs": "peerjs", "noble": "@noble/hashes"}
 
 
 def vendor_dirs():
@@ -390,9 +396,8 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
     # 7. installable and offline: the web app manifest, its icons, the service worker
     write_app_files(out, zips, dirs, names)
 
-    versions = {p: package_version(p) for p in (
-        "@pyscript/core", "pyodide", "@micropython/micropython-webassembly-pyscript", "peerjs")}
-    for sub in ("pyscript", "pyodide", "micropython", "peerjs"):
+    versions = {p: package_version(p) for p in VENDOR_PACKAGES.values()}
+    for sub in VENDOR_PACKAGES:
         d = os.path.join(out, dirs[sub])
         sizes[dirs[sub]] = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
     write(os.path.join(out, "build.json"), json.dumps(
@@ -469,6 +474,7 @@ def copy_vendor(out, dirs):
         ("pyodide", "pyodide", PYODIDE_FILES),
         ("@micropython/micropython-webassembly-pyscript", "micropython", MICROPYTHON_FILES),
         ("peerjs", "peerjs", [os.path.join("dist", f) for f in PEERJS_FILES]),
+        ("@noble/hashes", "noble", NOBLE_FILES),
     ):
         for f in files:
             src = os.path.join(NODE_MODULES, pkg, f)

@@ -103,7 +103,8 @@ def connection_banner(model, ctx, ui=None):
 
 def engine_banner(model, ctx, ui):
     """The host asked for something the engine does (Start, Play solo, a resumed room) while
-    it still starts in its worker: how far it has come, or that it failed (retry)."""
+    it still starts in its worker: how far it has come, that it takes long (still waiting,
+    with Retry: `engine_slow`), or that it failed (Retry)."""
     wait = read(model, "engine_wait")
     stage = read(model, "engine_stage")
     if wait < 0:
@@ -112,6 +113,14 @@ def engine_banner(model, ctx, ui):
                          "role": "alert", "data-stage": "update" if stage == "update"
                          else None},
                  ctx.t("engine_update" if stage == "update" else "engine_failed"), " ",
+                 button(ctx, "engine-retry", ctx.t("retry"),
+                        ("intent", "retry_engine", {}), "btn"))
+    if read(model, "engine_slow", False):
+        # no progress for a while (hostlife.engine_verdict): still waiting, Retry offered
+        return h("div", {"class": "banner connecting", "data-testid": "engine-progress",
+                         "role": "status", "data-stage": stage if stage in ENGINE_STAGES
+                         else None, "data-slow": "true"},
+                 ctx.t("engine_slow", pct=wait), " ",
                  button(ctx, "engine-retry", ctx.t("retry"),
                         ("intent", "retry_engine", {}), "btn"))
     key = "engine_" + stage if stage in ENGINE_STAGES else "engine_loading"

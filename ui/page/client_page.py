@@ -16,6 +16,7 @@ class PageSide:
     behind = False        # ... that this page was away itself (it only follows the room)
     engine_wait = None    # host page: the engine's start in percent while waited for
     engine_stage = None   # ... and the step it is at (ui/page/enginelink.py)
+    engine_slow = False   # ... and whether it has made no progress for a while (Retry offered)
     phase = None          # the page's phase (ui/page/host_phase.py, guest_phase.py)
     watchers = ()         # the room's spectators; took: whose seat this page took mid-game
     took = None           # (both the Client's, from the room: ui/page/watchers.py `heard`)
@@ -53,9 +54,10 @@ class PageSide:
         self.handover = {"me": True} if me else {"name": name, "me": False}
         self.host_lost = self.host_leaving = False
 
-    def set_engine(self, wait, stage):
-        """Host page: the engine's start shown while waited for (`engine_wait`, `_stage`)."""
-        self.engine_wait, self.engine_stage = wait, stage
+    def set_engine(self, wait, stage, slow=False):
+        """Host page: the engine's start shown while waited for (`engine_wait`, `_stage`,
+        `_slow`: EngineLink's)."""
+        self.engine_wait, self.engine_stage, self.engine_slow = wait, stage, bool(slow)
 
     def set_solo(self, solo):
         """Host page: whether this room is a solo game (leaving it ends it for good)."""

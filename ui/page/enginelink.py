@@ -24,7 +24,8 @@ class EngineLink:
     `on_reply(request_op, reply)` gets each reply with the op it answers. `state`: "idle" |
     "loading" | "ready" | "failed"; `pct`: how far its start has come (0-100); `on_status()`
     is called when either changes; `stage`: the step the worker is at (ENGINE_STAGES: the
-    downloads, the wasm's compile, Python's start, the engine's) or None."""
+    downloads, the wasm's compile, Python's start, the engine's) or None; `slow`: its start
+    has made no progress for a while (hostlife.engine_verdict), still waited for."""
 
     def __init__(self, on_reply, on_status, on_dead=None):
         self.on_reply, self.on_status, self.on_dead = on_reply, on_status, on_dead
@@ -34,6 +35,7 @@ class EngineLink:
         self.pct = 0
         self.stage = None             # what it does now (ENGINE_STAGES), None before it says
         self.progress_at = None       # wall ms of the start or of its last progress
+        self.slow = False             # no progress for a while: Retry offered, still waiting
         self.sent = []                # ops of the requests not answered yet, oldest first
         self.proxy = create_proxy(self._message)
 
@@ -50,13 +52,21 @@ class EngineLink:
         js.crisp.engine.start()         # (once: boot.js ignores a second start)
 
     def watch(self, now):
-        """Called every UI tick: a start with no progress for hostlife.ENGINE_STALL_MS
-        (ENGINE_BUSY_MS once all is downloaded) has failed (a wasm request aborted or
-        stalled never settles Pyodide's promise)."""
-        if hostlife.engine_stalled(self.state, self.progress_at, now, self.stage):
-            self.state = "failed"
+        """Called every UI tick: a start with no progress for a while is `slow` (the player
+        is offered Retry while the page still waits: a wasm request held by a slow network
+        may yet answer), and `failed` only after much longer (hostlife.engine_verdict); a
+        running worker that died is restarted (ui/page/enginewatch.py)."""
+        start = hostlife.engine_verdict(self.state, self.progress_at, now, self.stage)
+        if start == "failed":
+            self.state, self.slow = "failed", False
             log("engine start: no progress for", now - self.progress_at, "ms at", self.pct,
                 "% (", self.stage, "): given up")
+            self.on_status()
+        elif (start == "slow") != self.slow:
+            self.slow = start == "slow"
+            if self.slow:
+                log("engine start: no progress for", now - self.progress_at, "ms at",
+                    self.pct, "% (", self.stage, "): still waiting, Retry offered")
             self.on_status()
         verdict = self.life.check(now) if self.state == "ready" else None
         if verdict is not None:
@@ -73,7 +83,7 @@ class EngineLink:
         self.life.restarting(now)
         self.sent = []
         self.state, self.pct, self.stage = "loading", 0, None
-        self.progress_at = now
+        self.progress_at, self.slow = now, False
         js.crisp.engine.restart()
 
     def request(self, msg):
@@ -108,7 +118,7 @@ class EngineLink:
                 self.progress_at = int(js.crisp.now())
             self.pct = max(self.pct, pct)
         elif op == "ready":
-            self.state, self.pct = "ready", 100
+            self.state, self.pct, self.slow = "ready", 100, False
             self.life.started(int(js.crisp.now()))
             log("engine ready in", msg.get("ms"), "ms")
         elif op == "died":
@@ -118,7 +128,7 @@ class EngineLink:
         elif op == "failed":
             if self.state == "failed":
                 return
-            self.state = "failed"
+            self.state, self.slow = "failed", False
             log("engine failed:", msg.get("error"))     # the raw reason: the log only
             if msg.get("error") in ("build", "update"):
                 self.stage = "update"     # a new version replaced this page's: reload

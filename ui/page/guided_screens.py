@@ -4,6 +4,7 @@ MicroPython, Pyodide and CPython (tests/test_guided.py).
 """
 
 from ui.page import guided
+from ui.page.solo_button import progress_button
 from ui.page.vdom import h
 from ui.page.viewmodel import read
 from ui.page.widgets import button
@@ -11,16 +12,21 @@ from ui.page.widgets import button
 
 def offer_box(model, ui, ctx):
     """The landing's offer of a guided round, while `ui["guided_offer"]` (a first visit:
-    guided.offer) and no saved game is offered instead; None otherwise."""
-    if not ui.get("guided_offer") or isinstance(read(model, "resume"), dict):
+    guided.offer) and no saved game is offered instead; None otherwise. Once its Play is
+    tapped (`ui["guided"]`) it stays, its button saying how far the game has come
+    (solo_button.progress_button), until the table follows."""
+    tapped = bool(ui.get("guided"))
+    if not (ui.get("guided_offer") or tapped) or isinstance(read(model, "resume"), dict):
         return None
+    play = progress_button(ctx, "guided-play", ctx.t("guided_play"), ("local", "guided_play"),
+                           "btn primary big", tapped, read(model, "engine_wait"),
+                           read(model, "error"))
     return h("section", {"class": "card-box guided-offer", "data-testid": "guided-offer"},
              h("h2", None, ctx.t("guided_title")),
              h("p", {"class": "hint"}, ctx.t("guided_offer")),
-             h("div", {"class": "row"},
-               button(ctx, "guided-play", ctx.t("guided_play"),
-                      ("local", "guided_play"), "btn primary big"),
-               button(ctx, "guided-no", ctx.t("guided_no"), ("local", "guided_skip"), "btn")))
+             h("div", {"class": "row"}, play,
+               None if tapped else button(ctx, "guided-no", ctx.t("guided_no"),
+                                          ("local", "guided_skip"), "btn")))
 
 
 def tip(model, ui, ctx):

@@ -96,7 +96,7 @@ class HostPage(HostTransport, HostSaves, Page):
         wait = self.engine_wait()
         client = self.client
         if client is not None and client.screen != "join":
-            client.set_engine(wait, self.engine.stage)
+            client.set_engine(wait, self.engine.stage, self.engine.slow)
             client.set_arriving(self.arriving())
             client.set_solo(self.phase.solo)
             client.set_status(client.status, self.phase.phase)
@@ -105,7 +105,7 @@ class HostPage(HostTransport, HostSaves, Page):
         # browser without WebRTC the landing offers solo only (ui/page/netscreens.py)
         return webrtc.describe(Landing(self.offer, "connecting" if self.phase.held else None,
                                        wait, self.refused, self.landing_error,
-                                       self.engine.stage))
+                                       self.engine.stage, self.engine.slow))
 
     def engine_wait(self):
         """The engine's progress (percent) when the player waits for it, else None."""

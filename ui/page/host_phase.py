@@ -130,15 +130,16 @@ class Landing:
     the landing, offering to resume the last saved room (`resume`: hostlife.summary) when
     there is one. `engine_wait`: the engine's start in percent while the player waits for
     it (Play solo, a resumed room), else None; `engine_stage`: the step it is at (EngineLink
-    `stage`), or None."""
+    `stage`), or None; `engine_slow`: no progress for a while (EngineLink `slow`)."""
 
     screen = "landing"
 
     def __init__(self, saved=None, status=None, engine_wait=None, refused=False, error=None,
-                 engine_stage=None):
+                 engine_stage=None, engine_slow=False):
         self.status = status
         self.engine_wait = engine_wait
         self.engine_stage = engine_stage
+        self.engine_slow = bool(engine_slow)
         self.refused = refused        # the saved room was refused (damaged or changed)
         self.error = error            # {code, text}: e.g. a name the room refused
         self.resume = hostlife.summary(saved) if saved is not None else None

@@ -53,6 +53,7 @@ EN = {
     "reveal_note": "Your {pos} card is {card}: it turns back at the next turn.",
     "reveal_dismiss": "Hide",
     "reveal_dismiss_label": "Turn the card back now",
+    "reveal_note_short": "{card}: it turns back at the next turn.",
     # announcements
     "ann_your_turn": "Your turn!",
     "ann_your_last_turn": "Your last turn!",
@@ -148,6 +149,7 @@ ES = {
     "reveal_note": "Tu carta {pos} es {card}: se vuelve a tapar en el pr\u00f3ximo turno.",
     "reveal_dismiss": "Tapar",
     "reveal_dismiss_label": "Tapar la carta ya",
+    "reveal_note_short": "{card}: se vuelve a tapar en el pr\u00f3ximo turno.",
     # announcements
     "ann_your_turn": "\u00a1Tu turno!",
     "ann_your_last_turn": "\u00a1Tu \u00faltimo turno!",

@@ -33,7 +33,7 @@ TARGETS = (
     ("ui.page.screens", None, "qr_style"),
     ("ui.page.table", None, "table_info"), ("ui.page.eventlog", None, "log_entries"),
     ("ui.page.eventlog", None, "log_node"), ("ui.page.vdom", "Memo", "get"),
-    ("ui.page.table", None, "last_move"), ("ui.page.table", None, "queen_notice"),
+    ("ui.page.statusbar", None, "last_move"), ("ui.page.statusbar", None, "queen_notice"),
     ("ui.page.table", None, "announce_node"), ("ui.page.table", None, "end_tree"),
     ("ui.page.table", None, "opponent_node"), ("ui.page.table", None, "spectator_bar"),
     ("ui.page.cues", None, "new_events"), ("ui.page.cues", None, "flights"),

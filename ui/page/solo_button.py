@@ -1,8 +1,10 @@
-"""The landing's Play solo button, which answers its own tap (issue 22 item 3, issue 20 item 5):
-from the tap on, the button itself says in player words that the game is being got ready
-("Shuffling the deck… 42 %", a bar filling it), until the table follows the moment the
-engine runs; never a technical word. `solo_state` decides, `solo_button` draws. Pure:
-runs on MicroPython (the page) and CPython (tests).
+"""The landing's buttons that start a game on the engine and answer their own tap (issue 22
+item 3, issue 20 item 5): Play solo, and the guided first round's Play
+(ui/page/guided_screens.py). From the tap on, the button itself says in player words that the
+game is being got ready ("Shuffling the deck… 42 %", a bar filling it), until the table
+follows the moment the engine runs; never a technical word. `solo_state` decides,
+`progress_button` draws (`solo_button`: Play solo's). Pure: runs on MicroPython (the page)
+and CPython (tests).
 """
 
 from ui.page.vdom import h
@@ -24,16 +26,26 @@ def solo_state(tapped, wait, error=None):
     return ("solo_busy", max(0, min(99, int(wait))), True)
 
 
-def solo_button(ctx, ok, tapped, wait, error=None):
-    """The Play solo button (`play-solo`): live once a name is typed (`ok`); while busy
-    (solo_state) disabled, aria-busy, its label the progress and a bar under it."""
+def progress_button(ctx, testid, label, action, cls, tapped, wait, error=None):
+    """A landing button that starts a game on the engine and answers its own tap (Play solo,
+    the guided round's Play): `label` (text) and `action` (None: not live) until tapped;
+    from the tap on (solo_state: `tapped`, `wait`, `error`) disabled, aria-busy, its label
+    the progress in player words over a bar filling it. `testid`: its data-testid; `cls`:
+    its classes ("btn big", ...; "busy" is added while busy)."""
     key, pct, busy = solo_state(tapped, wait, error)
     if not busy:
-        return button(ctx, "play-solo", ctx.t(key),
-                      ("local", "submit", "play_solo") if ok else None, "btn big")
-    label = ctx.t(key) if pct is None else ctx.t("solo_busy_pct", pct=pct)
-    return button(ctx, "play-solo",
+        return button(ctx, testid, label, action, cls)
+    text = ctx.t(key) if pct is None else ctx.t("solo_busy_pct", pct=pct)
+    return button(ctx, testid,
                   [h("span", {"class": "solo-bar", "aria-hidden": "true",
                               "style": "width: %d%%" % (pct if pct is not None else 100)}),
-                   h("span", {"class": "solo-label"}, label)],
-                  None, "btn big busy", {"aria-busy": "true", "data-busy": "true"})
+                   h("span", {"class": "solo-label"}, text)],
+                  None, cls + " busy", {"aria-busy": "true", "data-busy": "true"})
+
+
+def solo_button(ctx, ok, tapped, wait, error=None):
+    """The Play solo button (`play-solo`, a progress_button): live once a name is typed
+    (`ok`)."""
+    return progress_button(ctx, "play-solo", ctx.t("play_solo"),
+                           ("local", "submit", "play_solo") if ok else None, "btn big",
+                           tapped, wait, error)

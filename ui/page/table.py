@@ -1,20 +1,20 @@
-"""The table screen: seats, piles, status, actions, the event log (the results sheet over it
-is ui/page/results.py).
+"""The table screen: seats, piles, the status bar (ui/page/statusbar.py), actions, the event
+log (the results sheet over it is ui/page/results.py).
 
 Draws what `table_info` (ui/page/table_model.py) decided. Pure: runs on MicroPython, Pyodide and
 CPython (tests).
 """
 
-from crisp_core.actions import END_PHASES, PLAY_PHASES
-from ui.page import cards, guided_screens
+from crisp_core.actions import END_PHASES
+from ui.page import guided_screens
 from ui.page import reaction_view
+from ui.page.eventlog import log_node
 from ui.page.icons import icon
-from ui.page.cues import ANNOUNCE_MS
-from ui.page.eventlog import last_move, log_node, queen_notice
 from ui.page.results import end_tree
+from ui.page.statusbar import announce_node, reveal_button, reveal_shown, status_node
 from ui.page.vdom import h, kept
 from ui.page.table_model import table_info
-from ui.page.viewmodel import card_text, clock, player_list, read, secs
+from ui.page.viewmodel import player_list, secs
 from ui.page.widgets import (button, card_button, card_name, card_node, leave_button,
                              name_input, place_label)
 
@@ -159,10 +159,16 @@ def table_tree(model, ui, ctx):
     # The announcement of a call, this seat's turn, the end of a round (ui/page/cues.py):
     # a line of the status bar, in the page's flow, so that it never covers the instruction,
     # the hand or a button (issue 20.3); its live region is always there, so that it is heard
+    # a Jack's or Queen's reveal: its words in the status bar, its Hide button in the actions'
+    # row beside crisp (a row of the status bar pushed crisp off a crowded phone's screen)
+    reveal = reveal_shown(model, info, ctx)
+    has_actions = not (info["phase"] in END_PHASES or info["spectator"])
+    in_actions = bool(reveal) and has_actions and not (info["held"] is not None
+                                                       and info["held"]["mine"])
     status = status_node(model, info, players, ctx,
                          h("div", {"class": "announce-slot", "aria-live": "assertive"},
-                           announce_node(ui, info, ctx)))
-    actions = actions_node(info, ctx)
+                           announce_node(ui, info, ctx)), reveal, not in_actions)
+    actions = actions_node(info, ctx, reveal_button(ctx) if in_actions else None)
     mine_react = (ui.get("reactions"), ui.get("react_open"), info["paused"],
                   info["reactions"].get(mine["seat"]) if mine is not None else None)
     my_node = kept(ctx, "my-seat", (ctx.lang, mine, info["phase"], mine_react), my_seat_node,
@@ -185,7 +191,7 @@ def table_tree(model, ui, ctx):
              h("section", grid_attrs, [kept_opponent(ctx, r, info) for r in others]),
              spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
              centre, tip if end is None else None, status, my_node,
-             None if info["phase"] in END_PHASES or info["spectator"] else actions, end, log)
+             actions if has_actions else None, end, log)
 
 
 def seat_order(info):
@@ -243,49 +249,6 @@ def held_card_node(info, ctx):
                      place_label(ctx, held_label, held["card"])), held_label
 
 
-def timer_node(info, ctx):
-    """The turn's timer (paused while the host is silent), or None."""
-    timer = info["timer"]
-    if timer is None:
-        return None
-    total = info["timer_total"] or 1
-    frac = timer * 100 // total if total else 0
-    paused = info.get("paused")
-    return h("div", {"class": "timer" + (" urgent" if timer < 10000 and not paused else "")
-                     + (" mine" if info["timer_mine"] else "")
-                     + (" paused" if paused else ""),
-                     "data-testid": "turn-timer", "data-ms": str(timer),
-                     "data-paused": "true" if paused else None,
-                     "role": "timer", "aria-label": ctx.t("paused") if paused
-                     else ctx.t("time_left", t=clock(timer)),
-                     "style": "--p:" + str(frac) + "%"},
-             # paused: two bars that fit the ring (the word overflowed it, es and en); the
-             # word is the ring's label for a screen reader
-             h("span", {"class": "pause-bars", "aria-hidden": "true"}) if paused
-             else h("span", None, clock(timer)))
-
-
-def status_node(model, info, players, ctx, ann=None):
-    """The status bar: the announcement's place `ann` (its first line while one shows), what
-    is expected now, the second line, the timer, the last move."""
-    me = info["me"]
-    moved = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
-    notice = queen_notice(model, players, ctx) if info["phase"] in PLAY_PHASES else None
-    return h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
-                                             and info["phase"] in PLAY_PHASES else "")},
-             ann,
-             h("div", {"class": "status", "data-testid": "status", "role": "status",
-                       "aria-live": "polite"}, info["status"]),
-             h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
-             timer_node(info, ctx),
-             h("div", {"class": "last-move", "data-testid": "last-move",
-                       "title": ctx.t("last_move")}, icon("last-move"), moved)
-             if moved else None,
-             h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
-                       "role": "status"}, notice) if notice else None,
-             reveal_note(model, info, ctx), fair_alarm_node(info, ctx))
-
-
 def crisp_button(info, ctx):
     """The crisp button, with the seconds of its window left while it is open."""
     crisp = info["crisp"]
@@ -300,8 +263,10 @@ def crisp_button(info, ctx):
                   "btn crisp" + (" hot" if crisp["spec"] else ""), crisp_extra)
 
 
-def actions_node(info, ctx):
-    """The action buttons: Ready while peeking; else the special, discard and crisp."""
+def actions_node(info, ctx, extra=None):
+    """The action buttons: Ready while peeking; else the special, discard and crisp (always
+    the row's last place, so that its word never fills a narrow first one), or `extra` (the
+    reveal's Hide) and crisp."""
     if info["ready"]["show"]:
         return h("div", {"class": "actions peek"},
                  button(ctx, "ready", ctx.t("ready"), info["ready"]["spec"], "btn primary big"))
@@ -317,7 +282,8 @@ def actions_node(info, ctx):
     # no card in my hand (e.g. a Jack used, the crisp window open): no leftover
     # "Use special" / "Discard" buttons greyed out; and "Use special" only for a special
     has_special = info["queen"] is not None or info["use_special"] is not None
-    return h("div", {"class": "actions"}, special if (holding and has_special) else None,
+    return h("div", {"class": "actions"}, extra,
+             special if (holding and has_special) else None,
              button(ctx, "discard-held", ctx.t("discard_held"), info["discard_held"],
                     "btn" + (" hot" if info["discard_held"] else ""))
              if holding else None,
@@ -341,67 +307,3 @@ def my_seat_node(mine, info, ctx, ui=None):
                  ctx.t("points_n", n=mine["score"])),
                reaction_view.picker(ui or {}, ctx, not info["paused"])),
              reaction_view.bubble(ctx, info, mine["seat"]))   # last: nothing before it moves
-
-
-def announce_node(ui, info, ctx):
-    """The splash for the latest cue (ui["announce"], set by the page when the events
-    arrive): "Ana called CRISP!" with the last turns to come, "Your turn!", "Your last turn!",
-    "Round over". Shown for ANNOUNCE_MS, in an assertive live region, so it is heard too."""
-    ann = ui.get("announce")
-    if not ann or ctx.now - (ann.get("at") or 0) >= ANNOUNCE_MS:
-        return None
-    kind = ann.get("kind")
-    sub = None
-    if kind == "crisp":
-        seat = ann.get("seat")
-        if seat == info["me"]:
-            text = ctx.t("ann_crisp_you")
-        else:
-            name = info["seats"][seat]["name"] if (isinstance(seat, int)
-                                                    and 0 <= seat < info["n"]) else ""
-            text = ctx.t("ann_crisp", name=name)
-        if ann.get("mine"):
-            sub = ctx.t("ann_your_last_turn")
-        elif ann.get("n"):
-            sub = ctx.tn("ann_last_turns", ann["n"], n=ann["n"])
-    elif kind in ("your_turn", "last_turn", "round_over", "game_over"):
-        text = ctx.t("ann_" + ("your_last_turn" if kind == "last_turn" else kind))
-    else:
-        return None
-    # (a long name is cut in the line: the whole words are its title, issue 20.4)
-    whole = text + (" " + sub if sub else "")
-    return h("div", {"class": "announce " + kind, "data-testid": "announce",
-                     "data-kind": kind, "title": whole.replace("\u2068", "").replace("\u2069", "")},
-             h("strong", None, text), h("small", None, sub) if sub else None)
-
-
-def reveal_note(model, info, ctx):
-    """My cards a Jack or a Queen shows until the next turn (Client.reveal_until "turn"): one
-    line saying which, and a button to turn them back now. It sits beside the status, never
-    over the actions, so the crisp button stays in reach (issue 11.2)."""
-    me = info["me"]
-    until = read(model, "reveal_until", {}) or {}
-    shown = []
-    for c in (info["seats"][me]["cards"] if me is not None and 0 <= me < info["n"] else []):
-        if until.get((me, c["pos"])) == "turn" and cards.is_card(c["card"]):
-            shown.append(ctx.t("reveal_note", pos=ctx.t("pos_" + c["pos"]),
-                               card=card_text(c["card"])))
-    if not shown:
-        return None
-    return h("div", {"class": "notice reveal-note", "data-testid": "reveal-note",
-                     "role": "status"},
-             h("span", None, " ".join(shown)),
-             button(ctx, "reveal-dismiss", ctx.t("reveal_dismiss"),
-                    ("intent", "dismiss_reveal", {}), "btn small",
-                    {"title": ctx.t("reveal_dismiss_label")}))
-
-
-def fair_alarm_node(info, ctx):
-    """Said at once during play (ui/page/fairplay.py): the host dealt this round again, or dealt
-    it with no commitment (`fair-alarm`, loud)."""
-    what = info.get("fair_now")
-    if what is None:
-        return None
-    return h("div", {"class": "notice fair-alarm", "data-testid": "fair-alarm",
-                     "data-what": what, "role": "alert"},
-             icon("warning", "fair-mark"), " ", ctx.t("fair_what_" + what))

@@ -170,24 +170,37 @@ class Clock:
         return self.held is None
 
 
-ENGINE_STALL_MS = 20000   # an engine start with no progress for this long has failed
-ENGINE_BUSY_MS = 60000    # ... once all is downloaded (the worker's CPU at it: compile,
-                          # Python's start), with no sign of life for this long
+ENGINE_SLOW_MS = 20000    # an engine start with no progress for this long while it downloads
+                          # is slow: the player is offered Retry, the page still waits
+ENGINE_BUSY_MS = 60000    # ... the same once all is downloaded (the worker's CPU at it:
+                          # compile, Python's start), with no sign of life for this long
+ENGINE_GIVE_UP_MS = 180000   # ... with no progress at all for this long: failed
 
 
-def engine_stalled(state, progress_at, now, stage=None):
-    """True when the engine worker has been starting ("loading") with no progress since
-    `progress_at` (ms, wall clock; None: not started) for ENGINE_STALL_MS while it downloads
-    (`stage` None or "download": Pyodide's wasm request aborted or stalled, for Pyodide only
-    warns and its promise never settles), or for ENGINE_BUSY_MS once all is downloaded (any
-    later stage: the worker's own CPU work, whose signs of life a long synchronous step
-    such as the memory snapshot's restore on a slow phone can hold back; issue 22 item 2:
-    never given up while the worker still makes progress). Progress: a new percent, or a
-    sign of life (engine-worker.js: bytes arrived, or the CPU still at it). The page then
-    treats the engine as failed (a plain message, Retry)."""
-    limit = ENGINE_STALL_MS if stage in (None, "download") else ENGINE_BUSY_MS
-    return (state == "loading" and isinstance(progress_at, (int, float))
-            and now - progress_at >= limit)
+def engine_verdict(state, progress_at, now, stage=None):
+    """What the host page makes of its engine's start: None (starting, or not starting at
+    all), "slow" or "failed". `state`: EngineLink's ("loading" is the only one judged);
+    `progress_at`: wall ms of the start or of its last progress (None: not started); `stage`:
+    the step it is at (None or "download": its files still coming).
+
+    A download with no new bytes cannot be told from a stalled one (Pyodide's wasm request
+    held by a slow network, or hung for ever: Pyodide only warns and its promise never
+    settles), and a request still pending may yet answer (issue 22 item 2: seen failed at
+    20 s, ready at 29 s). So after ENGINE_SLOW_MS without progress while downloading
+    (ENGINE_BUSY_MS once all is downloaded: a long synchronous step such as the memory
+    snapshot's restore on a slow phone holds the worker's signs of life back) the start is
+    "slow": the player is told it takes long and offered Retry, while the page goes on
+    waiting, and the next progress makes it None again. It is "failed" only after
+    ENGINE_GIVE_UP_MS without any; a real failure (a download refused or cut, Python's
+    error) the worker reports itself at once (engine-worker.js `failed`). Progress: a new
+    percent, or a sign of life (bytes arrived, or the CPU still at it)."""
+    if state != "loading" or not is_number(progress_at):
+        return None
+    quiet = now - progress_at
+    if quiet >= ENGINE_GIVE_UP_MS:
+        return "failed"
+    return "slow" if quiet >= (ENGINE_SLOW_MS if stage in (None, "download")
+                               else ENGINE_BUSY_MS) else None
 
 
 def sort_out(out, local):

@@ -1,0 +1,130 @@
+"""A crowded table (5 to 8 seats) and the guided round on a small phone, in a real browser, from
+hand-made models (screens_harness.py): a first-time player's try (issue 20).
+
+- The small cards' corner mark and middle figure do not overlap (a held Queen); the empty
+  discard pile's word is inside its place; the crisp word has room in its button; a Jack's or
+  Queen's reveal note leaves crisp and its Hide button on the first screen.
+- The guided first round at 360 x 640: its tip, the hand and Ready (then the deck) on the
+  first screen.
+"""
+
+import pytest
+
+import screen_models as M
+from test_screens import OWN_ACTIONS, console_errors  # noqa: F401
+from test_screens import screens_pages  # noqa: F401 (a fixture)
+from test_table_fit import show, small_phone
+
+PLAY = [{"type": "deal", "round": 2, "dealer": 0}, {"type": "play", "turn": 1}]
+
+# Inside the piles and the player's own hand: each face's corner mark against its middle
+# figure; the empty discard pile's word against its place; the crisp word against its
+# button's edges (px of room each side). [(what, test id, detail)]
+SMALL_CARDS = """() => {
+  const out = [];
+  const text = (e) => { const r = document.createRange(); r.selectNodeContents(e);
+                        return r.getBoundingClientRect(); };
+  const over = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  for (const c of document.querySelectorAll('#app .centre .card.face, #app .seat.me .card.face')) {
+    const corner = c.querySelector('.corner'), pip = c.querySelector('.pip');
+    if (corner && pip && over(text(corner.querySelector('b')), text(pip)))
+      out.push(['corner', c.dataset.testid || c.className, c.dataset.card]);
+  }
+  for (const l of document.querySelectorAll('#app .slot-label')) {
+    const box = l.parentElement, b = box.getBoundingClientRect(), t = text(l);
+    const edge = parseFloat(getComputedStyle(box).borderLeftWidth) || 0;
+    if (t.left < b.left + edge - 0.5 || t.right > b.right - edge + 0.5)
+      out.push(['label', box.dataset.testid, Math.round(t.width) + ' in ' + Math.round(b.width)]);
+  }
+  const crisp = document.querySelector('#app [data-testid=crisp]');
+  if (crisp) {
+    const b = crisp.getBoundingClientRect(), t = text(crisp.querySelector('.crisp-word'));
+    const room = Math.min(t.left - b.left, b.right - t.right);
+    if (room < 10) out.push(['crisp', 'crisp', Math.round(room)]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (360, 740)])
+def test_small_cards_the_empty_discard_and_crisp_read_whole_at_eight_seats(
+        new_phone, screens_pages, width, height):
+    """A first-time player's try (8 seats, Spanish, a small phone): the empty discard pile's
+    word ran past its place, a held Queen's figure sat over its corner mark, the crisp word
+    filled its button edge to edge, and a Queen's reveal note pushed crisp half below the
+    fold. Now none of these, in both languages, in every state of this player's turn, with
+    the discard pile empty and not; with a reveal shown, crisp and Hide are on the first
+    screen."""
+    phone = small_phone(new_phone, screens_pages, width, height)
+    page = phone.page
+    problems = []
+    seat = 4
+    for lang in ("es", "en"):
+        for name, model in M.screens(8, seat, M.LONG):
+            if name not in ("my-turn", "held", "queen-held", "queen-target", "crisp-window",
+                            "other-holds"):
+                continue
+            for discard in (["7h", "Qd"], []):
+                shown = dict(model, view=dict(model["view"], discard=discard))
+                show(page, shown, lang)
+                for p in page.evaluate(SMALL_CARDS):
+                    problems.append((lang, name, discard[-1:]) + tuple(p))
+        # a Queen's (and a Jack's) reveal: the card and its note until the next turn
+        for what, ev in (("queen", {"type": "queen", "seat": seat, "pos": "center",
+                                    "target": 5, "target_pos": "left"}),
+                         ("jack", {"type": "jack", "seat": seat})):
+            model = M.table(8, seat, M.LONG, turn=5, crisp_window={"seat": seat, "left": 2400},
+                            allowed=[{"do": "crisp"}],
+                            log=PLAY + [ev, {"type": "turn", "seat": 5}])
+            model.update(reveals={"%d:center" % seat: "Qs"},
+                         reveal_until={"%d:center" % seat: "turn"})
+            show(page, model, lang)
+            assert page.locator('#app [data-testid="reveal-note"]').is_visible()
+            own = page.evaluate(OWN_ACTIONS)
+            assert own["n"] >= 2
+            if own["out"]:                   # (crisp and Hide among them)
+                problems.append((lang, what, "reveal", own["out"]))
+            for p in page.evaluate(SMALL_CARDS):
+                problems.append((lang, what, "reveal") + tuple(p))
+    for p in problems:
+        print(p)
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+# The guided round's tip: inside the screen at the first view.
+GUIDE = """() => {
+  const g = document.querySelector('#app [data-testid=guide]');
+  if (!g) return null;
+  const r = g.getBoundingClientRect();
+  return r.top >= -0.5 && r.bottom <= window.innerHeight + 0.5;
+}"""
+
+
+def test_the_guided_round_keeps_its_tip_the_hand_and_ready_on_a_360x640_screen(
+        new_phone, screens_pages):
+    """A first-time player's try: the guided round's first screen (landing, then the guided
+    round, at 360 x 640) put Ready below the fold under the tip. At the peek and at the
+    first draw, in both languages: the tip is on the first screen and so is every live
+    control of their own."""
+    phone = small_phone(new_phone, screens_pages)
+    page = phone.page
+    problems = []
+    for lang in ("es", "en"):
+        for name, model in M.screens(3, 0, M.LONG):
+            if name not in ("peek", "my-turn"):
+                continue
+            model = dict(model, view=dict(model["view"], round=1),
+                         _ui=dict(model.get("_ui") or {}, guided=True))
+            show(page, model, lang)
+            own = page.evaluate(OWN_ACTIONS)
+            assert own["n"] > 0, name
+            if not page.evaluate(GUIDE):
+                problems.append((lang, name, "tip"))
+            if own["out"]:
+                problems.append((lang, name, own["out"]))
+    for p in problems:
+        print(p)
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []

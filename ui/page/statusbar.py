@@ -1,0 +1,141 @@
+"""The table's status bar: the announcement's place, what is expected now, the last move, the
+turn's timer, the notices (the Queen's, a Jack's or Queen's reveal, the fair-deal alarm); and
+the reveal's Hide button (in the actions' row when it has room).
+
+Draws what `table_info` (ui/page/table_model.py) decided. Pure: runs on MicroPython, Pyodide and
+CPython (tests).
+"""
+
+from crisp_core.actions import PLAY_PHASES
+from ui.page import cards
+from ui.page.cues import ANNOUNCE_MS
+from ui.page.eventlog import last_move, queen_notice
+from ui.page.icons import icon
+from ui.page.vdom import h
+from ui.page.viewmodel import card_text, clock, read
+from ui.page.widgets import button
+
+
+def timer_node(info, ctx):
+    """The turn's timer (paused while the host is silent), or None."""
+    timer = info["timer"]
+    if timer is None:
+        return None
+    total = info["timer_total"] or 1
+    frac = timer * 100 // total if total else 0
+    paused = info.get("paused")
+    return h("div", {"class": "timer" + (" urgent" if timer < 10000 and not paused else "")
+                     + (" mine" if info["timer_mine"] else "")
+                     + (" paused" if paused else ""),
+                     "data-testid": "turn-timer", "data-ms": str(timer),
+                     "data-paused": "true" if paused else None,
+                     "role": "timer", "aria-label": ctx.t("paused") if paused
+                     else ctx.t("time_left", t=clock(timer)),
+                     "style": "--p:" + str(frac) + "%"},
+             # paused: two bars that fit the ring (the word overflowed it, es and en); the
+             # word is the ring's label for a screen reader
+             h("span", {"class": "pause-bars", "aria-hidden": "true"}) if paused
+             else h("span", None, clock(timer)))
+
+
+def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=True):
+    """The status bar: the announcement's place `ann` (its first line while one shows), what
+    is expected now, the second line and the last move (one column beside the timer, so that
+    a last move that wraps takes the room the timer leaves), the timer, the notices: the
+    Queen's, the reveal's (`reveal`: reveal_shown's lines; its button here when `note_button`,
+    else in the actions' row) and the fair-deal alarm."""
+    me = info["me"]
+    moved = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
+    notice = queen_notice(model, players, ctx) if info["phase"] in PLAY_PHASES else None
+    return h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
+                                             and info["phase"] in PLAY_PHASES else "")},
+             ann,
+             h("div", {"class": "says"},
+               h("div", {"class": "status", "data-testid": "status", "role": "status",
+                         "aria-live": "polite"}, info["status"]),
+               h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
+               h("div", {"class": "last-move", "data-testid": "last-move",
+                         "title": ctx.t("last_move")}, icon("last-move"), moved)
+               if moved else None),
+             timer_node(info, ctx),
+             h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
+                       "role": "status"}, notice) if notice else None,
+             reveal_note(reveal, ctx, note_button), fair_alarm_node(info, ctx))
+
+
+def announce_node(ui, info, ctx):
+    """The splash for the latest cue (ui["announce"], set by the page when the events
+    arrive): "Ana called CRISP!" with the last turns to come, "Your turn!", "Your last turn!",
+    "Round over". Shown for ANNOUNCE_MS, in an assertive live region, so it is heard too."""
+    ann = ui.get("announce")
+    if not ann or ctx.now - (ann.get("at") or 0) >= ANNOUNCE_MS:
+        return None
+    kind = ann.get("kind")
+    sub = None
+    if kind == "crisp":
+        seat = ann.get("seat")
+        if seat == info["me"]:
+            text = ctx.t("ann_crisp_you")
+        else:
+            name = info["seats"][seat]["name"] if (isinstance(seat, int)
+                                                    and 0 <= seat < info["n"]) else ""
+            text = ctx.t("ann_crisp", name=name)
+        if ann.get("mine"):
+            sub = ctx.t("ann_your_last_turn")
+        elif ann.get("n"):
+            sub = ctx.tn("ann_last_turns", ann["n"], n=ann["n"])
+    elif kind in ("your_turn", "last_turn", "round_over", "game_over"):
+        text = ctx.t("ann_" + ("your_last_turn" if kind == "last_turn" else kind))
+    else:
+        return None
+    # (a long name is cut in the line: the whole words are its title, issue 20.4)
+    whole = text + (" " + sub if sub else "")
+    return h("div", {"class": "announce " + kind, "data-testid": "announce",
+                     "data-kind": kind, "title": whole.replace("\u2068", "").replace("\u2069", "")},
+             h("strong", None, text), h("small", None, sub) if sub else None)
+
+
+def reveal_shown(model, info, ctx):
+    """My cards a Jack or a Queen shows until the next turn (Client.reveal_until "turn"):
+    [the line saying which], empty when none; at a crowded table (5 seats or more) the line
+    names the card only."""
+    me = info["me"]
+    until = read(model, "reveal_until", {}) or {}
+    shown = []
+    for c in (info["seats"][me]["cards"] if me is not None and 0 <= me < info["n"] else []):
+        if until.get((me, c["pos"])) == "turn" and cards.is_card(c["card"]):
+            # a crowded table says it shorter (the card shows face up in the hand)
+            shown.append(ctx.t("reveal_note_short", card=card_text(c["card"])) if info["n"] >= 5
+                         else ctx.t("reveal_note", pos=ctx.t("pos_" + c["pos"]),
+                                    card=card_text(c["card"])))
+    return shown
+
+
+def reveal_button(ctx, cls="btn"):
+    """The button that turns a Jack's or Queen's reveal back now."""
+    return button(ctx, "reveal-dismiss", ctx.t("reveal_dismiss"),
+                  ("intent", "dismiss_reveal", {}), cls + " reveal-dismiss",
+                  {"title": ctx.t("reveal_dismiss_label")})
+
+
+def reveal_note(shown, ctx, with_button):
+    """The reveal's note (`shown`: reveal_shown's lines), None when nothing is shown: one line
+    saying which card, beside the status, never over the actions, so the crisp button stays
+    in reach (issue 11.2); its Hide button `with_button` (else it is in the actions' row)."""
+    if not shown:
+        return None
+    return h("div", {"class": "notice reveal-note", "data-testid": "reveal-note",
+                     "role": "status"},
+             h("span", None, " ".join(shown)),
+             reveal_button(ctx, "btn small") if with_button else None)
+
+
+def fair_alarm_node(info, ctx):
+    """Said at once during play (ui/page/fairplay.py): the host dealt this round again, or dealt
+    it with no commitment (`fair-alarm`, loud)."""
+    what = info.get("fair_now")
+    if what is None:
+        return None
+    return h("div", {"class": "notice fair-alarm", "data-testid": "fair-alarm",
+                     "data-what": what, "role": "alert"},
+             icon("warning", "fair-mark"), " ", ctx.t("fair_what_" + what))
