@@ -1480,6 +1480,17 @@ def test_every_connection_state_shows_in_the_banner():
     assert "waiting" in i18n.t("en", "conn_host_gone")
     assert "paused" in i18n.t("en", "conn_host_paused")
     assert "pausa" in i18n.t("es", "conn_host_paused")
+
+
+def test_a_lobby_that_loses_its_host_says_it_waits_for_the_host_not_that_a_game_is_paused():
+    # no game is played in a lobby: "Game paused" would say something false there
+    for lang, word in (("en", "paused"), ("es", "pausa")):
+        m = lobby_model(3, seat=1)
+        m.status = "host_paused"
+        tree, ctx = show(m, lang=lang)
+        said = text_of(find(tree, "connection"))
+        assert said == i18n.t(lang, "conn_host_paused_lobby"), said
+        assert word not in said.lower()
     # the host's page never says "Connecting to the room": it is the room
     for status in ("connecting", "reconnecting"):
         m = table_model(3, seat=0)

@@ -216,10 +216,14 @@ def unverified_banner(model, ctx, ui):
 
 
 def status_banner(model, ctx, ui):
-    """The connection's state in words (ui/page/i18n.py "conn_<status>")."""
+    """The connection's state in words (ui/page/i18n.py "conn_<status>"; in a lobby the host's
+    silence is not a paused game: "conn_host_paused_lobby")."""
     st = read(model, "status", "ok")
+    key = "conn_" + st
+    if st == "host_paused" and read(model, "screen") == "lobby":
+        key = "conn_host_paused_lobby"
     return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
-             ctx.t("conn_" + st))
+             ctx.t(key))
 
 
 def network_banner(model, ctx, ui):
