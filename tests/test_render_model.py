@@ -1842,10 +1842,14 @@ def test_a_guest_waiting_for_the_hosts_table_is_told_who_sets_it_up():
         tree, ctx = show(m)
         assert find(tree, "connection") is None
         assert plain(find(tree, "setting-up")) == "Hana is setting up the table\u2026"
-    m = table_model()
-    m.status, m.setup = "reconnecting", {"host": "Hana", "back": True}
-    tree, ctx = show(m)
-    assert plain(find(tree, "setting-up")) == "Hana is back, setting up\u2026"
+    # a seated guest whose own link stays up reads the lost channel as host_paused
+    # (netcheck.lost_channel_status); the reloaded host's `setup` still says it is back
+    for status in ("reconnecting", "host_paused"):
+        m = table_model()
+        m.status, m.setup = status, {"host": "Hana", "back": True}
+        tree, ctx = show(m)
+        assert plain(find(tree, "setting-up")) == "Hana is back, setting up\u2026"
+        assert find(tree, "connection") is None
     tree, ctx = show(FakeClient(status="connecting", setup=None))
     assert find(tree, "setting-up") is None and find(tree, "connection") is not None
 

@@ -65,10 +65,13 @@ def banner_signal(model):
     status = read(model, "status", "ok")
     if read(model, "host_lost", False) and status not in ("host_unverified", "unreachable"):
         return "lost"
+    if status in ("connecting", "reconnecting", "host_paused") \
+            and isinstance(read(model, "setup"), dict):
+        # the host's page says its table is being set up (a seated guest whose own link is
+        # up reads the lost channel as host_paused: the host answering `setup` is back)
+        return "setting_up"
     if status in ("host_gone", "host_paused") and pause_of(model).since is not None:
         return "silent"
-    if status in ("connecting", "reconnecting") and isinstance(read(model, "setup"), dict):
-        return "setting_up"            # the host's page says its table is being set up
     return status
 
 
