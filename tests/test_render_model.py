@@ -1867,6 +1867,22 @@ def test_play_solo_decides_what_its_button_says_from_the_tap_on():
     assert solo_state(True, 42, {"code": "bad_name"}) == ("play_solo", None, False)
 
 
+def progress_says(ui, testid, cases):
+    """Each (lang, engine_wait, words) in `cases`: the landing's tapped button `testid` says
+    the words, in player words, disabled and busy. Returns the buttons drawn."""
+    buttons = []
+    for lang, wait, said in cases:
+        ui["lang"] = lang
+        tree, ctx = show(FakeClient(screen="landing", engine_wait=wait), ui, lang=lang)
+        button = find(tree, testid)
+        assert plain(button) == said
+        assert button["attrs"].get("disabled") and button["attrs"].get("data-busy") == "true"
+        for word in ("Python", "MicroPython", "MB", "engine", "motor"):
+            assert word not in plain(button)
+        buttons.append(button)
+    return buttons
+
+
 def test_the_tapped_play_solo_button_shows_its_progress_in_player_words():
     ui = new_ui("en")
     ui["name"] = "Ana"
@@ -1876,16 +1892,9 @@ def test_the_tapped_play_solo_button_shows_its_progress_in_player_words():
     assert [name for name, _ in intents] == ["play_solo"] and ui["solo"] is True
     tree, ctx = show(FakeClient(screen="landing"), ui)     # the frame drawn with the tap
     assert plain(find(tree, "play-solo")) == "Shuffling the deck\u2026"
-    for lang, wait, said in (("en", None, "Shuffling the deck\u2026"),
-                             ("en", 42, "Shuffling the deck\u2026 42%"),
-                             ("es", 7, "Barajando el mazo\u2026 7%")):
-        ui["lang"] = lang
-        tree, ctx = show(FakeClient(screen="landing", engine_wait=wait), ui, lang=lang)
-        button = find(tree, "play-solo")
-        assert plain(button) == said
-        assert button["attrs"].get("disabled") and button["attrs"].get("data-busy") == "true"
-        for word in ("Python", "MicroPython", "MB", "engine", "motor"):
-            assert word not in plain(button)
+    progress_says(ui, "play-solo", (("en", None, "Shuffling the deck\u2026"),
+                                    ("en", 42, "Shuffling the deck\u2026 42%"),
+                                    ("es", 7, "Barajando el mazo\u2026 7%")))
     tree, ctx = show(FakeClient(screen="landing", engine_wait=-1), ui)
     assert plain(find(tree, "play-solo")) == "Play solo"
 
@@ -1903,16 +1912,9 @@ def test_the_tapped_guided_round_button_shows_its_progress_like_play_solo():
     button = find(tree, "guided-play")
     assert plain(button) == "Shuffling the deck\u2026"
     assert find(tree, "guided-no") is None                   # nothing to skip any more
-    for lang, wait, said in (("en", 42, "Shuffling the deck\u2026 42%"),
-                             ("es", 7, "Barajando el mazo\u2026 7%")):
-        ui["lang"] = lang
-        tree, ctx = show(FakeClient(screen="landing", engine_wait=wait), ui, lang=lang)
-        button = find(tree, "guided-play")
-        assert plain(button) == said
-        assert button["attrs"].get("disabled") and button["attrs"].get("data-busy") == "true"
+    for button in progress_says(ui, "guided-play", (("en", 42, "Shuffling the deck\u2026 42%"),
+                                                     ("es", 7, "Barajando el mazo\u2026 7%"))):
         assert "busy" in button["attrs"]["class"] and "primary" in button["attrs"]["class"]
-        for word in ("Python", "MicroPython", "MB", "engine", "motor"):
-            assert word not in plain(button)
     ui["lang"] = "en"
     # failed: the banner says so with Retry, and the button is live again
     tree, ctx = show(FakeClient(screen="landing", engine_wait=-1), ui)
