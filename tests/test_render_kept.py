@@ -147,6 +147,19 @@ def test_a_language_switch_redraws_every_kept_part(fakejs):
         .replace("\u2068", "").replace("\u2069", ""))
 
 
+def test_the_top_bar_is_kept_while_closed_and_drawn_anew_when_its_menu_opens(fakejs):
+    screen, _ = play(fakejs, 3, 6)
+    client = screen.model
+    bar = by_testid(screen.root, "menu")
+    screen.update(client)
+    assert by_testid(screen.root, "menu") is bar               # a tick: the same elements
+    for is_open in (True, False):
+        screen.ui["menu_open"] = is_open
+        screen.update(client)
+        assert screen.root.canon() == fresh(fakejs, screen, client)
+        assert (by_testid(screen.root, "menu-panel") is not None) is is_open
+
+
 def test_the_log_shows_the_newest_lines_first_at_most_log_lines():
     client = Client(lambda text: None)
     client.receive(WELCOME, 0)
