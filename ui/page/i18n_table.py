@@ -6,7 +6,6 @@ EN = {
     # table
     "round_n": "Round {n}",
     "to_target": "Game to {n}",
-    "deck_n": "Deck: {n}",
     "deck": "Deck",
     "discard_pile": "Discard",
     "your_card": "Your card",
@@ -144,7 +143,6 @@ ES = {
     # table
     "round_n": "Ronda {n}",
     "to_target": "Partida a {n}",
-    "deck_n": "Mazo: {n}",
     "deck": "Mazo",
     "discard_pile": "Descarte",
     "your_card": "Tu carta",

@@ -81,21 +81,37 @@ def room_full_tree(model, ui, ctx):
              body)
 
 
+def make_room(lobby):
+    """What the host's lobby says to friends waiting for a seat, true to the room's state:
+    (key, seat) with `lobby` the room's lobby ({"players": [{"seat", "bot"...}], "host"}).
+    ("w_waiting_full", the last bot's seat): the room is full and a bot may leave for them
+    (`make-room` removes that bot: the first friend waiting takes its seat);
+    ("w_waiting_people", None): full of people, no bot to remove: they play when someone
+    leaves or in the next game; ("w_waiting_lobby", None): a seat is free (the room seats
+    them in it at once: the lobby only says who waits)."""
+    lobby = lobby if isinstance(lobby, dict) else {}
+    players = [p for p in lobby.get("players") or [] if isinstance(p, dict)]
+    if len(players) < MAX_PLAYERS:
+        return "w_waiting_lobby", None
+    host = lobby.get("host", 0)
+    bots = [p.get("seat") for p in players if p.get("bot") and p.get("seat") != host
+            and isinstance(p.get("seat"), int) and not isinstance(p.get("seat"), bool)]
+    if not bots:
+        return "w_waiting_people", None
+    return "w_waiting_full", bots[-1]
+
+
 def make_room_box(model, ctx):
-    """The host's lobby, when friends wait for a seat in a full room: who, and `make-room`
-    (removes the last bot: the first friend waiting takes its seat); None otherwise."""
+    """The host's lobby, when friends wait for a seat: who, and how they get one
+    (`make_room`); `make-room` when a bot may leave for them; None otherwise."""
     people = [w for w in read(model, "watchers", []) or [] if w.get("next") and w.get("name")]
     if not people or not host_lobby(model):
         return None
-    lobby = read(model, "lobby") or {}
-    players = lobby.get("players") or []
-    bots = [p.get("seat") for p in players if isinstance(p, dict) and p.get("bot")
-            and p.get("seat") != lobby.get("host", 0)]
-    full = len(players) >= MAX_PLAYERS
+    key, bot = make_room(read(model, "lobby"))
     names = ", ".join([isolate(w["name"]) for w in people])
     return h("section", {"class": "card-box words-note waiting-friends",
                          "data-testid": "friends-waiting", "role": "status"},
-             h("p", None, ctx.tn("w_waiting_full", len(people), names=names)),
+             h("p", None, ctx.tn(key, len(people), names=names)),
              button(ctx, "make-room", ctx.t("make_room"),
-                    ("intent", "remove", {"seat": bots[-1]}), "btn primary")
-             if full and bots else None)
+                    ("intent", "remove", {"seat": bot}), "btn primary")
+             if bot is not None else None)
