@@ -119,6 +119,28 @@ def test_the_log_and_the_status_tell_a_move_in_one_tense():
             or "ha cantado" in i18n.ES[key], key
 
 
+def test_one_name_for_one_thing_in_each_language():
+    # Spanish said "el m\u00f3vil de" and "tel\u00e9fono", "sitio" and "asiento", "sin conexi\u00f3n"
+    # and "ausente" for the same phone, seat, and player away; English "the host's page"
+    # beside "the host's phone"
+    two_names = {"es": r"tel\u00e9fono|\basiento|sin conexi\u00f3n|p\u00e1gina del anfitri",
+                 "en": r"host.s page|\bdevice.s\b|\bmobile phone"}
+    bad = [(lang, key, text) for lang, key, text in all_texts()
+           if re.search(two_names[lang], text, re.I)]
+    assert bad == []
+    assert "m\u00f3vil de Bea" in i18n.t("es", "st_away_turn", name="Bea", s=20)
+    assert i18n.t("es", "tip_away") == "Ausente" and i18n.t("es", "host_away_seat") == "ausente"
+
+
+def test_spanish_tells_what_just_happened_in_the_perfect_as_the_log_does():
+    # "Se acab\u00f3 la ronda" beside the log's "Fin de la ronda" and "Has robado": one tense
+    just_now = [k for k in i18n.ES if k.startswith(("st_", "ev_", "conn_", "gone_", "handover",
+                                                     "guide_", "target_", "err_"))]
+    preterite = re.compile(r"\b(se fue|se acab\u00f3|se perdi\u00f3|lleg\u00f3|se abri\u00f3|"
+                           r"cant\u00f3|rob\u00f3|descart\u00f3|cambi\u00f3)\b", re.I)
+    assert [(k, i18n.ES[k]) for k in just_now if preterite.search(i18n.ES[k])] == []
+
+
 # ---- a wrong or expired link (issue 20.7) -------------------------------------------------
 
 def test_a_room_id_that_can_be_a_rooms_and_one_that_cannot():
@@ -313,7 +335,7 @@ def test_an_away_players_turn_says_why_the_table_waits_and_what_comes_next():
     m.players = players(["Hana", "Pepe", "Bea"], away=(1,))
     m.players[1]["skip_in"] = 12000
     for lang, words in (("en", ("Pepe\u2019s phone is not answering", "skipped in 12 s")),
-                        ("es", ("El tel\u00e9fono de Pepe no responde", "12 s"))):
+                        ("es", ("El m\u00f3vil de Pepe no responde", "12 s"))):
         info = table_info(m, new_ui(lang), Ctx(lang))
         assert info["status"] == i18n.t(lang, "st_other_turn", name="\u2068Pepe\u2069")
         sub = (info["status_sub"] or "").replace("\u2068", "").replace("\u2069", "")

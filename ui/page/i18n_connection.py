@@ -29,7 +29,7 @@ EN = {
     "engine_update": "A new version of the game is here: reload the page to play.",
     "conn_restarting": "{name}\u2019s game is restarting\u2026 If you just made a move, make it again.",
     "conn_restarting_me": "The game is restarting\u2026 If you just made a move, make it again.",
-    "redealt": "The host's page went quiet and the game could not be picked up where it stopped, so round {n} is dealt again. The scores so far stand.",
+    "redealt": "The host's phone went quiet and the game could not be picked up where it stopped, so round {n} is dealt again. The scores so far stand.",
     "version_newer": "{name}\u2019s game is a newer version: reload to join.",
     "version_older": "{name}\u2019s game is an older version: ask {name} to reload the page, then join again.",
     "the_host": "The host",
@@ -139,7 +139,7 @@ ES = {
     "retry": "Reintentar",
     "engine_slow": "Esto est\u00e1 tardando m\u00e1s de lo normal\u2026 {pct}% Puedes seguir esperando o volver a intentarlo.",
     "conn_host_offline": "Ahora no pueden entrar jugadores nuevos",
-    "conn_reconnecting": "Se perdi\u00f3 la conexi\u00f3n: reconectando\u2026",
+    "conn_reconnecting": "Se ha perdido la conexi\u00f3n: reconectando\u2026",
     "conn_host_paused": "Partida en pausa: esperando a que el anfitri\u00f3n responda\u2026",
     "conn_host_paused_lobby": "El anfitri\u00f3n no responde: esperando a que vuelva\u2026",
     "conn_host_silent": "Partida en pausa: el m\u00f3vil de {name} no responde. Seguimos esper\u00e1ndolo: {s} s",
@@ -151,7 +151,7 @@ ES = {
     "engine_update": "Hay una versi\u00f3n nueva del juego: recarga la p\u00e1gina para jugar.",
     "conn_restarting": "La partida de {name} se est\u00e1 reiniciando\u2026 Si acabas de jugar, repite la jugada.",
     "conn_restarting_me": "La partida se est\u00e1 reiniciando\u2026 Si acabas de jugar, repite la jugada.",
-    "redealt": "La p\u00e1gina del anfitri\u00f3n dej\u00f3 de responder y la partida no pudo seguir donde se qued\u00f3, as\u00ed que la ronda {n} se reparte de nuevo. Los puntos hasta ahora se mantienen.",
+    "redealt": "El m\u00f3vil del anfitri\u00f3n dej\u00f3 de responder y la partida no pudo seguir donde se qued\u00f3, as\u00ed que la ronda {n} se reparte de nuevo. Los puntos hasta ahora se mantienen.",
     "version_newer": "La partida de {name} es una versi\u00f3n m\u00e1s nueva: recarga para unirte.",
     "version_older": "La partida de {name} es una versi\u00f3n m\u00e1s antigua: pide a {name} que recargue la p\u00e1gina y vuelve a unirte.",
     "the_host": "El anfitri\u00f3n",
@@ -179,7 +179,7 @@ ES = {
     "keep_waiting": "Seguir esperando",
     "handover_other": "La partida pasa al m\u00f3vil de {name}, que la aloja a partir de ahora\u2026",
     "handover_me": "La partida pasa a tu m\u00f3vil: a partir de ahora la alojas t\u00fa\u2026",
-    "handover_failed": "El anfitri\u00f3n se fue y la partida no pudo seguir aqu\u00ed.",
+    "handover_failed": "El anfitri\u00f3n se ha ido y la partida no ha podido seguir aqu\u00ed.",
     "leave_game": "Salir de la partida",
     "paused": "En pausa",
     "host_away_seat": "ausente",
@@ -199,25 +199,25 @@ ES = {
     "err_no_request": "Ya nadie pide ese sitio.",
     "gone_room_full": "La sala est\u00e1 llena (8 jugadores).",
     "gone_started": "Esta partida ya ha empezado.",
-    "gone_taken_over": "Este asiento se abri\u00f3 en otra pesta\u00f1a.",
-    "gone_host": "El anfitri\u00f3n se fue: la sala est\u00e1 cerrada.",
+    "gone_taken_over": "Este sitio se ha abierto en otra pesta\u00f1a.",
+    "gone_host": "El anfitri\u00f3n se ha ido: la sala est\u00e1 cerrada.",
     "gone_generic": "Ya no est\u00e1s en la sala.",
     "back_home": "Volver al inicio",
     "own_room_elsewhere": "Esta sala la has creado t\u00fa y otra pesta\u00f1a de este navegador la tiene abierta: vuelve a esa pesta\u00f1a.",
     "own_room_resume": "Esta sala la has creado t\u00fa. Ahora no la tiene abierta ninguna pesta\u00f1a: \u00bfseguir con ella aqu\u00ed?",
     "resume_hosting": "Seguir con la sala aqu\u00ed",
-    # la red entre los telefonos (issue 21)
+    # the network between phones (issue 21)
     "no_webrtc_title": "Este navegador no puede jugar con amigos",
-    "no_webrtc": "No puede conectar los tel\u00e9fonos entre s\u00ed. Abre el juego en {browser} "
+    "no_webrtc": "No puede conectar los m\u00f3viles entre s\u00ed. Abre el juego en {browser} "
                  "para jugar con amigos. Aqu\u00ed s\u00ed puedes jugar contra bots.",
     "no_webrtc_solo": "Jugar contra bots aqu\u00ed",
     "browser_safari": "Safari",
     "browser_chrome": "Chrome",
     "browser_any": "Firefox o Chrome",
     "conn_unreachable": "El anfitri\u00f3n est\u00e1, pero desde esta red no se llega a su "
-                        "tel\u00e9fono. Prueba en la misma wifi que el anfitri\u00f3n, o con "
+                        "m\u00f3vil. Prueba en la misma wifi que el anfitri\u00f3n, o con "
                         "datos m\u00f3viles en vez de esta wifi. Seguimos intentando\u2026",
-    "conn_friend_blocked": "Un amigo no pudo conectarse a tu tel\u00e9fono desde su red. En la "
+    "conn_friend_blocked": "Un amigo no pudo conectarse a tu m\u00f3vil desde su red. En la "
                            "misma wifi suele funcionar.",
     "conn_bad_link": "Este enlace no lleva a ninguna sala: le falta algo o est\u00e1 mal escrito. Comprueba que tienes el enlace entero, pide al anfitri\u00f3n que te lo vuelva a mandar o crea tu propia sala.",
     "bad_link_title": "No es el enlace de una sala",
