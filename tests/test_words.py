@@ -120,9 +120,9 @@ def test_the_log_and_the_status_tell_a_move_in_one_tense():
 
 
 def test_one_name_for_one_thing_in_each_language():
-    # Spanish said "el m\u00f3vil de" and "tel\u00e9fono", "sitio" and "asiento", "sin conexi\u00f3n"
-    # and "ausente" for the same phone, seat, and player away; English "the host's page"
-    # beside "the host's phone"
+    # Spanish said "el m\u00f3vil de" and "tel\u00e9fono", "sitio" and "asiento",
+    # "sin conexi\u00f3n" and "ausente" for the same phone, seat, and player away; English
+    # "the host's page" beside "the host's phone"
     two_names = {"es": r"tel\u00e9fono|\basiento|sin conexi\u00f3n|p\u00e1gina del anfitri",
                  "en": r"host.s page|\bdevice.s\b|\bmobile phone"}
     bad = [(lang, key, text) for lang, key, text in all_texts()
