@@ -12,7 +12,7 @@ from test_render_model import show
 from test_room_watch import started, watcher
 from ui.page import i18n
 from ui.page.vdom import find, text_of
-from ui.page.watch_screens import make_room
+from ui.page.watch_screens import invite_hint, make_room
 from ui.page.watchers import read_watchers
 from ui.worker.room import bot_maker
 
@@ -111,6 +111,21 @@ def test_a_room_full_of_people_promises_no_bot_and_a_free_seat_is_no_full_room()
     net.clients["g6"].leave()
     assert zoe.seat is not None and not zoe.spectator
     assert find(show(net.host)[0], "friends-waiting") is None
+
+
+def test_the_invitation_of_a_full_room_says_that_a_friend_can_only_watch_and_wait():
+    net = full_lobby()
+    for c in (net.host, net.clients["g0"]):
+        text = text_of(show(c)[0])
+        assert "The room is full: a friend who opens this link can watch" in text, text
+        assert "they join from their own phone" not in text
+        assert "La sala est\u00e1 llena: quien abra este enlace puede mirar" in text_of(
+            show(c, lang="es")[0])
+    net.host.host({"type": "remove", "seat": 7})          # a seat is free: invite again
+    text = text_of(show(net.host)[0])
+    assert "they join from their own phone" in text and "The room is full" not in text
+    for bad in (None, {"lobby": "x"}, {"lobby": {"players": 8}}):
+        assert invite_hint(bad) == "invite_hint"
 
 
 def test_the_first_to_ask_takes_the_freed_seat_and_a_taken_name_is_refused():

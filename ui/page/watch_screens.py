@@ -61,6 +61,16 @@ def room_full(model):
             and not lobby.get("started") and len(lobby.get("players") or []) >= MAX_PLAYERS)
 
 
+def invite_hint(model):
+    """The invitation's hint, true to the lobby: "invite_hint" (send the link: they join
+    from their phone), or "invite_full" once it holds MAX_PLAYERS seats (a friend who opens
+    the link watches and waits for a seat: `room_full_tree`)."""
+    lobby = read(model, "lobby") or {}
+    players = lobby.get("players") if isinstance(lobby, dict) else None
+    full = isinstance(players, list) and len(players) >= MAX_PLAYERS
+    return "invite_full" if full else "invite_hint"
+
+
 def room_full_tree(model, ui, ctx):
     """The join screen of a full room: it says so before any name is typed, offers to watch
     (the game shows here once it starts) and to play as soon as a seat frees up or in the
