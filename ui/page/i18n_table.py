@@ -166,7 +166,7 @@ ES = {
     # status
     "st_peek": "Memoriza tus cartas de la izquierda y la derecha y pulsa Listo.",
     "st_peek_wait": "Esperando al resto de la mesa: {k} de {n} ya han mirado sus cartas.",
-    "st_peek_timer": "El juego empieza en {s} s como mucho.",
+    "st_peek_timer": "Los turnos empiezan en {s} s como mucho.",
     "st_round_over": "Se ha acabado la ronda {round}.",
     "st_game_over": "Fin de la partida.",
     "st_queen": "Reina: \u00fasala para cambiar una de tus cartas por una de otro jugador, o desc\u00e1rtala.",
