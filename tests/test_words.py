@@ -141,6 +141,20 @@ def test_spanish_tells_what_just_happened_in_the_perfect_as_the_log_does():
     assert [(k, i18n.ES[k]) for k in just_now if preterite.search(i18n.ES[k])] == []
 
 
+def test_the_game_over_line_says_winners_when_there_are_several():
+    # "Winner: Ana, Bea." for a shared win (R8.2): the log's line as the results say it
+    from ui.page.eventlog import event_text
+    from ui.page.viewmodel import Ctx
+    players = {0: {"name": "Ana"}, 1: {"name": "Bea"}, 2: {"name": "Cleo"}}
+    for lang, one, both in (("en", "Game over. Winner: Ana.", "Game over. Winners: Ana, Bea."),
+                            ("es", "Fin de la partida. Gana: Ana.",
+                             "Fin de la partida. Ganan: Ana, Bea.")):
+        said = [event_text({"type": "game_over", "winners": w}, players, Ctx(lang))
+                .replace("\u2068", "").replace("\u2069", "") for w in ([0], [0, 1])]
+        assert said == [one, both], said
+    assert event_text({"type": "game_over", "winners": "x"}, players, Ctx("en")) is not None
+
+
 # ---- a wrong or expired link (issue 20.7) -------------------------------------------------
 
 def test_a_room_id_that_can_be_a_rooms_and_one_that_cannot():

@@ -27,7 +27,8 @@ EN = {
     "ev_timeout_lost_other": "{n} extra draws lost.",
     "ev_crisp": "{name} called crisp!",
     "ev_round_over": "Round over: all hands are shown.",
-    "ev_game_over": "Game over. Winner: {names}.",
+    "ev_game_over_one": "Game over. Winner: {names}.",
+    "ev_game_over_other": "Game over. Winners: {names}.",
     # your own moves, in the second person
     "ev_deal_you": "Round {round}: you deal.",
     "ev_ready_you": "You are ready.",
@@ -123,7 +124,8 @@ ES = {
     "ev_timeout_lost_other": "Se han perdido {n} robos extra.",
     "ev_crisp": "\u00a1{name} ha cantado crisp!",
     "ev_round_over": "Fin de la ronda: se ense\u00f1an todas las manos.",
-    "ev_game_over": "Fin de la partida. Gana: {names}.",
+    "ev_game_over_one": "Fin de la partida. Gana: {names}.",
+    "ev_game_over_other": "Fin de la partida. Ganan: {names}.",
     # your own moves, in the second person
     "ev_deal_you": "Ronda {round}: repartes t\u00fa.",
     "ev_ready_you": "Ya has mirado tus cartas.",
