@@ -25,7 +25,7 @@ EN = {
     "conn_looking": "The game is not at this link any more: looking for where it went on\u2026",
     "conn_host_unverified": "This is not your host: whoever answers at this room link could not prove it is the room you were playing in. Nothing it sends is shown. Waiting for your host\u2026",
     "conn_no_room": "No game answers at this link: it may have ended, or the link may be incomplete. Check that you have the whole link, ask the host for a new one, or host a game of your own. Still trying\u2026",
-    "back_to_start": "Back to start",
+    "back_to_start": "Back to the start",
     "engine_update": "A new version of the game is here: reload the page to play.",
     "conn_restarting": "{name}\u2019s game is restarting\u2026 If you just made a move, make it again.",
     "conn_restarting_me": "The game is restarting\u2026 If you just made a move, make it again.",
