@@ -16,7 +16,8 @@ from pyscript.ffi import create_proxy
 MODULES = (
     "crisp_core.actions", "crisp_core.checks", "ui.shared.limits", "ui.shared.reactions",
     "ui.shared.wire",
-    "ui.shared.handover", "ui.shared.comeback", "ui.shared.roomcode", "ui.shared.savedroom",
+    "ui.shared.handover", "ui.shared.spectator_moves", "ui.shared.follow",
+    "ui.shared.comeback", "ui.shared.roomcode", "ui.shared.savedroom",
     "ui.shared.hostlife",
     "ui.page.cues", "ui.page.i18n_lobby", "ui.page.i18n_table", "ui.page.i18n_events",
     "ui.page.i18n_connection", "ui.page.i18n_guided", "ui.page.i18n_rules",

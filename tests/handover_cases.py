@@ -3,11 +3,12 @@
 
 import json
 
-from ui.shared.handover import (FOLLOW_EPOCHS, FOLLOW_TOKENS, Follow, can_continue,
-                         check_follow_record, check_moved, epoch_after, follow_record, id_mark,
-                         is_secret, load_follow_record, moved_entries, moved_for, moved_mac,
-                         moved_message, next_ids, next_token, reload_should_look,
-                         room_id_after, successor, watchers)
+from ui.shared.follow import (FOLLOW_TOKENS, Follow, check_follow_record, follow_record,
+                              load_follow_record, reload_should_look)
+from ui.shared.handover import (FOLLOW_EPOCHS, can_continue, epoch_after, is_secret, next_token,
+                                room_id_after, successor)
+from ui.shared.spectator_moves import (check_moved, id_mark, moved_entries, moved_for, moved_mac,
+                                       moved_message, next_ids, watchers)
 
 SECRET = "5e" * 16
 OTHER = "a7" * 16

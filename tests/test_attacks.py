@@ -322,7 +322,7 @@ def test_attack_6_one_peer_holds_two_spectator_places_at_most_and_a_late_friend_
 
 def test_attack_7_no_follow_token_leaves_the_host_and_moved_names_only_the_real_next_id():
     from test_takeover import Takeover_, playing, sealed, watching
-    from ui.shared import handover
+    from ui.shared import handover, spectator_moves
     net = playing(("Ana",), bots=1)           # no sealed box: the standby path
     cleo = watching(net, "w1", "peer-cleo")
     net.later(1000)
@@ -337,14 +337,14 @@ def test_attack_7_no_follow_token_leaves_the_host_and_moved_names_only_the_real_
     forged = [json.dumps({"type": "moved", "v": 1, "room": own, "mac": entry["moved"][0][1]})
               for entry in ana.standby["watchers"]] if ana.standby["watchers"] and \
         "moved" in ana.standby["watchers"][0] else []
-    forged.append(handover.moved_message("ab" * 16, old_id, own))
+    forged.append(spectator_moves.moved_message("ab" * 16, old_id, own))
     for text in forged:
-        assert handover.check_moved(text, cleo.follow, old_id, cleo.next_ids) is None
+        assert spectator_moves.check_moved(text, cleo.follow, old_id, cleo.next_ids) is None
     # the real takeover's `moved` holds
     take = Takeover_(net)
     told = take.last["follow"]
     assert [f["peer"] for f in told] == ["peer-cleo"]
-    assert handover.check_moved(told[0]["text"], cleo.follow, old_id, cleo.next_ids) == \
+    assert spectator_moves.check_moved(told[0]["text"], cleo.follow, old_id, cleo.next_ids) == \
         take.spec["new_id"]
 
 

@@ -271,7 +271,8 @@ def run_micropython(source):
     handover.py, limits.py, wire.py, reactions.py, crisp_core/checks.py and actions.py;
     ui/page/fairplay.py, client_page.py, client_reactions.py, client_reveals.py,
     client_send.py, presence.py, watchers.py)."""
-    names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/limits", "ui/shared/wire",
+    names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/spectator_moves",
+             "ui/shared/limits", "ui/shared/wire",
              "ui/shared/reactions", "crisp_core/checks", "crisp_core/actions",
              "ui/page/fairplay", "ui/page/client_page", "ui/page/client_reactions",
              "ui/page/client_reveals", "ui/page/client_send",

@@ -14,7 +14,8 @@ import pytest
 from roomnet import CARD, Net, play_out
 from ui.shared import seal
 from ui.page.client import Client
-from ui.shared.handover import epoch_after, moved_entries, next_token, room_id_after
+from ui.shared.handover import epoch_after, next_token, room_id_after
+from ui.shared.spectator_moves import moved_entries
 from ui.worker.room import LOCAL, Room, bot_maker, check_saved
 
 
@@ -139,6 +140,8 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     from test_render_micropython import ROOT, run_tests_on_micropython
     files = {"/tests/handover_cases.py": os.path.join(ROOT, "tests", "handover_cases.py"),
              "/ui/shared/handover.py": os.path.join(ROOT, "ui", "shared", "handover.py"),
+             "/ui/shared/follow.py": os.path.join(ROOT, "ui", "shared", "follow.py"),
+             "/ui/shared/spectator_moves.py": os.path.join(ROOT, "ui", "shared", "spectator_moves.py"),
              "/ui/shared/proof.py": os.path.join(ROOT, "ui", "shared", "proof.py")}
     ran, failed, out = run_tests_on_micropython(tmp_path, "handover_cases", files)
     import handover_cases

@@ -136,6 +136,25 @@ def test_the_host_sees_a_friend_could_not_connect_for_a_while():
     assert not note.showing(5002)
 
 
+
+def test_a_stale_attempt_of_a_friend_who_got_in_is_no_note():
+    """Issue 20.1: after a handover, a guest's first attempt at the new host was given up
+    (ATTEMPT_MS) and its second opened; the first was judged unopened UNREACHABLE_MS after
+    it arrived and the new host read "A friend couldn't connect" about 45 s on."""
+    note = FriendNote()
+    note.opened("guest-a")                             # the retry opened
+    note.failed(15000, "guest-a")                      # the attempt it gave up on, judged late
+    assert not note.showing(15000) and not note.showing(20000)
+    note.failed(16000, "guest-b")                      # a friend who never got through: a note
+    assert note.showing(16000)
+    note.opened("guest-b")
+    assert not note.showing(16001)
+    for i in range(100):                               # a page dialing with many ids
+        note.opened("p%d" % i)
+    assert len(note.through) <= 32
+    note.failed(17000, "guest-a")                      # long forgotten: a note again
+    assert note.showing(17000)
+
 # ---- what the screens say ---------------------------------------------------------------
 
 from test_render_model import FakeClient, find, lobby_model, show, table_model, text_of  # noqa

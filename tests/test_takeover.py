@@ -12,10 +12,11 @@ import pytest
 
 from roomnet import CARD, Net
 from crisp_core import bot_names
-from ui.shared import handover, proof, seal
+from ui.shared import follow, handover, proof, seal, spectator_moves
 from ui.page.client import Client
 from ui.worker.engine import Engine
-from ui.shared.handover import Handover, check_moved, next_token
+from ui.shared.handover import Handover, next_token
+from ui.shared.spectator_moves import check_moved
 from ui.worker.room import LOCAL, MAX_TEXT, Room, bot_maker, check_saved
 from ui.worker.takeover import MAX_AFTER_SEAL_MS, OFFERS_PER_CONN, Takeover, share_kind
 
@@ -532,7 +533,7 @@ def test_a_chained_handover_moves_the_room_again_to_the_next_epoch():
 
 def test_a_page_away_during_the_handover_finds_its_seat_at_the_new_host():
     """Cid's page was asleep while Hana's page went and Ana's took over: its players list is
-    old (everyone connected). Back, it looks at the room's next id (handover.Follow); the
+    old (everyone connected). Back, it looks at the room's next id (follow.Follow); the
     room there names Ana's seat as host, and the token Follow gives for it opens Cid's seat
     through the seat proof: its own seat, its hand, the scores as the others see them."""
     net = playing()
@@ -543,14 +544,14 @@ def test_a_page_away_during_the_handover_finds_its_seat_at_the_new_host():
     take = Takeover_(net)
     share, reply = holder_flow(take, net, "g2", "peer-b")
     assert reply["handover"] == "sealed"
-    follow = handover.Follow(old.room_id, cid.seat, cid.token, 0, cid.succession, stale)
-    assert follow.current() == take.spec["new_id"]
+    finder = follow.Follow(old.room_id, cid.seat, cid.token, 0, cid.succession, stale)
+    assert finder.current() == take.spec["new_id"]
     # what a look at the new id shows: `watching`, naming the host's seat
     take.open("look", "peer-look")
     watching = [m for m in take.to(take.send("look", msg("watch")), "look")
                 if m["type"] == "watching"]
     assert watching and watching[0]["host"] == 1 and "succession" not in watching[0]
-    tokens = follow.tokens(watching[0]["host"])
+    tokens = finder.tokens(watching[0]["host"])
     take.open("g3", "peer-c")
     page = rejoined(take, "g3", "peer-c", "Cid", tokens[0])
     assert page.seat == 3 and not page.suspect
@@ -633,7 +634,7 @@ def test_without_a_sealed_room_the_standby_carries_the_spectators_to_tell():
     sealed(net)
     ana = net.clients["g1"]
     assert ana.sealed is None                       # one person besides the host: no box
-    assert ana.standby["watchers"] == [{"peer": "peer-cleo", "moved": handover.moved_entries(
+    assert ana.standby["watchers"] == [{"peer": "peer-cleo", "moved": spectator_moves.moved_entries(
         cleo.follow, net.room.room_id, net.room.succession)}]
     take = Takeover_(net)
     assert take.last["handover"] == "public"

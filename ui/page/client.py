@@ -12,7 +12,7 @@ from ui.page.client_page import PageSide
 from ui.page.client_reveals import REVEAL_MS, RevealSide  # noqa: F401 (REVEAL_MS: tests read it here)
 from ui.page.client_send import SendSide
 from ui.page.presence import Pause
-from ui.shared import handover
+from ui.shared import spectator_moves
 from ui.shared import wire
 from ui.shared.wire import VERSION, is_hex, is_int, is_seat  # VERSION: the protocol's one
 
@@ -279,7 +279,7 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
                 and all(is_hex(t, 32) for t in tokens.values()):
             # and the room's spectators, for this seat to tell where the room went
             self.standby = {"seat": msg.get("seat"), "tokens": tokens,
-                            "watchers": handover.watchers(msg.get("watchers")),
+                            "watchers": spectator_moves.watchers(msg.get("watchers")),
                             "check": msg.get("check") if is_hex(msg.get("check"), 64) else None}
         return False
 
@@ -288,7 +288,7 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
         self.spectator = True
         # its follow token and the marks of the room's real next ids: a `moved` needs both
         self.follow = msg.get("follow") if is_hex(msg.get("follow"), 32) else None
-        self.next_ids = handover.id_marks(msg.get("next"))
+        self.next_ids = spectator_moves.id_marks(msg.get("next"))
         ask = msg.get("ask")
         self.ask = ask if isinstance(ask, dict) else None
         self.room = msg.get("room") if isinstance(msg.get("room"), str) else self.room

@@ -79,7 +79,8 @@ def event_text(ev, players, ctx, me=None):
     if ty == "round_over":
         return ctx.t("ev_round_over")
     if ty == "game_over":
-        return ctx.t("ev_game_over", names=names_text(players, ev.get("winners") or [], ctx))
+        winners = ev.get("winners") if isinstance(ev.get("winners"), list) else []
+        return ctx.tn("ev_game_over", len(winners), names=names_text(players, winners, ctx))
     return None
 
 

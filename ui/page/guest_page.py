@@ -3,7 +3,7 @@ fed by the data connection to the host (GuestNet, ui/page/net.py), kept up by th
 (ui/page/link.py). Its phase is ui/page/guest_phase.py's; what it does when the host goes or
 the room moves is ui/page/guest_succession.py's. Its seat token is kept per room
 ("crisp.token.<id>"); once seated at a game, what it needs to follow a host handover after a
-reload too ("crisp.follow.<id>": handover.follow_record; docs/protocol.md "Back from away")."""
+reload too ("crisp.follow.<id>": follow.follow_record; docs/protocol.md "Back from away")."""
 import json
 
 import js
@@ -17,7 +17,7 @@ from ui.page.guest_succession import Succession
 from ui.page.link import HOST_GONE_MS, Link
 from ui.page.net import GuestNet
 from ui.page.saved_rooms import SavedRooms
-from ui.shared import handover, limits, roomcode, wire
+from ui.shared import follow, handover, limits, roomcode, wire
 
 SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
                           # the host's gone time: that page went too, the next one hosts
@@ -47,7 +47,7 @@ class GuestPage(Page):
         if self.client.token:
             # A reload or a re-woken phone: take the seat back without asking (docs/design.md).
             self.name = browser.storage_get("crisp.name") or "?"
-            self.saved_follow = handover.load_follow_record(
+            self.saved_follow = follow.load_follow_record(
                 browser.storage_get(self.follow_key), limits.MAX_PLAYERS)
         self.gone_ms = gone_time()
         self.phase = GuestPhase()
@@ -115,7 +115,7 @@ class GuestPage(Page):
         self.follow_text = None
 
     def write_follow(self, record):
-        """Keep `record` (handover.follow_record, or None: nothing to keep) as this room's."""
+        """Keep `record` (follow.follow_record, or None: nothing to keep) as this room's."""
         self.follow_marks = None              # written again once seated there
         if record is not None:
             self.follow_text = json.dumps(record)
@@ -140,7 +140,7 @@ class GuestPage(Page):
             self.follow_marks = marks
             self.forget_follow()
             return
-        self.write_follow(handover.follow_record(client.succession, client.seat,
+        self.write_follow(follow.follow_record(client.succession, client.seat,
                                                  client.host_seat, client.players))
         self.follow_marks = marks
 
@@ -326,7 +326,7 @@ class GuestPage(Page):
         """The peer at the room id could not prove it is our host (an impostor, or a host
         that lost our seat): drop it, keep trying, say so. Nothing it sent was taken. Back
         from away, at a room reached through handovers this page never saw: its seat there
-        has the next of the tokens it may have (handover.Follow.tokens): try that one."""
+        has the next of the tokens it may have (follow.Follow.tokens): try that one."""
         token = self.succession.next_token()
         self.net.drop()
         if token is not None:

@@ -8,7 +8,7 @@ Phases, each with the data only it has (`GuestPhase.data`):
   handing_over  the host went: this page moves to the successor's new id (`plan`: the
                 handover.Handover, `handed`: what it started from; docs/protocol.md
                 "Host handover")
-  looking       looking for the room at its next ids (`follow`: handover.Follow, `looker`,
+  looking       looking for the room at its next ids (`follow`: follow.Follow, `looker`,
                 `looked_at`; `reload`: a reloaded page's one look, else a page that was away
                 while its host went; docs/protocol.md "Back from away")
   moving        found it: rejoining there (`candidates`: the seat tokens still to try,
@@ -19,7 +19,7 @@ Each move is an entry of NEXT (phase: {event: next phase}; MOVES: the same as (p
 
 MicroPython-compatible (guests run it) and tested in CPython (tests/test_page_phases.py).
 """
-from ui.shared import handover
+from ui.shared import follow, handover
 
 PHASES = ("joining", "seated", "host_quiet", "handing_over", "looking", "moving", "gone")
 SEATED = ("seated", "host_quiet")
@@ -103,7 +103,7 @@ class GuestPhase:
             # Nobody holds the new id (the successor's page went too: a page that takes over
             # registers it at once, before its engine runs): the next person hosts.
             return ["next_successor"]
-        if not self.reload_looked and handover.reload_should_look(
+        if not self.reload_looked and follow.reload_should_look(
                 f["saved_follow"], self.seen, f["missing"], f["failures"], f["registered"]):
             # A reloaded page whose room id does not answer: the room may have moved while
             # its tab was gone. It looks at the next ids (never takes the room over).

@@ -11,7 +11,7 @@ from ui.page import browser, guest_phase
 from ui.page.browser import log
 from ui.page.host_page import HostPage
 from ui.page.lookout import Looker, give_share, offer_share
-from ui.shared import handover
+from ui.shared import follow, handover, spectator_moves
 
 FOLLOW_LOOK_MS = 8000     # a look for the room of a page back from away (Looker)
 FOLLOW_EVERY_MS = 4000    # a seated page back from away looks for its room this often
@@ -80,7 +80,7 @@ class Succession:
         browser.storage_set(page.token_key, token)
         # the follow record goes with the token: a reload before the new host seats this
         # page can still find the room
-        page.write_follow(handover.follow_record(secret, seat, host, players))
+        page.write_follow(follow.follow_record(secret, seat, host, players))
         client.moved_to(token, host, name)
         page.screen.ui.pop("keep_waiting", None)
         page.name = page.name or client.name or browser.storage_get("crisp.name") or "?"
@@ -119,13 +119,13 @@ class Succession:
     def incoming(self, text, answer, close):
         """A data connection someone opened to this page: the only message that counts on
         one is the room's new host's `moved` to a spectator, proven with its follow token
-        (handover.check_moved); then the page watches the room at its new id. Anything
+        (spectator_moves.check_moved); then the page watches the room at its new id. Anything
         else gets `error` `bad_message`, its connection closed, nothing changed."""
         page, client = self.page, self.page.client
         new_id = None
         if not page.retired and client.spectator and client.seat is None \
                 and client.screen != "gone" and text is not None:
-            new_id = handover.check_moved(text, client.follow, page.room_id, client.next_ids)
+            new_id = spectator_moves.check_moved(text, client.follow, page.room_id, client.next_ids)
         if new_id is None:
             answer(json.dumps({"type": "error", "v": 1, "code": "bad_message",
                                "text": "this page takes no messages here"}))
@@ -160,7 +160,7 @@ class Succession:
     # -- back from away (docs/protocol.md "Back from away")
     def look_for_room(self, now, reload=False):
         """This seated page was away while its host went (or a reloaded page's room id does
-        not answer): look for the room at its next ids (handover.Follow), one at a time,
+        not answer): look for the room at its next ids (follow.Follow), one at a time,
         every FOLLOW_EVERY_MS; found, rejoin this seat there (`found`). Never a takeover
         from here."""
         page = self.page
@@ -200,7 +200,7 @@ class Succession:
         page = self.page
         seat, host, secret, players = page.follow_source()
         try:
-            page.phase.data["follow"] = handover.Follow(page.room_id, seat, page.client.token,
+            page.phase.data["follow"] = follow.Follow(page.room_id, seat, page.client.token,
                                                         host, secret, players)
         except ValueError as e:
             log("cannot look for the room:", e)   # no succession secret
@@ -240,7 +240,7 @@ class Succession:
 
     def next_token(self):
         """Back from away at a room reached through handovers this page never saw: the next
-        of the seat tokens it may have there (handover.Follow.tokens), or None."""
+        of the seat tokens it may have there (follow.Follow.tokens), or None."""
         phase = self.page.phase
         candidates = phase.get("candidates") if phase.phase == "moving" else None
         return candidates.pop(0) if candidates else None

@@ -35,6 +35,7 @@ EN = {
     # lobby
     "invite": "Invite your friends",
     "invite_hint": "Send them this link, or let them scan the code; they join from their own phone.",
+    "invite_full": "The room is full: a friend who opens this link can watch, and plays as soon as a seat frees up.",
     "copy_link": "Copy link",
     "qr_label": "QR code of the room link: scan it with a phone to join",
     "copied": "Copied!",
@@ -48,8 +49,6 @@ EN = {
     "badge_bot_hard": "bot \u00b7 hard",
     "badge_you": "you",
     "badge_crisp": "crisp!",
-    "connected": "connected",
-    "disconnected": "disconnected",
     "add_bot": "Add a bot",
     "remove_bot": "Remove",
     "stand_in": "Let a bot play",
@@ -97,6 +96,7 @@ ES = {
     # lobby
     "invite": "Invita a tus amigos",
     "invite_hint": "M\u00e1ndales este enlace o que escaneen el c\u00f3digo; entran desde su propio m\u00f3vil.",
+    "invite_full": "La sala est\u00e1 llena: quien abra este enlace puede mirar, y juega en cuanto quede un sitio libre.",
     "copy_link": "Copiar enlace",
     "qr_label": "C\u00f3digo QR del enlace de la sala: escan\u00e9alo con un m\u00f3vil para entrar",
     "copied": "\u00a1Copiado!",
@@ -110,8 +110,6 @@ ES = {
     "badge_bot_hard": "bot \u00b7 dif\u00edcil",
     "badge_you": "t\u00fa",
     "badge_crisp": "\u00a1crisp!",
-    "connected": "en l\u00ednea",
-    "disconnected": "sin conexi\u00f3n",
     "add_bot": "A\u00f1adir un bot",
     "remove_bot": "Quitar",
     "stand_in": "Que juegue un bot",

@@ -71,21 +71,36 @@ def can_play_with_friends(has_peer_connection, has_data_channel):
     return has_peer_connection is True and has_data_channel is True
 
 
+FRIEND_PEERS = 32       # the peers FriendNote remembers as having got through, at most
+
+
 class FriendNote:
     """The host's note that a friend could not connect. `failed(now, peer)` when a guest's
     data connection closed without ever opening (PeerJS id `peer`, the host's page saw it
     arrive); `showing(now)` is True for FRIEND_NOTE_MS after the last such failure, unless
-    that guest's connection has opened since (`opened(peer)`: the network let it through)."""
+    that guest's connection has opened since (`opened(peer)`: the network let it through).
+    A failure of a peer that has had a connection open to this host is no note at all: it
+    is a stale attempt (a guest retries after ATTEMPT_MS, and the attempt it gave up on is
+    judged UNREACHABLE_MS after it arrived, when the later one is long open: after a host
+    handover the new host read "A friend couldn't connect" about 45 s on). The last
+    FRIEND_PEERS such peers are remembered (a hostile page may dial with many ids)."""
 
     def __init__(self):
         self.failed_at = None
         self.peer = None
+        self.through = []             # peers whose connection opened, oldest first
 
     def failed(self, now, peer=None):
+        if peer is not None and peer in self.through:
+            return
         self.failed_at = now
         self.peer = peer
 
     def opened(self, peer=None):
+        if peer is not None and peer not in self.through:
+            self.through.append(peer)
+            if len(self.through) > FRIEND_PEERS:
+                self.through.pop(0)
         if self.failed_at is not None and peer == self.peer:
             self.failed_at = None
 

@@ -8,7 +8,7 @@ kept the checks of its last boxes in its save (`seal_checks`). Pure; MicroPython
 import hashlib
 import hmac
 
-from ui.shared import handover
+from ui.shared import spectator_moves
 from crisp_core.checks import is_hex, same
 
 OPENED_KEEP = 16        # the boxes whose opened_check the host keeps (its last seals)
@@ -89,7 +89,7 @@ def watching_proofs(room_id, succession, opened):
     """What a room's `watching` says of its succession: `next`, the marks of its real next
     ids (a spectator takes a `moved` for one of those only, issue 18 attack 7) and, in a
     room a successor opened from the sealed box (`opened`: {"n", "check"}), its proof."""
-    fields = {"next": [handover.id_mark(i) for i in handover.next_ids(room_id, succession)]}
+    fields = {"next": [spectator_moves.id_mark(i) for i in spectator_moves.next_ids(room_id, succession)]}
     if opened is not None:
         fields["opened"] = {"n": opened["n"], "mac": opened_mac(opened["check"], room_id)}
     return fields

@@ -43,7 +43,7 @@ import json
 import secrets
 
 from crisp_core import bot_names
-from ui.shared import handover, hostlife, savedroom, wire
+from ui.shared import hostlife, savedroom, spectator_moves, wire
 from ui.worker.room import BadMessage, Room, bot_maker
 from ui.worker.takeover import Takeover, share_kind
 
@@ -90,7 +90,7 @@ class Engine:
         room_id, name = request["room_id"], request["name"]
         if not isinstance(room_id, str) or not isinstance(name, str):
             raise TypeError("room_id and name must be text")
-        if not handover.is_peer_id(room_id):
+        if not spectator_moves.is_peer_id(room_id):
             raise ValueError("not a room id")
         try:
             room = Room(room_id, name, seed=seed, deck=request.get("deck") or None)

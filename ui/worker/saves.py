@@ -8,7 +8,7 @@ import secrets
 
 from crisp_core import Bot, Game, bot_names, is_card, normalize_options
 from crisp_core.actions import POSITIONS
-from ui.shared import comeback, handover
+from ui.shared import comeback, handover, spectator_moves
 from ui.shared.savedroom import SAVED_FIELDS, SAVED_OPTIONAL, SEAT_FIELDS
 from ui.shared.wire import BOT_LEVELS, DEFAULT_OPTIONS, BadMessage, is_int
 from ui.worker import fairdeal
@@ -127,7 +127,7 @@ def check_saved(d):
     for key in d:
         if key not in SAVED_FIELDS and key not in SAVED_OPTIONAL:
             bad("unknown field " + str(key)[:40])
-    if not handover.is_peer_id(d["room_id"]):
+    if not spectator_moves.is_peer_id(d["room_id"]):
         bad("room id")
     if not is_int(d["seed"]):
         bad("seed")

@@ -9,7 +9,7 @@ message dict)]. Room-only (the engine worker); pure Python, randomness from `sec
 import secrets
 
 from crisp_core import public_events
-from ui.shared import comeback, gate, handover, wire
+from ui.shared import comeback, gate, spectator_moves, wire
 from ui.shared.wire import BadMessage
 from ui.worker import outbox, seats
 from ui.worker.names import clean_name, rename_bots
@@ -58,16 +58,16 @@ def watching(room, conn):
 
 def follow_token(room):
     """A fresh follow token (16 random bytes as hex)."""
-    return secrets.token_hex(handover.FOLLOW_HEX // 2)
+    return secrets.token_hex(spectator_moves.FOLLOW_HEX // 2)
 
 
 def watchers(room):
     """The spectators the room's next host tells where the room went (`moved`): their
     PeerJS ids (as the signaling server named them) and the `moved` proofs this host made
     for the room's real next ids, [{"peer", "moved": [[id, mac]]}], at most
-    handover.MAX_WATCHERS; kept in the sealed room and the designate's `standby`. No follow
+    spectator_moves.MAX_WATCHERS; kept in the sealed room and the designate's `standby`. No follow
     token leaves the host: a successor can forward only the true next id (attack 7)."""
-    return handover.watchers([{"peer": room.peers.get(conn), "moved": handover.moved_entries(
+    return spectator_moves.watchers([{"peer": room.peers.get(conn), "moved": spectator_moves.moved_entries(
         w["follow"], room.room_id, room.succession)} for conn, w in room.spectators.items()])
 
 

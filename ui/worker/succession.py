@@ -12,7 +12,7 @@ import secrets
 
 from crisp_core import Bot, Game
 from crisp_core import bots as _bots
-from ui.shared import comeback, handover, seal, wire
+from ui.shared import comeback, handover, seal, spectator_moves, wire
 from ui.shared.wire import BOT_LEVELS, DEFAULT_OPTIONS, MAX_TEXT, is_hex, is_int
 from ui.worker import outbox, saves, spectators
 from ui.worker.names import clean_name
@@ -174,7 +174,7 @@ def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
         return load_bot(agent)
 
     d = dict(d)
-    followers = handover.watchers(d.pop("watchers", None))
+    followers = spectator_moves.watchers(d.pop("watchers", None))
     if not is_int(after_seal) or after_seal < 0:
         raise ValueError("after_seal: ms as an int >= 0")
     room = cls.from_dict(d, make_token=make_token, make_bot=make_bot, load_bot=load)
@@ -191,7 +191,7 @@ def from_handover(cls, d, seat, now, new_id=None, make_token=secrets.token_hex,
     # the old host could derive these too: each gets a fresh one once proved (attack 5)
     room.derived = set(i for i, s in enumerate(room.seats) if s.bot is None and i != seat)
     if new_id is not None:
-        if not handover.is_peer_id(new_id):
+        if not spectator_moves.is_peer_id(new_id):
             raise ValueError("new room id")
         room.room_id = new_id
     room.host = seat

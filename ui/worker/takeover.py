@@ -19,7 +19,7 @@ too and changes nothing.
 import json
 import secrets
 
-from ui.shared import handover, seal, wire
+from ui.shared import handover, seal, spectator_moves, wire
 from ui.shared.wire import SHARE_TYPES, is_hex, is_int
 from ui.worker.room import Room
 
@@ -67,8 +67,8 @@ class Takeover:
         self.new_id = spec.get("new_id")
         self.seat = spec.get("seat")
         self.token = spec.get("token")
-        for what, ok in (("room id", handover.is_peer_id(self.room_id)),
-                         ("new id", handover.is_peer_id(self.new_id)),
+        for what, ok in (("room id", spectator_moves.is_peer_id(self.room_id)),
+                         ("new id", spectator_moves.is_peer_id(self.new_id)),
                          ("seat", is_int(self.seat)),
                          ("token", isinstance(self.token, str) and 0 < len(self.token) <= 128)):
             if not ok:
@@ -179,7 +179,7 @@ class Takeover:
                                 dealer, number, now, tokens=tokens, make_bot=self.make_bot,
                                 succession=self.spec.get("succession"))
         if standby.get("seat") == self.seat:
-            room.followers = handover.watchers(standby.get("watchers"))
+            room.followers = spectator_moves.watchers(standby.get("watchers"))
             if is_hex(standby.get("check"), 64):
                 # the old host's own proof key for its designate: with no box to open, the
                 # room at the next id proves with it that it is this room (comeback.py)
@@ -189,10 +189,10 @@ class Takeover:
     def moved(self, room):
         """What the new host's page sends the old room's spectators, once its room runs:
         [{"peer": a spectator's PeerJS id, "text": its `moved` message}] (the new id, proven
-        with that spectator's follow token by the old host: handover.moved_entries)."""
+        with that spectator's follow token by the old host: spectator_moves.moved_entries)."""
         out = []
-        for w in handover.watchers(room.followers):
-            text = handover.moved_for(w, self.new_id)
+        for w in spectator_moves.watchers(room.followers):
+            text = spectator_moves.moved_for(w, self.new_id)
             if text is not None:
                 out.append({"peer": w["peer"], "text": text})
         return out
