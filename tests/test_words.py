@@ -135,9 +135,11 @@ def test_one_name_for_one_thing_in_each_language():
 def test_spanish_tells_what_just_happened_in_the_perfect_as_the_log_does():
     # "Se acab\u00f3 la ronda" beside the log's "Fin de la ronda" and "Has robado": one tense
     just_now = [k for k in i18n.ES if k.startswith(("st_", "ev_", "conn_", "gone_", "handover",
-                                                     "guide_", "target_", "err_"))]
+                                                     "guide_", "target_", "err_", "engine_",
+                                                     "save_", "copy_", "redealt"))]
     preterite = re.compile(r"\b(se fue|se acab\u00f3|se perdi\u00f3|lleg\u00f3|se abri\u00f3|"
-                           r"cant\u00f3|rob\u00f3|descart\u00f3|cambi\u00f3)\b", re.I)
+                           r"cant\u00f3|rob\u00f3|descart\u00f3|cambi\u00f3|pudo|dej\u00f3|"
+                           r"tuvo)\b", re.I)
     assert [(k, i18n.ES[k]) for k in just_now if preterite.search(i18n.ES[k])] == []
 
 

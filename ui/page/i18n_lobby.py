@@ -100,7 +100,7 @@ ES = {
     "copy_link": "Copiar enlace",
     "qr_label": "C\u00f3digo QR del enlace de la sala: escan\u00e9alo con un m\u00f3vil para entrar",
     "copied": "\u00a1Copiado!",
-    "copy_by_hand": "No se pudo copiar: mant\u00e9n pulsado el enlace",
+    "copy_by_hand": "No se ha podido copiar: mant\u00e9n pulsado el enlace",
     "share_link": "Compartir\u2026",
     "players_n": "Jugadores ({n}/{max})",
     "lobby_arriving": "{name} est\u00e1 llegando\u2026",
