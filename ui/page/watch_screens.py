@@ -13,8 +13,9 @@ from ui.shared.limits import MAX_PLAYERS
 
 def watchers_line(model, ctx):
     """One line for everyone at the table and in the lobby: who watches ("Cleo is watching",
-    "Someone is watching"; in a lobby "Someone has opened the invitation"), who waits for a seat (but in the host's lobby, where the
-    make-room box says it: `make_room_box`); None while there is nothing to say."""
+    "Someone is watching"; in a lobby "Someone has opened the invitation"), who waits for a
+    seat (but in the host's lobby, where the make-room box says it: `make_room_box`); None
+    while there is nothing to say."""
     people = read(model, "watchers", []) or []
     if not people:
         return None
