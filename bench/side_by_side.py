@@ -557,20 +557,23 @@ def guest_parts(page, recv, logged):
                 None)
     if read is None:
         return {}
-    draw = next((sp for sp in spans if sp[0] == "Page.render" and sp[1] >= read[2]), None)
+    # the render of the view: inside the message's task (viewmodel.draws_at_once), or after it
+    draw = next((sp for sp in spans if sp[0] == "Page.render" and sp[1] >= read[1]), None)
     if draw is None:
         return {}
+    nested = draw[1] < read[2]
     fly = next((sp for sp in spans if sp[0] == "Screen._fly" and draw[1] <= sp[1] <= draw[2]),
                None)
     busy = sum(sp[2] - sp[1] for sp in spans if sp[0] == "Page.render"
                and sp[1] < read[1] and sp[2] > recv)
-    inside = {}
+    parts = {}
     for sp in spans:        # the render's parts (spans of other labels nest in these)
         if sp[0] in DRAW_PARTS and draw[1] <= sp[1] and sp[2] <= draw[2]:
             key = "guest:   " + DRAW_PARTS[sp[0]]
-            inside[key] = inside.get(key, 0) + sp[2] - sp[1]
-    return dict(inside, **{"guest: busy at arrival": busy, "guest: reads": read[2] - read[1],
-            "guest: waits to draw": draw[1] - read[2],
+            parts[key] = parts.get(key, 0) + sp[2] - sp[1]
+    return dict(parts, **{"guest: busy at arrival": busy,
+            "guest: reads": (draw[1] if nested else read[2]) - read[1],
+            "guest: waits to draw": 0 if nested else draw[1] - read[2],
             "guest: draws (all)": draw[2] - draw[1],
             "guest: card flights": (fly[2] - fly[1]) if fly else 0,
             "guest: drawn to log seen": logged - draw[2]})
