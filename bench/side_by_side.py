@@ -31,14 +31,17 @@ times slower (Chrome's CPU throttling through a CDP session, Emulation.setCPUThr
   host reload          a host of a table of three reloaded, to every screen back as before
                        (its seats, cards, piles and away marks, and no banner)
   tap to every screen  (3 and 8 players) a player's tap (draw, discard) to the line it makes in
-                       every other player's event log; p50 and p95 over the taps
+                       every other player's event log; p50 and p95 over the taps, and their
+                       count: HOST_TAPS of the host's own at least (ALL_TAPS in all), each
+                       TAP_GAP_S after the last one's lines showed
   trace 3, trace 8     the host's taps hop by hop: tap to the request posted to the engine
                        worker, the worker's wait and handling, its reply back on the page,
                        the page to its first data channel send, that send to the last
                        guest's receive, a receive to its log line; and the last guest's
                        page from its Python spans: busy (a render running) when the view
                        came, reading it, waiting for its render, the render (its card
-                       flights apart), the render's end to the log line seen
+                       flights apart), the render's end to the log line seen; medians over
+                       HOST_TAPS of the host's taps ("samples": how many)
 
 Every time is taken on the pages themselves (Date.now() when a MutationObserver sees it, one
 clock for every page of this machine), never by a Playwright wait: those poll every 500 ms
@@ -306,13 +309,21 @@ def tap_to_logs(page, others, testid, timeout_s=30):
     return latest - t0
 
 
-def measure_taps(phones, base, players, taps=16):
+HOST_TAPS = 24          # taps of the host's own per tap measure: a steady p50 and p95
+ALL_TAPS = 48           # ... and of every player's, at least
+TAP_GAP_S = 0.4         # between a tap's last log line and the next tap: a player's taps are
+                        # never back to back, and a tap's measure is its own, not the last's
+TAPS_S = 420            # a tap measure's time, at most
+
+
+def measure_taps(phones, base, players, host_taps=HOST_TAPS, taps=ALL_TAPS):
     """Draw-and-discard turns at a table of `players`: each tap (the host's and the guests')
-    to every other screen's event log line. -> p50/p95 (host taps, all taps)."""
+    to every other screen's event log line, until the host made `host_taps` and everyone
+    `taps` (or TAPS_S passed). -> p50/p95 and the count of taps (host taps, all taps)."""
     pages = table_of(phones, base, players)
     host_ms, all_ms = [], []
-    deadline = time.monotonic() + 240
-    while len(all_ms) < taps and time.monotonic() < deadline:
+    deadline = time.monotonic() + TAPS_S
+    while (len(host_ms) < host_taps or len(all_ms) < taps) and time.monotonic() < deadline:
         page = whose_turn(pages)
         if page is None:
             break
@@ -322,6 +333,7 @@ def measure_taps(phones, base, players, taps=16):
                 page.wait_for_selector(sel(testid, ":not([disabled])"), timeout=8000)
             except Exception:
                 break
+            time.sleep(TAP_GAP_S)
             ms = tap_to_logs(page, others, testid, timeout_s=8)
             if ms is not None:
                 all_ms.append(ms)
@@ -329,7 +341,9 @@ def measure_taps(phones, base, players, taps=16):
                     host_ms.append(ms)
     key = "tap, %d players" % players
     return {key + ", host p50": pct(host_ms, 50), key + ", host p95": pct(host_ms, 95),
-            key + ", all p50": pct(all_ms, 50), key + ", all p95": pct(all_ms, 95)}
+            key + ", host taps": len(host_ms),
+            key + ", all p50": pct(all_ms, 50), key + ", all p95": pct(all_ms, 95),
+            key + ", all taps": len(all_ms)}
 
 
 def pct(values, p):
@@ -340,17 +354,19 @@ def pct(values, p):
 
 
 # Where a tap's time goes (--only trace3 / trace8): every page notes Date.now() when the
-# engine worker is sent a request and when a reply comes back (host page), and when a data
-# channel message is sent or arrives (every page); the engine worker notes each request's
-# handling (worker_spans below).
+# engine worker is sent a request (and whether it is the host's own move: a receive from
+# "local" of an action, not a guest's ping) and when a reply comes back (host page), and when
+# a data channel message is sent or arrives (every page); the engine worker notes each
+# request's handling (WORKER_SPANS below), and whether it was a move.
 HOPS = """
 (() => {
   const t = window.__crispHops = {post: [], reply: [], send: [], recv: []};
+  const MOVE = (m) => typeof m === "string" && /"conn": *"local"/.test(m) && /action/.test(m);
   const W = window.Worker;
   window.Worker = function (...args) {
     const w = new W(...args);
     const post = w.postMessage.bind(w);
-    w.postMessage = (m) => { t.post.push(Date.now()); return post(m); };
+    w.postMessage = (m) => { t.post.push([Date.now(), MOVE(m)]); return post(m); };
     w.addEventListener("message", (e) => { if (typeof e.data === "string") t.reply.push(Date.now()); });
     return w;
   };
@@ -368,7 +384,9 @@ HOPS = """
 WORKER_SPANS = """() => {
   self.__crispSpans = [];
   const h = self.onmessage;
-  self.onmessage = (e) => { const a = Date.now(); h(e); self.__crispSpans.push([a, Date.now()]); };
+  const move = (m) => typeof m === "string" && /"conn": *"local"/.test(m) && /action/.test(m);
+  self.onmessage = (e) => { const a = Date.now(); h(e);
+                            self.__crispSpans.push([a, Date.now(), move(e.data)]); };
 }"""
 
 
@@ -377,17 +395,17 @@ def first_after(times, t0):
     return min(later) if later else None
 
 
-def measure_trace(phones, base, players, taps=12):
-    """The host's taps (draw, discard) hop by hop, medians: tap to the request posted to the
-    worker; the worker's handling (queued, then run); its reply back on the page; the page
-    to its first data channel send; that send to the last guest's receive; a guest's
-    receive to its event log line."""
+def measure_trace(phones, base, players, taps=HOST_TAPS):
+    """The host's taps (draw, discard) hop by hop, medians over `taps` of them (the count is
+    printed, "samples"): tap to the request posted to the worker; the worker's handling
+    (queued, then run); its reply back on the page; the page to its first data channel
+    send; that send to the last guest's receive; a guest's receive to its event log line."""
     pages = table_of(phones, base, players, "?botpace=0.1&prof=1", [HOPS], "&prof=1")
     host = pages[0]
     worker = next(w for w in host.workers if "engine-worker" in w.url)
     worker.evaluate(WORKER_SPANS)
     hops = {}
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + TAPS_S
     while len(hops.get("tap to log (last guest)", [])) < taps and time.monotonic() < deadline:
         page = whose_turn(pages)
         if page is None:
@@ -402,6 +420,7 @@ def measure_trace(phones, base, players, taps=12):
                 host.wait_for_selector(sel(testid, ":not([disabled])"), timeout=8000)
             except Exception:
                 break
+            time.sleep(TAP_GAP_S)
             marks = [g.evaluate("window.__crispLog.length") for g in pages[1:]]
             for g in pages:
                 g.evaluate(TAKE_SPANS)
@@ -416,8 +435,8 @@ def measure_trace(phones, base, players, taps=12):
                 break
             h = host.evaluate("window.__crispHops")
             spans = worker.evaluate("self.__crispSpans")
-            post = first_after(h["post"], t0)
-            span = next((sp for sp in spans if sp[1] >= post), None) if post else None
+            post = first_after([p[0] for p in h["post"] if p[1]], t0)     # the move's
+            span = next((sp for sp in spans if sp[2] and sp[1] >= post), None) if post else None
             reply = first_after(h["reply"], span[1]) if span else None
             sent = first_after(h["send"], reply) if reply else None
             if None in (post, span, reply, sent):
@@ -440,15 +459,17 @@ def measure_trace(phones, base, players, taps=12):
                                ("receive to log (max)", max(l - r for l, r in zip(logs, recv))),
                                ("tap to log (last guest)", max(logs) - t0)):
                 hops.setdefault(key, []).append(value)
-    return {"trace %d: %s" % (players, k): statistics.median(v) for k, v in hops.items()}
+    out = {"trace %d: %s" % (players, k): statistics.median(v) for k, v in hops.items()}
+    out["trace %d: samples" % players] = len(hops.get("tap to log (last guest)", []))
+    return out
 
 
 # A test build's page with ?prof=1 (ui/page/prof.py): its Python spans so far, as
-# [label, start, end] in ms since the epoch, emptied.
+# [label, start, end] in ms on the clock of Date.now() (the hops' and the log's, which
+# performance.timeOrigin + performance.now() may drift from), emptied.
 TAKE_SPANS = """() => { const s = window.__crispSpans ? window.__crispSpans.splice(0) : [];
-  const out = [];
-  for (let i = 0; i + 2 < s.length; i += 3)
-    out.push([s[i], performance.timeOrigin + s[i + 1], performance.timeOrigin + s[i + 2]]);
+  const out = [], off = Date.now() - performance.now();
+  for (let i = 0; i + 2 < s.length; i += 3) out.push([s[i], off + s[i + 1], off + s[i + 2]]);
   return out; }"""
 
 

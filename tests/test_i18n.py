@@ -131,3 +131,28 @@ def test_every_text_the_code_looks_up_by_name_is_in_both_languages():
         for lang in i18n.LANGS:
             for k in keys:
                 assert k in i18n.CATALOG[lang], (lang, k, path)
+
+
+def test_every_lookup_by_name_fills_every_placeholder_of_its_text():
+    # a placeholder the call does not fill shows as "{n}" to the player (t never raises)
+    holes = re.compile(r"\{(\w+)\}")
+    checked, bad = 0, []
+    for path, source, tree in product_modules():
+        for n in ast.walk(tree):
+            if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                    and n.func.attr in ("t", "tn")) or any(k.arg is None for k in n.keywords):
+                continue
+            names = [a.value for a in n.args[:2]
+                     if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if not names:
+                continue
+            given = {k.arg for k in n.keywords}
+            keys = [names[0]] if n.func.attr == "t" else [names[0] + "_one", names[0] + "_other"]
+            for key in keys:
+                for lang in i18n.LANGS:
+                    text = i18n.CATALOG[lang].get(key, "")
+                    checked += 1
+                    missing = set(holes.findall(text)) - given
+                    if missing:
+                        bad.append((path, n.lineno, key, lang, sorted(missing)))
+    assert checked > 300 and bad == []

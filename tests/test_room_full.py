@@ -42,7 +42,9 @@ def test_a_friend_finds_a_full_lobby_before_typing_a_name_and_is_offered_to_wait
     # the host's lobby says someone is watching before any name
     assert net.host.watchers == [{"name": None, "next": False}]
     tree, ctx = show(net.host)
-    assert text_of(find(tree, "watchers")) == "Someone is watching"
+    assert text_of(find(tree, "watchers")) == "Someone has opened the invitation"
+    assert text_of(find(show(net.host, lang="es")[0], "watchers")) == \
+        "Alguien ha abierto la invitaci\u00f3n"
     assert find(tree, "make-room") is None                # nobody asked yet
 
 
@@ -148,6 +150,9 @@ def test_a_free_lobby_seat_is_taken_at_once_and_an_away_seat_asked_in_the_lobby_
     net = Net(host="Hana")
     net.host.join("Hana")
     cleo = watcher(net, "c")
+    # her page opened the link (a spectator until she gives her name): in a lobby nobody
+    # "is watching", there is no game yet
+    assert text_of(find(show(net.host)[0], "watchers")) == "Someone has opened the invitation"
     cleo.sit("Cleo")                   # a seat is free: taken as a join would take it
     assert cleo.seat == 1 and cleo.token and cleo.screen == "lobby"
     dan = watcher(net, "d")

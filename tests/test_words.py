@@ -399,5 +399,5 @@ def test_the_hosts_lobby_says_once_that_a_friend_waits_for_a_seat():
     # someone watching without asking is still said on the host's line
     watcher(net, "w")
     tree, ctx = show(net.host)
-    assert "Someone is watching" in text_of(find(tree, "watchers"))
+    assert "Someone has opened the invitation" in text_of(find(tree, "watchers"))
     assert text_of(tree).count("Zoe") == 1

@@ -13,8 +13,9 @@ from ui.shared.limits import MAX_PLAYERS
 
 def watchers_line(model, ctx):
     """One line for everyone at the table and in the lobby: who watches ("Cleo is watching",
-    "Someone is watching"), who waits for a seat (but in the host's lobby, where the
-    make-room box says it: `make_room_box`); None while there is nothing to say."""
+    "Someone is watching"; in a lobby "Someone has opened the invitation"), who waits for a
+    seat (but in the host's lobby, where the make-room box says it: `make_room_box`); None
+    while there is nothing to say."""
     people = read(model, "watchers", []) or []
     if not people:
         return None
@@ -25,7 +26,10 @@ def watchers_line(model, ctx):
     if named:
         parts.append(ctx.tn("w_watching", len(named), names=", ".join(named)))
     if unnamed:
-        parts.append(ctx.tn("w_someone", unnamed, n=unnamed))
+        # in a lobby there is no game to watch: every friend's page opens the link as a
+        # spectator before she types her name ("Someone has opened the invitation")
+        key = "w_opened" if read(model, "screen") == "lobby" else "w_someone"
+        parts.append(ctx.tn(key, unnamed, n=unnamed))
     if waiting and not host_lobby(model):
         key = "w_waiting_lobby" if read(model, "screen") == "lobby" else "w_waiting_next"
         parts.append(ctx.tn(key, len(waiting), names=", ".join(waiting)))
