@@ -1802,6 +1802,48 @@ def test_a_silent_host_is_named_with_a_countdown_its_seat_away_and_nothing_live(
     assert "away" not in find(tree, "seat-0")["attrs"]["class"].split()
 
 
+def live_nodes(tree):
+    """The test ids of everything tappable on a screen (an action, not disabled)."""
+    return [n["attrs"].get("data-testid") for n in find_all(
+        tree, lambda n: n["attrs"].get("data-act") and not n["attrs"].get("disabled"))]
+
+
+def test_a_paused_table_says_the_game_is_paused_and_nothing_at_the_table_is_live():
+    """Issue 20.1: during the pause Ana's prompt said "tap one of your cards..." over her
+    disabled cards, and a Jack's prompt changed (its special read from what is allowed)."""
+    for card, special in (("8d", None), ("Jd", "jack"), ("Qd", "queen")):
+        allowed = [{"do": "discard"}, {"do": "swap", "pos": ["left", "center", "right"]}] + (
+            [{"do": special}] if special else [])
+        m = table_model(3, seat=1, turn=1, held={"seat": 1, "from": "deck", "card": card},
+                        allowed=allowed)
+        tree, ctx = show(m)
+        assert text_of(find(tree, "status")) != i18n.t("en", "st_paused")
+        assert "card-1-left" in live_nodes(tree)
+        m.pause = paused(0, 0, 30000)
+        m.status = "host_paused"
+        for lang in ("en", "es"):
+            tree, ctx = show(m, lang=lang)
+            assert text_of(find(tree, "status")) == i18n.t(lang, "st_paused")
+            local = ("leave", "menu", "lang-es", "lang-en")     # they work with no host
+            assert [t for t in live_nodes(tree) if t not in local] == [], card
+    # a Queen's first tap (the card to give) is kept through the pause, not live meanwhile
+    m = table_model(3, seat=1, turn=1, held={"seat": 1, "from": "deck", "card": "Qd"},
+                    allowed=[{"do": "queen"}, {"do": "discard"}])
+    ui = new_ui()
+    ui["queen"] = {"pos": "left"}
+    m.pause = paused(0, 0, 30000)
+    tree, ctx = show(m, ui)
+    assert ui["queen"] == {"pos": "left"} and text_of(find(tree, "status")) == \
+        i18n.t("en", "st_paused")
+    m.pause.end()
+    tree, ctx = show(m, ui)
+    assert text_of(find(tree, "status")) == i18n.t("en", "st_queen_target")
+    # the round's end is no prompt to tap anything: it says what it says
+    m = table_model(3, seat=1, phase="round_over", round=2)
+    m.pause = paused(0, 0, 30000)
+    tree, ctx = show(m)
+    assert text_of(find(tree, "status")) == i18n.t("en", "st_round_over", round=2)
+
 def test_in_a_handover_the_crown_and_the_banner_name_the_new_host_and_the_old_one_is_away():
     m = paused_table(host=1)                  # the Client after hand_over_to(1, "Bob")
     m.pause.seat = 0

@@ -138,6 +138,7 @@ EN = {
                     "if they are not back.",
     "st_away_turn_soon": "{name}\u2019s phone is not answering: their turn is skipped if "
                          "they are not back soon.",
+    "st_paused": "The game is paused: nothing to tap until it goes on.",
 }
 
 ES = {
@@ -273,4 +274,5 @@ ES = {
                     "en {s} s.",
     "st_away_turn_soon": "El tel\u00e9fono de {name} no responde: si no vuelve pronto, su "
                          "turno se salta.",
+    "st_paused": "La partida est\u00e1 en pausa: no hay nada que tocar hasta que siga.",
 }
