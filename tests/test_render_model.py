@@ -1863,6 +1863,30 @@ def plain(node):
     return text_of(node).replace("\u2068", "").replace("\u2069", "")
 
 
+def test_every_screen_names_the_new_host_for_a_while_after_the_handover():
+    """Issue 20.1: "Ana is the new host" in en and a neutral es wording (no gender to know),
+    the crowned seat's name, as a note (the game goes on: not a banner that pauses it), on
+    the new host's own screen "You are the new host now"; gone at `until`."""
+    m = table_model(4, seat=2)
+    m.host_seat = 1
+    m.new_host = {"seat": 1, "me": False, "until": 16000}
+    for lang, words in (("en", "Bob is the new host."), ("es", "Ahora Bob aloja la partida.")):
+        tree, ctx = show(m, lang=lang, now=10000)
+        assert plain(find(tree, "new-host")) == words
+        assert find(tree, "handover") is None and find(tree, "connection") is None
+    tree, ctx = show(m, now=16000)
+    assert find(tree, "new-host") is None
+    m.new_host["until"] = 20000
+    m.handover = {"name": "Bob", "me": False}   # another handover: its banner, not the note
+    tree, ctx = show(m, now=10000)
+    assert find(tree, "new-host") is None and find(tree, "handover") is not None
+    m = table_model(4, seat=1)
+    m.host_seat, m.is_host = 1, True
+    m.new_host = {"seat": 1, "me": True, "until": 16000}
+    tree, ctx = show(m, lang="es", now=10000)
+    assert plain(find(tree, "new-host")) == i18n.t("es", "new_host_me")
+
+
 def test_the_hosts_lobby_shows_a_friend_arriving_while_its_engine_starts():
     """Issue 22 item 2: a friend whose join waits for the host's engine is in the lobby as
     arriving (not a seat, no remove button), es and en; none once the engine runs."""

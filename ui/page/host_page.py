@@ -395,7 +395,7 @@ class HostPage(HostTransport, HostSaves, Page):
         clock = msg.get("clock")
         if isinstance(clock, (int, float)):
             self.clock_ = hostlife.Clock(self.now(), int(clock), running=True)
-        self.client.set_handover(None)
+        self.client.set_handover(None, self.now())
         log("took over the room:", msg.get("handover"))
         self.followers = host_phase.followers_of(msg)
         self.tell_followers()
