@@ -536,6 +536,18 @@ def test_a_pause_that_begins_again_during_a_handover_never_makes_the_new_host_si
     assert client.pause.seat == 1
 
 
+
+def test_a_guest_offline_itself_pauses_without_showing_the_host_away():
+    """This phone's own network down ("reconnecting"): the game paused (nothing reaches the
+    host), but no seat shows silent: nothing is known of the host. Back online with the host
+    still quiet, the host's seat is the silent one."""
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
+    client.set_link(silent(2500, 32500, status="reconnecting"))
+    assert client.pause.since == 2500 and client.pause.seat is None
+    client.set_link(silent(2500, 32500, status="host_paused"))
+    assert client.pause.since == 2500 and client.pause.seat == client.host_seat
+
 def test_a_welcome_is_drawn_with_the_view_that_follows_it():
     client, _ = seated()                        # (its welcome at 0)
     assert client.settling(0) and client.settling(SETTLE_MS - 1)

@@ -1563,6 +1563,18 @@ def test_a_host_counted_as_gone_offers_keep_waiting_or_leave():
     assert find(tree, "host-gone") is None
 
 
+
+def test_a_guest_offline_itself_reads_reconnecting_never_that_the_host_is_gone():
+    """Its own network down for 30 s, the link counts the host as lost, but this phone cannot
+    know that: "Connection lost: reconnecting…", no host-gone panel, nobody shown away."""
+    m = table_model(3, seat=1)
+    m.status, m.pause, m.host_lost = "reconnecting", paused(0, None), True
+    for lang in ("en", "es"):
+        tree, ctx = show(m, lang=lang)
+        assert text_of(find(tree, "connection")) == i18n.t(lang, "conn_reconnecting")
+        assert find(tree, "host-gone") is None
+        assert "away" not in find(tree, "seat-0")["attrs"]["class"].split()
+
 def test_the_handover_banner_says_who_takes_over_over_the_table_with_leave():
     m = table_model(3, seat=2)
     m.pause, m.host_lost = paused(0, 0), True

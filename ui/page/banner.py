@@ -63,7 +63,9 @@ def banner_signal(model):
     seated yet here, and the host's page says its engine still starts: ui/page/early.py), or
     the status."""
     status = read(model, "status", "ok")
-    if read(model, "host_lost", False) and status not in ("host_unverified", "unreachable"):
+    # (this phone's own network down, "reconnecting": whether the host is gone, it cannot know)
+    if read(model, "host_lost", False) and status not in ("host_unverified", "unreachable",
+                                                          "reconnecting"):
         return "lost"
     if status in ("connecting", "reconnecting", "host_paused") \
             and isinstance(read(model, "setup"), dict):

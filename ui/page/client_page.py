@@ -39,8 +39,11 @@ class PageSide:
         self.status = signal["status"]
         self.host_lost, self.behind = bool(signal["lost"]), bool(signal["behind"])
         # (while a handover is under way the host seat is the new host's, never silent: the
-        # old host's seat shows away from the players list, `hand_over_to`)
-        self.pause.show(signal, self.host_seat if self.handover is None else None)
+        # old host's seat shows away from the players list, `hand_over_to`; and this phone's
+        # own network down, "reconnecting", says nothing of the host: no seat shows away)
+        silent = self.host_seat if self.handover is None and self.status != "reconnecting" \
+            else None
+        self.pause.show(signal, silent)
 
     def hand_over_to(self, seat, name=None, me=False):
         """A host handover begins (docs/protocol.md "Host handover"): seat `seat` (called

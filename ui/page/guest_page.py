@@ -345,6 +345,8 @@ class GuestPage(Page):
         client = self.client
         welcome = client.last_type == "welcome"
         self.link.heard(now, seated=welcome)
+        if client.last_type == "beat":
+            self.link.beat(now)           # the pause's one clock (Link.sign)
         if welcome:
             self.saved_follow = None      # this page knows the room now: no reload look
             if client.handover is not None:

@@ -338,6 +338,7 @@ class HostPage(HostTransport, HostSaves, Page):
             if hostlife.lease_due(self.lease_at, now):
                 self.hold_lease()
             self.retry_net(now)
+            self.beat(now)
         Page.ui_tick(self)
 
     # -- the room (in the engine worker) and its outputs
