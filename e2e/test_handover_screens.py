@@ -198,11 +198,12 @@ def last_word_before_pause(states, words, beat):
 
 
 def read_for(states, end_ms, words):
-    """How long (s) the screen showed `words` in its new-host note."""
+    """How long (s) the screen showed `words` in its new-host note (the marks that isolate
+    a name, FSI and PDI, apart)."""
     total = 0
     for i, s in enumerate(states):
         until = states[i + 1]["at"] if i + 1 < len(states) else end_ms
-        if s["note"] == words:
+        if (s["note"] or "").replace("\u2068", "").replace("\u2069", "") == words:
             total += until - s["at"]
     return total / 1000
 

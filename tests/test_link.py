@@ -535,11 +535,19 @@ def test_a_guest_whose_own_network_is_down_says_reconnecting_not_that_the_host_i
     assert link.quiet and link.status() == "reconnecting"
     signal = link.signal(QUIET_MS)
     assert signal["status"] == "reconnecting" and signal["paused_since"] == 0
+    link.step(HOST_SILENT_MS + 1)                    # dropped; its attempts fail offline
+    for t in range(HOST_SILENT_MS + 2, HOST_SILENT_MS + 40000, 2000):
+        if link.attempt_at is not None:
+            link.lost(t)
+        link.step(t)
+    assert link.failures >= GONE_AFTER and link.status() == "reconnecting"
     link.online = True                               # its network back: still its own fault
-    link.step(QUIET_MS + 100)                        # until it hears the host again
-    assert link.status() == "reconnecting"
-    link.step(HOST_SILENT_MS + 1)                    # dropped: it reconnects
-    assert link.status() == "reconnecting"
-    link.heard(HOST_SILENT_MS + 500)
-    link.step(HOST_SILENT_MS + 500 + QUIET_MS)       # heard since: a quiet host is the host's
-    assert link.status() == "host_paused"
+    link.step(HOST_SILENT_MS + 40000)                # until it hears the host again: the
+    assert link.status() == "reconnecting"           # attempts made offline count for nothing
+    assert link.failures == 0
+    back = HOST_SILENT_MS + 41000
+    link.opened(back)
+    link.joining(back)
+    link.heard(back, seated=True)                    # seated again: heard since
+    link.step(back + QUIET_MS)                       # now a quiet host is the host's phone
+    assert link.quiet and link.status() == "host_paused"

@@ -141,6 +141,7 @@ class Link:
         self.beat_at = None       # when the host's last `beat` came (`beat`, `sign`)
         self.was_offline = False  # (`step`) this page's own link was down since it last
                                   # heard the host (`own_fault`)
+        self.offline = False      # (`step`) ... and is down at the last step
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -289,7 +290,10 @@ class Link:
             self.late_at = now                # away itself: offline, or did not run
         self.stepped = now
         if not self.online:
-            self.was_offline = True
+            self.was_offline = self.offline = True
+        elif self.offline:
+            self.offline = False
+            self.failures = 0                 # attempts made offline say nothing of the host
         if self.open and self.last_heard is not None and now - self.last_heard >= HOST_SILENT_MS:
             self.lost(now)
             todo.append("drop")
