@@ -548,6 +548,9 @@ def test_a_guest_whose_own_network_is_down_says_reconnecting_not_that_the_host_i
     back = HOST_SILENT_MS + 41000
     link.opened(back)
     link.joining(back)
-    link.heard(back, seated=True)                    # seated again: heard since
-    link.step(back + QUIET_MS)                       # now a quiet host is the host's phone
+    link.heard(back)                                 # the seat proof's challenge: not back yet
+    link.step(back + 100)
+    assert link.status() == "reconnecting"
+    link.heard(back + 200, seated=True)              # seated again: heard since
+    link.step(back + 200 + QUIET_MS)                 # now a quiet host is the host's phone
     assert link.quiet and link.status() == "host_paused"

@@ -201,7 +201,8 @@ class Link:
         self.doubt_at = None
         self.host_heard = now
         self.late_at = None
-        self.was_offline = False
+        if seated or self.join_at is None:
+            self.was_offline = False      # (not on the seat proof's challenge: not back yet)
         if seated:
             self.seated = True
             self.join_at = None
