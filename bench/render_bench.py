@@ -3,7 +3,7 @@ browser: parse it (Client.receive), build the screen's tree (screens.build) and 
 from it (vdom.Patcher), at 3 and 8 players (issue 22.5).
 
     .venv/bin/python bench/render_bench.py [--views 60] [--players 3,8] [--rounds 3]
-        [--against REF]
+        [--against REF] [--cpu-time]
 
 The views are a real game's, seat 1's: the room (ui/worker/room.py, in CPython here) plays
 draw-and-discard turns for every seat. The page side runs in the npm MicroPython build (the
@@ -12,8 +12,9 @@ numbers are the Python side of it: the browser's own DOM work comes on top). Eac
 rendered as a page renders it on arrival (`arrive`), then again as the 250 ms tick renders
 it unchanged (`tick`). `--against REF` runs the same views through the ui/ and crisp_core/
 of a git ref too (`git archive`), the two side by side, each run `--rounds` times in turn
-(a machine that other work loads meanwhile weighs on both alike). Medians and p95, ms. Prints numbers;
-asserts nothing.
+(a machine that other work loads meanwhile weighs on both alike). `--cpu-time`: each part timed
+by the node process's CPU time (process.cpuUsage) instead of the wall clock, so that other work
+on a loaded machine weighs on neither. Medians and p95, ms. Prints numbers; asserts nothing.
 """
 
 import json
@@ -177,7 +178,7 @@ const walk = (dir) => {
   }
 };
 for (const top of ["ui", "crisp_core"]) { mp.FS.mkdir("/" + top); walk(top); }
-mp.registerJsModule("benchclock", {now: () => performance.now()});
+mp.registerJsModule("benchclock", {now: %(clock)s});
 mp.globals.set("TEXTS", texts);
 try {
   mp.runPython(fs.readFileSync(%(page)s, "utf8"));
@@ -185,6 +186,11 @@ try {
 } catch (e) { out += "ERROR " + e + "\n"; }
 process.stdout.write(out);
 """
+
+
+WALL = "() => performance.now()"
+CPU = "() => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }"
+CLOCK = [WALL]          # --cpu-time: CPU
 
 
 def on_micropython(src, texts):
@@ -199,7 +205,8 @@ def on_micropython(src, texts):
             json.dump(texts, f)
         with open(script, "w", encoding="utf-8") as f:
             f.write(RUNNER % {"mpy": json.dumps("file://" + MPY), "src": json.dumps(src),
-                              "texts": json.dumps(views), "page": json.dumps(page)})
+                              "texts": json.dumps(views), "page": json.dumps(page),
+                              "clock": CLOCK[0]})
         proc = subprocess.run(["node", script], capture_output=True, text=True, timeout=900)
     out = proc.stdout + proc.stderr
     rows = [json.loads(l[4:]) for l in out.splitlines() if l.startswith("ROW ")]
@@ -226,6 +233,8 @@ def main(argv=None):
     rounds = int(argv[argv.index("--rounds") + 1]) if "--rounds" in argv else 3
     players = [int(n) for n in (argv[argv.index("--players") + 1] if "--players" in argv
                                 else "3,8").split(",")]
+    if "--cpu-time" in argv:
+        CLOCK[0] = CPU
     if shutil.which("node") is None or not os.path.isfile(MPY):
         raise SystemExit("needs node and node_modules (npm ci)")
     sources = [("this tree", ROOT)]
@@ -236,7 +245,8 @@ def main(argv=None):
         checkout(ref, tmp)
         sources.append((ref, tmp))
     try:
-        print("a guest's page, one view, on MicroPython (node; medians / p95, ms):")
+        print("a guest's page, one view, on MicroPython (node; medians / p95, ms%s):"
+              % (" of CPU time" if CLOCK[0] == CPU else ""))
         print("  %-10s %-14s" % ("players", "") + "".join(
             "%24s" % label[:23] for label, _ in sources))
         for n in players:

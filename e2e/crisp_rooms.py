@@ -83,10 +83,11 @@ def open_room(new_phone, name, query="", init=None, site=None, motion=False, lan
 
 
 def join_room(new_phone, link, name, seat, others=(), cut=False, tap=True, init=None,
-              motion=False, prepare=None):
-    """A guest page that joined (a `phone` with those options; `prepare(phone)` runs before
-    the page opens); waits until it and every page in `others` list it."""
-    guest = phone(new_phone, tap=tap, cut=cut, init=init, motion=motion)
+              motion=False, prepare=None, context=None):
+    """A guest page that joined (a `phone` with those options, `context` included;
+    `prepare(phone)` runs before the page opens); waits until it and every page in `others`
+    list it."""
+    guest = phone(new_phone, tap=tap, cut=cut, init=init, motion=motion, context=context)
     if prepare is not None:
         prepare(guest)
     page = guest.page

@@ -122,3 +122,50 @@ def test_add_a_bot_before_the_engine_is_ready_shows_its_progress_then_the_bot(ne
     page.wait_for_selector(sel("engine-progress"), state="detached", timeout=T)
     assert page.locator(sel("player-2")).count() == 0            # one tap, one bot
     no_errors(me)
+
+
+def lobby_of(me, page):
+    """Create room on a blocked phone's landing: its lobby, with the link, needs no engine."""
+    live(page, "create-room")
+    page.wait_for_selector(sel("room-link"), timeout=T)
+    return page
+
+
+def test_a_host_in_its_lobby_who_taps_nothing_is_told_the_engine_could_not_start(new_phone):
+    """The host never taps Start: its lobby says all the same that the game could not start,
+    with Retry, in the engine's banner (issue 22: only a tap that waited for it said so)."""
+    me, page = blocked_landing(new_phone, "abort", "Hana")
+    lobby_of(me, page)
+    page.wait_for_selector(sel("engine-retry"), timeout=40_000)
+    text = page.inner_text(sel("engine-progress"))
+    assert "could not start" in text, text
+    assert page.get_attribute("body", "data-engine") == "failed"
+    assert page.locator(sel("room-link")).count() == 1          # still its lobby
+    assert page.locator(sel("player-0")).count() == 1
+
+
+def test_a_host_in_its_lobby_is_told_a_slow_start_and_the_banner_goes_when_it_runs(
+        new_phone, timings):
+    """The host sits in its lobby, nothing tapped, while the engine's download stalls: no
+    banner while it starts (the lobby needs no engine), 'taking longer than usual' with Retry
+    once it is slow (hostlife.engine_verdict), and none once the bytes come and it runs."""
+    me, page = blocked_landing(new_phone, "stall", "Hana")
+    lobby_of(me, page)
+    t0 = time.monotonic()
+    assert page.locator(sel("engine-progress")).count() == 0
+    page.wait_for_selector(sel("engine-progress") + '[data-slow="true"]', timeout=40_000)
+    report(timings, "lobby, nothing tapped, download stalled: 'taking longer' shown",
+           [(time.monotonic() - t0) * 1000])
+    text = page.inner_text(sel("engine-progress"))
+    assert "taking longer than usual" in text and "keep waiting" in text, text
+    assert page.locator(sel("engine-retry")).count() == 1
+    assert page.get_attribute("body", "data-engine") == "loading"     # not failed
+    assert page.locator(sel("room-link")).count() == 1
+    assert me.held
+    for route in me.held:
+        route.continue_()                                # the bytes come after all
+    page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=120_000)
+    page.wait_for_selector(sel("engine-progress"), state="detached", timeout=T)
+    live(page, "add-bot")                                # the room runs: a bot at once
+    page.wait_for_selector(sel("player-1"), timeout=T)
+    no_errors(me)

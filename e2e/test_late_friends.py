@@ -150,7 +150,8 @@ def test_a_full_room_offers_to_watch_and_wait_and_the_host_makes_room(new_phone)
     assert title == "This room is full (8 players)"
     assert "watch the game" in zp.text_content("main")
     assert zp.locator(sel("join-room")).count() == 0
-    hp.wait_for_selector(sel("watchers") + ":has-text('Someone is watching')", timeout=T)
+    hp.wait_for_selector(sel("watchers") + ":has-text('Someone has opened the invitation')",
+                         timeout=T)
     zp.fill(sel("player-name"), "Zoe")
     live(zp, "wait-seat")
     asked = zp.wait_for_selector(sel("seat-asked"), timeout=T).text_content()

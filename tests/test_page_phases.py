@@ -109,6 +109,23 @@ def test_the_landing_model_offers_a_saved_room_summary():
     assert offer.resume is not None and offer.engine_wait == 40
 
 
+def test_the_engine_shows_while_waited_for_and_in_a_lobby_only_once_slow_or_failed():
+    shown = host_phase.engine_shown
+    # the player tapped something the engine does: every step, then a failure
+    assert shown("loading", 40, True, False, True) == 40
+    assert shown("loading", 40, True, False, False) == 40         # Play solo, no room yet
+    assert shown("failed", 40, True, False, False) == -1
+    # a host sitting in its lobby, nothing tapped: a start going well shows nothing...
+    assert shown("loading", 40, False, False, True) is None
+    # ...one that is slow or failed is said all the same (hostlife.engine_verdict)
+    assert shown("loading", 40, False, True, True) == 40
+    assert shown("failed", 40, False, False, True) == -1
+    # the landing with no room and no tap: nothing; a ready engine: nothing anywhere
+    assert shown("loading", 40, False, True, False) is None
+    assert shown("failed", 40, False, False, False) is None
+    assert shown("ready", 100, True, True, True) is None
+
+
 def facts(**kw):
     f = {"gone_ms": 30000, "successor_ms": 5000, "missing": False, "open": True,
          "failures": 0, "registered": True, "quiet": False, "lost": False, "leaving": False,

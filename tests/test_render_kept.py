@@ -10,7 +10,7 @@ from ui.page import eventlog, screens
 from ui.page.client import Client
 from ui.page.intents import sends_first
 from ui.page.vdom import Memo, Patcher, fresh as fresh_copy, h, kept, text_of
-from ui.page.viewmodel import Ctx, new_ui
+from ui.page.viewmodel import Ctx, draws_at_once, new_ui
 
 from test_render_dom import Element, _walk, by_testid, fakejs, fresh, new_screen  # noqa: F401
 
@@ -147,6 +147,19 @@ def test_a_language_switch_redraws_every_kept_part(fakejs):
         .replace("\u2068", "").replace("\u2069", ""))
 
 
+def test_the_top_bar_is_kept_while_closed_and_drawn_anew_when_its_menu_opens(fakejs):
+    screen, _ = play(fakejs, 3, 6)
+    client = screen.model
+    bar = by_testid(screen.root, "menu")
+    screen.update(client)
+    assert by_testid(screen.root, "menu") is bar               # a tick: the same elements
+    for is_open in (True, False):
+        screen.ui["menu_open"] = is_open
+        screen.update(client)
+        assert screen.root.canon() == fresh(fakejs, screen, client)
+        assert (by_testid(screen.root, "menu-panel") is not None) is is_open
+
+
 def test_the_log_shows_the_newest_lines_first_at_most_log_lines():
     client = Client(lambda text: None)
     client.receive(WELCOME, 0)
@@ -159,6 +172,51 @@ def test_the_log_shows_the_newest_lines_first_at_most_log_lines():
     every = [e for e in every if e[0]]
     assert len(every) > eventlog.LOG_LINES
     assert eventlog.log_entries(client, players, ctx) == every[::-1][:eventlog.LOG_LINES]
+
+
+def test_a_tick_words_no_event_again_and_a_new_event_or_name_words_the_log_anew(
+        fakejs, monkeypatch):
+    # the log's key (eventlog.log_key) is cheap to compare: a tick keeps the log whole
+    # without wording its 40 lines again; a new event, a renamed seat or another language
+    # makes a new key
+    screen, _ = play(fakejs, 3, 12)
+    client = screen.model
+    worded = []
+    real = eventlog.log_entries
+    monkeypatch.setattr(eventlog, "log_entries", lambda *a: worded.append(1) or real(*a))
+    screen.update(client)                         # a tick: nothing new
+    assert worded == []
+    ctx, players = Ctx("en"), screens.player_list(client)
+    key = eventlog.log_key(client, players, ctx)
+    assert eventlog.log_key(client, players, ctx) == key
+    client.log.append({"type": "turn", "seat": 0})          # (the Client appends in place)
+    assert eventlog.log_key(client, players, ctx) != key
+    client.log.pop()
+    assert eventlog.log_key(client, players, ctx) == key
+    renamed = dict(players)
+    renamed[0] = dict(players[0], name="Zoe")
+    assert eventlog.log_key(client, renamed, ctx) != key
+    assert eventlog.log_key(client, players, Ctx("es")) != key
+    for text in game_views(3, 14)[12:14]:         # the next views: words again, as drawn
+        fakejs.clock += 700
+        client.receive(text, fakejs.clock)
+        screen.update(client)
+        assert screen.root.canon() == fresh(fakejs, screen, client)
+    assert worded
+
+
+def test_a_guest_page_draws_a_view_in_the_task_that_read_it_anything_else_later():
+    client = Client(lambda text: None)
+    client.receive(WELCOME, 0)
+    assert not draws_at_once(client)               # a welcome: drawn with what follows
+    texts = game_views(3, 4)
+    client.receive(texts[-1], 10)
+    assert draws_at_once(client)                   # a move: drawn at once
+    client.receive(json.dumps({"type": "pong", "v": 1, "t": 5}), 20)
+    assert not draws_at_once(client)
+    client.receive("not json", 30)
+    assert not draws_at_once(client)
+    assert not draws_at_once(None)
 
 
 def test_a_move_is_sent_at_once_anything_else_drawn_first():

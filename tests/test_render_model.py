@@ -202,7 +202,8 @@ def test_a_slow_engine_start_says_it_takes_long_and_offers_retry_while_it_still_
         assert i18n.t(lang, "engine_slow", pct=40) in text_of(banner)
         assert "40%" in text_of(banner)
         assert find(banner, "engine-retry") is not None
-        for word in ("Python", "engine", "motor", "wasm", "could not", "no pudo"):
+        for word in ("Python", "engine", "motor", "wasm", "could not", "no pudo",
+                     "no ha podido"):
             assert word not in text_of(banner)
     assert "longer than usual" in i18n.t("en", "engine_slow", pct=1)
     tree, _ = show(FakeClient(screen="landing", engine_wait=40, engine_slow=False), lang="en")

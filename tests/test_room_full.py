@@ -12,6 +12,7 @@ from test_render_model import show
 from test_room_watch import started, watcher
 from ui.page import i18n
 from ui.page.vdom import find, text_of
+from ui.page.watch_screens import invite_hint, make_room
 from ui.page.watchers import read_watchers
 from ui.worker.room import bot_maker
 
@@ -41,7 +42,9 @@ def test_a_friend_finds_a_full_lobby_before_typing_a_name_and_is_offered_to_wait
     # the host's lobby says someone is watching before any name
     assert net.host.watchers == [{"name": None, "next": False}]
     tree, ctx = show(net.host)
-    assert text_of(find(tree, "watchers")) == "Someone is watching"
+    assert text_of(find(tree, "watchers")) == "Someone has opened the invitation"
+    assert text_of(find(show(net.host, lang="es")[0], "watchers")) == \
+        "Alguien ha abierto la invitaci\u00f3n"
     assert find(tree, "make-room") is None                # nobody asked yet
 
 
@@ -71,6 +74,62 @@ def test_a_friend_waiting_in_a_full_lobby_takes_the_seat_the_host_makes():
     assert net.room.seats[7].token == zoe.token
 
 
+def test_what_the_host_is_told_of_a_friend_waiting_is_true_to_the_room():
+    # it said "the room is full" whatever the room held: the decision, on every state
+    def lobby(bots, people=None, host=0):
+        people = 8 - bots if people is None else people
+        players = [{"seat": i, "name": "P%d" % i} for i in range(people)]
+        players += [{"seat": people + i, "name": "B%d" % i, "bot": "easy"} for i in range(bots)]
+        return {"players": players, "host": host}
+    assert make_room(lobby(bots=2)) == ("w_waiting_full", 7)         # the last bot leaves
+    assert make_room(lobby(bots=0)) == ("w_waiting_people", None)    # full of people
+    assert make_room(lobby(bots=1, people=5)) == ("w_waiting_lobby", None)   # 6 of 8: not full
+    assert make_room(lobby(bots=0, people=1)) == ("w_waiting_lobby", None)
+    # the host's own seat is never the one to free, and a hostile lobby says no more
+    assert make_room({"players": [{"seat": 0, "bot": "easy"}] + lobby(0, 7)["players"][1:]
+                      + [{"seat": 7, "name": "X"}], "host": 0}) == ("w_waiting_people", None)
+    for bad in (None, [], "full", {"players": "x"}, {"players": [None] * 8},
+                {"players": [{"seat": True, "bot": "easy"}] * 8}):
+        assert make_room(bad)[1] is None, bad
+
+
+def test_a_room_full_of_people_promises_no_bot_and_a_free_seat_is_no_full_room():
+    net = full_lobby(people=("Ana", "Bea", "Cleo", "Dani", "Eva", "Fede", "Gus"))
+    zoe = watcher(net, "z")
+    zoe.sit("Zoe")
+    assert zoe.ask == {"seat": None, "name": "Zoe"}
+    for lang, says, never in (("en", "as soon as someone leaves", "bot"),
+                              ("es", "en cuanto alguien se vaya", "bot")):
+        tree, ctx = show(net.host, lang=lang)
+        text = text_of(find(tree, "friends-waiting"))
+        assert says in text and never not in text, (lang, text)
+        assert find(tree, "make-room") is None
+    # the model of a lobby with a free seat (the room seats the friend in it at once)
+    net.host.lobby = dict(net.host.lobby, players=net.host.lobby["players"][:6])
+    for lang, never in (("en", "full"), ("es", "llena")):
+        text = text_of(find(show(net.host, lang=lang)[0], "friends-waiting"))
+        assert "Zoe" in text and never not in text, (lang, text)
+    # a guest of that room leaves: Zoe takes the freed seat
+    net.clients["g6"].leave()
+    assert zoe.seat is not None and not zoe.spectator
+    assert find(show(net.host)[0], "friends-waiting") is None
+
+
+def test_the_invitation_of_a_full_room_says_that_a_friend_can_only_watch_and_wait():
+    net = full_lobby()
+    for c in (net.host, net.clients["g0"]):
+        text = text_of(show(c)[0])
+        assert "The room is full: a friend who opens this link can watch" in text, text
+        assert "they join from their own phone" not in text
+        assert "La sala est\u00e1 llena: quien abra este enlace puede mirar" in text_of(
+            show(c, lang="es")[0])
+    net.host.host({"type": "remove", "seat": 7})          # a seat is free: invite again
+    text = text_of(show(net.host)[0])
+    assert "they join from their own phone" in text and "The room is full" not in text
+    for bad in (None, {"lobby": "x"}, {"lobby": {"players": 8}}):
+        assert invite_hint(bad) == "invite_hint"
+
+
 def test_the_first_to_ask_takes_the_freed_seat_and_a_taken_name_is_refused():
     net = full_lobby()
     zoe, yan = watcher(net, "z"), watcher(net, "y")
@@ -91,6 +150,9 @@ def test_a_free_lobby_seat_is_taken_at_once_and_an_away_seat_asked_in_the_lobby_
     net = Net(host="Hana")
     net.host.join("Hana")
     cleo = watcher(net, "c")
+    # her page opened the link (a spectator until she gives her name): in a lobby nobody
+    # "is watching", there is no game yet
+    assert text_of(find(show(net.host)[0], "watchers")) == "Someone has opened the invitation"
     cleo.sit("Cleo")                   # a seat is free: taken as a join would take it
     assert cleo.seat == 1 and cleo.token and cleo.screen == "lobby"
     dan = watcher(net, "d")

@@ -94,7 +94,7 @@ def test_spanish_never_gives_a_player_a_gender():
     # a name's gender is unknown: no "listo"/"lista" (and the like) said of a seat
     gendered = re.compile(r"\b(listos?|listas?|conectados?|desconectados?|el nuevo anfitri)\b")
     said_of_people = [key for key in i18n.ES if key.startswith(("ev_", "st_", "handover",
-                                                                "connected", "disconnected",
+                                                                "tip_", "w_", "asks_",
                                                                 "own_room", "resume_hosting"))]
     bad = [(k, i18n.ES[k]) for k in said_of_people if gendered.search(i18n.ES[k])]
     assert bad == []
@@ -117,6 +117,44 @@ def test_the_log_and_the_status_tell_a_move_in_one_tense():
                 "st_other_took"):
         assert " ha " in " " + i18n.ES[key] or i18n.ES[key].startswith(("Has ", "\u00a1Has ")) \
             or "ha cantado" in i18n.ES[key], key
+
+
+def test_one_name_for_one_thing_in_each_language():
+    # Spanish said "el m\u00f3vil de" and "tel\u00e9fono", "sitio" and "asiento",
+    # "sin conexi\u00f3n" and "ausente" for the same phone, seat, and player away; English
+    # "the host's page" beside "the host's phone"
+    two_names = {"es": r"tel\u00e9fono|\basiento|sin conexi\u00f3n|p\u00e1gina del anfitri",
+                 "en": r"host.s page|\bdevice.s\b|\bmobile phone"}
+    bad = [(lang, key, text) for lang, key, text in all_texts()
+           if re.search(two_names[lang], text, re.I)]
+    assert bad == []
+    assert "m\u00f3vil de Bea" in i18n.t("es", "st_away_turn", name="Bea", s=20)
+    assert i18n.t("es", "tip_away") == "Ausente" and i18n.t("es", "host_away_seat") == "ausente"
+
+
+def test_spanish_tells_what_just_happened_in_the_perfect_as_the_log_does():
+    # "Se acab\u00f3 la ronda" beside the log's "Fin de la ronda" and "Has robado": one tense
+    just_now = [k for k in i18n.ES if k.startswith(("st_", "ev_", "conn_", "gone_", "handover",
+                                                     "guide_", "target_", "err_", "engine_",
+                                                     "save_", "copy_", "redealt"))]
+    preterite = re.compile(r"\b(se fue|se acab\u00f3|se perdi\u00f3|lleg\u00f3|se abri\u00f3|"
+                           r"cant\u00f3|rob\u00f3|descart\u00f3|cambi\u00f3|pudo|dej\u00f3|"
+                           r"tuvo)\b", re.I)
+    assert [(k, i18n.ES[k]) for k in just_now if preterite.search(i18n.ES[k])] == []
+
+
+def test_the_game_over_line_says_winners_when_there_are_several():
+    # "Winner: Ana, Bea." for a shared win (R8.2): the log's line as the results say it
+    from ui.page.eventlog import event_text
+    from ui.page.viewmodel import Ctx
+    players = {0: {"name": "Ana"}, 1: {"name": "Bea"}, 2: {"name": "Cleo"}}
+    for lang, one, both in (("en", "Game over. Winner: Ana.", "Game over. Winners: Ana, Bea."),
+                            ("es", "Fin de la partida. Gana: Ana.",
+                             "Fin de la partida. Ganan: Ana, Bea.")):
+        said = [event_text({"type": "game_over", "winners": w}, players, Ctx(lang))
+                .replace("\u2068", "").replace("\u2069", "") for w in ([0], [0, 1])]
+        assert said == [one, both], said
+    assert event_text({"type": "game_over", "winners": "x"}, players, Ctx("en")) is not None
 
 
 # ---- a wrong or expired link (issue 20.7) -------------------------------------------------
@@ -313,7 +351,7 @@ def test_an_away_players_turn_says_why_the_table_waits_and_what_comes_next():
     m.players = players(["Hana", "Pepe", "Bea"], away=(1,))
     m.players[1]["skip_in"] = 12000
     for lang, words in (("en", ("Pepe\u2019s phone is not answering", "skipped in 12 s")),
-                        ("es", ("El tel\u00e9fono de Pepe no responde", "12 s"))):
+                        ("es", ("El m\u00f3vil de Pepe no responde", "12 s"))):
         info = table_info(m, new_ui(lang), Ctx(lang))
         assert info["status"] == i18n.t(lang, "st_other_turn", name="\u2068Pepe\u2069")
         sub = (info["status_sub"] or "").replace("\u2068", "").replace("\u2069", "")
@@ -361,5 +399,5 @@ def test_the_hosts_lobby_says_once_that_a_friend_waits_for_a_seat():
     # someone watching without asking is still said on the host's line
     watcher(net, "w")
     tree, ctx = show(net.host)
-    assert "Someone is watching" in text_of(find(tree, "watchers"))
+    assert "Someone has opened the invitation" in text_of(find(tree, "watchers"))
     assert text_of(tree).count("Zoe") == 1

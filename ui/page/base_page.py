@@ -71,6 +71,11 @@ class Page:
         if self._soon.handle is None:
             self._soon.next_task()
 
+    def render_now(self):
+        """Render in this task (a render_soon asked for meanwhile is done by it)."""
+        self._soon.cancel()
+        self.render()
+
     def keep_awake(self):
         """Hold the Screen Wake Lock while a round is played on this page, let it go
         otherwise (awake.js asks again when the page is shown; absent where unsupported)."""

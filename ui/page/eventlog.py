@@ -79,7 +79,8 @@ def event_text(ev, players, ctx, me=None):
     if ty == "round_over":
         return ctx.t("ev_round_over")
     if ty == "game_over":
-        return ctx.t("ev_game_over", names=names_text(players, ev.get("winners") or [], ctx))
+        winners = ev.get("winners") if isinstance(ev.get("winners"), list) else []
+        return ctx.tn("ev_game_over", len(winners), names=names_text(players, winners, ctx))
     return None
 
 
@@ -155,11 +156,24 @@ def queen_notice(model, players, ctx):
     return None
 
 
+def log_key(model, players, ctx):
+    """Everything the log's words are made of, cheap to compare: the language, this page's
+    seat, every seat's name and the model's log itself with its length (the Client appends
+    events to that list, and replaces it when a round starts over or it is trimmed; its
+    events never change once there). Equal keys: the same lines."""
+    log = read(model, "log", []) or []
+    names = tuple([(s, (players.get(s) or {}).get("name")) for s in sorted(players)])
+    return (ctx.lang, read(model, "seat"), names, log, len(log))
+
+
 def log_node(model, players, ctx):
-    """The round's event log, newest first (kept whole while its lines are the same; each
-    line kept while its words are)."""
-    entries = log_entries(model, players, ctx)
-    return kept(ctx, "log", (ctx.lang, entries), log_section, entries, ctx)
+    """The round's event log, newest first: kept whole while its `log_key` is the same (a
+    tick words no event again), and each line kept while its words are."""
+    return kept(ctx, "log", log_key(model, players, ctx), _log_of, model, players, ctx)
+
+
+def _log_of(model, players, ctx):
+    return log_section(log_entries(model, players, ctx), ctx)
 
 
 def log_line(line, kind, index, fresh):

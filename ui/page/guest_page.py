@@ -17,6 +17,7 @@ from ui.page.guest_succession import Succession
 from ui.page.link import HOST_GONE_MS, Link
 from ui.page.net import GuestNet
 from ui.page.saved_rooms import SavedRooms
+from ui.page.viewmodel import draws_at_once
 from ui.shared import follow, handover, limits, roomcode, wire
 
 SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
@@ -320,7 +321,10 @@ class GuestPage(Page):
             if self.retired:
                 return
         self.heard(now)
-        self.render_soon()
+        if draws_at_once(client):
+            self.render_now()           # a move: on screen without waiting for a task
+        else:
+            self.render_soon()
 
     def doubt(self, now):
         """The peer at the room id could not prove it is our host (an impostor, or a host

@@ -108,10 +108,11 @@ class HostPage(HostTransport, HostSaves, Page):
                                        self.engine.stage, self.engine.slow))
 
     def engine_wait(self):
-        """The engine's progress (percent) when the player waits for it, else None."""
-        if self.engine.state == "ready" or not self.phase.waits:
-            return None
-        return -1 if self.engine.state == "failed" else self.engine.pct
+        """The engine's progress (percent) when the player waits for it, or the lobby's
+        when it is slow or failed (host_phase.engine_shown), else None."""
+        e = self.engine
+        return host_phase.engine_shown(e.state, e.pct, self.phase.waits, e.slow,
+                                       self.room_id is not None)
 
     def engine_died(self):
         """The running engine worker died (ui/page/enginewatch.py): restart_room."""

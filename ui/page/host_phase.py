@@ -103,6 +103,22 @@ def reply_kind(asked, msg, room_id):
     return "room"
 
 
+def engine_shown(state, pct, waits, slow, in_room):
+    """The engine's start as the host's screen shows it (the model's `engine_wait`): its
+    percent (0-100), -1 once it failed, or None (nothing shown). `state`, `pct`, `slow`:
+    EngineLink's (`slow` and `failed` are hostlife.engine_verdict's, or the worker's own
+    failure); `waits`: the player tapped something only the engine does (Start, Play solo,
+    Add a bot, a resumed room); `in_room`: the page has a room (its lobby works without the
+    engine). While the player waits, every step is shown; in a room's lobby that waits for
+    nothing a start going well shows nothing, but one that is slow or failed is said the same
+    way (a host sitting in the lobby is told before it taps Start, issue 22)."""
+    if state == "ready":
+        return None
+    if state == "failed":
+        return -1 if waits or in_room else None
+    return pct if waits or (in_room and slow) else None
+
+
 def followers_of(msg):
     """The spectators to tell where the room went (the takeover reply's `follow`): the dicts
     of that list, none when it is not one."""

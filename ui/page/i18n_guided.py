@@ -37,7 +37,7 @@ EN = {
                     "card is shown.",
     "guide_last_turns": "Someone called crisp: this is the last turn of the round. "
                         "Then every card is shown.",
-    "guide_reveal": "All cards are shown. Each player scores the total of their cards. Who "
+    "guide_reveal": "All cards are shown. Each player scores the total of their cards. Whoever "
                     "called crisp gets 5 points off if they have the lowest total, 5 more "
                     "if not. Lowest score at the end of the game wins. You know how to play!",
 }
@@ -73,14 +73,14 @@ ES = {
     "guide_queen_target": "Ahora toca una carta de otro jugador: te la llevas. Si queda a tu "
                           "izquierda o a tu derecha, la ves una vez.",
     "guide_king": "\u00a1Un Rey! \u00dasalo: este turno robas dos veces m\u00e1s.",
-    "guide_crisp": "Se acab\u00f3 tu turno. Si crees que tus cartas suman menos que las de "
+    "guide_crisp": "Se ha acabado tu turno. Si crees que tus cartas suman menos que las de "
                    "los dem\u00e1s, pulsa \u00a1Crisp! ahora: tienes 3 segundos. "
                    "\u00bfTodav\u00eda no? Espera.",
     "guide_called": "\u00a1Has cantado crisp! Los dem\u00e1s juegan un \u00faltimo turno y "
                     "luego se ven todas las cartas.",
     "guide_last_turns": "Alguien ha cantado crisp: es el \u00faltimo turno de la ronda. "
                         "Luego se ven todas las cartas.",
-    "guide_reveal": "Se ven todas las cartas. Cada uno suma sus cartas. Quien cant\u00f3 "
-                    "crisp resta 5 si tiene la suma m\u00e1s baja, y suma 5 si no. Al final "
+    "guide_reveal": "Se ven todas las cartas. Cada uno suma sus cartas. Quien ha "
+                    "cantado crisp resta 5 si tiene la suma m\u00e1s baja, y suma 5 si no. Al final "
                     "de la partida gana quien tenga menos puntos. \u00a1Ya sabes jugar!",
 }

@@ -111,7 +111,7 @@ ES = {
     "rules_score": "Cada jugador suma el valor de sus tres cartas. Si quien canta tiene menos que "
                    "nadie y sin empate, resta 5 puntos (aunque quede por debajo de cero). Si no, "
                    "tambi\u00e9n con empate, suma 5. Los puntos se acumulan de ronda en ronda.",
-    "rules_end": "La partida acaba al terminar la ronda en la que alguien llega al objetivo (100, "
+    "rules_end": "La partida acaba al terminar la ronda en la que alguien llega al objetivo o lo pasa (100, "
                  "o 50 o 150 si el anfitri\u00f3n lo elige). Gana quien menos tenga; si hay "
                  "empate, comparten la victoria.",
     "rules_options_h": "Si el anfitri\u00f3n las activa",

@@ -6,7 +6,6 @@ EN = {
     # table
     "round_n": "Round {n}",
     "to_target": "Game to {n}",
-    "deck_n": "Deck: {n}",
     "deck": "Deck",
     "discard_pile": "Discard",
     "your_card": "Your card",
@@ -145,7 +144,6 @@ ES = {
     # table
     "round_n": "Ronda {n}",
     "to_target": "Partida a {n}",
-    "deck_n": "Mazo: {n}",
     "deck": "Mazo",
     "discard_pile": "Descarte",
     "your_card": "Tu carta",
@@ -169,8 +167,8 @@ ES = {
     # status
     "st_peek": "Memoriza tus cartas de la izquierda y la derecha y pulsa Listo.",
     "st_peek_wait": "Esperando al resto de la mesa: {k} de {n} ya han mirado sus cartas.",
-    "st_peek_timer": "El juego empieza en {s} s como mucho.",
-    "st_round_over": "Se acab\u00f3 la ronda {round}.",
+    "st_peek_timer": "Los turnos empiezan en {s} s como mucho.",
+    "st_round_over": "Se ha acabado la ronda {round}.",
     "st_game_over": "Fin de la partida.",
     "st_queen": "Reina: \u00fasala para cambiar una de tus cartas por una de otro jugador, o desc\u00e1rtala.",
     "st_queen_own": "Reina: toca la carta tuya que vas a dar.",
@@ -214,7 +212,7 @@ ES = {
     "fair_what_jack": "La carta que mostr\u00f3 tu Jota no es la que puso ah\u00ed el barajado.",
     "fair_what_queen": "La carta que te mostr\u00f3 una Reina no es la que puso ah\u00ed el barajado.",
     "fair_what_discard": "Una carta descartada no es la que puso ah\u00ed el barajado.",
-    "fair_what_recycle": "El mazo al que se dio la vuelta no es el que dieron las jugadas.",
+    "fair_what_recycle": "El mazo que sali\u00f3 al dar la vuelta al descarte no es el que dan las jugadas de la ronda.",
     "fair_what_hands": "Las manos ense\u00f1adas al final no son las que dieron el barajado y las jugadas.",
     "fair_what_event": "Algo que viste en esta ronda no encaja con el barajado.",
     "fair_saw": "Viste: {saw} \u00b7 el barajado dio: {expected}",
@@ -269,10 +267,10 @@ ES = {
     "tip_caller": "Ha cantado crisp",
     "tip_ready": "Ya ha mirado sus cartas",
     "tip_connected": "En l\u00ednea",
-    "tip_away": "Sin conexi\u00f3n",
-    "st_away_turn": "El tel\u00e9fono de {name} no responde: si no vuelve, su turno se salta "
+    "tip_away": "Ausente",
+    "st_away_turn": "El m\u00f3vil de {name} no responde: si no vuelve, se salta su turno "
                     "en {s} s.",
-    "st_away_turn_soon": "El tel\u00e9fono de {name} no responde: si no vuelve pronto, su "
-                         "turno se salta.",
+    "st_away_turn_soon": "El m\u00f3vil de {name} no responde: si no vuelve pronto, se "
+                         "salta su turno.",
     "st_paused": "La partida est\u00e1 en pausa: no hay nada que tocar hasta que siga.",
 }

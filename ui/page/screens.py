@@ -326,7 +326,7 @@ def invite_box(model, ui, ctx):
     local = is_host and roomcode.is_local_link(link)
     return h("section", {"class": "card-box share"},
              h("h2", None, ctx.t("invite")),
-             h("p", {"class": "hint"}, ctx.t("invite_hint")),
+             h("p", {"class": "hint"}, ctx.t(watch_screens.invite_hint(model))),
              h("p", {"class": "room-code"}, h("span", None, ctx.t("room_code")), " ",
                h("strong", {"data-testid": "lobby-code", "translate": "no"},
                  roomcode.show(code))) if code else None,

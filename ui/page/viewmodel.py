@@ -163,3 +163,11 @@ def awake_wanted(model):
         return False
     view = read(model, "view", {}) or {}
     return view.get("phase") == "peek" or view.get("phase") in PLAY_PHASES
+
+
+def draws_at_once(model):
+    """True when the message the page just read (the Client's `last_type`) is a `view`: a
+    move every player waits to see, drawn in the task that read it (no wait for another
+    task, nor for a frame painted in between, issue 22.5). Anything else (a pong, a seal, a
+    welcome) is drawn in a task of its own, once for a burst of them."""
+    return read(model, "last_type") == "view"

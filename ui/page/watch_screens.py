@@ -13,8 +13,9 @@ from ui.shared.limits import MAX_PLAYERS
 
 def watchers_line(model, ctx):
     """One line for everyone at the table and in the lobby: who watches ("Cleo is watching",
-    "Someone is watching"), who waits for a seat (but in the host's lobby, where the
-    make-room box says it: `make_room_box`); None while there is nothing to say."""
+    "Someone is watching"; in a lobby "Someone has opened the invitation"), who waits for a
+    seat (but in the host's lobby, where the make-room box says it: `make_room_box`); None
+    while there is nothing to say."""
     people = read(model, "watchers", []) or []
     if not people:
         return None
@@ -25,7 +26,10 @@ def watchers_line(model, ctx):
     if named:
         parts.append(ctx.tn("w_watching", len(named), names=", ".join(named)))
     if unnamed:
-        parts.append(ctx.tn("w_someone", unnamed, n=unnamed))
+        # in a lobby there is no game to watch: every friend's page opens the link as a
+        # spectator before she types her name ("Someone has opened the invitation")
+        key = "w_opened" if read(model, "screen") == "lobby" else "w_someone"
+        parts.append(ctx.tn(key, unnamed, n=unnamed))
     if waiting and not host_lobby(model):
         key = "w_waiting_lobby" if read(model, "screen") == "lobby" else "w_waiting_next"
         parts.append(ctx.tn(key, len(waiting), names=", ".join(waiting)))
@@ -61,6 +65,16 @@ def room_full(model):
             and not lobby.get("started") and len(lobby.get("players") or []) >= MAX_PLAYERS)
 
 
+def invite_hint(model):
+    """The invitation's hint, true to the lobby: "invite_hint" (send the link: they join
+    from their phone), or "invite_full" once it holds MAX_PLAYERS seats (a friend who opens
+    the link watches and waits for a seat: `room_full_tree`)."""
+    lobby = read(model, "lobby") or {}
+    players = lobby.get("players") if isinstance(lobby, dict) else None
+    full = isinstance(players, list) and len(players) >= MAX_PLAYERS
+    return "invite_full" if full else "invite_hint"
+
+
 def room_full_tree(model, ui, ctx):
     """The join screen of a full room: it says so before any name is typed, offers to watch
     (the game shows here once it starts) and to play as soon as a seat frees up or in the
@@ -81,21 +95,37 @@ def room_full_tree(model, ui, ctx):
              body)
 
 
+def make_room(lobby):
+    """What the host's lobby says to friends waiting for a seat, true to the room's state:
+    (key, seat) with `lobby` the room's lobby ({"players": [{"seat", "bot"...}], "host"}).
+    ("w_waiting_full", the last bot's seat): the room is full and a bot may leave for them
+    (`make-room` removes that bot: the first friend waiting takes its seat);
+    ("w_waiting_people", None): full of people, no bot to remove: they play when someone
+    leaves or in the next game; ("w_waiting_lobby", None): a seat is free (the room seats
+    them in it at once: the lobby only says who waits)."""
+    lobby = lobby if isinstance(lobby, dict) else {}
+    players = [p for p in lobby.get("players") or [] if isinstance(p, dict)]
+    if len(players) < MAX_PLAYERS:
+        return "w_waiting_lobby", None
+    host = lobby.get("host", 0)
+    bots = [p.get("seat") for p in players if p.get("bot") and p.get("seat") != host
+            and isinstance(p.get("seat"), int) and not isinstance(p.get("seat"), bool)]
+    if not bots:
+        return "w_waiting_people", None
+    return "w_waiting_full", bots[-1]
+
+
 def make_room_box(model, ctx):
-    """The host's lobby, when friends wait for a seat in a full room: who, and `make-room`
-    (removes the last bot: the first friend waiting takes its seat); None otherwise."""
+    """The host's lobby, when friends wait for a seat: who, and how they get one
+    (`make_room`); `make-room` when a bot may leave for them; None otherwise."""
     people = [w for w in read(model, "watchers", []) or [] if w.get("next") and w.get("name")]
     if not people or not host_lobby(model):
         return None
-    lobby = read(model, "lobby") or {}
-    players = lobby.get("players") or []
-    bots = [p.get("seat") for p in players if isinstance(p, dict) and p.get("bot")
-            and p.get("seat") != lobby.get("host", 0)]
-    full = len(players) >= MAX_PLAYERS
+    key, bot = make_room(read(model, "lobby"))
     names = ", ".join([isolate(w["name"]) for w in people])
     return h("section", {"class": "card-box words-note waiting-friends",
                          "data-testid": "friends-waiting", "role": "status"},
-             h("p", None, ctx.tn("w_waiting_full", len(people), names=names)),
+             h("p", None, ctx.tn(key, len(people), names=names)),
              button(ctx, "make-room", ctx.t("make_room"),
-                    ("intent", "remove", {"seat": bots[-1]}), "btn primary")
-             if full and bots else None)
+                    ("intent", "remove", {"seat": bot}), "btn primary")
+             if bot is not None else None)

@@ -8,7 +8,7 @@ from ui.page import cards
 from ui.page import i18n
 from ui.page.icons import icon
 from ui.page.rules import rules_text  # noqa: F401 (the landing's and the menu's)
-from ui.page.vdom import h
+from ui.page.vdom import h, kept
 from ui.shared.limits import NAME_MAX
 
 
@@ -126,7 +126,15 @@ def topbar(ui, ctx, title=None, in_room=False, sub=None):
     cut; the whole is the title's tooltip), the language buttons, and the menu (`menu`): the
     rules, sound on or off, the language, and leaving the room (`menu-leave`, asked twice)
     when `in_room` ("host" | "guest" | "solo": viewmodel.room_role; the host's leaving
-    closes the room, a solo game's ends it)."""
+    closes the room, a solo game's ends it). Closed, it is kept from the last render while
+    its words are the same (vdom.kept)."""
+    if ui.get("menu_open"):
+        return _topbar(ui, ctx, title, in_room, sub)
+    return kept(ctx, "topbar", (ctx.lang, ui.get("lang"), title, sub), _topbar, ui, ctx, title,
+                in_room, sub)
+
+
+def _topbar(ui, ctx, title, in_room, sub):
     is_open = bool(ui.get("menu_open"))
     if title:
         words = h("span", {"class": "title small",
