@@ -41,7 +41,9 @@ times slower (Chrome's CPU throttling through a CDP session, Emulation.setCPUThr
                        page from its Python spans: busy (a render running) when the view
                        came, reading it, waiting for its render, the render (its card
                        flights apart), the render's end to the log line seen; medians over
-                       HOST_TAPS of the host's taps ("samples": how many)
+                       HOST_TAPS of the host's taps ("samples": how many); and what each
+                       page's renderer spends per move (CpuUse: its process's CPU time, its
+                       main thread's script, style and layout)
 
 Every time is taken on the pages themselves (Date.now() when a MutationObserver sees it, one
 clock for every page of this machine), never by a Playwright wait: those poll every 500 ms
@@ -316,6 +318,21 @@ TAP_GAP_S = 0.4         # between a tap's last log line and the next tap: a play
 TAPS_S = 420            # a tap measure's time, at most
 
 
+# A turn's taps: draw from the deck, then the card drawn discarded, or a King (which may not
+# be discarded, R4.3) played: its two extra draws are more turns of the same page's.
+TURN = (("deck",), ("discard-held", "use-special"))
+
+
+def live(page, testids, timeout_ms=8000):
+    """The first of `testids` (in that order) live on `page`, waiting for one; or None."""
+    try:
+        page.wait_for_selector(", ".join(sel(t, ":not([disabled])") for t in testids),
+                               timeout=timeout_ms)
+    except Exception:
+        return None
+    return next((t for t in testids if page.query_selector(sel(t, ":not([disabled])"))), None)
+
+
 def measure_taps(phones, base, players, host_taps=HOST_TAPS, taps=ALL_TAPS):
     """Draw-and-discard turns at a table of `players`: each tap (the host's and the guests')
     to every other screen's event log line, until the host made `host_taps` and everyone
@@ -328,10 +345,9 @@ def measure_taps(phones, base, players, host_taps=HOST_TAPS, taps=ALL_TAPS):
         if page is None:
             break
         others = [p for p in pages if p is not page]
-        for testid in ("deck", "discard-held"):
-            try:        # (a tap the room refused, the table having moved on: no card held)
-                page.wait_for_selector(sel(testid, ":not([disabled])"), timeout=8000)
-            except Exception:
+        for step in TURN:
+            testid = live(page, step)
+            if testid is None:  # (a tap the room refused, the table having moved on)
                 break
             time.sleep(TAP_GAP_S)
             ms = tap_to_logs(page, others, testid, timeout_s=8)
@@ -405,26 +421,28 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
     worker = next(w for w in host.workers if "engine-worker" in w.url)
     worker.evaluate(WORKER_SPANS)
     hops = {}
+    cpu = CpuUse(pages)
     deadline = time.monotonic() + TAPS_S
     while len(hops.get("tap to log (last guest)", [])) < taps and time.monotonic() < deadline:
         page = whose_turn(pages)
         if page is None:
             break
         if page is not host:        # a guest's turn: it plays, unmeasured
-            for testid in ("deck", "discard-held"):
-                with contextlib.suppress(Exception):
-                    page.click(sel(testid, ":not([disabled])"), timeout=8000)
+            for step in TURN:
+                testid = live(page, step)
+                if testid is not None and page.evaluate(CLICK, sel(testid, ":not([disabled])")):
+                    cpu.moves += 1
             continue
-        for testid in ("deck", "discard-held"):
-            try:
-                host.wait_for_selector(sel(testid, ":not([disabled])"), timeout=8000)
-            except Exception:
+        for step in TURN:
+            testid = live(host, step)
+            if testid is None:
                 break
             time.sleep(TAP_GAP_S)
             marks = [g.evaluate("window.__crispLog.length") for g in pages[1:]]
             for g in pages:
                 g.evaluate(TAKE_SPANS)
             t0 = host.evaluate(CLICK, sel(testid, ":not([disabled])"))
+            cpu.moves += t0 is not None
             logs = []
             try:
                 for g, m in zip(pages[1:], marks):
@@ -461,7 +479,48 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
                 hops.setdefault(key, []).append(value)
     out = {"trace %d: %s" % (players, k): statistics.median(v) for k, v in hops.items()}
     out["trace %d: samples" % players] = len(hops.get("tap to log (last guest)", []))
+    out.update({"trace %d: %s" % (players, k): v for k, v in cpu.per_move().items()})
     return out
+
+
+class CpuUse:
+    """What each page's renderer spends per move (Chrome's Performance.getMetrics, through a
+    CDP session per page): its process's CPU time (every thread: script, style, layout,
+    paint, compositing; the host's engine worker too), its main thread's, and that
+    thread's script, style and layout, from now to
+    `per_move()`, divided by `moves` (every tap made meanwhile, measured or not). On a
+    machine with fewer cores than pages, a move reaches the last screen no sooner than the
+    pages' CPU time for it allows."""
+
+    KEYS = ("ProcessTime", "ThreadTime", "ScriptDuration", "RecalcStyleDuration",
+            "LayoutDuration")
+
+    def __init__(self, pages):
+        self.sessions = []
+        for page in pages:
+            session = page.context.new_cdp_session(page)
+            session.send("Performance.enable", {"timeDomain": "threadTicks"})
+            self.sessions.append(session)
+        self.moves = 0
+        self.start = [self._read(s) for s in self.sessions]
+
+    def _read(self, session):
+        metrics = session.send("Performance.getMetrics")["metrics"]
+        return {m["name"]: m["value"] for m in metrics if m["name"] in self.KEYS}
+
+    def per_move(self):
+        """{"cpu per move, host: <metric>" and "..., a guest (median)": ms, "cpu per move,
+        every page": ms of all the pages' process time} (empty when no move was made)."""
+        if not self.moves:
+            return {}
+        used = [{k: (end.get(k, 0) - begin.get(k, 0)) * 1000 / self.moves for k in self.KEYS}
+                for begin, end in zip(self.start, [self._read(s) for s in self.sessions])]
+        out = {"cpu per move, every page": sum(u["ProcessTime"] for u in used)}
+        for k in self.KEYS:
+            out["cpu per move, host: " + k] = used[0][k]
+            out["cpu per move, a guest (median): " + k] = statistics.median(
+                u[k] for u in used[1:])
+        return out
 
 
 # A test build's page with ?prof=1 (ui/page/prof.py): its Python spans so far, as
