@@ -697,8 +697,13 @@ def compare(dists, runs, cpu=1, only=None):
         for _ in range(runs):
             for i, base in enumerate(bases):
                 for name in names:
-                    with Phones(browser, cpu) as phones:
-                        got = MEASURES[name](phones, base)
+                    try:
+                        with Phones(browser, cpu) as phones:
+                            got = MEASURES[name](phones, base)
+                    except Exception as e:      # (one run that never got there: say so, go on)
+                        print("  (%s, %s: failed: %s)" % (dists[i], name,
+                              str(e).splitlines()[0][:120]), file=sys.stderr, flush=True)
+                        continue
                     print("  (%s, %s: %s)" % (os.path.basename(os.path.normpath(dists[i])), name,
                           ", ".join("%s %.0f" % kv for kv in got.items() if kv[1] is not None)),
                           file=sys.stderr, flush=True)
