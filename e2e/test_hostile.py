@@ -91,11 +91,14 @@ class Raw:
         self.page.evaluate("([n, t]) => __raw.conns[n].send(t)", [name, text])
 
     def inbox(self, name):
-        return [json.loads(t) for t in self.page.evaluate("(n) => __raw.inbox[n]", name)]
+        """What connection `name` received, but the host page's beats (once a second to a
+        seated connection: no answer to anything)."""
+        return [json.loads(t) for t in self.page.evaluate("(n) => __raw.inbox[n]", name)
+                if '"type":"beat"' not in t]
 
     def answer(self, name, text, timeout=10):
         """Send one text; return the first message that came back after it."""
-        seen = len(self.page.evaluate("(n) => __raw.inbox[n]", name))
+        seen = len(self.inbox(name))
         self.send(name, text)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -108,9 +111,9 @@ class Raw:
 
 
 def wire_kinds(page):
-    """The types of the messages a Crisp guest page received, but its pongs."""
+    """The types of the messages a Crisp guest page received, but its pongs and beats."""
     return [json.loads(t)["type"] for t in page.evaluate("window.__crispWire")
-            if '"type":"pong"' not in t]
+            if '"type":"pong"' not in t and '"type":"beat"' not in t]
 
 
 def saved_room(page):

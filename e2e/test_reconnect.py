@@ -98,6 +98,55 @@ def test_a_guest_cut_off_says_the_game_is_paused_and_comes_back_by_itself(new_ph
     no_errors(host, ana, bea)
 
 
+# Every text Ana's connection banner shows, polled every 50 ms (however briefly it shows).
+BANNERS = """
+() => {
+  window.__banners = [];
+  setInterval(() => {
+    const b = document.querySelector('#app [data-testid="connection"],'
+      + ' #app [data-testid="host-gone"], #app [data-testid="handover"]');
+    const text = b ? b.innerText : null;
+    const all = window.__banners;
+    if (!all.length || all[all.length - 1] !== text) all.push(text);
+  }, 50);
+}
+"""
+
+
+def test_a_guest_whose_own_network_goes_down_says_reconnecting_and_comes_back(new_phone):
+    """Issue 20.1: Ana's phone itself goes offline (the browser says so and her channels go
+    quiet): her screen says her own connection is lost ("reconnecting"), never that the
+    host's phone is not answering nor that the host is gone, and the host's seat does not
+    show away on it; the others see her away; back online, she is back at her seat and
+    plays on."""
+    host, ana, bea, link = table_of_three(new_phone, cut=True)
+    hp, ap, bp = host.page, ana.page, bea.page
+    live(ap, "deck")
+    shows(ap, "held-card", "6d")
+    ap.evaluate(BANNERS)
+    ap.context.set_offline(True)                     # the phone's own network goes away
+    ap.evaluate("window.__crispCut = true")          # (loopback WebRTC ignores set_offline)
+    t0 = time.monotonic()
+    ap.wait_for_selector(sel("connection", ":has-text('reconnecting')"), timeout=T)
+    said = time.monotonic() - t0
+    wait_away(hp, 1, timeout=15_000)                 # the others see her go
+    wait_away(bp, 1, timeout=15_000)
+    assert not away(ap, 0), "the host's seat shows away on the offline phone"
+    assert ap.locator(sel("deck", ":not([disabled])")).count() == 0   # paused: nothing live
+    print("own network down: 'reconnecting' after %.1f s" % said)
+    ap.context.set_offline(False)                    # and back
+    ap.evaluate("window.__crispCut = false")
+    ap.wait_for_selector(sel("connection"), state="detached", timeout=T)
+    wait_away(hp, 1, flag=False, timeout=15_000)
+    shows(ap, "held-card", "6d")
+    words = [w for w in ap.evaluate("window.__banners") if w is not None]
+    print("Ana's banners while offline:", words)
+    assert words and all("reconnecting" in w for w in words), words
+    live(ap, "card-1-center")                        # the turn goes on: 6d swapped in
+    for p in (hp, ap, bp):
+        shows(p, "discard", "9d")
+    no_errors(host, ana, bea)
+
 def timer_ms(page):
     return int(page.get_attribute(sel("turn-timer"), "data-ms"))
 

@@ -472,6 +472,29 @@ def test_a_handover_moves_the_crown_and_keeps_the_game_paused_with_the_old_host_
     assert client.pause.since == 2500 and client.pause.seat == 0
 
 
+
+def test_a_handover_that_went_through_names_the_new_host_for_a_while():
+    """Issue 20.1: Bea's banner went from "the game moves to Ana's phone" to nothing; once the
+    new room seats the page, `new_host` says for NEW_HOST_MS who hosts now."""
+    from ui.page.client_page import NEW_HOST_MS
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
+    client.hand_over_to(1, "A")
+    assert client.new_host is None              # not while the room moves
+    client.set_handover(None, 9000)             # the new room's welcome
+    assert client.new_host == {"seat": 1, "me": False, "until": 9000 + NEW_HOST_MS}
+    client, _ = seated()
+    client.hand_over_to(client.seat, me=True)
+    client.set_handover(None, 500)
+    assert client.new_host["me"] and client.new_host["until"] == 500 + NEW_HOST_MS
+    client, _ = seated()
+    client.set_handover({"me": True, "failed": True})
+    client.set_handover(None, 500)              # a handover that failed names nobody
+    assert client.new_host is None
+    client.set_handover({"name": "A", "me": False})
+    client.set_handover(None)                   # ended with no time (a reloaded page's look)
+    assert client.new_host is None
+
 def test_the_host_leaving_pauses_the_game_for_its_handover_too():
     client, _ = seated()
     client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
@@ -512,6 +535,18 @@ def test_a_pause_that_begins_again_during_a_handover_never_makes_the_new_host_si
     client.set_link(silent(20000))              # it is the silent one
     assert client.pause.seat == 1
 
+
+
+def test_a_guest_offline_itself_pauses_without_showing_the_host_away():
+    """This phone's own network down ("reconnecting"): the game paused (nothing reaches the
+    host), but no seat shows silent: nothing is known of the host. Back online with the host
+    still quiet, the host's seat is the silent one."""
+    client, _ = seated()
+    client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
+    client.set_link(silent(2500, 32500, status="reconnecting"))
+    assert client.pause.since == 2500 and client.pause.seat is None
+    client.set_link(silent(2500, 32500, status="host_paused"))
+    assert client.pause.since == 2500 and client.pause.seat == client.host_seat
 
 def test_a_welcome_is_drawn_with_the_view_that_follows_it():
     client, _ = seated()                        # (its welcome at 0)

@@ -516,3 +516,16 @@ def test_a_holder_away_while_its_host_went_still_offers_its_share():
     plan.challenge(nonce)
     mac = ho.successor_mac("k" * 64, "crisp-ABCDEFGHJK", 1, "peer-b", nonce, "ef" * 16)
     assert plan.share_for(mac, "ef" * 16, "peer-b") == {"n": 3, "share": "2:ff"}
+
+
+def test_the_host_page_beats_the_connections_the_room_welcomed():
+    import json
+    from ui.page.link import welcomes
+    from ui.worker.room import Room
+    room = Room("crisp-" + "0" * 32, "Ana", seed=1)
+    room.receive("local", json.dumps({"type": "join", "v": 1, "name": "Ana"}), 0)
+    out = room.receive("peer-1", json.dumps({"type": "join", "v": 1, "name": "Bea"}), 100)
+    assert [welcomes(text) for conn, text in out if conn == "peer-1"] == [True, False]
+    out = room.receive("peer-2", json.dumps({"type": "ping", "v": 1, "t": 1}), 200)
+    assert [welcomes(text) for conn, text in out] == [False]
+    assert not welcomes(None) and not welcomes('{"type":"view"}')

@@ -457,3 +457,100 @@ def test_a_page_with_no_host_to_watch_has_a_steady_signal():
 def test_one_backoff_climbs_any_ladder_then_stays_on_its_last_step():
     assert [backoff(k, (10, 20)) for k in (0, 1, 2, 3, 9)] == [10, 10, 20, 20, 20]
     assert backoff(1) == RETRY_MS[0]
+
+
+# ---- one clock for every screen's pause (issue 20.1) ---------------------------------------
+
+from ui.page.link import BEAT_MS, BEAT_STALE_MS, beat_due  # noqa: E402
+
+
+def guest_until(link, clock, pong_at, beats_until, dies_at):
+    """Feed `link` a guest's life until the host dies at `dies_at` (ms, the host's time):
+    a beat every BEAT_MS (every guest's at once) and a pong every 3 s from `pong_at` (this
+    guest's own phase); `clock` is this phone's offset from the host's clock (ms)."""
+    events = [(t, "beat") for t in range(0, beats_until, BEAT_MS)]
+    events += [(t, "pong") for t in range(pong_at, dies_at, 3000)]
+    for t, kind in sorted(events):
+        if t < dies_at:
+            link.heard(t + clock)
+            if kind == "beat":
+                link.beat(t + clock)
+            link.step(t + clock)
+
+
+def test_every_guest_counts_the_pause_down_from_the_same_moment_whatever_its_clock():
+    """Guests' pongs come at each one's own moment: counted from them, their countdowns were
+    1-2 s apart. Counted from the host's last beat (sent to all at once) they agree, also on
+    phones whose clocks differ (each reads only its own)."""
+    dies = 10400
+    shown = []
+    for pong_at, clock in ((500, 0), (2300, 0), (1700, 123456789)):
+        link = seated_link(clock, gone_ms=20000)
+        guest_until(link, clock, pong_at, 20000, dies)
+        now = dies + QUIET_MS + 1500 + clock
+        link.step(now)
+        signal = link.signal(now)
+        assert signal["status"] == "host_paused"
+        shown.append((signal["gone_at"] - now, signal["paused_since"] - clock))
+        assert not link.host_lost(10000 + 20000 - 1 + clock) and link.host_lost(30000 + clock)
+    assert len(set(shown)) == 1, shown              # the same seconds left, the same pause
+    assert shown[0] == (10000 + 20000 - (dies + QUIET_MS + 1500), 10000)
+    # without beats (an older host page), each counts from its own last word, as before
+    alone = []
+    for pong_at in (500, 2300):
+        link = seated_link(0, gone_ms=20000)
+        guest_until(link, 0, pong_at, 0, dies)
+        alone.append(link.signal(dies + QUIET_MS + 1500)["gone_at"])
+    assert alone == [9500 + 20000, 8300 + 20000]
+
+
+def test_beats_that_stopped_coming_are_not_the_clock():
+    """A host whose beats stopped while it still answers (a page that reconnected, beats from
+    long ago): its last word counts, never a beat BEAT_STALE_MS older than it."""
+    link = seated_link()
+    link.heard(1000)
+    link.beat(1000)
+    assert link.sign() == 1000
+    link.heard(1000 + BEAT_STALE_MS)
+    assert link.sign() == 1000                      # a pong just after the beat: still it
+    link.heard(1001 + BEAT_STALE_MS)
+    assert link.sign() == 1001 + BEAT_STALE_MS      # beats stopped: the last word
+    link.step(1001 + BEAT_STALE_MS + QUIET_MS)
+    assert link.signal(1001 + BEAT_STALE_MS + QUIET_MS)["paused_since"] == 1001 + BEAT_STALE_MS
+
+
+def test_the_host_page_beats_every_beat_ms():
+    assert beat_due(None, 0)
+    assert not beat_due(1000, 1000 + BEAT_MS - 1) and beat_due(1000, 1000 + BEAT_MS)
+    assert beat_due(5000, 1000)                     # a clock that went back: beat now
+
+
+def test_a_guest_whose_own_network_is_down_says_reconnecting_not_that_the_host_is_silent():
+    """Issue 20.1: a quiet channel on a phone that is itself offline (navigator.onLine false,
+    or its Peer off the signaling server) is this phone's network, not the host's: it said
+    "Game paused: Hana's phone is not answering" until the channel was dropped 9 s on."""
+    link = seated_link()
+    link.online = False
+    link.step(QUIET_MS)
+    assert link.quiet and link.status() == "reconnecting"
+    signal = link.signal(QUIET_MS)
+    assert signal["status"] == "reconnecting" and signal["paused_since"] == 0
+    link.step(HOST_SILENT_MS + 1)                    # dropped; its attempts fail offline
+    for t in range(HOST_SILENT_MS + 2, HOST_SILENT_MS + 40000, 2000):
+        if link.attempt_at is not None:
+            link.lost(t)
+        link.step(t)
+    assert link.failures >= GONE_AFTER and link.status() == "reconnecting"
+    link.online = True                               # its network back: still its own fault
+    link.step(HOST_SILENT_MS + 40000)                # until it hears the host again: the
+    assert link.status() == "reconnecting"           # attempts made offline count for nothing
+    assert link.failures == 0
+    back = HOST_SILENT_MS + 41000
+    link.opened(back)
+    link.joining(back)
+    link.heard(back)                                 # the seat proof's challenge: not back yet
+    link.step(back + 100)
+    assert link.status() == "reconnecting"
+    link.heard(back + 200, seated=True)              # seated again: heard since
+    link.step(back + 200 + QUIET_MS)                 # now a quiet host is the host's phone
+    assert link.quiet and link.status() == "host_paused"

@@ -1564,6 +1564,18 @@ def test_a_host_counted_as_gone_offers_keep_waiting_or_leave():
     assert find(tree, "host-gone") is None
 
 
+
+def test_a_guest_offline_itself_reads_reconnecting_never_that_the_host_is_gone():
+    """Its own network down for 30 s, the link counts the host as lost, but this phone cannot
+    know that: "Connection lost: reconnecting…", no host-gone panel, nobody shown away."""
+    m = table_model(3, seat=1)
+    m.status, m.pause, m.host_lost = "reconnecting", paused(0, None), True
+    for lang in ("en", "es"):
+        tree, ctx = show(m, lang=lang)
+        assert text_of(find(tree, "connection")) == i18n.t(lang, "conn_reconnecting")
+        assert find(tree, "host-gone") is None
+        assert "away" not in find(tree, "seat-0")["attrs"]["class"].split()
+
 def test_the_handover_banner_says_who_takes_over_over_the_table_with_leave():
     m = table_model(3, seat=2)
     m.pause, m.host_lost = paused(0, 0), True
@@ -1803,6 +1815,48 @@ def test_a_silent_host_is_named_with_a_countdown_its_seat_away_and_nothing_live(
     assert "away" not in find(tree, "seat-0")["attrs"]["class"].split()
 
 
+def live_nodes(tree):
+    """The test ids of everything tappable on a screen (an action, not disabled)."""
+    return [n["attrs"].get("data-testid") for n in find_all(
+        tree, lambda n: n["attrs"].get("data-act") and not n["attrs"].get("disabled"))]
+
+
+def test_a_paused_table_says_the_game_is_paused_and_nothing_at_the_table_is_live():
+    """Issue 20.1: during the pause Ana's prompt said "tap one of your cards..." over her
+    disabled cards, and a Jack's prompt changed (its special read from what is allowed)."""
+    for card, special in (("8d", None), ("Jd", "jack"), ("Qd", "queen")):
+        allowed = [{"do": "discard"}, {"do": "swap", "pos": ["left", "center", "right"]}] + (
+            [{"do": special}] if special else [])
+        m = table_model(3, seat=1, turn=1, held={"seat": 1, "from": "deck", "card": card},
+                        allowed=allowed)
+        tree, ctx = show(m)
+        assert text_of(find(tree, "status")) != i18n.t("en", "st_paused")
+        assert "card-1-left" in live_nodes(tree)
+        m.pause = paused(0, 0, 30000)
+        m.status = "host_paused"
+        for lang in ("en", "es"):
+            tree, ctx = show(m, lang=lang)
+            assert text_of(find(tree, "status")) == i18n.t(lang, "st_paused")
+            local = ("leave", "menu", "lang-es", "lang-en")     # they work with no host
+            assert [t for t in live_nodes(tree) if t not in local] == [], card
+    # a Queen's first tap (the card to give) is kept through the pause, not live meanwhile
+    m = table_model(3, seat=1, turn=1, held={"seat": 1, "from": "deck", "card": "Qd"},
+                    allowed=[{"do": "queen"}, {"do": "discard"}])
+    ui = new_ui()
+    ui["queen"] = {"pos": "left"}
+    m.pause = paused(0, 0, 30000)
+    tree, ctx = show(m, ui)
+    assert ui["queen"] == {"pos": "left"} and text_of(find(tree, "status")) == \
+        i18n.t("en", "st_paused")
+    m.pause.end()
+    tree, ctx = show(m, ui)
+    assert text_of(find(tree, "status")) == i18n.t("en", "st_queen_target")
+    # the round's end is no prompt to tap anything: it says what it says
+    m = table_model(3, seat=1, phase="round_over", round=2)
+    m.pause = paused(0, 0, 30000)
+    tree, ctx = show(m)
+    assert text_of(find(tree, "status")) == i18n.t("en", "st_round_over", round=2)
+
 def test_in_a_handover_the_crown_and_the_banner_name_the_new_host_and_the_old_one_is_away():
     m = paused_table(host=1)                  # the Client after hand_over_to(1, "Bob")
     m.pause.seat = 0
@@ -1820,6 +1874,30 @@ def test_in_a_handover_the_crown_and_the_banner_name_the_new_host_and_the_old_on
 def plain(node):
     """A node's text without the marks that isolate a name (FSI, PDI)."""
     return text_of(node).replace("\u2068", "").replace("\u2069", "")
+
+
+def test_every_screen_names_the_new_host_for_a_while_after_the_handover():
+    """Issue 20.1: "Ana is the new host" in en and a neutral es wording (no gender to know),
+    the crowned seat's name, as a note (the game goes on: not a banner that pauses it), on
+    the new host's own screen "You are the new host now"; gone at `until`."""
+    m = table_model(4, seat=2)
+    m.host_seat = 1
+    m.new_host = {"seat": 1, "me": False, "until": 16000}
+    for lang, words in (("en", "Bob is the new host."), ("es", "Ahora Bob aloja la partida.")):
+        tree, ctx = show(m, lang=lang, now=10000)
+        assert plain(find(tree, "new-host")) == words
+        assert find(tree, "handover") is None and find(tree, "connection") is None
+    tree, ctx = show(m, now=16000)
+    assert find(tree, "new-host") is None
+    m.new_host["until"] = 20000
+    m.handover = {"name": "Bob", "me": False}   # another handover: its banner, not the note
+    tree, ctx = show(m, now=10000)
+    assert find(tree, "new-host") is None and find(tree, "handover") is not None
+    m = table_model(4, seat=1)
+    m.host_seat, m.is_host = 1, True
+    m.new_host = {"seat": 1, "me": True, "until": 16000}
+    tree, ctx = show(m, lang="es", now=10000)
+    assert plain(find(tree, "new-host")) == i18n.t("es", "new_host_me")
 
 
 def test_the_hosts_lobby_shows_a_friend_arriving_while_its_engine_starts():

@@ -63,7 +63,9 @@ def banner_signal(model):
     seated yet here, and the host's page says its engine still starts: ui/page/early.py), or
     the status."""
     status = read(model, "status", "ok")
-    if read(model, "host_lost", False) and status not in ("host_unverified", "unreachable"):
+    # (this phone's own network down, "reconnecting": whether the host is gone, it cannot know)
+    if read(model, "host_lost", False) and status not in ("host_unverified", "unreachable",
+                                                          "reconnecting"):
         return "lost"
     if status in ("connecting", "reconnecting", "host_paused") \
             and isinstance(read(model, "setup"), dict):
@@ -98,10 +100,33 @@ def banner_for(phase, signal):
 
 
 def connection_banner(model, ctx, ui=None):
-    """The banner over every screen: what the page and the host's presence say now."""
+    """The banner over every screen: what the page and the host's presence say now; with
+    nothing to say, for a few seconds after a handover, who the new host is (`new_host_note`)."""
     name = banner_for(banner_phase(model), banner_signal(model))
     draw = BANNER_TREES.get(name)
-    return draw(model, ctx, ui if ui is not None else {}) if draw is not None else None
+    node = draw(model, ctx, ui if ui is not None else {}) if draw is not None else None
+    return node if node is not None else new_host_note(model, ctx)
+
+
+def new_host_note(model, ctx):
+    """"Ana is the new host" ("You are the new host now" on hers), es and en, on every screen
+    of the table for NEW_HOST_MS after a handover went through (the Client's `new_host`),
+    the name the crowned seat's; a note (`new-host`), not a banner: the game goes on. None
+    otherwise."""
+    note = read(model, "new_host")
+    if not isinstance(note, dict) or not ctx.now < note.get("until", 0) \
+            or read(model, "screen") != "table":
+        return None
+    if note.get("me"):
+        text = ctx.t("new_host_me")
+    else:
+        players = player_list(model)
+        seat = note.get("seat")
+        if seat not in players:
+            return None
+        text = ctx.t("new_host_other", name=seat_name(players, seat, ctx))
+    return h("div", {"class": "banner new-host", "data-testid": "new-host", "role": "status"},
+             text)
 
 
 def engine_banner(model, ctx, ui):

@@ -6,6 +6,8 @@ word, the engine's start and a takeover; the guest page what its link says of th
 MicroPython-compatible (every page runs it), no I/O.
 """
 
+NEW_HOST_MS = 6000        # "Ana is the new host" shows this long once the handover is done
+
 
 class PageSide:
     """The Client's fields the page sets (status, pause, host_lost, behind, engine_wait,
@@ -22,6 +24,7 @@ class PageSide:
     took = None           # (both the Client's, from the room: ui/page/watchers.py `heard`)
     arriving = ()         # host page: friends whose join waits for the engine (ui/page/early.py)
     solo = False          # host page: a solo game (bots only, no network: host_phase `solo`)
+    new_host = None       # a handover just ended: {"seat", "me", "until": ms} (`set_handover`)
 
     def set_status(self, status, phase=None):
         """The page's word on the connection (`status` above: ui/page/link.py's, or the host
@@ -36,8 +39,11 @@ class PageSide:
         self.status = signal["status"]
         self.host_lost, self.behind = bool(signal["lost"]), bool(signal["behind"])
         # (while a handover is under way the host seat is the new host's, never silent: the
-        # old host's seat shows away from the players list, `hand_over_to`)
-        self.pause.show(signal, self.host_seat if self.handover is None else None)
+        # old host's seat shows away from the players list, `hand_over_to`; and this phone's
+        # own network down, "reconnecting", says nothing of the host: no seat shows away)
+        silent = self.host_seat if self.handover is None and self.status != "reconnecting" \
+            else None
+        self.pause.show(signal, silent)
 
     def hand_over_to(self, seat, name=None, me=False):
         """A host handover begins (docs/protocol.md "Host handover"): seat `seat` (called
@@ -67,8 +73,16 @@ class PageSide:
         """Host page: the friends shown arriving in the lobby while the engine starts (names)."""
         self.arriving = tuple(names)
 
-    def set_handover(self, handover):
-        """The page's handover shown: None, {"me": True[, "failed": True]}, {"name", "me"}."""
+    def set_handover(self, handover, now=None):
+        """The page's handover shown: None, {"me": True[, "failed": True]}, {"name", "me"}.
+        None with `now` (ms) ends a handover that went through: for NEW_HOST_MS from `now`
+        every screen says who hosts now ("Ana is the new host", `new_host`: the crowned seat,
+        `me` on the new host's own page; issue 20.1: the handover banner went without it)."""
+        done = self.handover
+        if handover is None and now is not None and isinstance(done, dict) \
+                and not done.get("failed"):
+            self.new_host = {"seat": self.host_seat, "me": bool(done.get("me")),
+                             "until": now + NEW_HOST_MS}
         self.handover = handover
 
     def become_local_host(self, send):

@@ -349,10 +349,12 @@ class GuestPage(Page):
         client = self.client
         welcome = client.last_type == "welcome"
         self.link.heard(now, seated=welcome)
+        if client.last_type == "beat":
+            self.link.beat(now)           # the pause's one clock (Link.sign)
         if welcome:
             self.saved_follow = None      # this page knows the room now: no reload look
             if client.handover is not None:
-                client.set_handover(None)     # seated again, under the new host
+                client.set_handover(None, now)    # seated again, under the new host
             self.phase.welcomed()
         if client.name_error and self.name is not None:
             # the room refused the name: the join screen says why; no retry with it

@@ -339,6 +339,7 @@ class HostPage(HostTransport, HostSaves, Page):
             if hostlife.lease_due(self.lease_at, now):
                 self.hold_lease()
             self.retry_net(now)
+            self.beat(now)
         Page.ui_tick(self)
 
     # -- the room (in the engine worker) and its outputs
@@ -396,7 +397,7 @@ class HostPage(HostTransport, HostSaves, Page):
         clock = msg.get("clock")
         if isinstance(clock, (int, float)):
             self.clock_ = hostlife.Clock(self.now(), int(clock), running=True)
-        self.client.set_handover(None)
+        self.client.set_handover(None, self.now())
         log("took over the room:", msg.get("handover"))
         self.followers = host_phase.followers_of(msg)
         self.tell_followers()

@@ -4,9 +4,12 @@ again with backoff, and telling a takeover's spectators where the room went. A p
 HostPage (ui/page/host_page.py), which holds `net`, `engine`, `client`, `room_id`."""
 from ui.page import early
 from ui.page.browser import log, random_hex, set_query
-from ui.page.link import backoff
+from ui.page.link import backoff, beat_due, welcomes
 from ui.page.net import HostNet
 from ui.page.webrtc import incapable
+from ui.shared import wire
+
+BEAT_TEXT = wire.encode(wire.message("beat"))
 
 
 class HostTransport:
@@ -19,6 +22,8 @@ class HostTransport:
         self.failures = 0
         self.retry_at = None
         self.followers = []
+        self.beat_at = None           # when the last `beat` went out (`beat`)
+        self.seated = []              # the connections the room welcomed (they get beats)
         self.early = None             # (host name, resumed) said to guests while the engine
         self.early_joined = []        # starts (ui/page/early.py), and who joined meanwhile
                                       # ([connection, the name its join gave], in order)
@@ -78,6 +83,17 @@ class HostTransport:
         self.client.set_status("connecting")
         self.render()
 
+    def beat(self, now):
+        """Called every UI tick: while the room runs, every BEAT_MS one `beat` to every
+        connection the room welcomed, at once (ui/page/link.py `Link.sign`: the moment every
+        guest's pause and countdown count from, the same on every screen)."""
+        if self.net is None or self.engine.state != "ready" or not beat_due(self.beat_at, now):
+            return
+        self.beat_at = now
+        self.seated = [cid for cid in self.seated if cid in self.net.conns]
+        for cid in self.seated:
+            self.net.send(cid, BEAT_TEXT)
+
     def send_remote(self, todo):
         """The room's messages for its guests (hostlife.sort_out's "remote"), sent before the
         host's own screen reads its view: every guest's screen waits on them (issue 22.5)."""
@@ -85,6 +101,8 @@ class HostTransport:
             return
         for conn, text in todo["remote"]:
             self.net.send(conn, text)
+            if conn not in self.seated and welcomes(text):
+                self.seated.append(conn)
 
     def deliver(self, todo, dropped):
         """After `send_remote`: the connections the room closes (hostlife.sort_out's

@@ -124,6 +124,8 @@ EN = {
     "room_full_offer": "You can watch the game from here, and play as soon as a seat frees up or in the next game. Type your name so the host knows you are waiting.",
     "wait_seat": "Watch and wait for a seat",
     "asked_free_seat": "You are waiting for a seat: you will play as soon as one frees up or the next game starts. Meanwhile you can watch.",
+    "new_host_other": "{name} is the new host.",
+    "new_host_me": "You are the new host now.",
 }
 
 ES = {
@@ -248,4 +250,6 @@ ES = {
     "room_full_offer": "Puedes ver la partida desde aqu\u00ed y jugar en cuanto quede un sitio libre o en la pr\u00f3xima partida. Escribe tu nombre para que el anfitri\u00f3n sepa que esperas.",
     "wait_seat": "Mirar y esperar un sitio",
     "asked_free_seat": "Esperas un sitio: jugar\u00e1s en cuanto quede uno libre o empiece la pr\u00f3xima partida. Mientras, puedes mirar.",
+    "new_host_other": "Ahora {name} aloja la partida.",
+    "new_host_me": "Ahora alojas t\u00fa la partida.",
 }

@@ -137,6 +137,7 @@ EN = {
                     "if they are not back.",
     "st_away_turn_soon": "{name}\u2019s phone is not answering: their turn is skipped if "
                          "they are not back soon.",
+    "st_paused": "The game is paused: nothing to tap until it goes on.",
 }
 
 ES = {
@@ -271,4 +272,5 @@ ES = {
                     "en {s} s.",
     "st_away_turn_soon": "El m\u00f3vil de {name} no responde: si no vuelve pronto, se "
                          "salta su turno.",
+    "st_paused": "La partida est\u00e1 en pausa: no hay nada que tocar hasta que siga.",
 }

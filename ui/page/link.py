@@ -52,6 +52,8 @@ LATE_GAP_MS = 5000            # the page's own steps this far apart: it did not 
 BEHIND_MS = 5000              # a page back from away follows only, for gone_ms + this long
 UNREACHABLE_MS = 15000        # the host answers, and no channel opened for this long: the
                               # network between the phones blocks it
+BEAT_MS = 1000                # the host's page sends every guest a `beat` this often, all at once
+BEAT_STALE_MS = 2500          # beats this far behind the host's last word have stopped coming
 SILENT_MS = 5000              # a page never seated here, and nothing at the room id has answered
                               # for this long: said as "no_room" (a wrong or ended link), while
                               # the page keeps trying (issue 20.7)
@@ -63,6 +65,19 @@ def backoff(failures, ladder=RETRY_MS):
     registration climbs a ladder of its own through it)."""
     i = failures - 1 if failures > 0 else 0
     return ladder[i] if i < len(ladder) else ladder[-1]
+
+
+def beat_due(last_at, now):
+    """True when the host's page sends its guests the next `beat` (`Link.beat`): none sent
+    yet (`last_at` None) or BEAT_MS since the last (ms)."""
+    return last_at is None or now - last_at >= BEAT_MS or now < last_at
+
+
+def welcomes(text):
+    """True when a text the room sends a connection is its `welcome` (the room's compact
+    JSON starts with its type: ui/shared/wire.py `encode`): from then on that connection is
+    a seated guest's, and gets the host page's beats."""
+    return isinstance(text, str) and text.startswith('{"type":"welcome"')
 
 
 def steady(status):
@@ -123,6 +138,10 @@ class Link:
         self.born = now           # when this page started looking for the room
         self.silent = False       # (`step`) never seated, nothing answered for SILENT_MS
         self.malformed = False    # the room id cannot be a room's: never connects (`bad_link`)
+        self.beat_at = None       # when the host's last `beat` came (`beat`, `sign`)
+        self.was_offline = False  # (`step`) this page's own link was down since it last
+                                  # heard the host (`own_fault`)
+        self.offline = False      # (`step`) ... and is down at the last step
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -182,11 +201,31 @@ class Link:
         self.doubt_at = None
         self.host_heard = now
         self.late_at = None
+        if seated or self.join_at is None:
+            self.was_offline = False      # (not on the seat proof's challenge: not back yet)
         if seated:
             self.seated = True
             self.join_at = None
             self.failures = 0             # back in: the next loss starts the backoff over
             self.impostor = False
+
+    def beat(self, now):
+        """The host's `beat` (besides `heard`): the host's page sends it to every guest at
+        the same moment, every BEAT_MS, so it arrives at about the same moment on every
+        screen: the pause's one clock (`sign`)."""
+        self.beat_at = now
+
+    def sign(self):
+        """The host's last sign of life (ms) that the pause and its countdown count from, the
+        same moment on every guest's screen: its last `beat`, while beats come (the last one
+        within BEAT_STALE_MS of the host's last word), else its last word (`host_heard`).
+        Each guest's own last word from the host is its own pong, answered at its own moment
+        (pings are each guest's, 3 s apart): counted from those, the guests' countdowns were
+        1-2 s apart (issue 20.1). Only this page's own clock is read (times it took itself
+        with `now`): phones whose clocks differ still agree."""
+        if self.beat_at is not None and self.host_heard - self.beat_at <= BEAT_STALE_MS:
+            return self.beat_at
+        return self.host_heard
 
     def refused(self):
         """The room answered the join with a refusal (the name): the connection is good, and
@@ -251,6 +290,11 @@ class Link:
         if self.seated and (not self.online or now - self.stepped >= LATE_GAP_MS):
             self.late_at = now                # away itself: offline, or did not run
         self.stepped = now
+        if not self.online:
+            self.was_offline = self.offline = True
+        elif self.offline:
+            self.offline = False
+            self.failures = 0                 # attempts made offline say nothing of the host
         if self.open and self.last_heard is not None and now - self.last_heard >= HOST_SILENT_MS:
             self.lost(now)
             todo.append("drop")
@@ -298,8 +342,8 @@ class Link:
 
     def host_lost(self, now):
         """True once the host counts as gone: this seated page has had no word from it for
-        `gone_ms` (its last sign of life: the last message it sent us)."""
-        return self.host_quiet(now) and now - self.host_heard >= self.gone_ms
+        `gone_ms` (its last sign of life, `sign`: the last beat, or the last message it sent)."""
+        return self.host_quiet(now) and now - self.sign() >= self.gone_ms
 
     def signal(self, now, looking=False):
         """What this guest shows of its host as of `now`, in one dict (the page hands it to
@@ -307,20 +351,29 @@ class Link:
           status        `status()`, but "host_paused" whenever the host is quiet on a
                         connection that is otherwise fine, and "looking" while the page
                         looks for a room that moved (`looking`; unless unverified or ok)
-          paused_since  while the host is quiet (`host_quiet`): its last sign of life (ms),
-                        where every countdown stops; else None
+          paused_since  while the host is quiet (`host_quiet`): its last sign of life (ms,
+                        `sign`: the same on every screen), where every countdown stops; else
+                        None
           gone_at       while paused: when the host counts as gone (ms), else None
           lost          `host_lost(now)`: the host counts as gone (never while looking)
           behind        `behind(now)`: this page was away itself (it only follows)"""
         quiet = self.host_quiet(now)
         status = self.status()
         if quiet and status == "ok":
-            status = "host_paused"
+            status = lost_channel_status(True, not self.own_fault())
         if looking and status not in ("host_unverified", "ok"):
             status = "looking"
-        return {"status": status, "paused_since": self.host_heard if quiet else None,
-                "gone_at": self.host_heard + self.gone_ms if quiet else None,
+        sign = self.sign()
+        return {"status": status, "paused_since": sign if quiet else None,
+                "gone_at": sign + self.gone_ms if quiet else None,
                 "lost": self.host_lost(now) and not looking, "behind": self.behind(now)}
+
+    def own_fault(self):
+        """True while this page's own link is down (`online` False), or was down since it
+        last heard the host: its lost channel is its own network's fault ("reconnecting"),
+        not the host's phone (issue 20.1: back online, the dead channel was blamed on the
+        host until the page reconnected)."""
+        return not self.online or self.was_offline
 
     def status(self):
         if self.incapable:
@@ -332,7 +385,8 @@ class Link:
         if self.unreachable and not self.open:
             return "unreachable"
         if self.quiet and self.open:
-            return "host_paused"
+            # a channel gone quiet: the host's phone, unless this phone's own link is down
+            return lost_channel_status(self.seated, not self.own_fault())
         if self.open and self.join_at is None:
             return "ok"
         if self.idle_closed:
@@ -341,4 +395,6 @@ class Link:
             return "no_room"
         if self.online and (self.missing or self.failures >= GONE_AFTER):
             return "host_gone"
-        return lost_channel_status(self.seated, self.online)
+        # its own link down, or back from being away itself and the host not heard since:
+        # this phone is reconnecting (issue 20.1), not the host silent
+        return lost_channel_status(self.seated, not self.own_fault())

@@ -31,11 +31,15 @@ class Pause:
         """Follow the link's `signal` ({paused_since, gone_at, ...}) while `host_seat` hosts.
         A pause, once begun, keeps its start and its seat until the signal says the host is
         back: a new connection's shorter silence, or a handover's new room id, never makes
-        the countdowns jump on."""
+        the countdowns jump on. `host_seat` None: no seat to show silent now (a handover under
+        way, or this phone's own network down); one given later is taken (the network back,
+        the host's still silent)."""
         if signal["paused_since"] is None:
             self.end()
             return
         self.begin(signal["paused_since"], host_seat)
+        if self.seat is None:
+            self.seat = host_seat
         self.gone_at = signal["gone_at"]
 
     def begin(self, since, host_seat):

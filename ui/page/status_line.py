@@ -17,10 +17,15 @@ def waiting_names(names, ctx):
 
 
 def status_text(info, players, ctx):
-    """The one line telling whose turn it is and what is expected of this player."""
+    """The one line telling whose turn it is and what is expected of this player. While the
+    game is paused (`info["paused"]`: the host silent, or a handover under way) nothing is
+    expected of anyone and nothing can be tapped: the line says so (issue 20.1: "tap one of
+    your cards" above disabled cards), until the round is over."""
     phase = info["phase"]
     me = info["me"]
     allowed = info["allowed"]
+    if info.get("paused") and phase not in ("round_over", "game_over"):
+        return ctx.t("st_paused")
     if phase == "peek":
         if "ready" in allowed:
             return ctx.t("st_peek")

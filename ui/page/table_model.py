@@ -31,7 +31,7 @@ def table_info(model, ui, ctx):
         allowed = {}
     spectator = bool(read(model, "spectator", False)) and read(model, "seat") is None
     asking = read(model, "ask")
-    queen = queen_flow(ui, allowed)
+    queen = queen_flow(ui, allowed, paused)
     seats = seat_rows(model, ui, ctx, view, players, n, me, queen, paused, spectator)
     info = {"me": me, "n": n, "phase": phase, "round": view.get("round", 1),
             "target": (view.get("options") or {}).get("target"),
@@ -62,9 +62,12 @@ def table_info(model, ui, ctx):
     return info
 
 
-def queen_flow(ui, allowed):
+def queen_flow(ui, allowed, paused=False):
     """The Queen flow (ui["queen"]: {"pos"}), local until its last tap; it only lives while
-    a Queen is offered (cleared otherwise)."""
+    a Queen is offered (cleared otherwise). While the game is `paused` it is not live (None)
+    but kept: the player's first tap is still there when the game goes on."""
+    if paused:
+        return None
     queen = ui.get("queen") if "queen" in allowed else None
     ui["queen"] = queen
     return queen

@@ -135,6 +135,8 @@ FROM_ROOM = {
     "reaction": _row("room", "game", {"seat": is_seat, "r": is_reaction}),
     # the host's page, not the room: its engine restarts (ui/page/enginewatch.py)
     "restarting": _row("host page", "game"),
+    # the host's page, not the room: every guest's one clock for a pause (ui/page/link.py)
+    "beat": _row("host page", None),
     # the host's page, not the room: its engine still starts (ui/page/early.py)
     "setup": _row("host page", None, {"host": _text, "back": _bool}),
 }
