@@ -109,6 +109,28 @@ def test_names_are_nfc_and_at_most_20_characters():
     assert not clean_name(long).endswith(ZWJ)
 
 
+def test_a_cut_at_20_characters_never_turns_an_emoji_sequence_into_another():
+    # five families (man ZWJ woman ZWJ girl ZWJ boy: 7 characters each): a cut at 20 inside the
+    # third would leave "man woman girl", a different emoji; the whole sequence goes instead
+    family = ZWJ.join(["\U0001F468", "\U0001F469", "\U0001F467", "\U0001F466"])
+    assert clean_name(family * 5) == family * 2
+    # a skin tone or a presentation selector is never cut off its emoji
+    thumbs = "\U0001F44D\U0001F3FD"
+    assert clean_name("x" * 19 + thumbs) == "x" * 19
+    heart = "\u2764\ufe0f"
+    assert clean_name("y" * 19 + heart) == "y" * 19
+    # a flag is two regional indicators: never one of them alone
+    flag = "\U0001F1EA\U0001F1F8"
+    assert clean_name(flag * 11) == flag * 10
+    assert clean_name("z" + flag * 10) == "z" + flag * 9
+    # a letter with its accent stays whole; plain text is cut at 20 as before
+    assert clean_name("a" * 19 + "e\u0308\u0323") == "a" * 19
+    assert clean_name("Maximiliano Quintero Ruiz") == "Maximiliano Quintero"
+    # a name field's maxlength (20 UTF-16 units) cut the second family after a joiner: the
+    # man-woman-girl left of it is not what was typed, it goes too
+    assert clean_name(family + family[:6]) == family
+
+
 def test_a_name_that_is_not_text_is_refused():
     with pytest.raises(BadMessage) as e:
         clean_name(5)

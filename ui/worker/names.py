@@ -34,6 +34,44 @@ def _emoji_before(chars):
     return i >= 0 and _is_emoji(chars[i])
 
 
+def _extends(ch):
+    """True when `ch` belongs to the character before it: a combining mark (category M),
+    a joiner, a variation selector, a skin tone, a tag character (a subdivision flag's)."""
+    o = ord(ch)
+    return (unicodedata.category(ch)[0] == "M" or ch == ZWJ or 0xFE00 <= o <= 0xFE0F
+            or 0x1F3FB <= o <= 0x1F3FF or 0xE0020 <= o <= 0xE007F)
+
+
+def _regional(ch):
+    """True for a regional indicator: half a flag (U+1F1E6..U+1F1FF)."""
+    return 0x1F1E6 <= ord(ch) <= 0x1F1FF
+
+
+def cut_whole(text, limit):
+    """`text` (str) cut to at most `limit` code points, only where no character a reader sees
+    as one is split: not before a mark, selector or skin tone, not after a joiner, not between
+    a flag's two halves. Five joined families cut at 20 keep two whole families, never a third
+    turned into a smaller one. A text that ends in a joiner was cut mid-sequence before it came
+    (a browser's maxlength counts UTF-16 units): a sequence of two or more emoji left
+    there is dropped whole (one emoji left before the joiner is kept, its joiner goes later)."""
+    i = min(len(text), limit)
+    while 0 < i < len(text) and (_extends(text[i]) or text[i - 1] == ZWJ):
+        i -= 1
+    if 0 < i < len(text) and _regional(text[i]) and _regional(text[i - 1]):
+        start = i
+        while start > 0 and _regional(text[start - 1]):
+            start -= 1
+        i -= (i - start) % 2
+    text = text[:i]
+    if text.endswith(ZWJ):
+        j = len(text) - 1
+        while j > 0 and (text[j - 1] == ZWJ or _extends(text[j])):
+            j -= 1
+        if ZWJ in text[j:-1]:      # two or more emoji joined: a different one if kept
+            text = text[:j]
+    return text
+
+
 def clean_name(name):
     """A player's name as the room keeps and shows it (names are never trusted).
 
@@ -41,12 +79,16 @@ def clean_name(name):
     (Cf), surrogate, private-use and unassigned characters dropped, but a zero-width joiner
     between two emoji (an emoji sequence such as a family); invisible fillers dropped; every
     run of whitespace one space, none at the ends; at most MAX_MARKS combining marks on one
-    character; at most MAX_NAME (20) characters. Raises BadMessage `bad_name` when it is not
+    character; at most MAX_NAME (20) characters, cut only between whole characters
+    (`cut_whole`). Raises BadMessage `bad_name` when it is not
     text or nothing visible is left.
     """
     if not isinstance(name, str):
         raise BadMessage("bad_name", "the name must be text")
     name = unicodedata.normalize("NFC", name[:MAX_NAME * 16])
+    # a text ending in a joiner was cut inside an emoji sequence (the name field's maxlength
+    # counts UTF-16 units): the part left of that sequence is not what was typed, it goes
+    name = cut_whole(name, len(name))
     out = []
     marks = 0
     for i, ch in enumerate(name):
@@ -69,9 +111,8 @@ def clean_name(name):
         else:
             out.append(ch)
             marks = 0
-    name = unicodedata.normalize("NFC", "".join(out))[:MAX_NAME]
-    # A cut at 20 characters must not leave half an emoji sequence: drop a dangling joiner.
-    name = name.strip(" " + ZWJ)
+    # a cut at 20 characters never leaves part of an emoji sequence or a letter's accents
+    name = cut_whole(unicodedata.normalize("NFC", "".join(out)), MAX_NAME).strip(" " + ZWJ)
     if not any(not unicodedata.category(ch).startswith("M") and ch not in (" ", ZWJ)
                for ch in name):
         raise BadMessage("bad_name", "the name has nothing visible")
