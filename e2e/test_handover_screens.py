@@ -22,7 +22,7 @@ And the first banner each guest sees is "Game paused: Hana's phone is not answer
 countdown (their own network is fine: not "reconnecting"); the countdown is one clock: both
 screens show the same seconds at every moment (the host's beat, ui/page/link.py `Link.sign`);
 while paused the instruction line says the game is paused; once the game goes on every screen
-names the new host for a few seconds ("Ahora Ana aloja la partida" on Bea's, in Spanish).
+names the new host for a few seconds ("Ahora la partida sigue en el móvil de Ana" on Bea's, in Spanish).
 
 Printed: the seconds of contradictory screens per page, the banners' words in order, and the
 countdowns' largest difference between the two screens."""
@@ -264,14 +264,17 @@ def test_every_screen_agrees_with_itself_through_a_host_handover(new_phone):
     spread = countdown_spread(timelines["Ana"], timelines["Bea"])
     own = [last_word_before_pause(timelines[n], words_at[n], False) for n in ("Ana", "Bea")]
     beats = [last_word_before_pause(timelines[n], words_at[n], True) for n in ("Ana", "Bea")]
+    print("the host's last words (beats apart) and last beats, ms on each screen:", own, beats)
     if None not in own and None not in beats:
         print("the host's last word came %.2f s apart to the two screens (what each counted "
               "from before the beat), its last beat %.2f s apart"
               % (abs(own[0] - own[1]) / 1000, abs(beats[0] - beats[1]) / 1000))
+    for name, p in (("Ana", ap), ("Bea", bp)):          # the host's beats reached both
+        assert p.evaluate("(window.__crispWire || []).some(t => t.includes('\"beat\"'))"), name
     print("countdowns: %s s apart" % spread)
     assert spread is not None and spread <= 0.5, spread
     # Bea (Spanish) reads who hosts now, for long enough to read it (NEW_HOST_MS: 6 s)
-    seen = read_for(timelines["Bea"], ends["Bea"], "Ahora Ana aloja la partida.")
+    seen = read_for(timelines["Bea"], ends["Bea"], "Ahora la partida sigue en el m\u00f3vil de Ana.")
     print("Bea read the new host's name for %.1f s" % seen)
     assert seen >= 3, [s["note"] for s in timelines["Bea"]]
     # Before the one presence signal: 4.1 s (Ana) and 2.2 s (Bea) of contradictory screens;

@@ -1883,7 +1883,7 @@ def test_every_screen_names_the_new_host_for_a_while_after_the_handover():
     m = table_model(4, seat=2)
     m.host_seat = 1
     m.new_host = {"seat": 1, "me": False, "until": 16000}
-    for lang, words in (("en", "Bob is the new host."), ("es", "Ahora Bob aloja la partida.")):
+    for lang, words in (("en", "Bob is the new host."), ("es", "Ahora la partida sigue en el m\u00f3vil de Bob.")):
         tree, ctx = show(m, lang=lang, now=10000)
         assert plain(find(tree, "new-host")) == words
         assert find(tree, "handover") is None and find(tree, "connection") is None

@@ -181,8 +181,8 @@ ES = {
     # the host's absence, spectators, leaving
     "host_gone_title": "El m\u00f3vil del anfitri\u00f3n no responde. \u00bfSeguir esperando o salir de la partida?",
     "keep_waiting": "Seguir esperando",
-    "handover_other": "La partida pasa al m\u00f3vil de {name}, que la aloja a partir de ahora\u2026",
-    "handover_me": "La partida pasa a tu m\u00f3vil: a partir de ahora la alojas t\u00fa\u2026",
+    "handover_other": "La partida pasa al m\u00f3vil de {name}\u2026",
+    "handover_me": "La partida pasa a tu m\u00f3vil\u2026",
     "handover_failed": "El anfitri\u00f3n se ha ido y la partida no ha podido seguir aqu\u00ed.",
     "leave_game": "Salir de la partida",
     "paused": "En pausa",
@@ -250,6 +250,6 @@ ES = {
     "room_full_offer": "Puedes ver la partida desde aqu\u00ed y jugar en cuanto quede un sitio libre o en la pr\u00f3xima partida. Escribe tu nombre para que el anfitri\u00f3n sepa que esperas.",
     "wait_seat": "Mirar y esperar un sitio",
     "asked_free_seat": "Esperas un sitio: jugar\u00e1s en cuanto quede uno libre o empiece la pr\u00f3xima partida. Mientras, puedes mirar.",
-    "new_host_other": "Ahora {name} aloja la partida.",
-    "new_host_me": "Ahora alojas t\u00fa la partida.",
+    "new_host_other": "Ahora la partida sigue en el m\u00f3vil de {name}.",
+    "new_host_me": "Ahora la partida sigue en tu m\u00f3vil.",
 }
