@@ -34,11 +34,12 @@ def lobby_tree(model, ui, ctx):
                  start, h("section", {"class": "card-box"}, players_head, players_list),
                  options_box, tally_box, link_box)
     bots, start = host_controls(ui, count, ctx)
+    # the host: the players and Start right under them, on the first screen (issue 20.14),
+    # then the invitation, the options and the tally
     return h("main", {"class": "panel lobby"},
              watch_screens.make_room_box(model, ctx),    # friends waiting for a seat
-             link_box,
              h("section", {"class": "card-box"}, players_head, players_list, bots),
-             options_box, tally_box, start)
+             start, link_box, options_box, tally_box)
 
 
 def lobby_rows(model, players, host, ctx):
@@ -120,7 +121,7 @@ def host_controls(ui, count, ctx):
                     ui.get("bot_level", "easy"), ("field", "bot_level"), ctx.t("level")),
              button(ctx, "add-bot", ctx.t("add_bot"),
                     ("local", "add_bot") if count < MAX_PLAYERS else None, "btn"))
-    # (disabled, the bar sits at the end of the page: it covers nothing, issue 20.11)
+    # (in the flow under the players, tappable or not: it covers nothing, issue 20.11)
     start = h("div", {"class": "start" + ("" if can_start else " idle")},
               button(ctx, "start-game", ctx.t("start_game"),
                      ("intent", "start", {}) if can_start else None, "btn primary big"),

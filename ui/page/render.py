@@ -12,7 +12,7 @@ from ui.page import guided
 from ui.page import i18n
 from ui.page.intents import handle, sends_first
 from ui.page.presence import elapsed_ms
-from ui.page.screens import build, do_later
+from ui.page.screens import build, do_later, opens_at_top
 from ui.page.sound import Sounds
 from ui.page.storage import Storage
 from ui.page.vdom import Memo, Patcher
@@ -45,6 +45,7 @@ class Screen:
         self._err_key = None
         self._err_at = 0
         self._rendering = False     # a render is building or patching right now
+        self._screen = None         # the screen last drawn (a new one opens at its top)
         self._again = False         # another render was asked for meanwhile
         self.can_share = self._truthy(lambda: js.Reflect.has(js.navigator, "share"))
         try:
@@ -157,6 +158,10 @@ class Screen:
         tree = build(shown, self.ui, ctx)
         self.acts = ctx.acts
         self._draw(tree)
+        shown_screen = read(model, "screen", "landing")
+        if opens_at_top(self._screen, shown_screen):
+            self._to_top()
+        self._screen = shown_screen
         self.flights.land(now)
         if fresh or deal:
             self._fly(deal + cues.flights(fresh), now)
@@ -191,6 +196,12 @@ class Screen:
             self.js.setTimeout(self._later_proxy, 0)
         else:
             self.render()
+
+    def _to_top(self):
+        try:
+            self.js.window.scrollTo(0, 0)
+        except Exception:
+            pass
 
     def _draw(self, tree):
         if self.tree is not None:

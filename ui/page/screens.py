@@ -92,3 +92,11 @@ def redealt_note(model, ctx):
         return None
     return h("p", {"class": "hint note-warn", "data-testid": "redealt", "role": "note"},
              ctx.t("redealt", n=n))
+
+
+def opens_at_top(before, after):
+    """Whether the page scrolls back to its top as it draws screen `after` where `before`
+    was drawn (None: nothing yet): a new screen opens at its top, never at the scroll the
+    last one had (the host's table opened 434 px down, where the landing was left, issue
+    20.3); a screen drawn again keeps the player's scroll."""
+    return before is not None and before != after
