@@ -30,7 +30,7 @@ TARGETS = (
     ("ui.page.vdom", "Patcher", "create"), ("ui.page.vdom", "Patcher", "patch"),
     ("ui.page.screens", None, "lobby_tree"), ("ui.page.screens", None, "table_tree"),
     ("ui.page.screens", None, "landing_tree"), ("ui.page.screens", None, "join_tree"),
-    ("ui.page.screens", None, "qr_style"),
+    ("ui.page.invite", None, "qr_style"),
     ("ui.page.table", None, "table_info"), ("ui.page.eventlog", None, "log_entries"),
     ("ui.page.eventlog", None, "log_node"), ("ui.page.vdom", "Memo", "get"),
     ("ui.page.statusbar", None, "last_move"), ("ui.page.statusbar", None, "queen_notice"),
