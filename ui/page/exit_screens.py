@@ -18,7 +18,7 @@ def own_room_tree(model, ui, ctx):
                  h("p", None, button(ctx, "resume-hosting", ctx.t("resume_hosting"),
                                      ("intent", "resume_hosting", {}), "btn primary big")),
                  h("p", None, h("a", {"class": "btn", "href": "./", "data-testid": "back-home"},
-                                ctx.t("back_home"))))
+                                ctx.t("back_to_start"))))
     return h("main", {"class": "panel own-room"},
              h("h2", {"data-testid": "own-room"}, ctx.t("own_room_elsewhere")))
 
@@ -32,4 +32,4 @@ def gone_tree(model, ui, ctx):
     return h("main", {"class": "panel gone"},
              h("h2", {"data-testid": "gone"}, ctx.t(key)),
              h("p", None, h("a", {"class": "btn primary big", "href": "./",
-                                  "data-testid": "back-home"}, ctx.t("back_home"))))
+                                  "data-testid": "back-home"}, ctx.t("back_to_start"))))
