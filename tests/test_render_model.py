@@ -1735,7 +1735,7 @@ def test_icons_are_svg_drawings_with_their_names_and_no_text_needs_a_symbol_font
                                               "Sonido desactivado")
         host = find(tree, "host-badge")
         if host is not None:
-            assert host["attrs"]["aria-label"] in ("Host", "Anfitri\u00f3n")
+            assert host["attrs"]["aria-label"] in ("Host", "Organiza")
     for name in ("icon-spade", "icon-menu", "icon-sound-on", "icon-host", "icon-bot",
                  "icon-dealer", "icon-caller", "icon-check", "icon-last-move", "icon-star",
                  "icon-warning", "icon-chevron-down", "medal"):

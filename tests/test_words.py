@@ -98,6 +98,11 @@ def test_spanish_never_gives_a_player_a_gender():
                                                                 "own_room", "resume_hosting"))]
     bad = [(k, i18n.ES[k]) for k in said_of_people if gendered.search(i18n.ES[k])]
     assert bad == []
+    # a seat's badge is said of that person: "anfitri\u00f3n" is a man's word; the host's
+    # badge says what the seat does, as the dealer's "Reparte" does
+    badges = [k for k in i18n.ES if k.startswith(("badge_", "tip_"))]
+    masculine = re.compile(r"anfitri\u00f3n|\b(listo|conectado)\b", re.I)
+    assert [(k, i18n.ES[k]) for k in badges if masculine.search(i18n.ES[k])] == []
 
 
 def test_the_log_and_the_status_tell_a_move_in_one_tense():

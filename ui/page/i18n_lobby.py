@@ -104,7 +104,7 @@ ES = {
     "share_link": "Compartir\u2026",
     "players_n": "Jugadores ({n}/{max})",
     "lobby_arriving": "{name} est\u00e1 llegando\u2026",
-    "badge_host": "anfitri\u00f3n",
+    "badge_host": "organiza",
     "badge_bot": "bot",
     "badge_bot_easy": "bot \u00b7 f\u00e1cil",
     "badge_bot_hard": "bot \u00b7 dif\u00edcil",

@@ -261,7 +261,7 @@ ES = {
     "fair_ok_short": "Reparto comprobado",
     "fair_details": "C\u00f3mo se comprob\u00f3",
     "name_max": "(hasta {n} letras)",
-    "tip_host": "Anfitri\u00f3n",
+    "tip_host": "Organiza",
     "tip_dealer": "Reparte",
     "tip_bot": "Bot",
     "tip_caller": "Ha cantado crisp",
