@@ -865,6 +865,29 @@ def test_the_announcement_shows_for_a_while_in_a_live_region():
     assert text_of(find(show(m, ui, lang="es")[0], "announce")) == "\u00a1Tu turno!"
 
 
+def test_a_long_name_in_the_announcement_is_cut_at_a_letter_then_one_space():
+    # the page's ellipsis (CSS text-overflow) cut "Maximiliano Quintero" after its space and
+    # left the box's spare width too: "Maximiliano \u2026   called CRISP!" (issue 20.14)
+    from ui.page.statusbar import ANNOUNCE_NAME, ANNOUNCE_NAME_CROWDED, cut_name
+    assert cut_name("Ana", 12) == "Ana"
+    assert cut_name("Maximiliano Quintero", 12) == "Maximiliano\u2026"
+    assert cut_name("Maximiliano Quintero", 10) == "Maximilia\u2026"
+    assert cut_name("\u2068Bea Martinez Lopez\u2069", 13) == "\u2068Bea Martinez\u2026\u2069"
+    assert cut_name("Ana  B      ", 5) == "Ana\u2026"
+    assert ANNOUNCE_NAME_CROWDED < ANNOUNCE_NAME
+    for n, limit in ((3, ANNOUNCE_NAME), (6, ANNOUNCE_NAME_CROWDED)):
+        names = ["Ana", "Maximiliano Quintero"] + NAMES[2:n]
+        m = table_model(n, seat=2, phase="last_turns", caller=1, turn=2, last_turns_left=2,
+                        names=names)
+        ui = new_ui()
+        ui["announce"] = {"kind": "crisp", "seat": 1, "n": 2, "mine": True, "at": 1000}
+        for lang, said in (("en", "%s called CRISP!"), ("es", "\u00a1%s canta CRISP!")):
+            ann = find(show(m, ui, now=1500, lang=lang)[0], "announce")
+            cut = cut_name("Maximiliano Quintero", limit)
+            assert text_of(ann["kids"][0]) == said % cut, text_of(ann)
+            assert (said % "Maximiliano Quintero") in ann["attrs"]["title"]
+
+
 def test_a_menu_on_every_screen_with_the_rules_sound_language_and_leave():
     for model in (None, lobby_model(3, seat=1), table_model(3, seat=1)):
         ui = new_ui()

@@ -63,6 +63,29 @@ def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=Tr
              reveal_note(reveal, ctx, note_button), fair_alarm_node(info, ctx))
 
 
+# How many characters of a name the announcement shows (its <bdi> is 9em wide, 7em at a
+# crowded table): a longer name is cut here, at a letter, so the line reads "Maximiliano\u2026
+# called CRISP!" with one space; the page's own ellipsis cut after a space and left the box's
+# spare width beside it (issue 20.14). The whole name is in the announcement's title.
+ANNOUNCE_NAME = 12
+ANNOUNCE_NAME_CROWDED = 10
+
+
+def cut_name(name, limit):
+    """`name` (str, maybe wrapped in FSI/PDI as `isolate` does) as is when it has at most
+    `limit` characters, else its first limit - 1 with the spaces (and joiners) at the cut
+    dropped, then an ellipsis, inside the same isolate marks."""
+    head = tail = ""
+    if name.startswith("\u2068") and name.endswith("\u2069"):
+        head, tail, name = "\u2068", "\u2069", name[1:-1]
+    if len(name) <= limit:
+        return head + name + tail
+    cut = name[:limit - 1]
+    while cut and cut[-1] in " \t\u00a0\u200d":
+        cut = cut[:-1]
+    return head + cut + "\u2026" + tail
+
+
 def announce_node(ui, info, ctx):
     """The splash for the latest cue (ui["announce"], set by the page when the events
     arrive): "Ana called CRISP!" with the last turns to come, "Your turn!", "Your last turn!",
@@ -71,7 +94,7 @@ def announce_node(ui, info, ctx):
     if not ann or ctx.now - (ann.get("at") or 0) >= ANNOUNCE_MS:
         return None
     kind = ann.get("kind")
-    sub = None
+    sub = whole_text = None
     if kind == "crisp":
         seat = ann.get("seat")
         if seat == info["me"]:
@@ -79,7 +102,9 @@ def announce_node(ui, info, ctx):
         else:
             name = info["seats"][seat]["name"] if (isinstance(seat, int)
                                                     and 0 <= seat < info["n"]) else ""
-            text = ctx.t("ann_crisp", name=name)
+            limit = ANNOUNCE_NAME_CROWDED if info["n"] >= 5 else ANNOUNCE_NAME
+            whole_text = ctx.t("ann_crisp", name=name)
+            text = ctx.t("ann_crisp", name=cut_name(name, limit))
         if ann.get("mine"):
             sub = ctx.t("ann_your_last_turn")
         elif ann.get("n"):
@@ -89,7 +114,7 @@ def announce_node(ui, info, ctx):
     else:
         return None
     # (a long name is cut in the line: the whole words are its title, issue 20.4)
-    whole = text + (" " + sub if sub else "")
+    whole = (whole_text or text) + (" " + sub if sub else "")
     return h("div", {"class": "announce " + kind, "data-testid": "announce",
                      "data-kind": kind, "title": whole.replace("\u2068", "").replace("\u2069", "")},
              h("strong", None, text), h("small", None, sub) if sub else None)
