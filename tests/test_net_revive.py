@@ -138,7 +138,8 @@ class StubPeer:
 
 @pytest.fixture
 def net():
-    """ui.page.net imported against the stubs; yields (module, clock, server)."""
+    """ui.page.net, net_host and net_guest imported against the stubs; yields (module, clock,
+    server): `module` has the three modules' names."""
     clock = Clock()
     server = Server(clock)
     js = types.ModuleType("js")
@@ -154,13 +155,16 @@ def net():
     ffi = types.ModuleType("pyscript.ffi")
     ffi.create_proxy = lambda fn: fn
     pyscript.ffi = ffi
-    saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.page.net",
-                                             "ui.page.browser", "ui.page.webrtc")}
+    parts = ("ui.page.net", "ui.page.net_host", "ui.page.net_guest")
+    saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.page.browser",
+                                             "ui.page.webrtc") + parts}
     sys.modules.update({"js": js, "pyscript": pyscript, "pyscript.ffi": ffi})
-    sys.modules.pop("ui.page.net", None)
-    sys.modules.pop("ui.page.browser", None)
-    sys.modules.pop("ui.page.webrtc", None)
-    module = importlib.import_module("ui.page.net")
+    for k in ("ui.page.browser", "ui.page.webrtc") + parts:
+        sys.modules.pop(k, None)
+    # the transport's three modules (shared, host, guest) as one, as the tests read it
+    module = types.SimpleNamespace()
+    for k in parts:
+        vars(module).update(vars(importlib.import_module(k)))
     yield module, clock, server
     for k, v in saved.items():
         if v is None:

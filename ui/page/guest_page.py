@@ -1,5 +1,5 @@
 """A guest's page (MicroPython, main thread; ?room=<id>): join -> lobby -> table. One Client
-fed by the data connection to the host (GuestNet, ui/page/net.py), kept up by the link policy
+fed by the data connection to the host (GuestNet, ui/page/net_guest.py), kept up by the link policy
 (ui/page/link.py). Its phase is ui/page/guest_phase.py's; what it does when the host goes or
 the room moves is ui/page/guest_succession.py's. Its seat token is kept per room
 ("crisp.token.<id>"); once seated at a game, what it needs to follow a host handover after a
@@ -15,7 +15,7 @@ from ui.page.client import Client
 from ui.page.guest_phase import GuestPhase
 from ui.page.guest_succession import Succession
 from ui.page.link import HOST_GONE_MS, Link
-from ui.page.net import GuestNet
+from ui.page.net_guest import GuestNet
 from ui.page.saved_rooms import SavedRooms
 from ui.page.viewmodel import draws_at_once
 from ui.shared import follow, handover, limits, roomcode, wire

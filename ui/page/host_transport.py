@@ -1,11 +1,11 @@
 """The host page's transport (MicroPython, main thread): the room's PeerJS id (HostNet,
-ui/page/net.py), its guests' connections to the engine's room and back, registering the id
+ui/page/net_host.py), its guests' connections to the engine's room and back, registering the id
 again with backoff, and telling a takeover's spectators where the room went. A part of
 HostPage (ui/page/host_page.py), which holds `net`, `engine`, `client`, `room_id`."""
 from ui.page import early
 from ui.page.browser import log, random_hex, set_query
 from ui.page.link import backoff, beat_due, welcomes
-from ui.page.net import HostNet
+from ui.page.net_host import HostNet
 from ui.page.webrtc import incapable
 from ui.shared import wire
 

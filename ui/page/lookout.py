@@ -4,7 +4,7 @@ handed over while this page was away?). Both send nothing but `watch`."""
 import json
 
 from ui.page.browser import log, now, random_hex
-from ui.page.net import GuestNet
+from ui.page.net_guest import GuestNet
 from ui.page.saved_rooms import host_of
 from ui.shared import comeback, handover, wire
 
