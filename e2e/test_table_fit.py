@@ -197,12 +197,13 @@ COVERS = """() => {
       '#app button, #app a[href], #app select, #app input, #app summary, #app [data-act]'))
     check('control', e);
   // and the announcement itself: inside the screen, its words not cut (a long name may be,
-  // with an ellipsis, when the announcement's title has it whole)
+  // with an ellipsis, when the announcement's title has it whole; statusbar.cut_name may
+  // have cut it first, ending in "\u2026")
   const whole = a.getAttribute('title') || '';
   const cut = [...a.querySelectorAll('strong, small, bdi')].filter(
     (e) => e.scrollWidth > e.clientWidth + 0.5 && getComputedStyle(e).display !== 'inline'
       && !(e.tagName === 'BDI' && getComputedStyle(e).textOverflow === 'ellipsis'
-           && whole.includes(e.textContent)));
+           && whole.includes(e.textContent.replace(/\u2026$/, ''))));
   const words = a.querySelector('strong');
   const W = words ? words.getBoundingClientRect() : A;
   if (A.left < -0.5 || A.right > vw + 0.5 || W.left < A.left - 0.5 || W.right > A.right + 0.5
