@@ -296,7 +296,8 @@ LOADING = """
   window.__crispLoading = [];
   const look = () => {
     const l = document.getElementById('loading');
-    if (!l) return;
+    // (the parser may hand over a task between #loading and its bar: a loaded machine)
+    if (!l || !l.querySelector('progress')) return;
     const t = (id) => (document.getElementById(id) || {}).textContent || '';
     const v = [t('loading-title'), t('loading-text'), t('loading-detail'),
                Number(l.querySelector('progress').value), l.hidden];
