@@ -105,15 +105,22 @@ GUIDE = """() => {
 def test_the_guided_round_keeps_its_tip_the_hand_and_ready_on_a_360x640_screen(
         new_phone, screens_pages):
     """A first-time player's try: the guided round's first screen (landing, then the guided
-    round, at 360 x 640) put Ready below the fold under the tip. At the peek and at the
-    first draw, in both languages: the tip is on the first screen and so is every live
-    control of their own."""
+    round, at 360 x 640) put Ready below the fold under the tip; later, a held card's,
+    a held Queen's and the crisp window's buttons sat up to 30 px below it. At every step
+    of the round that waits on a tap (the peek, a draw, a card held to swap or discard, a
+    Jack, a Queen and its target, a King, the crisp window), in both languages: the tip is
+    on the first screen and so is every live control of their own."""
     phone = small_phone(new_phone, screens_pages)
     page = phone.page
     problems = []
+    steps = dict(M.screens(3, 0, M.LONG))
+    for card, do in (("Jd", "jack"), ("Kd", "king")):
+        steps[do + "-held"] = M.table(3, 0, M.LONG, held={"seat": 0, "from": "deck", "card": card},
+                                      allowed=[{"do": do}, {"do": "discard"}])
     for lang in ("es", "en"):
-        for name, model in M.screens(3, 0, M.LONG):
-            if name not in ("peek", "my-turn"):
+        for name, model in steps.items():
+            if name not in ("peek", "my-turn", "held", "jack-held", "queen-held", "queen-target",
+                            "king-held", "crisp-window"):
                 continue
             model = dict(model, view=dict(model["view"], round=1),
                          _ui=dict(model.get("_ui") or {}, guided=True))
