@@ -7,6 +7,7 @@ CPython (tests).
 """
 
 from crisp_core.actions import PLAY_PHASES
+from ui.shared.graphemes import cut_whole
 from ui.page import cards
 from ui.page.cues import ANNOUNCE_MS
 from ui.page.eventlog import last_move, queen_notice
@@ -73,16 +74,20 @@ ANNOUNCE_NAME_CROWDED = 10
 
 def cut_name(name, limit):
     """`name` (str, maybe wrapped in FSI/PDI as `isolate` does) as is when it has at most
-    `limit` characters, else its first limit - 1 with the spaces (and joiners) at the cut
-    dropped, then an ellipsis, inside the same isolate marks."""
+    `limit` characters (code points), else its first limit - 1 cut between whole characters
+    (ui/shared/graphemes.py `cut_whole`: no emoji sequence, flag or accented letter split) with
+    the spaces (and joiners) at the cut dropped, then an ellipsis, inside the same isolate
+    marks. A name with nothing whole before the cut stays as it is (the page's ellipsis)."""
     head = tail = ""
     if name.startswith("\u2068") and name.endswith("\u2069"):
         head, tail, name = "\u2068", "\u2069", name[1:-1]
     if len(name) <= limit:
         return head + name + tail
-    cut = name[:limit - 1]
+    cut = cut_whole(name, limit - 1)
     while cut and cut[-1] in " \t\u00a0\u200d":
         cut = cut[:-1]
+    if not cut:
+        return head + name + tail
     return head + cut + "\u2026" + tail
 
 

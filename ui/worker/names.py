@@ -7,6 +7,7 @@ messages", `join`). Room-only (the engine worker's Pyodide); pure Python.
 import unicodedata
 
 from crisp_core import bot_names
+from ui.shared.graphemes import ZWJ, cut_whole
 from ui.shared.limits import NAME_MAX
 from ui.shared.wire import BadMessage
 
@@ -17,7 +18,6 @@ MAX_MARKS = 3              # combining marks on one character of a name (Vietnam
 # would make a name invisible, and the combining grapheme joiner.
 INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180E,
                        0x180F, 0x2800, 0x3164, 0xFFA0])
-ZWJ = "\u200d"
 
 
 def _is_emoji(ch):
@@ -34,44 +34,6 @@ def _emoji_before(chars):
     return i >= 0 and _is_emoji(chars[i])
 
 
-def _extends(ch):
-    """True when `ch` belongs to the character before it: a combining mark (category M),
-    a joiner, a variation selector, a skin tone, a tag character (a subdivision flag's)."""
-    o = ord(ch)
-    return (unicodedata.category(ch)[0] == "M" or ch == ZWJ or 0xFE00 <= o <= 0xFE0F
-            or 0x1F3FB <= o <= 0x1F3FF or 0xE0020 <= o <= 0xE007F)
-
-
-def _regional(ch):
-    """True for a regional indicator: half a flag (U+1F1E6..U+1F1FF)."""
-    return 0x1F1E6 <= ord(ch) <= 0x1F1FF
-
-
-def cut_whole(text, limit):
-    """`text` (str) cut to at most `limit` code points, only where no character a reader sees
-    as one is split: not before a mark, selector or skin tone, not after a joiner, not between
-    a flag's two halves. Five joined families cut at 20 keep two whole families, never a third
-    turned into a smaller one. A text that ends in a joiner was cut mid-sequence before it came
-    (a browser's maxlength counts UTF-16 units): a sequence of two or more emoji left
-    there is dropped whole (one emoji left before the joiner is kept, its joiner goes later)."""
-    i = min(len(text), limit)
-    while 0 < i < len(text) and (_extends(text[i]) or text[i - 1] == ZWJ):
-        i -= 1
-    if 0 < i < len(text) and _regional(text[i]) and _regional(text[i - 1]):
-        start = i
-        while start > 0 and _regional(text[start - 1]):
-            start -= 1
-        i -= (i - start) % 2
-    text = text[:i]
-    if text.endswith(ZWJ):
-        j = len(text) - 1
-        while j > 0 and (text[j - 1] == ZWJ or _extends(text[j])):
-            j -= 1
-        if ZWJ in text[j:-1]:      # two or more emoji joined: a different one if kept
-            text = text[:j]
-    return text
-
-
 def clean_name(name):
     """A player's name as the room keeps and shows it (names are never trusted).
 
@@ -80,7 +42,7 @@ def clean_name(name):
     between two emoji (an emoji sequence such as a family); invisible fillers dropped; every
     run of whitespace one space, none at the ends; at most MAX_MARKS combining marks on one
     character; at most MAX_NAME (20) characters, cut only between whole characters
-    (`cut_whole`). Raises BadMessage `bad_name` when it is not
+    (ui/shared/graphemes.py `cut_whole`). Raises BadMessage `bad_name` when it is not
     text or nothing visible is left.
     """
     if not isinstance(name, str):
