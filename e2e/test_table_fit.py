@@ -62,6 +62,12 @@ TABLE_STATES = ("peek", "my-turn", "held", "queen-held", "queen-target", "other-
                 "crisp-window", "last-turns", "stand-in")
 
 
+# The last-move line: cut (its words wider than its box), with its text. [(text)]
+CUT_LINES = """() => [...document.querySelectorAll('#app [data-testid=last-move]')]
+  .filter((e) => e.getBoundingClientRect().width > 0 && e.scrollWidth > e.clientWidth + 0.5)
+  .map((e) => e.textContent)"""
+
+
 def with_icons(n, seat, names):
     """Tables where the next seat has three icons beside its name (bot, dealer and caller, or
     ready; or bot, dealer and the card it holds), every other seat a bot's."""
@@ -113,12 +119,15 @@ def test_eight_seats_show_whole_on_the_first_screen_of_a_360x640_phone(
     problems = []
     seen = []
     widths = []
+    cut = []
     for seat in (0, 4):
         for lang in ("en", "es"):
             for name, model in M.screens(8, seat, names) + with_icons(8, seat, names):
                 if name not in TABLE_STATES and not name.startswith("icons-"):
                     continue
                 show(page, model, lang)
+                for text in page.evaluate(CUT_LINES):
+                    cut.append((seat, lang, name, text))
                 rows = page.evaluate(SEATS)
                 assert len(rows) == 8, name
                 whole = [r for r in rows if r["inside"] and r["cards"] and r["name"]]
@@ -142,6 +151,8 @@ def test_eight_seats_show_whole_on_the_first_screen_of_a_360x640_phone(
                         problems.append((seat, lang, name, "targets", t["out"]))
     print("seats whole on the first screen: min %d of 8, per screen %s; a name's width min %d px"
           % (min(seen), sorted(set((k, seen.count(k)) for k in seen)), min(widths)))
+    print("last-move lines cut: %d of %d screens %s" % (len(cut), len(seen), cut[:4]))
+    problems += [("cut", c) for c in cut]
     assert problems == []
     assert console_errors(phone) == [] and phone.errors == []
 

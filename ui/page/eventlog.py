@@ -6,13 +6,15 @@ Pure: runs on MicroPython, Pyodide and CPython (tests).
 
 from ui.page.vdom import h, isolate, kept
 from ui.page.viewmodel import card_text, read, seat_name
+from ui.shared.lastline import line_key
 
 LOG_LINES = 40
 
 
-def event_text(ev, players, ctx, me=None):
+def event_text(ev, players, ctx, me=None, short=False):
     """One line for the event log, or None for events that are not shown. `me`: this page's
-    seat, whose own moves are told in the second person ("You drew from the deck.")."""
+    seat, whose own moves are told in the second person ("You drew from the deck.").
+    `short`: a crowded table's last-move line (ui/shared/lastline.py: shorter words)."""
     ty = ev.get("type")
     seat = ev.get("seat")
     name = seat_name(players, seat, ctx) if seat is not None else ""
@@ -43,18 +45,20 @@ def event_text(ev, players, ctx, me=None):
     if ty == "recycle":
         return ctx.tn("ev_recycle", ev.get("count", 0), count=ev.get("count", 0))
     if ty == "swap":
-        return ctx.t(k("ev_swap"), name=name, pos=pos(ev.get("pos")), card=card_text(ev.get("card")))
+        return ctx.t(line_key(k("ev_swap"), short), name=name, pos=pos(ev.get("pos")),
+                     card=card_text(ev.get("card")))
     if ty == "discard":
         return ctx.t(k("ev_discard"), name=name, card=card_text(ev.get("card")))
     if ty == "jack":
-        return ctx.t(k("ev_jack"), name=name)
+        return ctx.t(line_key(k("ev_jack"), short), name=name)
     if ty == "queen":
         key = "ev_queen_on_you" if (me is not None and ev.get("target") == me) else k("ev_queen")
-        return ctx.t(key, name=name, pos=pos(ev.get("pos")),
+        return ctx.t(line_key(key, short), name=name, pos=pos(ev.get("pos")),
                      target=seat_name(players, ev.get("target", 0), ctx),
                      target_pos=pos(ev.get("target_pos")))
     if ty == "king":
-        return ctx.tn(k("ev_king"), ev.get("pending", 2), name=name, n=ev.get("pending", 2))
+        return ctx.tn(line_key(k("ev_king"), short), ev.get("pending", 2), name=name,
+                      n=ev.get("pending", 2))
     if ty == "timeout" and ev.get("away"):
         # the room ended the turn of a player who is away (not a slow one)
         line = ctx.t(k("ev_timeout_away"), name=name)
@@ -115,15 +119,16 @@ MOVE_KINDS = ("draw", "swap", "discard", "jack", "queen", "king", "timeout", "cr
               "play", "deal")
 
 
-def last_move(model, players, ctx):
+def last_move(model, players, ctx, short=False):
     """The newest move of the round in words (a draw, swap, discard, special, call...), for the
-    one line above the fold that tells what just happened; None before the first one."""
+    one line above the fold that tells what just happened; None before the first one.
+    `short`: in a crowded table's shorter words (event_text)."""
     me = read(model, "seat")
     log = read(model, "log", []) or []
     for i in range(len(log) - 1, -1, -1):
         ev = log[i]
         if isinstance(ev, dict) and "to" not in ev and ev.get("type") in MOVE_KINDS:
-            line = event_text(ev, players, ctx, me)
+            line = event_text(ev, players, ctx, me, short)
             if line:
                 return line
     return None

@@ -8,6 +8,7 @@ CPython (tests).
 
 from crisp_core.actions import PLAY_PHASES
 from ui.shared.graphemes import cut_whole
+from ui.shared.lastline import NAME_CHARS, short_line
 from ui.page import cards
 from ui.page.cues import ANNOUNCE_MS
 from ui.page.eventlog import last_move, queen_notice
@@ -56,6 +57,16 @@ def status_lines(n, moved, notice, reveal):
     return (None if notice or reveal else moved), notice, None
 
 
+def short_names(players):
+    """`players` ({seat: {"name", ...}}) with each name cut to lastline.NAME_CHARS characters
+    (cut_name), for a crowded table's last-move line."""
+    out = {}
+    for seat, p in players.items():
+        name = p.get("name") if isinstance(p, dict) else None
+        out[seat] = dict(p, name=cut_name(name, NAME_CHARS)) if isinstance(name, str) else p
+    return out
+
+
 def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=True):
     """The status bar: the announcement's place `ann` (its first line while one shows), what
     is expected now, the second line and the last move (one column beside the timer, so that
@@ -63,7 +74,15 @@ def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=Tr
     Queen's, the reveal's (`reveal`: reveal_shown's lines; its button here when `note_button`,
     else in the actions' row) and the fair-deal alarm."""
     me = info["me"]
-    moved = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
+    whole = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
+    moved = whole
+    if whole and short_line(info["n"]):
+        # a crowded table: the move in its short words, names cut (ui/shared/lastline.py);
+        # the whole line is its title (a long press) and in the log below
+        moved = last_move(model, short_names(players), ctx, True)
+    title = ctx.t("last_move")
+    if moved != whole:
+        title += ": " + whole.replace("\u2068", "").replace("\u2069", "")
     notice = queen_notice(model, players, ctx, info["n"] >= CROWDED) \
         if info["phase"] in PLAY_PHASES else None
     moved, notice, shared = status_lines(info["n"], moved, notice, reveal)
@@ -75,7 +94,7 @@ def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=Tr
                          "aria-live": "polite"}, info["status"]),
                h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
                h("div", {"class": "last-move", "data-testid": "last-move",
-                         "title": ctx.t("last_move")}, icon("last-move"), moved)
+                         "title": title}, icon("last-move"), moved)
                if moved else None),
              timer_node(info, ctx),
              h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",

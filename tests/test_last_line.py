@@ -1,0 +1,41 @@
+"""A crowded table's last-move line (issue 20.14): short words and cut names at 5+ seats, the
+log's words elsewhere; the whole line in its title and in the log."""
+
+from test_render_model import NAMES, show, table_model
+from ui.page import i18n_events
+from ui.page.vdom import find, text_of
+from ui.shared.lastline import SHORT_KEYS, line_key, short_line
+
+
+def test_the_short_words_are_for_a_crowded_table_and_the_long_moves_only():
+    assert short_line(5) and short_line(8)
+    assert not short_line(4) and not short_line(2) and not short_line(None)
+    assert line_key("ev_swap", True) == "lm_swap"
+    assert line_key("ev_queen_on_you", True) == "lm_queen_on_you"
+    assert line_key("ev_swap", False) == "ev_swap"
+    assert line_key("ev_discard", True) == "ev_discard"
+
+
+def test_every_short_key_has_its_words_in_both_languages():
+    for table in (i18n_events.EN, i18n_events.ES):
+        for key, short in SHORT_KEYS.items():
+            if key.startswith("ev_king"):
+                assert short + "_one" in table and short + "_other" in table, short
+            else:
+                assert short in table, short
+
+
+def test_eight_seats_say_a_swap_short_with_the_whole_line_in_its_title():
+    swap = {"type": "swap", "seat": 2, "pos": "left", "card": "Kh"}
+    for lang, short, whole in (("en", "swapped; K", "swapped their left card"),
+                               ("es", "Cambio de", "ha cambiado su carta")):
+        names = list(NAMES[:8])
+        names[2] = "Guadalupe Esperanza"
+        m = table_model(8, 4, log=[{"type": "turn", "seat": 2}, swap,
+                                   {"type": "turn", "seat": 3}], names=names, turn=3)
+        line = find(show(m, lang=lang)[0], "last-move")
+        assert short in text_of(line) and "Guadalupe\u2026" in text_of(line)
+        assert whole in line["attrs"]["title"] and "Guadalupe Esperanza" in line["attrs"]["title"]
+        m4 = table_model(4, 1, log=[{"type": "turn", "seat": 2}, swap,
+                                    {"type": "turn", "seat": 3}], turn=3)
+        assert whole in text_of(find(show(m4, lang=lang)[0], "last-move"))
