@@ -25,7 +25,7 @@ MODULES = (
     "crisp_core.cards", "ui.page.cards", "ui.page.guided", "crisp_core.guided",
     "ui.shared.proof", "ui.page.fairplay", "ui.page.watchers", "ui.page.client_page",
     "ui.page.presence", "ui.page.client_reactions", "ui.page.client_reveals",
-    "ui.page.client_send",
+    "ui.page.client_send", "ui.page.client_view", "ui.page.client_handover",
     "ui.page.client", "ui.page.vdom", "ui.page.viewmodel", "ui.page.status_line",
     "ui.page.results_model", "ui.page.table_model", "ui.page.intents", "ui.page.qr",
     "ui.page.icons", "ui.page.eventlog", "ui.page.rules", "ui.page.widgets",

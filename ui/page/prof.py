@@ -21,7 +21,7 @@ TARGETS = (
     ("ui.page.host_page", "HostPage", "create"),
     ("ui.page.host_transport", "HostTransport", "start_net"),
     ("ui.page.host_page", "HostPage", "ui_tick"), ("ui.page.main", None, "main"),
-    ("ui.page.client", "Client", "receive"), ("ui.page.client", "Client", "_view"),
+    ("ui.page.client", "Client", "receive"), ("ui.page.client_view", "ViewSide", "_view"),
     ("ui.page.client", "Client", "_fair_message"),
     ("ui.page.render", "Screen", "_render_once"), ("ui.page.render", "Screen", "_draw"),
     ("ui.page.render", "Screen", "_take_events"), ("ui.page.render", "Screen", "_fly"),
