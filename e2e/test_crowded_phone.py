@@ -47,6 +47,23 @@ SMALL_CARDS = """() => {
 }"""
 
 
+# px below the fold (bottom - innerHeight, > 0 when cut or out of view) of the player's own
+# live controls and the guided round's tip: {test id: px}.
+FOLD = """() => {
+  const vh = window.innerHeight, out = {};
+  const live = document.querySelectorAll('#app .actions [data-act], #app .centre [data-act],'
+    + ' #app .seat.me [data-act], #app [data-testid=guide]');
+  for (const e of live) {
+    if (e.disabled) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const below = Math.round(r.bottom - vh);
+    if (below > 0) out[e.dataset.testid || e.className] = below;
+  }
+  return out;
+}"""
+
+
 @pytest.mark.parametrize("width,height", [(360, 640), (360, 740)])
 def test_small_cards_the_empty_discard_and_crisp_read_whole_at_eight_seats(
         new_phone, screens_pages, width, height):
@@ -59,6 +76,7 @@ def test_small_cards_the_empty_discard_and_crisp_read_whole_at_eight_seats(
     phone = small_phone(new_phone, screens_pages, width, height)
     page = phone.page
     problems = []
+    folds = []
     seat = 4
     for lang in ("es", "en"):
         for name, model in M.screens(8, seat, M.LONG):
@@ -83,10 +101,13 @@ def test_small_cards_the_empty_discard_and_crisp_read_whole_at_eight_seats(
             assert page.locator('#app [data-testid="reveal-note"]').is_visible()
             own = page.evaluate(OWN_ACTIONS)
             assert own["n"] >= 2
+            below = page.evaluate(FOLD)
+            folds.append((lang, what, below))
             if own["out"]:                   # (crisp and Hide among them)
-                problems.append((lang, what, "reveal", own["out"]))
+                problems.append((lang, what, "reveal", own["out"], below))
             for p in page.evaluate(SMALL_CARDS):
                 problems.append((lang, what, "reveal") + tuple(p))
+    print("px below the fold with a reveal note, %dx%d: %s" % (width, height, folds))
     for p in problems:
         print(p)
     assert problems == []
@@ -113,6 +134,7 @@ def test_the_guided_round_keeps_its_tip_the_hand_and_ready_on_a_360x640_screen(
     phone = small_phone(new_phone, screens_pages)
     page = phone.page
     problems = []
+    folds = []
     steps = dict(M.screens(3, 0, M.LONG))
     for card, do in (("Jd", "jack"), ("Kd", "king")):
         steps[do + "-held"] = M.table(3, 0, M.LONG, held={"seat": 0, "from": "deck", "card": card},
@@ -127,11 +149,63 @@ def test_the_guided_round_keeps_its_tip_the_hand_and_ready_on_a_360x640_screen(
             show(page, model, lang)
             own = page.evaluate(OWN_ACTIONS)
             assert own["n"] > 0, name
+            below = page.evaluate(FOLD)
+            folds.append((lang, name, below))
             if not page.evaluate(GUIDE):
                 problems.append((lang, name, "tip"))
             if own["out"]:
                 problems.append((lang, name, own["out"]))
+    print("guided round, px below the fold at 360x640: %s" % folds)
     for p in problems:
         print(p)
     assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+NOTED = ("my-turn", "held", "queen-held", "queen-target", "crisp-window", "last-turns")
+
+
+def noted(model, seat, reveal):
+    """`model` after a Queen took this seat's left card (the Queen's notice shows), and with
+    `reveal` this seat's centre card shown until the next turn (its reveal note too)."""
+    queen = {"type": "queen", "seat": seat - 1, "pos": "right", "target": seat,
+             "target_pos": "left"}
+    model = dict(model, log=list(model["log"]) + [queen, {"type": "turn", "seat": seat}])
+    if reveal:
+        model.update(reveals={"%d:center" % seat: "Qs"},
+                     reveal_until={"%d:center" % seat: "turn"})
+    return model
+
+
+@pytest.mark.parametrize("width,height", [(360, 640)])
+def test_a_queen_notice_and_a_reveal_note_leave_the_buttons_on_the_first_screen(
+        new_phone, screens_pages, width, height):
+    """A first-time player's try (8 seats, a small phone): the Queen's notice ("Bot 3 took
+    your left card with a Queen...") and a reveal note at once pushed the King/Queen/crisp
+    buttons below the fold. In every state of this player's turn, with the notice and with
+    the notice and a reveal note, in both languages: every live control of their own is on
+    the first screen (px below the fold: none)."""
+    phone = small_phone(new_phone, screens_pages, width, height)
+    page = phone.page
+    problems = []
+    folds = []
+    seat = 4
+    for lang in ("es", "en"):
+        for name, model in M.screens(8, seat, M.LONG):
+            if name not in NOTED:
+                continue
+            for reveal in (False, True):
+                show(page, noted(model, seat, reveal), lang)
+                assert page.locator('#app [data-testid="queen-notice"]').is_visible(), name
+                below = page.evaluate(FOLD)
+                own = page.evaluate(OWN_ACTIONS)
+                if below:
+                    folds.append((lang, name, reveal, below))
+                if own["out"]:
+                    problems.append((lang, name, reveal, own["out"]))
+    print("px below the fold with a Queen's notice, %dx%d: %d screens %s"
+          % (width, height, len(folds), folds[:6]))
+    for p in problems:
+        print(p)
+    assert problems == [] and folds == []
     assert console_errors(phone) == [] and phone.errors == []

@@ -129,10 +129,11 @@ def last_move(model, players, ctx):
     return None
 
 
-def queen_notice(model, players, ctx):
+def queen_notice(model, players, ctx, short=False):
     """What a Queen took from this seat, told to its player (R4.5: the exchange is blind, so
     without a word they would only see another card back): the text while the Queen is the
-    latest exchange of this seat's cards, until the turn after the Queen's is over; else None."""
+    latest exchange of this seat's cards, until the turn after the Queen's is over; else None.
+    `short`: the crowded table's shorter words (one line on a phone)."""
     me = read(model, "seat")
     log = read(model, "log", []) or []
     if me is None:
@@ -148,7 +149,8 @@ def queen_notice(model, players, ctx):
             if turns > 1:
                 return None
         elif ty == "queen" and ev.get("target") == me:
-            return ctx.t("queen_notice", name=seat_name(players, ev.get("seat"), ctx),
+            return ctx.t("queen_notice_short" if short else "queen_notice",
+                         name=seat_name(players, ev.get("seat"), ctx),
                          pos=ctx.t("pos_" + str(ev.get("target_pos"))),
                          their_pos=ctx.t("pos_" + str(ev.get("pos"))))
         elif ty in ("round_over", "deal"):

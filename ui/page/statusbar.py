@@ -39,6 +39,23 @@ def timer_node(info, ctx):
              else h("span", None, clock(timer)))
 
 
+CROWDED = 5        # seats from which a phone's status bar counts its lines
+
+
+def status_lines(n, moved, notice, reveal):
+    """(the last move's line, the Queen's notice in a box of its own, the Queen's notice said
+    in the reveal's note) the status bar shows at a table of `n` seats: at a crowded one
+    (CROWDED seats or more), while a note tells this seat's news (the Queen's notice, a
+    reveal), the last move gives its line to it (the log below has the move), and the
+    Queen's notice and a reveal share one note: lines and a box less, so the hand's buttons
+    stay above a phone's fold (issue 20)."""
+    if n < CROWDED:
+        return moved, notice, None
+    if notice and reveal:
+        return None, None, notice
+    return (None if notice or reveal else moved), notice, None
+
+
 def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=True):
     """The status bar: the announcement's place `ann` (its first line while one shows), what
     is expected now, the second line and the last move (one column beside the timer, so that
@@ -47,7 +64,9 @@ def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=Tr
     else in the actions' row) and the fair-deal alarm."""
     me = info["me"]
     moved = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
-    notice = queen_notice(model, players, ctx) if info["phase"] in PLAY_PHASES else None
+    notice = queen_notice(model, players, ctx, info["n"] >= CROWDED) \
+        if info["phase"] in PLAY_PHASES else None
+    moved, notice, shared = status_lines(info["n"], moved, notice, reveal)
     return h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
                                              and info["phase"] in PLAY_PHASES else "")},
              ann,
@@ -61,7 +80,7 @@ def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=Tr
              timer_node(info, ctx),
              h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
                        "role": "status"}, notice) if notice else None,
-             reveal_note(reveal, ctx, note_button), fair_alarm_node(info, ctx))
+             reveal_note(reveal, ctx, note_button, shared), fair_alarm_node(info, ctx))
 
 
 # How many characters of a name the announcement shows (its <bdi> is 9em wide, 7em at a
@@ -148,15 +167,18 @@ def reveal_button(ctx, cls="btn"):
                   {"title": ctx.t("reveal_dismiss_label")})
 
 
-def reveal_note(shown, ctx, with_button):
+def reveal_note(shown, ctx, with_button, notice=None):
     """The reveal's note (`shown`: reveal_shown's lines), None when nothing is shown: one line
     saying which card, beside the status, never over the actions, so the crisp button stays
-    in reach (issue 11.2); its Hide button `with_button` (else it is in the actions' row)."""
+    in reach (issue 11.2); its Hide button `with_button` (else it is in the actions' row);
+    `notice`: the Queen's notice, said first in the same note (a crowded table)."""
     if not shown:
         return None
+    words = " ".join(shown)
     return h("div", {"class": "notice reveal-note", "data-testid": "reveal-note",
                      "role": "status"},
-             h("span", None, " ".join(shown)),
+             h("span", None, h("span", {"class": "queen-notice", "data-testid": "queen-notice"},
+                               notice), " ", words) if notice else h("span", None, words),
              reveal_button(ctx, "btn small") if with_button else None)
 
 
