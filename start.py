@@ -41,7 +41,8 @@ MODULES = (
     "ui.page.enginelink", "ui.page.early",
     "ui.page.guest_phase", "ui.page.room_commands", "ui.page.base_page",
     "ui.page.host_phase", "ui.page.saved_rooms", "ui.page.lookout", "ui.page.host_saves",
-    "ui.page.host_transport", "ui.page.host_page", "ui.page.guest_succession",
+    "ui.page.host_transport", "ui.page.host_replies", "ui.page.host_moved", "ui.page.host_page",
+    "ui.page.guest_succession",
     "ui.page.guest_page", "ui.page.own_room_page", "ui.page.main",
 )
 IMPORT_BUDGET_MS = 30

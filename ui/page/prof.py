@@ -17,7 +17,7 @@ TARGETS = (
     ("ui.page.base_page", "Page", "render"), ("ui.page.base_page", "Page", "ui_tick"),
     ("ui.page.guest_page", "GuestPage", "net_text"),
     ("ui.page.guest_page", "GuestPage", "net_open"),
-    ("ui.page.guest_page", "GuestPage", "step"), ("ui.page.host_page", "HostPage", "reply"),
+    ("ui.page.guest_page", "GuestPage", "step"), ("ui.page.host_replies", "HostReplies", "reply"),
     ("ui.page.host_page", "HostPage", "create"),
     ("ui.page.host_transport", "HostTransport", "start_net"),
     ("ui.page.host_page", "HostPage", "ui_tick"), ("ui.page.main", None, "main"),
@@ -37,7 +37,8 @@ TARGETS = (
     ("ui.page.table", None, "announce_node"), ("ui.page.table", None, "end_tree"),
     ("ui.page.table", None, "opponent_node"), ("ui.page.table", None, "spectator_bar"),
     ("ui.page.cues", None, "new_events"), ("ui.page.cues", None, "flights"),
-    ("ui.page.enginelink", "EngineLink", "_message"), ("ui.page.host_page", "HostPage", "room_out"),
+    ("ui.page.enginelink", "EngineLink", "_message"),
+    ("ui.page.host_replies", "HostReplies", "room_out"),
     ("ui.page.host_transport", "HostTransport", "send_remote"),
     ("ui.page.client", "Client", "take"), ("ui.page.flights", "Flights", "fly"),
 )
