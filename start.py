@@ -35,7 +35,7 @@ MODULES = (
     "ui.page.invite", "ui.page.join_screen", "ui.page.landing_screen", "ui.page.lobby_screen",
     "ui.page.screens",
     "ui.page.sound", "ui.page.storage", "ui.page.flights", "ui.page.render",
-    "ui.page.netcheck", "ui.page.link",
+    "ui.page.netcheck", "ui.page.link_signal", "ui.page.link",
     "ui.shared.gate", "ui.page.browser", "ui.page.webrtc", "ui.page.net", "ui.page.net_host",
     "ui.page.net_guest", "ui.page.enginewatch",
     "ui.page.enginelink", "ui.page.early",
