@@ -3,7 +3,8 @@
 take fails here, not first in an e2e test. Run on MicroPython by tests/test_handover.py."""
 
 GLUE = ("main", "browser", "base_page", "lookout", "own_room_page", "host_page",
-        "host_saves", "host_transport", "guest_page", "guest_succession", "enginelink")
+        "host_saves", "host_transport", "host_replies", "host_moved", "guest_page",
+        "guest_succession", "enginelink")
 
 
 def test_the_page_modules_compile():

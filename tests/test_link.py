@@ -155,7 +155,7 @@ def test_a_join_that_no_welcome_answers_counts_as_a_failed_attempt():
 
 
 def test_the_link_tests_pass_on_micropython(tmp_path):
-    """Guests run ui/page/link.py on MicroPython: the tests above, again, there."""
+    """Guests run ui/page/link.py (and link_signal.py) on MicroPython: the tests above, again, there."""
     import os
 
     from test_render_micropython import ROOT, run_tests_on_micropython
@@ -163,6 +163,7 @@ def test_the_link_tests_pass_on_micropython(tmp_path):
     files = {"/tests/test_link.py": os.path.join(ROOT, "tests", "test_link.py"),
              "/ui/__init__.py": os.path.join(ROOT, "ui", "__init__.py"),
              "/ui/page/link.py": os.path.join(ROOT, "ui", "page", "link.py"),
+             "/ui/page/link_signal.py": os.path.join(ROOT, "ui", "page", "link_signal.py"),
              "/ui/page/netcheck.py": os.path.join(ROOT, "ui", "page", "netcheck.py")}
     files = {k: v for k, v in files.items() if os.path.exists(v)}
     me = "test_the_link_tests_pass_on_micropython"

@@ -10,15 +10,15 @@ The page renders the attributes below and calls `join`, `act`, `host` on the pla
 from ui.page import client_reactions, fairplay, watchers
 from ui.page.client_page import PageSide
 from ui.page.client_reveals import REVEAL_MS, RevealSide  # noqa: F401 (REVEAL_MS: tests read it here)
+from ui.page.client_handover import HandoverSide
 from ui.page.client_send import SendSide
+from ui.page.client_view import SYNC_RETRY_MS, ViewSide, count  # noqa: F401 (tests read it here)
 from ui.page.presence import Pause
 from ui.shared import spectator_moves
 from ui.shared import wire
 from ui.shared.wire import VERSION, is_hex, is_int, is_seat  # VERSION: the protocol's one
 
-SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
 SETTLE_MS = 1000      # a welcome waits this long at most for its view to be drawn with it
-LOG_MAX = 200         # public events of the round kept for the event log
 
 
 def left_ms(value, elapsed):
@@ -41,10 +41,13 @@ RECEIVERS = {
 }
 
 
-class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
-    """One seat's view of the room: what it reads from the room's messages here; what it sends
-    (SendSide, client_send.py), its one-time reveals (RevealSide, client_reveals.py), its
-    quick reactions (ReactSide, client_reactions.py), what the page sets (PageSide).
+class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
+             client_reactions.ReactSide):
+    """One seat's view of the room: what it reads from the room's messages here; the views
+    (ViewSide, client_view.py); what a host handover needs kept (HandoverSide,
+    client_handover.py); what it sends (SendSide, client_send.py), its one-time reveals
+    (RevealSide, client_reveals.py), its quick reactions (ReactSide, client_reactions.py),
+    what the page sets (PageSide).
 
     Attributes (the model the page renders):
       screen   "join" | "lobby" | "table" | "gone"
@@ -243,46 +246,6 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
                               "name": name[:40] if isinstance(name, str) else None}
         return True
 
-    def _on_sealed(self, msg, now):
-        """`sealed` from the room: True when the model changed."""
-        # The room sealed for the players (docs/protocol.md "Host handover"): ciphertext
-        # and this seat's one share; kept, never shown.
-        box = msg.get("box")
-        if (isinstance(box, dict) and isinstance(box.get("n"), int)
-                and isinstance(msg.get("share"), str)
-                and (self.sealed is None or box["n"] > self.sealed["box"]["n"])):
-            keys = msg.get("keys")
-            # `at`: when it came (this page's ms): the room's clock ran on after it
-            # while the host still spoke (docs/protocol.md "Host handover")
-            self.sealed = {"box": box, "share": msg.get("share"), "host": msg.get("host"),
-                           "keys": keys if isinstance(keys, dict) else {}, "at": now}
-        return False
-
-    def _on_host_leaving(self, msg, now):
-        """`host_leaving` from the room: True when the model changed."""
-        # The host's player left the game: the room moves to its successor now
-        # (docs/protocol.md "Host handover"); the page starts the handover at once.
-        # The players list as it stands now is the one every page names the successor
-        # from: the old host's page may still send lists with a page that already left.
-        if not self.host_leaving:
-            self.host_leaving = True
-            self.players_at_leave = [p for p in self.players]
-        return True
-
-    def _on_standby(self, msg, now):
-        """`standby` from the room: True when the model changed."""
-        # This seat would host next (docs/protocol.md "Host handover"): every person's
-        # token in a room it hosts, should the sealed room not open. Kept, never shown.
-        tokens = msg.get("tokens")
-        if is_int(msg.get("seat")) and msg.get("seat") == self.seat \
-                and isinstance(tokens, dict) and len(tokens) <= 8 \
-                and all(is_hex(t, 32) for t in tokens.values()):
-            # and the room's spectators, for this seat to tell where the room went
-            self.standby = {"seat": msg.get("seat"), "tokens": tokens,
-                            "watchers": spectator_moves.watchers(msg.get("watchers")),
-                            "check": msg.get("check") if is_hex(msg.get("check"), 64) else None}
-        return False
-
     def _on_watching(self, msg, now):
         """`watching` from the room: True when the model changed."""
         self.spectator = True
@@ -303,7 +266,7 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
         self.players = msg.get("players") or []
         if is_seat(msg.get("host")):
             self.host_seat = msg.get("host")
-        self.games = _count(msg.get("games"), self.games)
+        self.games = count(msg.get("games"), self.games)
         if self.spectator and self.seat is None:
             # watching a lobby: the player may still type a name and join it
             if not msg.get("started") and self.screen == "table":
@@ -318,12 +281,6 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
             self.history = []
             self._clear_reveals()
             fairplay.reset(self)
-        return True
-
-    def _on_view(self, msg, now):
-        """`view` from the room: True when the model changed."""
-        self.welcomed_at = None
-        self._view(msg, now)
         return True
 
     def _on_fair(self, msg, now):
@@ -351,64 +308,6 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
             self.token = None     # the seat is gone: a later visit joins afresh
         return True
 
-    def _on_pong(self, msg, now):
-        """`pong` from the room: True when the model changed."""
-        t = msg.get("t")
-        if isinstance(t, (int, float)):
-            self.latency = now - t
-        n = msg.get("n")
-        if is_int(n) and n > self.n:
-            self._resync(now)     # the host sent a view we never got (ordered channel:
-                                  # a view sent before this pong would be here already)
-        return False
-
-    def _view(self, msg, now):
-        view = msg.get("view") or {}
-        old = self.view
-        if old is None or old.get("round") != view.get("round") or msg.get("replay") is True:
-            self.log = []             # a new round, or the round's replay: start over
-            if msg.get("replay") is not True:
-                self._clear_reveals()
-        if msg.get("replay") is True:
-            self._segment = True      # the replay: a new stretch of observed events
-        n = msg.get("n")
-        gap = is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
-        self.view = view
-        self.view_at = now
-        if is_int(n):
-            self.n = n
-            self.fresh = False
-        self.players = msg.get("players") or self.players
-        history = msg.get("history")
-        if isinstance(history, list):
-            self.history = [r for r in history if isinstance(r, list)]
-        self.games = _count(msg.get("games"), self.games)
-        if self.screen != "gone":
-            self.screen = "table"
-        self._batch += 1
-        fairplay.observe(self, view.get("round"), msg.get("events") or [])
-        for event in msg.get("events") or []:
-            if not isinstance(event, dict):
-                continue
-            if "to" in event:
-                self._reveal(event, now)
-                continue
-            self.log.append(event)
-            self._reveals_moved(event)
-        if len(self.log) > LOG_MAX:
-            self.log = self.log[-LOG_MAX:]
-        self._reveals_after(view)
-        if gap:
-            self._resync(now)         # views went missing: this one is current, the log is not
-
-    def _resync(self, now):
-        """Ask the room for the table as it is (a message went missing), at most once every
-        SYNC_RETRY_MS. Guests only: the host's own screen cannot miss anything."""
-        if self.is_host or (self.synced_at is not None and now - self.synced_at < SYNC_RETRY_MS):
-            return
-        self.synced_at = now
-        self._send({"type": "sync"})
-
     # ---- the committed shuffle (docs/protocol.md "Verifiable shuffle"; ui/page/fairplay.py) ------
 
     def _fair_message(self, kind, msg):
@@ -433,9 +332,3 @@ class Client(PageSide, SendSide, RevealSide, client_reactions.ReactSide):
                 return entry
         return None
 
-
-def _count(value, default):
-    """A count from the room (a non-negative int), else `default`."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    return default

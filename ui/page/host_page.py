@@ -16,15 +16,14 @@ from ui.page.base_page import Page
 from ui.page.browser import Timer, log, on_page, param, test_param
 from ui.page.client import Client
 from ui.page.enginelink import EngineLink, restart_room
+from ui.page.host_moved import HostMoved
 from ui.page.host_phase import HostPhase, Landing
+from ui.page.host_replies import HostReplies
 from ui.page.host_saves import HostSaves
 from ui.page.host_transport import HostTransport
-from ui.page.lookout import Probe
 from ui.page.saved_rooms import SavedRooms
 from ui.shared import hostlife
 
-PROBE_ALONE_MS = 10000    # a host page alone this long at a game looks whether the room moved
-PROBE_EVERY_MS = 15000    # ... and again this often while it stays alone
 WAITS_FOR = ("start", "new_game", "add_bot", "remove")   # taps that show the engine's start
 
 
@@ -44,10 +43,12 @@ def room_params():
     return seed, deck, test_param("cheat"), pace
 
 
-class HostPage(HostTransport, HostSaves, Page):
-    """The host: its room (in the engine worker), the room's transport, timers, storage and
-    the host's own screen. `takeover`: (spec, client, name) of a guest page that becomes the
-    host in a handover (ui/page/guest_succession.py)."""
+class HostPage(HostTransport, HostSaves, HostReplies, HostMoved, Page):
+    """The host: its room (in the engine worker), the room's transport (HostTransport), its
+    saves (HostSaves), the engine's replies (HostReplies), the check that the room did not move
+    while this page was cut off (HostMoved), timers and the host's own screen. `takeover`:
+    (spec, client, name) of a guest page that becomes the host in a handover
+    (ui/page/guest_succession.py)."""
 
     def __init__(self, screen=None, takeover=None):
         Page.__init__(self, screen)
@@ -178,48 +179,6 @@ class HostPage(HostTransport, HostSaves, Page):
         self.client.leave()
         return True
 
-    def check_moved(self, now):
-        """A host page cut off from its players (a partition: every person's seat away here
-        for PROBE_ALONE_MS) looks whether they handed the room over meanwhile (Probe), every
-        PROBE_EVERY_MS: a host that comes back must not keep hosting a stale room."""
-        client = self.client
-        if self.room_id is None or self.net is None or not self.phase.started() \
-                or client is None or (self.probe is not None and not self.probe.done):
-            self.alone_since = None if self.room_id is None else self.alone_since
-            return
-        if not host_phase.alone(client.players, client.seat):
-            self.alone_since = None
-            return
-        if self.alone_since is None:
-            self.alone_since = now
-        if host_phase.probe_due(self.alone_since, self.probed_at, now, PROBE_ALONE_MS,
-                                PROBE_EVERY_MS):
-            saved = self.saves.saved_game(self.room_id)
-            if saved is not None:
-                self.probed_at = now
-                try:
-                    self.probe = Probe(self.room_id, saved, self.moved)
-                except ValueError as e:
-                    log("no probe:", e)       # a save without a succession secret
-
-    def moved(self, new_id, token, name):
-        """The room this page resumed was handed over meanwhile (Probe): this page rejoins
-        it as a player in its own seat, as a guest of the new host. Its saved host room
-        becomes a guest's seat record: the token of its seat there (handover.next_token);
-        the save is forgotten once it is seated there, and hosted again if it cannot be."""
-        log("the room moved to", new_id, ": rejoining as a player")
-        self.probe = None
-        room_id = self.room_id
-        self.stop_net()
-        self.wake.cancel()
-        self.engine.request({"op": "drop"})
-        self.room_id = None             # pagehide saves nothing now; the save stays until
-        self.phase.to("forget")         # its seat proof there succeeds (issue 18 attack 1)
-        self.saves.leave_for(new_id, room_id)
-        browser.storage_set("crisp.token." + new_id, token)
-        browser.storage_set("crisp.name", name)
-        browser.go(self.screen.base + "?room=" + new_id, replace=True)
-
     def forget_room(self):
         if self.room_id is not None:
             room_id = self.room_id
@@ -341,104 +300,3 @@ class HostPage(HostTransport, HostSaves, Page):
             self.retry_net(now)
             self.beat(now)
         Page.ui_tick(self)
-
-    # -- the room (in the engine worker) and its outputs
-    def local_send(self, text):
-        self.engine.request({"op": "receive", "conn": "local", "text": text,
-                             "now": self.clock()})
-
-    def reply(self, asked, msg):
-        """One reply of the engine to the request `asked` (its op): host_phase.reply_kind
-        says what it is."""
-        kind = host_phase.reply_kind(asked, msg, self.room_id)
-        if kind == "checked":
-            self.checked(msg)
-        elif kind == "name_refused":
-            self.name_refused(msg)
-        elif kind == "takeover_failed":
-            # the room could not be made here (nothing to deal again from): say so
-            log("the takeover failed:", msg.get("error"))
-            self.client.set_handover({"me": True, "failed": True})
-            self.render()
-        elif kind in ("refused", "unreadable"):
-            log("engine refused", asked, ":", msg.get("error"))
-            if kind == "unreadable":
-                self.unreadable()
-        elif kind == "room":
-            self.room_out(msg)
-
-    def room_out(self, msg):
-        """The room's outputs of one reply: to the host's own screen, to its guests, the save
-        to localStorage, the next wakeup armed."""
-        if msg.get("handover") is not None:
-            self.took_over(msg)
-        out = msg.get("out")
-        todo = hostlife.sort_out(out if isinstance(out, list) else [], "local")
-        now = self.now()
-        self.send_remote(todo)
-        for text in todo["local"]:
-            self.client.receive(text, now)
-        self.deliver(todo, msg.get("dropped"))
-        save = msg.get("save")
-        if isinstance(save, str):
-            self.last_save = save
-            self.saves.save(self.room_id, save)
-        if todo["local"] and self.client.screen != "join":
-            self.phase.waits = False
-        if self.phase.heard(bool(msg.get("started")), bool(todo["local"])):
-            self.client.host({"type": "start"})
-        self.schedule(msg.get("wakeup"))
-        if todo["local"] or todo["changed"]:
-            self.render_soon()
-
-    def took_over(self, msg):
-        """The takeover made its room: its clock is the room's from now on; the old room's
-        spectators hear where it went once the new id is held."""
-        clock = msg.get("clock")
-        if isinstance(clock, (int, float)):
-            self.clock_ = hostlife.Clock(self.now(), int(clock), running=True)
-        self.client.set_handover(None, self.now())
-        log("took over the room:", msg.get("handover"))
-        self.followers = host_phase.followers_of(msg)
-        self.tell_followers()
-
-    def unreadable(self):
-        """The engine could not read the saved room it was to restore: dropped, and the
-        landing says so."""
-        log("saved room unreadable, dropped:", self.room_id)
-        room_id = self.room_id
-        self.forget_room()
-        self.refuse_save(room_id)
-        self.client = None
-        self.phase.waits = False
-        self.render()
-
-    def checked(self, msg):
-        """The engine's answer on the saved room the landing offers: a refused one is dropped
-        (the landing says so instead of offering it)."""
-        offer = self.offer
-        if msg.get("op") != "refused" or msg.get("failed") or offer is None:
-            return
-        self.offer = None
-        self.refuse_save(offer.get("room_id"))
-        self.render()
-
-    def name_refused(self, msg):
-        """The room refused the host's name (taken by a bot's, nothing visible): back to the
-        landing, which says why; the room that was being made is forgotten."""
-        self.forget_room()
-        self.client = None
-        self.phase.waits = False
-        self.landing_error = {"code": msg.get("code") or "bad_name",
-                              "text": msg.get("error") or ""}
-        self.render()
-
-    def schedule(self, at):
-        if not isinstance(at, (int, float)):
-            self.wake.cancel()
-        else:
-            self.wake.at(at - self.clock())
-
-    def tick(self):
-        if self.room_id is not None:
-            self.engine.request({"op": "tick", "now": self.clock()})
