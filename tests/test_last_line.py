@@ -4,7 +4,7 @@ log's words elsewhere; the whole line in its title and in the log."""
 from test_render_model import NAMES, show, table_model
 from ui.page import i18n_events
 from ui.page.vdom import find, text_of
-from ui.shared.lastline import SHORT_KEYS, line_key, short_line
+from ui.shared.lastline import SHORT_KEYS, line_key, say, short_line
 
 
 def test_the_short_words_are_for_a_crowded_table_and_the_long_moves_only():
@@ -14,6 +14,21 @@ def test_the_short_words_are_for_a_crowded_table_and_the_long_moves_only():
     assert line_key("ev_queen_on_you", True) == "lm_queen_on_you"
     assert line_key("ev_swap", False) == "ev_swap"
     assert line_key("ev_discard", True) == "ev_discard"
+
+
+def test_say_looks_the_short_words_up_on_a_crowded_table_and_counts_a_plural():
+    class Ctx:
+        def t(self, key, **values):
+            return ("t", key, values)
+
+        def tn(self, key, count, **values):
+            return ("tn", key, count, values)
+
+    ctx = Ctx()
+    assert say(ctx, "ev_swap", True, name="Ana") == ("t", "lm_swap", {"name": "Ana"})
+    assert say(ctx, "ev_swap", False, name="Ana") == ("t", "ev_swap", {"name": "Ana"})
+    assert say(ctx, "ev_king", True, 2, n=2) == ("tn", "lm_king", 2, {"n": 2})
+    assert say(ctx, "ev_discard", True, 0) == ("tn", "ev_discard", 0, {})
 
 
 def test_every_short_key_has_its_words_in_both_languages():

@@ -1,5 +1,5 @@
 """One definition each of the shared checks and constants (issue 19): `is_int` (not a bool),
-`is_hex`, the constant-time `same`, and `QUIET_MS`, across the product (ui/, crisp_core/,
+`is_hex`, the constant-time `same`, `QUIET_MS` and `CROWDED` (5+ seats), across the product (ui/, crisp_core/,
 tools/). A module that needs one imports it: crisp_core.actions.is_int (on every page: the
 screens load actions.py at start), crisp_core.checks.is_hex and .same (crisp_core may not
 import ui/; ui/shared/wire.py and proof.py pass them on).
@@ -15,7 +15,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: name: its one home (path).
 HOMES = {"is_int": "crisp_core/actions.py", "is_hex": "crisp_core/checks.py",
-         "same": "crisp_core/checks.py", "QUIET_MS": "ui/page/link_signal.py"}
+         "same": "crisp_core/checks.py", "QUIET_MS": "ui/page/link_signal.py",
+         "CROWDED": "ui/shared/lastline.py"}
 #: (name, path, how many definitions there): owner. Copies still to go.
 COPIES = {
 }

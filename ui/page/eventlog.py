@@ -6,7 +6,7 @@ Pure: runs on MicroPython, Pyodide and CPython (tests).
 
 from ui.page.vdom import h, isolate, kept
 from ui.page.viewmodel import card_text, read, seat_name
-from ui.shared.lastline import line_key
+from ui.shared.lastline import say
 
 LOG_LINES = 40
 
@@ -45,20 +45,20 @@ def event_text(ev, players, ctx, me=None, short=False):
     if ty == "recycle":
         return ctx.tn("ev_recycle", ev.get("count", 0), count=ev.get("count", 0))
     if ty == "swap":
-        return ctx.t(line_key(k("ev_swap"), short), name=name, pos=pos(ev.get("pos")),
-                     card=card_text(ev.get("card")))
+        return say(ctx, k("ev_swap"), short, name=name, pos=pos(ev.get("pos")),
+                   card=card_text(ev.get("card")))
     if ty == "discard":
         return ctx.t(k("ev_discard"), name=name, card=card_text(ev.get("card")))
     if ty == "jack":
-        return ctx.t(line_key(k("ev_jack"), short), name=name)
+        return say(ctx, k("ev_jack"), short, name=name)
     if ty == "queen":
         key = "ev_queen_on_you" if (me is not None and ev.get("target") == me) else k("ev_queen")
-        return ctx.t(line_key(key, short), name=name, pos=pos(ev.get("pos")),
-                     target=seat_name(players, ev.get("target", 0), ctx),
-                     target_pos=pos(ev.get("target_pos")))
+        return say(ctx, key, short, name=name, pos=pos(ev.get("pos")),
+                   target=seat_name(players, ev.get("target", 0), ctx),
+                   target_pos=pos(ev.get("target_pos")))
     if ty == "king":
-        return ctx.tn(line_key(k("ev_king"), short), ev.get("pending", 2), name=name,
-                      n=ev.get("pending", 2))
+        return say(ctx, k("ev_king"), short, ev.get("pending", 2), name=name,
+                   n=ev.get("pending", 2))
     if ty == "timeout" and ev.get("away"):
         # the room ended the turn of a player who is away (not a slow one)
         line = ctx.t(k("ev_timeout_away"), name=name)

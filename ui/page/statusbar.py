@@ -8,7 +8,7 @@ CPython (tests).
 
 from crisp_core.actions import PLAY_PHASES
 from ui.shared.graphemes import cut_whole
-from ui.shared.lastline import NAME_CHARS, short_line
+from ui.shared.lastline import CROWDED, NAME_CHARS, short_line
 from ui.page import cards
 from ui.page.cues import ANNOUNCE_MS
 from ui.page.eventlog import last_move, queen_notice
@@ -38,9 +38,6 @@ def timer_node(info, ctx):
              # word is the ring's label for a screen reader
              h("span", {"class": "pause-bars", "aria-hidden": "true"}) if paused
              else h("span", None, clock(timer)))
-
-
-CROWDED = 5        # seats from which a phone's status bar counts its lines
 
 
 def status_lines(n, moved, notice, reveal):
@@ -145,7 +142,7 @@ def announce_node(ui, info, ctx):
         else:
             name = info["seats"][seat]["name"] if (isinstance(seat, int)
                                                     and 0 <= seat < info["n"]) else ""
-            limit = ANNOUNCE_NAME_CROWDED if info["n"] >= 5 else ANNOUNCE_NAME
+            limit = ANNOUNCE_NAME_CROWDED if info["n"] >= CROWDED else ANNOUNCE_NAME
             whole_text = ctx.t("ann_crisp", name=name)
             text = ctx.t("ann_crisp", name=cut_name(name, limit))
         if ann.get("mine"):
@@ -173,7 +170,8 @@ def reveal_shown(model, info, ctx):
     for c in (info["seats"][me]["cards"] if me is not None and 0 <= me < info["n"] else []):
         if until.get((me, c["pos"])) == "turn" and cards.is_card(c["card"]):
             # a crowded table says it shorter (the card shows face up in the hand)
-            shown.append(ctx.t("reveal_note_short", card=card_text(c["card"])) if info["n"] >= 5
+            crowded = info["n"] >= CROWDED
+            shown.append(ctx.t("reveal_note_short", card=card_text(c["card"])) if crowded
                          else ctx.t("reveal_note", pos=ctx.t("pos_" + c["pos"]),
                                     card=card_text(c["card"])))
     return shown

@@ -15,6 +15,7 @@ from ui.page.statusbar import announce_node, reveal_button, reveal_shown, status
 from ui.page.vdom import h, kept
 from ui.page.table_model import table_info
 from ui.page.viewmodel import player_list, secs
+from ui.shared.lastline import CROWDED
 from ui.page.widgets import (button, card_button, card_name, card_node, leave_button,
                              name_input, place_label)
 
@@ -178,15 +179,15 @@ def table_tree(model, ui, ctx):
     # the guided round's tip: at the reveal it sits in the results sheet, which would cover it
     tip = guided_screens.tip(model, ui, ctx)
     end = end_tree(model, info, ui, ctx, tip) if info["results"] is not None else None
-    grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= 4 else "")
+    grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= CROWDED - 1 else "")
     # 5 to 8 players: on a short phone the opponents' seats scroll in their own box (CSS),
     # which a keyboard reaches too, and which says what it holds
     grid_attrs = {"class": grid_cls}
-    if len(others) >= 4:
+    if len(others) >= CROWDED - 1:
         grid_attrs.update({"tabindex": "0", "role": "region",
                            "aria-label": ctx.t("opponents")})
     return h("main", {"class": "table phase-" + str(info["phase"])
-                      + (" crowded" if len(others) >= 4 else "")
+                      + (" crowded" if len(others) >= CROWDED - 1 else "")
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", grid_attrs, [kept_opponent(ctx, r, info) for r in others]),
              spectator_bar(model, info, ui, ctx) if info["spectator"] else None,

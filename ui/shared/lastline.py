@@ -16,7 +16,9 @@ SHORT_KEYS = {"ev_swap": "lm_swap", "ev_swap_you": "lm_swap_you", "ev_jack": "lm
               "ev_queen_you": "lm_queen_you", "ev_queen_on_you": "lm_queen_on_you",
               "ev_king": "lm_king", "ev_king_you": "lm_king_you"}
 
-CROWDED = 5          # seats from which the line is short
+# seats from which a table is crowded: the page's crowded layout (two opponents a row,
+# ui/page/table.py), its status bar's shorter notes and this line's short words
+CROWDED = 5
 NAME_CHARS = 10      # characters of a name the short line shows (then "...")
 
 
@@ -27,8 +29,16 @@ def short_line(n):
 
 def line_key(key, short):
     """The i18n key for the log's `key` in the last move's line: its short "lm_" key when
-    `short` and the key has one, else `key` (eventlog.event_text looks it up with
-    ctx.t(line_key(key, short), ...) or ctx.tn(...))."""
+    `short` and the key has one, else `key`."""
     if short and key in SHORT_KEYS:
         return SHORT_KEYS[key]
     return key
+
+
+def say(ctx, key, short, count=None, **values):
+    """The words of the log's text `key` (ctx: the page's context, its t/tn), in the short
+    words of a crowded table's line when `short` (line_key); `count`: a plural's number
+    (ctx.tn), None for a plain text; `values`: the text's placeholders."""
+    if count is None:
+        return ctx.t(line_key(key, short), **values)
+    return ctx.tn(line_key(key, short), count, **values)
