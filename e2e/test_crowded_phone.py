@@ -129,7 +129,8 @@ def test_the_guided_round_keeps_its_tip_the_hand_and_ready_on_a_360x640_screen(
     round, at 360 x 640) put Ready below the fold under the tip; later, a held card's,
     a held Queen's and the crisp window's buttons sat up to 30 px below it. At every step
     of the round that waits on a tap (the peek, a draw, a card held to swap or discard, a
-    Jack, a Queen and its target, a King, the crisp window), in both languages: the tip is
+    Jack, a Queen and its target, a King, the crisp window, with a Jack's reveal too), in both
+    languages: the tip is
     on the first screen and so is every live control of their own."""
     phone = small_phone(new_phone, screens_pages)
     page = phone.page
@@ -139,10 +140,17 @@ def test_the_guided_round_keeps_its_tip_the_hand_and_ready_on_a_360x640_screen(
     for card, do in (("Jd", "jack"), ("Kd", "king")):
         steps[do + "-held"] = M.table(3, 0, M.LONG, held={"seat": 0, "from": "deck", "card": card},
                                       allowed=[{"do": do}, {"do": "discard"}])
+    # the crisp window after a Jack: its reveal shows too (a tester's guided round: Hide and
+    # crisp half below the fold)
+    shown = M.table(3, 0, M.LONG, turn=1, crisp_window={"seat": 0, "left": 2400},
+                    allowed=[{"do": "crisp"}],
+                    log=PLAY + [{"type": "jack", "seat": 0}, {"type": "turn", "seat": 1}])
+    shown.update(reveals={"0:center": "8d"}, reveal_until={"0:center": "turn"})
+    steps["crisp-after-jack"] = shown
     for lang in ("es", "en"):
         for name, model in steps.items():
             if name not in ("peek", "my-turn", "held", "jack-held", "queen-held", "queen-target",
-                            "king-held", "crisp-window"):
+                            "king-held", "crisp-window", "crisp-after-jack"):
                 continue
             model = dict(model, view=dict(model["view"], round=1),
                          _ui=dict(model.get("_ui") or {}, guided=True))

@@ -73,9 +73,8 @@ ES = {
     "guide_queen_target": "Ahora toca una carta de otro jugador: te la llevas. Si queda a tu "
                           "izquierda o a tu derecha, la ves una vez.",
     "guide_king": "\u00a1Un Rey! \u00dasalo: este turno robas dos veces m\u00e1s.",
-    "guide_crisp": "Se ha acabado tu turno. Si crees que tus cartas suman menos que las de "
-                   "los dem\u00e1s, pulsa \u00a1Crisp! ahora: tienes 3 segundos. "
-                   "\u00bfTodav\u00eda no? Espera.",
+    "guide_crisp": "Tu turno ha terminado. Si crees que sumas menos que los dem\u00e1s, "
+                   "pulsa \u00a1Crisp! ahora: tienes 3 segundos. Si no, espera.",
     "guide_called": "\u00a1Has cantado crisp! Los dem\u00e1s juegan un \u00faltimo turno y "
                     "luego se ven todas las cartas.",
     "guide_last_turns": "Alguien ha cantado crisp: es el \u00faltimo turno de la ronda. "

@@ -160,18 +160,19 @@ def announce_node(ui, info, ctx):
              h("strong", None, text), h("small", None, sub) if sub else None)
 
 
-def reveal_shown(model, info, ctx):
+def reveal_shown(model, info, ctx, tip=False):
     """My cards a Jack or a Queen shows until the next turn (Client.reveal_until "turn"):
-    [the line saying which], empty when none; at a crowded table (5 seats or more) the line
-    names the card only."""
+    [the line saying which], empty when none; at a crowded table (5 seats or more), or while
+    the guided round's tip tells what to do (`tip`), the line names the card only (a short
+    phone kept crisp below the fold under the tip and the long note)."""
     me = info["me"]
     until = read(model, "reveal_until", {}) or {}
     shown = []
     for c in (info["seats"][me]["cards"] if me is not None and 0 <= me < info["n"] else []):
         if until.get((me, c["pos"])) == "turn" and cards.is_card(c["card"]):
-            # a crowded table says it shorter (the card shows face up in the hand)
-            crowded = info["n"] >= CROWDED
-            shown.append(ctx.t("reveal_note_short", card=card_text(c["card"])) if crowded
+            # said shorter there (the card shows face up in the hand)
+            short = tip or info["n"] >= CROWDED
+            shown.append(ctx.t("reveal_note_short", card=card_text(c["card"])) if short
                          else ctx.t("reveal_note", pos=ctx.t("pos_" + c["pos"]),
                                     card=card_text(c["card"])))
     return shown

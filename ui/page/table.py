@@ -162,7 +162,9 @@ def table_tree(model, ui, ctx):
     # the hand or a button (issue 20.3); its live region is always there, so that it is heard
     # a Jack's or Queen's reveal: its words in the status bar, its Hide button in the actions'
     # row beside crisp (a row of the status bar pushed crisp off a crowded phone's screen)
-    reveal = reveal_shown(model, info, ctx)
+    # the guided round's tip: at the reveal it sits in the results sheet, which would cover it
+    tip = guided_screens.tip(model, ui, ctx)
+    reveal = reveal_shown(model, info, ctx, tip is not None)
     has_actions = not (info["phase"] in END_PHASES or info["spectator"])
     in_actions = bool(reveal) and has_actions and not (info["held"] is not None
                                                        and info["held"]["mine"])
@@ -176,8 +178,6 @@ def table_tree(model, ui, ctx):
                    mine, info, ctx, ui)
     log = log_node(model, players, ctx)
     # End of round / game
-    # the guided round's tip: at the reveal it sits in the results sheet, which would cover it
-    tip = guided_screens.tip(model, ui, ctx)
     end = end_tree(model, info, ui, ctx, tip) if info["results"] is not None else None
     grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= CROWDED - 1 else "")
     # 5 to 8 players: on a short phone the opponents' seats scroll in their own box (CSS),
