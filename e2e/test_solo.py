@@ -287,7 +287,7 @@ def test_the_engine_start_reports_fine_truthful_progress(new_phone):
     while page.evaluate("!window.__engineStatus.some((s) => s.op === 'ready')"):
         assert page.evaluate("!window.__engineStatus.some((s) => s.op === 'failed')")
         time.sleep(0.05)
-    # every words the banner said, recorded on the page as they changed (polling them from
+    # all the texts the banner showed, recorded on the page as they changed (polling them from
     # here saw one under stress-ng: the start from the snapshot is quicker than the polls)
     texts = set(page.evaluate("window.__bannerTexts"))
     status = page.evaluate("window.__engineStatus")
