@@ -17,6 +17,22 @@ from test_table_fit import show, small_phone
 
 PLAY = [{"type": "deal", "round": 2, "dealer": 0}, {"type": "play", "turn": 1}]
 
+
+def revealing(model, seat, card="Qs"):
+    """`model` with `seat`'s centre card `card` shown until the next turn (a Jack's or a
+    Queen's reveal: the card face up and its note)."""
+    return dict(model, reveals={"%d:center" % seat: card},
+                reveal_until={"%d:center" % seat: "turn"})
+
+
+def eight_seat_screens(names, seat):
+    """(lang, name, model) of each of M.screens' `names` at 8 seats with long names, seen
+    from `seat`, in Spanish then English."""
+    for lang in ("es", "en"):
+        for name, model in M.screens(8, seat, M.LONG):
+            if name in names:
+                yield lang, name, model
+
 # Inside the piles and the player's own hand: each face's corner mark against its middle
 # figure; the empty discard pile's word against its place; the crisp word against its
 # button's edges (px of room each side). [(what, test id, detail)]
@@ -78,25 +94,23 @@ def test_small_cards_the_empty_discard_and_crisp_read_whole_at_eight_seats(
     problems = []
     folds = []
     seat = 4
+    for lang, name, model in eight_seat_screens(("my-turn", "held", "queen-held",
+                                                 "queen-target", "crisp-window",
+                                                 "other-holds"), seat):
+        for discard in (["7h", "Qd"], []):
+            shown = dict(model, view=dict(model["view"], discard=discard))
+            show(page, shown, lang)
+            for p in page.evaluate(SMALL_CARDS):
+                problems.append((lang, name, discard[-1:]) + tuple(p))
     for lang in ("es", "en"):
-        for name, model in M.screens(8, seat, M.LONG):
-            if name not in ("my-turn", "held", "queen-held", "queen-target", "crisp-window",
-                            "other-holds"):
-                continue
-            for discard in (["7h", "Qd"], []):
-                shown = dict(model, view=dict(model["view"], discard=discard))
-                show(page, shown, lang)
-                for p in page.evaluate(SMALL_CARDS):
-                    problems.append((lang, name, discard[-1:]) + tuple(p))
         # a Queen's (and a Jack's) reveal: the card and its note until the next turn
         for what, ev in (("queen", {"type": "queen", "seat": seat, "pos": "center",
                                     "target": 5, "target_pos": "left"}),
                          ("jack", {"type": "jack", "seat": seat})):
-            model = M.table(8, seat, M.LONG, turn=5, crisp_window={"seat": seat, "left": 2400},
-                            allowed=[{"do": "crisp"}],
-                            log=PLAY + [ev, {"type": "turn", "seat": 5}])
-            model.update(reveals={"%d:center" % seat: "Qs"},
-                         reveal_until={"%d:center" % seat: "turn"})
+            model = revealing(M.table(8, seat, M.LONG, turn=5,
+                                      crisp_window={"seat": seat, "left": 2400},
+                                      allowed=[{"do": "crisp"}],
+                                      log=PLAY + [ev, {"type": "turn", "seat": 5}]), seat)
             show(page, model, lang)
             assert page.locator('#app [data-testid="reveal-note"]').is_visible()
             own = page.evaluate(OWN_ACTIONS)
@@ -142,11 +156,10 @@ def test_the_guided_round_keeps_its_tip_the_hand_and_ready_on_a_360x640_screen(
                                       allowed=[{"do": do}, {"do": "discard"}])
     # the crisp window after a Jack: its reveal shows too (a tester's guided round: Hide and
     # crisp half below the fold)
-    shown = M.table(3, 0, M.LONG, turn=1, crisp_window={"seat": 0, "left": 2400},
-                    allowed=[{"do": "crisp"}],
-                    log=PLAY + [{"type": "jack", "seat": 0}, {"type": "turn", "seat": 1}])
-    shown.update(reveals={"0:center": "8d"}, reveal_until={"0:center": "turn"})
-    steps["crisp-after-jack"] = shown
+    steps["crisp-after-jack"] = revealing(
+        M.table(3, 0, M.LONG, turn=1, crisp_window={"seat": 0, "left": 2400},
+                allowed=[{"do": "crisp"}],
+                log=PLAY + [{"type": "jack", "seat": 0}, {"type": "turn", "seat": 1}]), 0, "8d")
     for lang in ("es", "en"):
         for name, model in steps.items():
             if name not in ("peek", "my-turn", "held", "jack-held", "queen-held", "queen-target",
@@ -179,10 +192,7 @@ def noted(model, seat, reveal):
     queen = {"type": "queen", "seat": seat - 1, "pos": "right", "target": seat,
              "target_pos": "left"}
     model = dict(model, log=list(model["log"]) + [queen, {"type": "turn", "seat": seat}])
-    if reveal:
-        model.update(reveals={"%d:center" % seat: "Qs"},
-                     reveal_until={"%d:center" % seat: "turn"})
-    return model
+    return revealing(model, seat) if reveal else model
 
 
 @pytest.mark.parametrize("width,height", [(360, 640)])
@@ -198,19 +208,16 @@ def test_a_queen_notice_and_a_reveal_note_leave_the_buttons_on_the_first_screen(
     problems = []
     folds = []
     seat = 4
-    for lang in ("es", "en"):
-        for name, model in M.screens(8, seat, M.LONG):
-            if name not in NOTED:
-                continue
-            for reveal in (False, True):
-                show(page, noted(model, seat, reveal), lang)
-                assert page.locator('#app [data-testid="queen-notice"]').is_visible(), name
-                below = page.evaluate(FOLD)
-                own = page.evaluate(OWN_ACTIONS)
-                if below:
-                    folds.append((lang, name, reveal, below))
-                if own["out"]:
-                    problems.append((lang, name, reveal, own["out"]))
+    for lang, name, model in eight_seat_screens(NOTED, seat):
+        for reveal in (False, True):
+            show(page, noted(model, seat, reveal), lang)
+            assert page.locator('#app [data-testid="queen-notice"]').is_visible(), name
+            below = page.evaluate(FOLD)
+            own = page.evaluate(OWN_ACTIONS)
+            if below:
+                folds.append((lang, name, reveal, below))
+            if own["out"]:
+                problems.append((lang, name, reveal, own["out"]))
     print("px below the fold with a Queen's notice, %dx%d: %d screens %s"
           % (width, height, len(folds), folds[:6]))
     for p in problems:
