@@ -2,7 +2,7 @@
 
 One home for: the three positions of a hand, the phases of a round, the sources of a draw,
 and the schema of an action (its kind and the fields it may carry). The engine
-(``crisp_core.game``), the room (``ui/worker/room.py``) and the scenario runner
+(``crisp_core.game``), the room (``ui/worker/play.py``) and the scenario runner
 (``crisp_core.scenario``) check an action's shape with :func:`check_shape`; the screens
 (``ui/page/render.py``, guests included) take the positions and phases from here.
 

@@ -11,24 +11,24 @@ host-only messages.
 The Room holds the state and the front door: every message is checked by the wire table
 (ui/shared/wire.py TO_ROOM: fields, sender, phase) and goes to its handler (HANDLERS). Each
 concept has its module: seats and the door (ui/worker/seats.py), spectators (spectators.py),
-the lobby's host commands and leaving (lobby.py), the fair deal (fairdeal.py, a `FairDeal`
+the lobby's host commands and leaving (lobby.py), the play: actions from seats and bots
+through the engine (play.py), the fair deal (fairdeal.py, a `FairDeal`
 the room holds), the outbox (outbox.py), saves (saves.py), the host handover
 (succession.py) and names (names.py).
 """
 
-import random
 import secrets
 
-from crisp_core import Bot, IllegalAction, is_card
-from crisp_core.actions import ActionError, check_shape
+from crisp_core import is_card
 from ui.shared import handover, roomcode, wire
 from ui.shared.gate import Gate
 from ui.shared.wire import (BOT_LEVELS, DEFAULT_OPTIONS, MAX_TEXT, VERSION,  # noqa: F401
                             BadMessage, parse)
-from ui.worker import lobby, outbox, reactions, saves, seats, spectators, succession
+from ui.worker import lobby, outbox, play, reactions, saves, seats, spectators, succession
 from ui.worker.fairdeal import CONTRIBUTE_MS, PROOF_ACTIONS, FairDeal  # noqa: F401
 from ui.worker.names import MAX_NAME, check_name, clean_name  # noqa: F401
 from ui.worker.outbox import LOG_KEEP, LOG_REPLAY  # noqa: F401
+from ui.worker.play import bot_maker, check_action  # noqa: F401
 from ui.worker.saves import check_saved, is_event  # noqa: F401
 from ui.worker.seats import (GONE_MS, LEFT_BOT, LOCAL, MAX_SEATS, RATE_BURST,  # noqa: F401
                              RATE_PER_S, SILENT_MS, SYNC_MS, Seat)
@@ -40,46 +40,6 @@ def new_room_id():
     """A fresh room id, usable as a PeerJS id: "crisp-" + a room code (ui/shared/roomcode.py: 50
     random bits in 10 characters that friends can read out and type)."""
     return roomcode.room_id(roomcode.new_code(secrets.randbits))
-
-
-def bot_maker(seed, pace=1.0):
-    """A `make_bot` for Room: crisp_core bots, each with its own `random.Random` seeded from
-    the room's seed and its seat (never the global random). `pace` scales their think times
-    (1: a person's pace; the host page's test-only `?botpace=`)."""
-    def make_bot(level, seat):
-        return Bot(seat, level, random.Random("crisp-bot:%s:%d" % (seed, seat)), pace)
-    return make_bot
-
-
-def check_action(action, players):
-    """Check an action's shape (crisp_core.actions, with `target` a seat of this room) and
-    return it; legality is the engine's job. Raises BadMessage `bad_message`."""
-    try:
-        check_shape(action, players)
-    except ActionError as e:
-        raise BadMessage("bad_message", str(e))
-    return action
-
-
-def act(room, conn, msg, now):
-    """An engine action from a seat (`action`), for the view `n` it answers."""
-    action = msg["action"]
-    seat = room.conns[conn]
-    check_action(action, len(room.seats))
-    if "n" in msg:
-        _fresh(room.seats[seat], msg["n"])
-    if action["do"] == "next_round" and conn != LOCAL:
-        raise BadMessage("not_host", "only the host starts the next round")
-    return room.apply(seat, action, now)
-
-
-def _fresh(seat, n):
-    """An action names the view it answers (`n`): one from before what this seat may do
-    last changed is stale (a late tap, a replayed message) and is refused."""
-    if not wire.is_int(n) or not 0 <= n <= seat.n:
-        raise BadMessage("bad_message", "n must be the number of a view you received")
-    if n < seat.allowed_n:
-        raise BadMessage("stale", "the table has changed since that view")
 
 
 def contribute(room, conn, msg, now):
@@ -96,7 +56,7 @@ def _typed(out):
 # Each message a page sends (ui/shared/wire.py TO_ROOM) -> its handler(room, conn, msg, now).
 HANDLERS = {
     "join": seats.join, "proof": seats.check_proof, "ping": seats.ping, "sync": seats.sync,
-    "action": act, "contribute": contribute, "watch": spectators.watch,
+    "action": play.act, "contribute": contribute, "watch": spectators.watch,
     "sit": spectators.sit, "approve": spectators.approve, "leave": lobby.leave,
     "options": lobby.options, "start": lobby.start, "next_round": lobby.next_round,
     "add_bot": lobby.add_bot, "remove": lobby.remove, "stand_in": lobby.stand_in,
@@ -272,10 +232,10 @@ class Room:
         told = outbox.watchers_changed(self) if silent else []    # it leaves `watchers`
         changed = seats.check_silence(self, now)
         if self.deal.due(now):
-            return _typed(told + self.deal.deal(now) + self._run_bots(now))
+            return _typed(told + self.deal.deal(now) + play.run_bots(self, now))
         if self.game is None:
             return _typed(outbox.broadcast(self)) if changed else _typed(told)
-        return _typed(told + self.advance(now, changed) + self._run_bots(now))
+        return _typed(told + self.advance(now, changed) + play.run_bots(self, now))
 
     def next_wakeup(self):
         """When `tick` should run next (ms), or None."""
@@ -345,48 +305,6 @@ class Room:
         if phase == "over" and (self.game is None or self.game.phase != "game_over"):
             raise BadMessage("not_over", "the game is not over")
 
-    # ---- the engine ---------------------------------------------------------------------
-
-    def apply(self, seat, action, now):
-        """Fire what is due, then apply one checked action for `seat` through the engine."""
-        out = self.advance(now)
-        if (action["do"] == "next_round" and self.game.phase == "round_over"
-                and self.deal.wanted()):
-            return out + self.deal.begin(now)   # commit first, deal once contributions are in
-        try:
-            events = self.game.apply(seat, action, now)
-        except IllegalAction as e:
-            out.append((self.seats[seat].conn, wire.error(e.code, str(e))))
-            return out
-        return out + outbox.after_change(self, events, now)
-
-    def advance(self, now, changed=False):
-        """Fire what is due at `now` (the engine's deadlines, away players' parts) and send
-        views when anything moved (a passed deadline may change only what a seat may do)."""
-        deadline = self.game.next_deadline()
-        events = self.game.advance(now) + seats.forfeits(self, now)
-        if changed or events or (deadline is not None and deadline <= now):
-            return outbox.after_change(self, events, now)
-        return []
-
-    def _run_bots(self, now):
-        out = []
-        for index, seat in enumerate(self.seats):
-            plan = seat.plan
-            if plan is None or plan["at"] > now or self.game is None:
-                continue
-            seat.plan = None
-            try:
-                action = check_action(plan["action"], len(self.seats))
-            except BadMessage:
-                continue
-            out += [o for o in self.apply(index, action, now) if o[0] is not None]
-        return out
-
-    def _record(self, events):
-        """Keep the round's record of `events` (outbox.record; a test room records more)."""
-        outbox.record(self, events)
-
     # ---- helpers for the concept modules -------------------------------------------------
 
     def drop(self, conn):
@@ -406,6 +324,10 @@ class Room:
         """A fresh seat token (`make_token(16)`: 128 bits)."""
         return self.make_token(16)
 
+    def _record(self, events):
+        """Keep the round's record of `events` (outbox.record; a test room records more)."""
+        outbox.record(self, events)
+
     def _clock(self, now):
         if now > self.now:
             self.now = now
@@ -413,6 +335,8 @@ class Room:
 
     # ---- the concept modules' functions of the room, as its methods ----------------------
 
+    apply = play.apply                      # one checked action through the engine
+    advance = play.advance                  # what is due on the engine's clock
     watchers = spectators.watchers          # the spectators the next host tells (`moved`)
     to_dict = saves.to_dict                 # the whole room, JSON-safe
     from_dict = classmethod(saves.from_dict)
