@@ -143,10 +143,15 @@ class Link(LinkSignal):
     # ---- what happened --------------------------------------------------------------------
 
     def connecting(self, now):
+        """The page began an attempt to open a data connection at `now` (ms); it fails if
+        not open within ATTEMPT_MS (`step`). Returns None, raises nothing."""
         self.attempt_at = now
         self.retry_at = None
 
     def opened(self, now):
+        """The data connection opened at `now` (ms): the attempt succeeded, silence is judged
+        from here, and what was said of the host's absence or the network (missing,
+        unreachable, doubted) is cleared. Returns None, raises nothing."""
         self.open = True
         self.idle_closed = False
         self.attempt_at = None
@@ -269,6 +274,11 @@ class Link(LinkSignal):
     # ---- what to do -----------------------------------------------------------------------
 
     def step(self, now):
+        """What the page must do at `now` (ms): a list of "drop", "connect", "ping" (each at
+        most once, in that order; see the class), after judging silence, failed
+        attempts and unanswered joins; it also updates what `status()` says (quiet,
+        unreachable, silent, behind). [] for a browser without WebRTC or a bad link.
+        Raises nothing."""
         if self.incapable or self.malformed:
             return []
         todo = []
