@@ -103,6 +103,8 @@ def test_spanish_never_gives_a_player_a_gender():
     badges = [k for k in i18n.ES if k.startswith(("badge_", "tip_"))]
     masculine = re.compile(r"anfitri\u00f3n|\b(listo|conectado)\b", re.I)
     assert [(k, i18n.ES[k]) for k in badges if masculine.search(i18n.ES[k])] == []
+    # nor is the host a man in any text: "quien organiza", or the host's name
+    assert [(k, v) for k, v in i18n.ES.items() if "anfitri" in v.lower()] == []
 
 
 def test_the_log_and_the_status_tell_a_move_in_one_tense():
@@ -244,7 +246,7 @@ def test_no_join_form_until_the_room_answers():
 def test_a_wrong_link_says_what_to_do_with_no_form():
     for status in ("no_room", "bad_link"):
         for lang, words in (("en", ("whole link", "ask the host", "host a game of your own")),
-                            ("es", ("enlace entero", "pide al anfitri\u00f3n",
+                            ("es", ("enlace entero", "a quien organiza",
                                     "crea tu propia sala"))):
             tree, ctx = show(join_model(status=status), lang=lang)
             banner = text_of(find(tree, "connection"))

@@ -205,7 +205,7 @@ ES = {
     "have_code": "\u00bfTienes un c\u00f3digo de sala?",
     "room_code": "C\u00f3digo de sala",
     "code_placeholder": "p. ej. 7KQ2M-9XRTB",
-    "code_hint": "10 letras y n\u00fameros: aparecen en la sala del anfitri\u00f3n.",
+    "code_hint": "10 letras y n\u00fameros: aparecen en la sala de quien organiza.",
     "code_bad": "Eso no es un c\u00f3digo de sala: 10 letras y n\u00fameros, como 7KQ2M-9XRTB.",
     "join_code": "Entrar con el c\u00f3digo",
     "link_local": "Este enlace solo se abre en este ordenador, no en los m\u00f3viles de tus "

@@ -119,7 +119,7 @@ ES = {
     "opt_draw_from_discard": "Permitir robar del descarte",
     "no_timer": "Sin l\u00edmite",
     "n_seconds": "{n} s",
-    "options_readonly": "El anfitri\u00f3n elige las opciones.",
+    "options_readonly": "Quien organiza elige las opciones.",
     "start_game": "Empezar la partida",
     "need_two": "Hacen falta al menos 2 jugadores: invita a alguien o a\u00f1ade un bot.",
     "wait_host": "Esperando a que {name} empiece la partida",

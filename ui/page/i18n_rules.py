@@ -112,9 +112,9 @@ ES = {
                    "nadie y sin empate, resta 5 puntos (aunque quede por debajo de cero). Si no, "
                    "tambi\u00e9n con empate, suma 5. Los puntos se acumulan de ronda en ronda.",
     "rules_end": "La partida acaba al terminar la ronda en la que alguien llega al objetivo o lo pasa (100, "
-                 "o 50 o 150 si el anfitri\u00f3n lo elige). Gana quien menos tenga; si hay "
+                 "o 50 o 150 si quien organiza lo elige). Gana quien menos tenga; si hay "
                  "empate, comparten la victoria.",
-    "rules_options_h": "Si el anfitri\u00f3n las activa",
+    "rules_options_h": "Si quien organiza las activa",
     "rules_timer": "Tiempo por robo (30, 45 o 60 s): si se te acaba, se acaba tu turno. Si no "
                    "hab\u00edas robado, se roba y se descarta una carta por ti; la carta que "
                    "ten\u00edas se descarta; y no puedes cantar crisp.",
