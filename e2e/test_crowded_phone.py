@@ -48,6 +48,7 @@ SMALL_CARDS = """() => {
       out.push(['corner', c.dataset.testid || c.className, c.dataset.card]);
   }
   for (const l of document.querySelectorAll('#app .slot-label')) {
+    if (!l.getClientRects().length) continue;      // not shown (the label under it says it)
     const box = l.parentElement, b = box.getBoundingClientRect(), t = text(l);
     const edge = parseFloat(getComputedStyle(box).borderLeftWidth) || 0;
     if (t.left < b.left + edge - 0.5 || t.right > b.right - edge + 0.5)

@@ -221,3 +221,18 @@ def test_seats_say_away_and_holding_in_words_and_their_icons_on_a_tap(
         shown = page.evaluate("(e) => getComputedStyle(e, '::after').content", badge.element_handle())
         assert label.lower() in shown.lower(), shown
     assert console_errors(phone) == [] and phone.errors == []
+
+
+@pytest.mark.parametrize("width,height,n", [(360, 640, 3), (360, 640, 8), (700, 900, 8)])
+def test_an_empty_discard_pile_says_its_name_once(new_phone, screens_pages, width, height, n):
+    """A tester's find (stop 29): on an empty discard pile "Descarte" showed twice, inside the
+    empty place and under it. It says it once: under it, or inside it on a crowded phone, whose
+    labels under the piles are hidden."""
+    phone = small_phone(new_phone, screens_pages, width, height)
+    page = phone.page
+    for lang, word in (("en", "Discard"), ("es", "Descarte")):
+        model = M.table(n, 0, REVIEW[:n])
+        show(page, dict(model, view=dict(model["view"], discard=[])), lang)
+        said = page.inner_text("#app .centre .pilebox:has([data-testid=discard])")
+        assert said.count(word) == 1, (lang, n, width, said)
+    assert console_errors(phone) == [] and phone.errors == []
