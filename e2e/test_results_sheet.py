@@ -30,12 +30,21 @@ OVER = """(sel) => {
     : hit.closest('[data-testid=end-sheet]') ? 'sheet' : (hit.dataset.testid || hit.className);
 }"""
 
+# How many lines the results sheet's title words take (its own text, not the summary beside)
+TITLE_LINES = """() => {
+  const t = document.querySelector('#app .sheet-title').firstChild;
+  const r = document.createRange();
+  r.selectNodeContents(t);
+  return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size;
+}"""
+
 
 def test_a_card_in_flight_passes_over_the_table_and_under_the_results_sheet(
         new_phone, screens_pages):
     """At 360 x 640, in both languages: during play a flight is seen over the status bar, an
     opponent's seat and the player's own hand; once a round or the game is over, under the
-    results sheet's title (a tester's solo game: the last discard flew over "Round 1")."""
+    results sheet's title (a tester's solo game: the last discard flew over "Round 1"), whose
+    words take one line."""
     phone = small_phone(new_phone, screens_pages)
     page = phone.page
     screens = dict(M.screens(3, 0, M.LONG))
@@ -52,5 +61,9 @@ def test_a_card_in_flight_passes_over_the_table_and_under_the_results_sheet(
             seen = page.evaluate(OVER, "#app .sheet-title")
             if seen != "sheet":
                 problems.append((lang, name, "sheet title", seen))
+            # the title's words on one line (es wrapped "Resultados de la ronda / 1")
+            lines = page.evaluate(TITLE_LINES)
+            if lines != 1:
+                problems.append((lang, name, "title lines", lines))
     assert problems == []
     assert console_errors(phone) == [] and phone.errors == []

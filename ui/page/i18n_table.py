@@ -194,7 +194,7 @@ ES = {
     "st_last_turns_one": "\u00a1{name} ha cantado crisp! Queda un \u00faltimo turno.",
     "st_last_turns_other": "\u00a1{name} ha cantado crisp! Quedan {n} \u00faltimos turnos.",
     # end
-    "round_results": "Resultados de la ronda {n}",
+    "round_results": "Ronda {n}: resultados",
     "fair_ok": "Reparto limpio: cada carta que has visto en esta ronda es la que dio el barajado. Cada m\u00f3vil puso su parte en el barajado, as\u00ed que nadie pudo elegir las cartas.",
     "fair_skipped": "No llegaron a tiempo de poner su parte en el barajado: {names}.",
     "fair_skipped_you": "La parte de tu m\u00f3vil no entr\u00f3 en el barajado: quien organiza dice que lleg\u00f3 tarde.",
