@@ -5,6 +5,7 @@ move that came with the round's end) passes under the rising sheet, never over i
 """
 
 import screen_models as M
+import screens_harness as H
 from test_screens import console_errors  # noqa: F401
 from test_screens import screens_pages  # noqa: F401 (a fixture)
 from test_table_fit import show, small_phone
@@ -44,7 +45,7 @@ def test_a_card_in_flight_passes_over_the_table_and_under_the_results_sheet(
     """At 360 x 640, in both languages: during play a flight is seen over the status bar, an
     opponent's seat and the player's own hand; once a round or the game is over, under the
     results sheet's title (a tester's solo game: the last discard flew over "Round 1"), whose
-    words take one line."""
+    words take one line; they open at the page's top."""
     phone = small_phone(new_phone, screens_pages)
     page = phone.page
     screens = dict(M.screens(3, 0, M.LONG))
@@ -56,7 +57,15 @@ def test_a_card_in_flight_passes_over_the_table_and_under_the_results_sheet(
             if seen != "flight":
                 problems.append((lang, "my-turn", sel, seen))
         for name in ("round-over", "game-over"):
-            show(page, screens[name], lang)
+            # the round ends with the page scrolled down to the hand: the results open at
+            # the page's top (a tester's solo results opened 193 px down)
+            show(page, screens["my-turn"], lang)
+            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+            assert page.evaluate("window.scrollY") > 100
+            H.show(page, dict(screens[name], _ui=dict(screens[name].get("_ui") or {},
+                                                      lang=lang)))
+            if page.evaluate("window.scrollY") != 0:
+                problems.append((lang, name, "opened scrolled", page.evaluate("window.scrollY")))
             page.wait_for_selector("#app .sheet-title")
             seen = page.evaluate(OVER, "#app .sheet-title")
             if seen != "sheet":

@@ -12,7 +12,7 @@ from ui.page import guided
 from ui.page import i18n
 from ui.page.intents import handle, sends_first
 from ui.page.presence import elapsed_ms
-from ui.page.screens import build, do_later, opens_at_top
+from ui.page.screens import build, do_later, opens_at_top, scroll_key
 from ui.page.sound import Sounds
 from ui.page.storage import Storage
 from ui.page.vdom import Memo, Patcher
@@ -158,7 +158,7 @@ class Screen:
         tree = build(shown, self.ui, ctx)
         self.acts = ctx.acts
         self._draw(tree)
-        shown_screen = read(model, "screen", "landing")
+        shown_screen = scroll_key(read(model, "screen", "landing"), read(model, "view"))
         if opens_at_top(self._screen, shown_screen):
             self._to_top()
         self._screen = shown_screen

@@ -100,3 +100,15 @@ def opens_at_top(before, after):
     last one had (the host's table opened 434 px down, where the landing was left, issue
     20.3); a screen drawn again keeps the player's scroll."""
     return before is not None and before != after
+
+
+def scroll_key(screen, view):
+    """What `opens_at_top` compares: the screen's name (str), and on the table the end of a
+    round or of the game as a screen of its own ("table:end:3"), so that the results open at
+    the page's top (a tester's solo results opened 193 px down, where the hand had been) and
+    the next round's deal does too; a move keeps the player's scroll. `view`: the table's
+    view (a dict) or anything else."""
+    if screen == "table" and isinstance(view, dict) and view.get("phase") in (
+            "round_over", "game_over"):
+        return "table:end:" + str(view.get("round"))
+    return screen
