@@ -43,7 +43,8 @@ def test_the_round_goes_on_only_with_two_people_left():
 
 
 def _id_like(text):
-    """The room-id pattern (ui/worker/room.py ROOM_ID) without re: letters and digits, single -."""
+    """A room id's loose shape without re (ui/shared/roomcode.py `is_room_id` is the strict
+    one): letters and digits, single -."""
     parts = text.split("-")
     return 0 < len(text) <= 64 and all(p and all(c.isalpha() or c.isdigit() for c in p)
                                        for p in parts)

@@ -1,4 +1,5 @@
-"""Players' names as an attack surface (ui/worker/room.py `clean_name`, `Room._name_for`).
+"""Players' names as an attack surface (ui/worker/names.py `clean_name`, ui/worker/seats.py
+`name_for`).
 
 Each test is an attack a guest could make with its `join` message: a name that renders as
 another player's, an invisible one, a tower of combining marks, a copy of a seat's name, a
