@@ -5,7 +5,6 @@ move that came with the round's end) passes under the rising sheet, never over i
 """
 
 import screen_models as M
-import screens_harness as H
 from test_screens import console_errors  # noqa: F401
 from test_screens import screens_pages  # noqa: F401 (a fixture)
 from test_table_fit import show, small_phone
@@ -62,10 +61,10 @@ def test_a_card_in_flight_passes_over_the_table_and_under_the_results_sheet(
             show(page, screens["my-turn"], lang)
             page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
             assert page.evaluate("window.scrollY") > 100
-            H.show(page, dict(screens[name], _ui=dict(screens[name].get("_ui") or {},
-                                                      lang=lang)))
-            if page.evaluate("window.scrollY") != 0:
-                problems.append((lang, name, "opened scrolled", page.evaluate("window.scrollY")))
+            show(page, screens[name], lang, top=False)
+            scrolled = page.evaluate("window.scrollY")
+            if scrolled != 0:
+                problems.append((lang, name, "opened scrolled", scrolled))
             page.wait_for_selector("#app .sheet-title")
             seen = page.evaluate(OVER, "#app .sheet-title")
             if seen != "sheet":

@@ -97,9 +97,11 @@ HOLD_OVER = """() => {
 }"""
 
 
-def show(page, model, lang):
+def show(page, model, lang, top=True):
+    """Draw `model` in `lang` on the screens page, then (`top`) scroll to the page's top."""
     H.show(page, dict(model, _ui=dict(model.get("_ui") or {}, lang=lang)))
-    page.evaluate("window.scrollTo(0, 0)")
+    if top:
+        page.evaluate("window.scrollTo(0, 0)")
 
 
 def small_phone(new_phone, screens_pages, width=360, height=640):

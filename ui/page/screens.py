@@ -8,6 +8,7 @@ itself is ui/page/table.py. Names and every other text go into text nodes, so a 
 CPython (tests).
 """
 
+from crisp_core.actions import END_PHASES
 from ui.page import i18n
 from ui.page import watch_screens
 from ui.page.banner import ENGINE_STAGES, connection_banner  # noqa: F401 (main.py's)
@@ -108,7 +109,6 @@ def scroll_key(screen, view):
     the page's top (a tester's solo results opened 193 px down, where the hand had been) and
     the next round's deal does too; a move keeps the player's scroll. `view`: the table's
     view (a dict) or anything else."""
-    if screen == "table" and isinstance(view, dict) and view.get("phase") in (
-            "round_over", "game_over"):
+    if screen == "table" and isinstance(view, dict) and view.get("phase") in END_PHASES:
         return "table:end:" + str(view.get("round"))
     return screen
