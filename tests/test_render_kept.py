@@ -9,7 +9,7 @@ from bench.render_bench import game_views
 from ui.page import eventlog, screens
 from ui.page.client import Client
 from ui.page.intents import sends_first
-from ui.page.vdom import Memo, Patcher, fresh as fresh_copy, h, kept, text_of
+from ui.page.vdom import Memo, Patcher, carried, fresh as fresh_copy, h, kept, text_of
 from ui.page.viewmodel import Ctx, draws_at_once, new_ui
 
 from test_render_dom import Element, _walk, by_testid, fakejs, fresh, new_screen  # noqa: F401
@@ -81,6 +81,52 @@ def test_without_a_memo_every_part_is_made():
     assert a is not b and calls == [1, 1]
 
 
+def test_a_carried_value_is_handed_to_the_next_render_also_inside_a_kept_part():
+    memo, seen = Memo(), []
+
+    def count(last, step):
+        seen.append(last)
+        return (last or 0) + step
+
+    def draw(key, step):
+        ctx = Ctx("en")
+        ctx.memo = memo
+        memo.begin()
+        return kept(ctx, "part", key,
+                    lambda: h("p", None, str(carried(ctx, "n", count, step))))
+
+    assert text_of(draw("a", 1)) == "1"
+    assert text_of(draw("a", 5)) == "1"          # the part kept whole: nothing carried
+    assert text_of(draw("b", 2)) == "3"          # its value from two renders ago
+    assert seen == [None, 1]
+    memo.begin()                                 # a render without the part
+    assert text_of(draw("c", 4)) == "4" and seen[-1] is None
+    assert carried(Ctx("en"), "n", count, 7) == 7    # no memo: from nothing
+
+
+def test_a_view_words_only_the_events_new_since_the_last_render(fakejs, monkeypatch):
+    # the log's 40 lines were worded again on every view; now only the events appended
+    # since the last render, while the language, this seat and the names are the same
+    # (play checks that each screen is what a drawing from nothing shows)
+    asked = []
+    real = eventlog.log_entries
+
+    def entries(model, players, ctx, since=0):
+        asked.append((ctx.memo, since, len(model.log)))
+        return real(model, players, ctx, since)
+
+    monkeypatch.setattr(eventlog, "log_entries", entries)
+    screen, _ = play(fakejs, 3, 30)        # (its fresh drawings word all: other memos)
+    mine = [(since, count) for memo, since, count in asked if memo is screen.memo]
+    assert len(mine) >= 15 and [s for s, c in mine].count(0) <= 2, mine   # (the first views)
+    assert all(0 < count - since <= 4 for since, count in mine[1:]), mine
+    del asked[:]
+    screen.ui["lang"] = "es"                     # another language: every line worded anew
+    screen.update(screen.model)
+    assert [(s, c) for m, s, c in asked if m is screen.memo] == [(0, len(screen.model.log))]
+    assert screen.root.canon() == fresh(fakejs, screen, screen.model)
+
+
 def test_a_kept_part_that_moved_among_its_siblings_is_drawn_where_it_now_is(fakejs):
     doc = fakejs.document
     patcher = Patcher(doc)
@@ -99,6 +145,38 @@ def test_a_kept_part_that_moved_among_its_siblings_is_drawn_where_it_now_is(fake
         drawn = doc.createElement("div")
         drawn.appendChild(patcher.create(fresh_copy(new)))
         assert root.canon() == drawn.canon()
+
+
+def test_a_kept_part_whose_part_around_it_was_made_anew_elsewhere_is_drawn_right(fakejs):
+    # the seats' heads are kept while the seats around them are made anew each render, and
+    # the seats change places (another seat's old place): one node never stands for two
+    # elements, and a copy drawn once is the part itself again the render after
+    doc = fakejs.document
+    patcher = Patcher(doc)
+    memo = Memo()
+    trees = []
+    orders = (["a", "b", "c"], ["c", "a", "b"], ["c", "a", "b"], ["b", "c"], ["a", "b", "c"],
+              ["a", "b", "c"])
+    heads = []
+    for k, order in enumerate(orders):
+        ctx = Ctx("en")
+        ctx.memo = memo
+        memo.begin()
+        seats = [h("div", {"class": w + str(k)},
+                   kept(ctx, "head-" + w, w, lambda w=w: h("b", {"class": w}, w)),
+                   h("i", None, str(k))) for w in order]
+        heads.append([seat["kids"][0] for seat in seats])
+        trees.append(h("ol", None, seats))
+    root = doc.createElement("div")
+    root.appendChild(patcher.create(trees[0]))
+    for old, new in zip(trees, trees[1:]):
+        patcher.patch(root, old, new)
+        drawn = doc.createElement("div")
+        drawn.appendChild(patcher.create(fresh_copy(new)))
+        assert root.canon() == drawn.canon()
+    # the last two renders have the same order: the heads drawn are the kept nodes again
+    assert [seat["kids"][0] for seat in trees[-1]["kids"]] == heads[-1]
+    assert all(a is b for a, b in zip(heads[-1], [s["kids"][0] for s in trees[-1]["kids"]]))
 
 
 def play(fakejs, players, count, lang="en"):

@@ -4,7 +4,7 @@ table screen (`log_node`).
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
-from ui.page.vdom import h, isolate, kept
+from ui.page.vdom import carried, h, isolate, kept
 from ui.page.viewmodel import card_text, read, seat_name
 from ui.shared.lastline import say
 
@@ -97,14 +97,15 @@ def log_lines(model, players, ctx):
     return [(line, kind) for line, kind, i in log_entries(model, players, ctx)]
 
 
-def log_entries(model, players, ctx):
-    """The readable log, newest first: [(text, kind, index in the model's log)]. The index
+def log_entries(model, players, ctx, since=0):
+    """The readable log, newest first: [(text, kind, index in the model's log)], at most
+    LOG_LINES of them, of the events from index `since` on (all by default). The index
     keys each line, so a new event is one new line (and one announcement), not a rewrite."""
     out = []
     me = read(model, "seat")
     log = read(model, "log", []) or []
     i = len(log) - 1
-    while i >= 0 and len(out) < LOG_LINES:      # newest first: the older ones are not shown
+    while i >= since and len(out) < LOG_LINES:  # newest first: the older ones are not shown
         ev = log[i]
         i -= 1
         if not isinstance(ev, dict) or "to" in ev:
@@ -176,11 +177,27 @@ def log_key(model, players, ctx):
 def log_node(model, players, ctx):
     """The round's event log, newest first: kept whole while its `log_key` is the same (a
     tick words no event again), and each line kept while its words are."""
-    return kept(ctx, "log", log_key(model, players, ctx), _log_of, model, players, ctx)
+    key = log_key(model, players, ctx)
+    return kept(ctx, "log", key, _log_of, model, players, ctx, key)
 
 
-def _log_of(model, players, ctx):
-    return log_section(log_entries(model, players, ctx), ctx)
+def _log_of(model, players, ctx, key):
+    return log_section(carried(ctx, "log-words", reworded, model, players, ctx, key)[3], ctx)
+
+
+def reworded(last, model, players, ctx, key):
+    """The log's entries (`log_entries`) for `log_key` `key`, from `last`, what this gave for
+    the last render ((words key, log, its length, entries), or None): while the words' key
+    (the language, this seat, the names) and the log list are the same, only the events
+    appended since are worded (a view words its one or two new events, not 40 lines again);
+    else all. -> (words key, log, length, entries)."""
+    words, log, count = key[:3], key[3], key[4]
+    if last is not None and last[0] == words and last[1] is log and last[2] <= count:
+        entries = log_entries(model, players, ctx, last[2]) + last[3]
+        entries = entries[:LOG_LINES]
+    else:
+        entries = log_entries(model, players, ctx)
+    return (words, log, count, entries)
 
 
 def log_line(line, kind, index, fresh):

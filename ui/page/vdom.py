@@ -181,6 +181,18 @@ class Memo:
         self.now[slot] = (key, node, acts, inner)
         return node
 
+    def carry(self, slot, make, args):
+        """make(last, *args): `last` is what it made for `slot` in the last render (None in
+        the first, or when the last render did not ask for it), so that it may redo only what
+        changed since. Its value is kept for the next render as a part is (also inside a part
+        kept whole)."""
+        old = self.last.get(slot)
+        value = make(old[1] if old is not None else None, *args)
+        if self._making:
+            self._making[-1].append(slot)
+        self.now[slot] = (None, value, {}, [])
+        return value
+
 
 def kept(ctx, slot, key, make, *args):
     """make(*args), or the same node as the last render's for `slot` when `key` is equal to
@@ -194,6 +206,17 @@ def kept(ctx, slot, key, make, *args):
     if memo is None:
         return make(*args)
     return memo.get(ctx, slot, key, make, args)
+
+
+def carried(ctx, slot, make, *args):
+    """make(last, *args), `last` being its value for `slot` in the last render (ctx.memo's
+    `carry`); without a memo, or the first time, make(None, *args). `make` must give what it
+    would give from nothing: `last` only spares it work (what it made is never changed
+    afterwards, by it or anyone)."""
+    memo = getattr(ctx, "memo", None)
+    if memo is None:
+        return make(None, *args)
+    return memo.carry(slot, make, args)
 
 
 class Patcher:
@@ -214,7 +237,11 @@ class Patcher:
             for k in attrs:
                 if k not in ("value", "checked"):
                     self._set(el, k, attrs[k])
-            for kid in v["kids"]:
+            kids = v["kids"]
+            for j in range(len(kids)):
+                kid = kids[j]
+                if "kept" in kid:
+                    kid = kids[j] = placed(kid, None)
                 el.appendChild(self.create(kid))
             for k in ("value", "checked"):
                 if k in attrs:
@@ -256,6 +283,8 @@ class Patcher:
         for i in range(len(nk)):
             n = nk[i]
             o = by_key.pop(n["key"], None)
+            if "kept" in n and n is not o:
+                n = nk[i] = placed(n, o)
             if o is not None and o["tag"] == n["tag"] and o.get("ns") == n.get("ns"):
                 self.patch(el, o, n)
                 if i < len(cur) and cur[i] is o:
@@ -307,16 +336,15 @@ class Patcher:
         else:
             i = 0
             while i < len(nk):
+                n = nk[i]
                 if i < len(ok):
-                    n = nk[i]
-                    if n is not ok[i] and "kept" in n and _index_of(ok, n) >= 0:
-                        # a kept subtree that moved among its siblings: the old one keeps
-                        # its elements (it is patched or removed at its own place); here
-                        # it is a new subtree of the same content
-                        n = nk[i] = fresh(n)
+                    if n is not ok[i] and "kept" in n:
+                        n = nk[i] = placed(n, ok[i])
                     self.patch(el, ok[i], n)
                 else:
-                    el.appendChild(self.create(nk[i]))
+                    if "kept" in n:
+                        n = nk[i] = placed(n, None)
+                    el.appendChild(self.create(n))
                 i += 1
             while i < len(ok):
                 el.removeChild(ok[i]["el"])
@@ -340,7 +368,7 @@ class Patcher:
 
 def fresh(node):
     """A copy of a tree with no DOM elements noted and nothing kept (the patcher makes it
-    anew)."""
+    anew); a copy of a kept subtree notes which ("of"), inside it too."""
     if node["tag"] == "#text":
         return {"tag": "#text", "text": node["text"]}
     out = {"tag": node["tag"], "attrs": dict(node["attrs"]),
@@ -348,7 +376,22 @@ def fresh(node):
     for k in ("key", "ns"):
         if k in node:
             out[k] = node[k]
+    if "kept" in node:
+        out["of"] = node
     return out
+
+
+def placed(node, old):
+    """What the patcher draws for kept subtree `node` where the last tree had `old` (None:
+    nothing, a place made anew): `node` itself when it is new in this render (no element
+    noted yet) or `old` is the copy of it drawn there; else a copy (`fresh`). A subtree kept
+    from the last render was drawn somewhere in the last tree, and keeps its elements there
+    (where it is patched or removed); drawn at another place (it moved among its siblings,
+    or the part around it was made anew and now stands where another was), it is a new
+    subtree of the same content, so that one node never stands for two elements."""
+    if "el" not in node or (old is not None and old.get("of") is node):
+        return node
+    return fresh(node)
 
 
 def _keyed(kids):
