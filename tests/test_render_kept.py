@@ -9,7 +9,7 @@ from bench.render_bench import game_views
 from ui.page import eventlog, screens
 from ui.page.client import Client
 from ui.page.intents import sends_first
-from ui.page.vdom import Memo, Patcher, carried, fresh as fresh_copy, h, kept, text_of
+from ui.page.vdom import Memo, Patcher, carried, find, fresh as fresh_copy, h, kept, text_of
 from ui.page.viewmodel import Ctx, draws_at_once, new_ui
 
 from test_render_dom import Element, _walk, by_testid, fakejs, fresh, new_screen  # noqa: F401
@@ -210,6 +210,32 @@ def test_a_seat_nobody_moved_in_keeps_its_elements(fakejs):
     screen, seats = play(fakejs, 8, 40)
     same = [sum(1 for s in now if now[s] is before[s]) for before, now in zip(seats, seats[1:])]
     assert max(same) >= 6 and sorted(same)[len(same) // 2] >= 5, same
+
+
+def test_a_seat_whose_turn_came_or_went_keeps_its_head_and_hand_nodes(fakejs):
+    # the turn moving on changes two seats' class alone: their heads and hands are the
+    # last render's nodes (not made again, and the patcher skips them); a seat whose cards
+    # changed makes its hand again and keeps its head
+    screen = new_screen(fakejs)
+    client = Client(lambda text: None)
+    client.receive(WELCOME, 0)
+    before, turned, dealt = None, 0, 0
+    for text in game_views(8, 40)[:40]:
+        fakejs.clock += 700
+        client.receive(text, fakejs.clock)
+        screen.update(client)
+        assert screen.root.canon() == fresh(fakejs, screen, client)
+        now = {s: find(screen.tree, "seat-%d" % s) for s in range(8)}
+        for s in range(8):
+            old, new = (before or {}).get(s), now[s]
+            if s == 1 or old is None or new is None or new is old:
+                continue
+            if old["attrs"]["class"] != new["attrs"]["class"]:
+                assert new["kids"][0] is old["kids"][0]             # the head
+                turned += 1
+                dealt += new["kids"][1] is old["kids"][1]           # and the hand
+        before = now
+    assert turned >= 10 and dealt >= 3, (turned, dealt)
 
 
 def test_a_language_switch_redraws_every_kept_part(fakejs):

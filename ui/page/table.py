@@ -82,19 +82,14 @@ def opponent_node(ctx, row, info):
         cls += " called"
     held = info["held"]
     holding = held is not None and held["seat"] == row["seat"]
-    return h("div", {"class": cls, "data-testid": "seat-" + str(row["seat"]), "role": "group",
+    seat = str(row["seat"])
+    return h("div", {"class": cls, "data-testid": "seat-" + seat, "role": "group",
                      "aria-label": ctx.t("seat_label", name=row["name"], n=row["score"])},
-             h("div", {"class": "seat-head"},
-               # an away seat says so in words (issue 20.12); a seat that is there needs no
-               # mark, and its name gets the room
-               name_node(row["name"]),
-               h("span", {"class": "badges"}, seat_badges(row, info, ctx)),
-               h("span", {"class": "score", "title": ctx.t("total")}, str(row["score"]))),
-             h("div", {"class": "hand"}, seat_cards(ctx, row, "sm"),
-               h("span", {"class": "holding", "title": ctx.t("holding"), "role": "img",
-                          "aria-label": ctx.t("holding")}) if holding else None,
-               h("span", {"class": "away-label", "data-testid": "away-" + str(row["seat"])},
-                 ctx.t("host_away_seat")) if not row["connected"] else None),
+             kept(ctx, "opp-head-" + seat, head_key(ctx, row, info), opponent_head, ctx, row,
+                  info),
+             kept(ctx, "opp-hand-" + seat, (ctx.lang, row["seat"], row["name"], row["cards"],
+                                            holding, row["connected"]),
+                  opponent_hand, ctx, row, holding),
              button(ctx, "stand-in-" + str(row["seat"]), ctx.t("stand_in"), row["stand_in"],
                     "btn small stand-in") if row.get("stand_in") else None,
              h("small", {"class": "asks"}, ctx.t("asks_seat", name=row["asks"]))
@@ -106,10 +101,37 @@ def opponent_node(ctx, row, info):
              reaction_view.bubble(ctx, info, row["seat"]))   # last: nothing before it moves
 
 
+def head_key(ctx, row, info):
+    """What a seat's head (opponent_head, my_seat_head) is made of, but the reactions'
+    picker."""
+    return (ctx.lang, row["name"], row["score"], row.get("host"), row["dealer"], row["bot"],
+            row["caller"], info["phase"] == "peek" and row["ready"], row["you_badge"])
+
+
+def opponent_head(ctx, row, info):
+    """Another seat's head: its name, badges and score."""
+    return h("div", {"class": "seat-head"},
+             # an away seat says so in words (issue 20.12); a seat that is there needs no
+             # mark, and its name gets the room
+             name_node(row["name"]),
+             h("span", {"class": "badges"}, seat_badges(row, info, ctx)),
+             h("span", {"class": "score", "title": ctx.t("total")}, str(row["score"])))
+
+
+def opponent_hand(ctx, row, holding):
+    """Another seat's cards, the mark of the card it holds (`holding`) and its away word."""
+    return h("div", {"class": "hand"}, seat_cards(ctx, row, "sm"),
+             h("span", {"class": "holding", "title": ctx.t("holding"), "role": "img",
+                        "aria-label": ctx.t("holding")}) if holding else None,
+             h("span", {"class": "away-label", "data-testid": "away-" + str(row["seat"])},
+               ctx.t("host_away_seat")) if not row["connected"] else None)
+
+
 def kept_opponent(ctx, row, info):
     """opponent_node, kept from the last render while its seat's row (and its quick
     reaction) is the same (issue 22.5: a tap changes one seat or two; the others are neither
-    rebuilt nor walked)."""
+    rebuilt nor walked); a seat that changed keeps its head or its hand while that part's
+    inputs are the same (the turn moving on changes a seat's class alone)."""
     held = info["held"]
     holding = held is not None and held["seat"] == row["seat"]
     return kept(ctx, "opp-" + str(row["seat"]), (ctx.lang, row, holding, info["phase"],
@@ -297,14 +319,28 @@ def my_seat_node(mine, info, ctx, ui=None):
     if mine is None:
         return None
     cls = "seat me" + (" turn" if mine["turn"] else "") + (" called" if mine["caller"] else "")
+    ui = ui or {}
     return h("section", {"class": cls, "data-testid": "seat-" + str(mine["seat"])},
-             h("div", {"class": "hand"}, seat_cards(ctx, mine, "lg")),
-             h("div", {"class": "seat-head"},
-               name_node(mine["name"]),
-               h("span", {"class": "badge you"}, ctx.t("badge_you"))
-               if mine["you_badge"] else None,
-               h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
-               h("span", {"class": "score", "title": ctx.t("total")},
-                 ctx.t("points_n", n=mine["score"])),
-               reaction_view.picker(ui or {}, ctx, not info["paused"])),
+             kept(ctx, "my-hand", (ctx.lang, mine["seat"], mine["cards"]), my_hand, ctx, mine),
+             kept(ctx, "my-head", (head_key(ctx, mine, info), ui.get("reactions"),
+                                   ui.get("react_open"), info["paused"]),
+                  my_seat_head, ctx, mine, info, ui),
              reaction_view.bubble(ctx, info, mine["seat"]))   # last: nothing before it moves
+
+
+def my_hand(ctx, mine):
+    """This player's cards, large."""
+    return h("div", {"class": "hand"}, seat_cards(ctx, mine, "lg"))
+
+
+def my_seat_head(ctx, mine, info, ui):
+    """This player's seat's head: the name, the "you" badge, badges, points, the reactions'
+    picker."""
+    return h("div", {"class": "seat-head"},
+             name_node(mine["name"]),
+             h("span", {"class": "badge you"}, ctx.t("badge_you"))
+             if mine["you_badge"] else None,
+             h("span", {"class": "badges"}, seat_badges(mine, info, ctx)),
+             h("span", {"class": "score", "title": ctx.t("total")},
+               ctx.t("points_n", n=mine["score"])),
+             reaction_view.picker(ui, ctx, not info["paused"]))
