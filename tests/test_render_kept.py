@@ -309,6 +309,27 @@ def test_a_tick_words_no_event_again_and_a_new_event_or_name_words_the_log_anew(
     assert worded
 
 
+def test_a_tick_words_no_last_move_again_and_keeps_the_status_lines(fakejs, monkeypatch):
+    # the status bar's last move and Queen's notice are worded once per change of the log
+    # (statusbar.log_words), and its lines are kept while the words are the same
+    from ui.page import statusbar
+    screen, _ = play(fakejs, 8, 16)
+    client = screen.model
+    worded = []
+    real = statusbar.last_move
+    monkeypatch.setattr(statusbar, "last_move", lambda *a: worded.append(1) or real(*a))
+    says = find(screen.tree, "status")
+    fakejs.clock += 250
+    screen.update(client)                         # a tick: nothing worded, the same lines
+    assert worded == [] and find(screen.tree, "status") is says
+    for text in game_views(8, 18)[16:18]:         # the next views: worded again, as drawn
+        fakejs.clock += 700
+        client.receive(text, fakejs.clock)
+        screen.update(client)
+        assert screen.root.canon() == fresh(fakejs, screen, client)
+    assert worded
+
+
 def test_a_guest_page_draws_a_view_in_the_task_that_read_it_anything_else_later():
     client = Client(lambda text: None)
     client.receive(WELCOME, 0)

@@ -11,9 +11,9 @@ from ui.shared.graphemes import cut_whole
 from ui.shared.lastline import CROWDED, NAME_CHARS, short_line
 from ui.page import cards
 from ui.page.cues import ANNOUNCE_MS
-from ui.page.eventlog import last_move, queen_notice
+from ui.page.eventlog import last_move, log_key, queen_notice
 from ui.page.icons import icon
-from ui.page.vdom import h
+from ui.page.vdom import carried, h, kept
 from ui.page.viewmodel import card_text, clock, read
 from ui.page.widgets import button
 
@@ -71,7 +71,29 @@ def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=Tr
     Queen's, the reveal's (`reveal`: reveal_shown's lines; its button here when `note_button`,
     else in the actions' row) and the fair-deal alarm."""
     me = info["me"]
-    whole = last_move(model, players, ctx) if info["phase"] in PLAY_PHASES else None
+    key = log_key(model, players, ctx) + (info["n"], info["phase"] in PLAY_PHASES)
+    moved, title, notice = carried(ctx, "status-log", log_words, model, players, ctx, info,
+                                   key)[1]
+    moved, notice, shared = status_lines(info["n"], moved, notice, reveal)
+    return h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
+                                             and info["phase"] in PLAY_PHASES else "")},
+             ann,
+             kept(ctx, "status-says", (ctx.lang, info["status"], info["status_sub"], moved,
+                                       title), says_node, info, moved, title),
+             timer_node(info, ctx),
+             h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
+                       "role": "status"}, notice) if notice else None,
+             reveal_note(reveal, ctx, note_button, shared), fair_alarm_node(info, ctx))
+
+
+def log_words(last, model, players, ctx, info, key):
+    """What the status bar says of the log: (`key`, (the last move's line, its title, the
+    Queen's notice)), the last render's (`last`) while `key` (eventlog.log_key, the seats'
+    count, whether the round is being played) is the same (a tick words nothing again)."""
+    if last is not None and last[0] == key:
+        return last
+    playing = info["phase"] in PLAY_PHASES
+    whole = last_move(model, players, ctx) if playing else None
     moved = whole
     if whole and short_line(info["n"]):
         # a crowded table: the move in its short words, names cut (ui/shared/lastline.py);
@@ -80,23 +102,19 @@ def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=Tr
     title = ctx.t("last_move")
     if moved != whole:
         title += ": " + whole.replace("\u2068", "").replace("\u2069", "")
-    notice = queen_notice(model, players, ctx, info["n"] >= CROWDED) \
-        if info["phase"] in PLAY_PHASES else None
-    moved, notice, shared = status_lines(info["n"], moved, notice, reveal)
-    return h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
-                                             and info["phase"] in PLAY_PHASES else "")},
-             ann,
-             h("div", {"class": "says"},
-               h("div", {"class": "status", "data-testid": "status", "role": "status",
-                         "aria-live": "polite"}, info["status"]),
-               h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
-               h("div", {"class": "last-move", "data-testid": "last-move",
-                         "title": title}, icon("last-move"), moved)
-               if moved else None),
-             timer_node(info, ctx),
-             h("div", {"class": "notice queen-notice", "data-testid": "queen-notice",
-                       "role": "status"}, notice) if notice else None,
-             reveal_note(reveal, ctx, note_button, shared), fair_alarm_node(info, ctx))
+    notice = queen_notice(model, players, ctx, info["n"] >= CROWDED) if playing else None
+    return (key, (moved, title, notice))
+
+
+def says_node(info, moved, title):
+    """What is expected now, the second line and the last move (`moved`, its `title`)."""
+    return h("div", {"class": "says"},
+             h("div", {"class": "status", "data-testid": "status", "role": "status",
+                       "aria-live": "polite"}, info["status"]),
+             h("div", {"class": "sub"}, info["status_sub"]) if info["status_sub"] else None,
+             h("div", {"class": "last-move", "data-testid": "last-move",
+                       "title": title}, icon("last-move"), moved)
+             if moved else None)
 
 
 # How many characters of a name the announcement shows (its <bdi> is 9em wide, 7em at a
