@@ -125,10 +125,14 @@ class Page:
         self.patcher = Patcher(Doc())
         self.tree = None
         try:
-            from ui.page.vdom import Memo
+            from ui.page.memo import Memo
             self.memo = Memo()
         except ImportError:
-            self.memo = None
+            try:
+                from ui.page.vdom import Memo       # (where a ref before it had it)
+                self.memo = Memo()
+            except ImportError:
+                self.memo = None
 
     def one(self, text, now):
         # the view `text` arrives at `now`, then a tick 250 ms later: [[parse, build,

@@ -4,7 +4,8 @@ table screen (`log_node`).
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
-from ui.page.vdom import carried, h, isolate, kept
+from ui.page.memo import carried, kept
+from ui.page.vdom import h, isolate
 from ui.page.viewmodel import card_text, read, seat_name
 from ui.shared.lastline import say
 

@@ -32,7 +32,7 @@ TARGETS = (
     ("ui.page.screens", None, "landing_tree"), ("ui.page.screens", None, "join_tree"),
     ("ui.page.invite", None, "qr_style"),
     ("ui.page.table", None, "table_info"), ("ui.page.eventlog", None, "log_entries"),
-    ("ui.page.eventlog", None, "log_node"), ("ui.page.vdom", "Memo", "get"),
+    ("ui.page.eventlog", None, "log_node"), ("ui.page.memo", "Memo", "get"),
     ("ui.page.statusbar", None, "last_move"), ("ui.page.statusbar", None, "queen_notice"),
     ("ui.page.table", None, "announce_node"), ("ui.page.table", None, "end_tree"),
     ("ui.page.table", None, "opponent_node"), ("ui.page.table", None, "spectator_bar"),

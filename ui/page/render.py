@@ -15,7 +15,8 @@ from ui.page.presence import elapsed_ms
 from ui.page.screens import build, do_later, opens_at_top, scroll_key
 from ui.page.sound import Sounds
 from ui.page.storage import Storage
-from ui.page.vdom import Memo, Patcher
+from ui.page.memo import Memo
+from ui.page.vdom import Patcher
 from ui.page.flights import Flights
 from ui.page.viewmodel import Ctx, new_ui, pause_of, read
 

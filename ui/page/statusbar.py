@@ -13,7 +13,8 @@ from ui.page import cards
 from ui.page.cues import ANNOUNCE_MS
 from ui.page.eventlog import last_move, log_key, queen_notice
 from ui.page.icons import icon
-from ui.page.vdom import carried, h, kept
+from ui.page.memo import carried, kept
+from ui.page.vdom import h
 from ui.page.viewmodel import card_text, clock, read
 from ui.page.widgets import button
 

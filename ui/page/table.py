@@ -12,7 +12,8 @@ from ui.page.eventlog import log_node
 from ui.page.icons import icon
 from ui.page.results import end_tree
 from ui.page.statusbar import announce_node, reveal_button, reveal_shown, status_node
-from ui.page.vdom import h, kept
+from ui.page.memo import kept
+from ui.page.vdom import h
 from ui.page.table_model import table_info
 from ui.page.viewmodel import player_list, secs
 from ui.shared.lastline import CROWDED

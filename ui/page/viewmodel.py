@@ -25,7 +25,7 @@ class Ctx:
         self.elapsed = elapsed      # ms since the current view arrived
         self.can_share = can_share  # navigator.share exists
         self.acts = {}
-        self.memo = None            # a vdom.Memo: parts kept from the last render (the page's)
+        self.memo = None            # a memo.Memo: parts kept from the last render (the page's)
         self.later = []             # work the page does after this render, each in a task
                                     # of its own, then renders again (screens.do_later)
 

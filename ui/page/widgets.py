@@ -8,7 +8,8 @@ from ui.page import cards
 from ui.page import i18n
 from ui.page.icons import icon
 from ui.page.rules import rules_text  # noqa: F401 (the landing's and the menu's)
-from ui.page.vdom import h, kept
+from ui.page.memo import kept
+from ui.page.vdom import h
 from ui.shared.limits import NAME_MAX
 
 
@@ -127,7 +128,7 @@ def topbar(ui, ctx, title=None, in_room=False, sub=None):
     rules, sound on or off, the language, and leaving the room (`menu-leave`, asked twice)
     when `in_room` ("host" | "guest" | "solo": viewmodel.room_role; the host's leaving
     closes the room, a solo game's ends it). Closed, it is kept from the last render while
-    its words are the same (vdom.kept)."""
+    its words are the same (memo.kept)."""
     if ui.get("menu_open"):
         return _topbar(ui, ctx, title, in_room, sub)
     return kept(ctx, "topbar", (ctx.lang, ui.get("lang"), title, sub), _topbar, ui, ctx, title,
