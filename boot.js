@@ -289,8 +289,9 @@ document.documentElement.dataset.interpreter = window.crisp.interpreter;
 // Bots' faces (ui/page/faces.py): does this browser draw colour emoji? One face, the fox
 // (crisp_core/bot_faces.py FACES[0]), is drawn once in black on a small canvas: a colour
 // emoji font draws it in its own colours; without one the browser draws an empty box in the
-// fill colour, or nothing. <html data-faces="colour|none"> says which, before the page's
-// Python starts (which reads it once); a bot is then shown without its face where "none".
+// fill colour, or nothing. <html data-faces="colour|none"> says which (facesCheck, at the end
+// of this script), before the page's Python starts and reads it, once; a bot is then shown
+// without its face where "none".
 // `colourDrawn` decides from the canvas's RGBA bytes (tests/test_faces.py runs it in node):
 // "colour" when at least 4 opaque-ish pixels (alpha > 64) have a colour, max - min of their
 // R, G, B over 48 (black, grey and anti-aliased edges of a black box have none).
@@ -323,7 +324,6 @@ const facesCheck = () => {
   document.documentElement.dataset.faces = faces;
   window.crisp.times.faces = performance.now() - started;
 };
-facesCheck();
 
 addEventListener(`${type}:progress`, (e) => say(e.detail));
 document.addEventListener(`${type}:ready`, () => {
@@ -351,3 +351,6 @@ script.setAttribute("config", "./mpy.toml");
 document.head.append(script);
 say("");
 import("./vendor/pyscript/core.js").catch((e) => failed(e.message));
+// The faces check last: MicroPython's files are on their way meanwhile, and its Python,
+// which reads the flag, starts only after this script.
+facesCheck();
