@@ -48,7 +48,8 @@
 //   failed(text) show the loading screen's error with `text` (ui/page/main.py: the page's start
 //                failed)
 //   times        {boot, ready, done, engine}: ms since navigation start, for measurements
-//                (and engineOwn: the engine worker's own start, ms)
+//                (and engineOwn: the engine worker's own start, ms; faces: how long the
+//                colour-emoji check below took, ms)
 //   store        localStorage behind a door that never throws (store.js: get, set, remove,
 //                state "ok" | "blocked" | "full"); ui/page/storage.py goes through it
 import { build, loads, mode, signaling, testBuild } from "./config.js";
@@ -285,6 +286,45 @@ window.crisp = {
 };
 document.documentElement.dataset.interpreter = window.crisp.interpreter;
 
+// Bots' faces (ui/page/faces.py): does this browser draw colour emoji? One face, the fox
+// (crisp_core/bot_faces.py FACES[0]), is drawn once in black on a small canvas: a colour
+// emoji font draws it in its own colours; without one the browser draws an empty box in the
+// fill colour, or nothing. <html data-faces="colour|none"> says which (facesCheck, at the end
+// of this script), before the page's Python starts and reads it, once; a bot is then shown
+// without its face where "none".
+// `colourDrawn` decides from the canvas's RGBA bytes (tests/test_faces.py runs it in node):
+// "colour" when at least 4 opaque-ish pixels (alpha > 64) have a colour, max - min of their
+// R, G, B over 48 (black, grey and anti-aliased edges of a black box have none).
+const colourDrawn = (px) => {
+  let coloured = 0;
+  for (let i = 0; i + 3 < px.length; i += 4) {
+    const hi = Math.max(px[i], px[i + 1], px[i + 2]);
+    const lo = Math.min(px[i], px[i + 1], px[i + 2]);
+    if (px[i + 3] > 64 && hi - lo > 48) coloured += 1;
+  }
+  return coloured >= 4 ? "colour" : "none";
+};
+const facesCheck = () => {
+  const started = performance.now();
+  let faces = "none";
+  try {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 20;
+    const g = canvas.getContext("2d", { willReadFrequently: true });
+    if (g) {
+      g.fillStyle = "#000";
+      g.textBaseline = "top";
+      g.font = '16px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';  // the page's
+      g.fillText("\u{1F98A}", 2, 2);
+      faces = colourDrawn(g.getImageData(0, 0, 20, 20).data);
+    }
+  } catch (e) {
+    console.warn("crisp: no faces check:", e.message);    // no sure colour: no faces
+  }
+  document.documentElement.dataset.faces = faces;
+  window.crisp.times.faces = performance.now() - started;
+};
+
 addEventListener(`${type}:progress`, (e) => say(e.detail));
 document.addEventListener(`${type}:ready`, () => {
   window.crisp.times.ready = performance.now();
@@ -311,3 +351,6 @@ script.setAttribute("config", "./mpy.toml");
 document.head.append(script);
 say("");
 import("./vendor/pyscript/core.js").catch((e) => failed(e.message));
+// The faces check last: MicroPython's files are on their way meanwhile, and its Python,
+// which reads the flag, starts only after this script.
+facesCheck();

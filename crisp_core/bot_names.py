@@ -7,12 +7,16 @@ people. The names are ordinary first names (nobody in particular); none is a car
 
     bot_name(lang, seat, taken)      the name for a new bot at `seat`
     name_bots(lang, bots, people)    every bot's name again, so that none collides
-    first_name(name)                 a bot's name without its face
+    first_name(name)                 a bot's name without its face (crisp_core/bot_faces.py)
 
 Pure standard library (the room's engine uses it; CPython tests check it).
 """
 
 import unicodedata
+
+# FACES and first_name live in bot_faces.py (no unicodedata: the page uses them too); re-exported
+# here for the room, the engine and the tests that import them from bot_names.
+from crisp_core.bot_faces import FACES, first_name  # noqa: F401 (re-exported)
 
 NAMES = {
     "en": ("Emma", "Oliver", "Lily", "Noah", "Grace", "Henry", "Ruby", "Oscar", "Ella", "Max",
@@ -21,23 +25,12 @@ NAMES = {
            "Marta", "Javier", "Alba", "Bruno"),
 }
 DEFAULT_LANG = "en"
-#: One face per name (the same place in the list): simple animal faces, no skin tones.
-FACES = ("\U0001F98A", "\U0001F43C", "\U0001F438", "\U0001F419", "\U0001F989", "\U0001F42F",
-         "\U0001F428", "\U0001F427", "\U0001F435", "\U0001F981", "\U0001F430", "\U0001F43B")
 
 
 def _key(name):
     """What two names are compared by (as the room compares players' names: case-folded,
     NFKC, so "EMMA" and "emma" are one name)."""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip()
-
-
-def first_name(name):
-    """`name` without a bot's face in front ("🦊 Emma" -> "Emma"); any other name as it is."""
-    for face in FACES:
-        if name.startswith(face + " "):
-            return name[len(face) + 1:]
-    return name
 
 
 def _keys(name):

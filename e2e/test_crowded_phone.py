@@ -1,11 +1,14 @@
-"""A crowded table (5 to 8 seats) and the guided round on a small phone, in a real browser, from
-hand-made models (screens_harness.py): a first-time player's try (issue 20).
+"""A crowded table (5 to 8 seats), a small one (2 to 4) and the guided round on a small phone,
+in a real browser, from hand-made models (screens_harness.py): first-time players' tries
+(issue 20).
 
 - The small cards' corner mark and middle figure do not overlap (a held Queen); the empty
   discard pile's word is inside its place; the crisp word has room in its button; a Jack's or
   Queen's reveal note leaves crisp and its Hide button on the first screen.
 - The guided first round at 360 x 640: its tip, the hand and Ready (then the deck) on the
   first screen.
+- 2 to 4 seats at 360 x 640 (solo's default table is 4): every seat, the hand and the
+  player's own buttons on the first screen.
 """
 
 import pytest
@@ -13,7 +16,7 @@ import pytest
 import screen_models as M
 from test_screens import OWN_ACTIONS, console_errors  # noqa: F401
 from test_screens import screens_pages  # noqa: F401 (a fixture)
-from test_table_fit import show, small_phone
+from test_table_fit import SEATS, TABLE_STATES, show, small_phone
 
 PLAY = [{"type": "deal", "round": 2, "dealer": 0}, {"type": "play", "turn": 1}]
 
@@ -224,4 +227,41 @@ def test_a_queen_notice_and_a_reveal_note_leave_the_buttons_on_the_first_screen(
     for p in problems:
         print(p)
     assert problems == [] and folds == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_small_table_shows_every_seat_the_hand_and_the_buttons_on_a_360x640_screen(
+        new_phone, screens_pages, n):
+    """Two testers' solo games (4 seats: the player and three bots, Spanish, 360 x 640): in
+    the memorise step Ready sat at 654-706 px, below the fold, with the bottom of the
+    player's own row; tapping it scrolled the page. With 2 to 4 seats, long names, in every
+    state of a round, for the player at seat 0 and at the last seat, in both languages:
+    every seat is whole on the first screen, and every live control of the player's own is
+    inside it and is what a tap at its centre hits; the smaller cards' corner mark and
+    middle figure do not overlap."""
+    phone = small_phone(new_phone, screens_pages)
+    page = phone.page
+    problems = []
+    bottoms = {}
+    for seat in (0, n - 1):
+        for lang in ("es", "en"):
+            for name, model in M.screens(n, seat, M.LONG):
+                if name not in TABLE_STATES:
+                    continue
+                show(page, model, lang)
+                seats = page.evaluate(SEATS)
+                own = page.evaluate(OWN_ACTIONS)
+                me = [s for s in seats if s["seat"] == "seat-%d" % seat]
+                bottoms[(seat, lang, name)] = me[0]["bottom"] if me else None
+                cut = [s["seat"] for s in seats if not s["inside"]]
+                if cut or own["out"]:
+                    problems.append((seat, lang, name, cut, own["out"]))
+                for p in page.evaluate(SMALL_CARDS):
+                    problems.append((seat, lang, name) + tuple(p))
+    print("%d seats at 360x640, the player's own row's bottom (px): max %s" % (
+        n, max(b for b in bottoms.values() if b is not None)))
+    for p in problems:
+        print(p)
+    assert problems == []
     assert console_errors(phone) == [] and phone.errors == []

@@ -8,11 +8,14 @@ The host page's test-only `?botpace=0.2` makes bots think 5x faster (default: a 
 
 import time
 
+from crisp_core.bot_faces import first_name
 from crisp_e2e import engine_ready, wait_ready
 from test_round import T, join, live, phone_of, sel
-from test_solo import BOTS, RESULTS, STATE, check_round, play_my_part
+from test_solo import BOTS, RESULTS, STATE, check_faces, check_round, play_my_part
 
-OLIVER = BOTS[2]      # the hard bot added second; it keeps its name when the first is removed
+# The hard bot added second; it keeps its name when the first is removed. Its first name: the
+# page shows its face only where the browser draws colour emoji (ui/page/faces.py).
+OLIVER = first_name(BOTS[2])
 
 
 def text(page, testid):
@@ -75,6 +78,11 @@ def test_host_friend_and_bot_play_a_round_then_a_bot_stands_in(new_phone):
     assert ap.locator(sel("remove-1")).count() == 0 and ap.locator(sel("add-bot")).count() == 0
     hp.wait_for_selector(sel("player-2"), timeout=T)
     assert names(hp).index("Hana") < names(hp).index(OLIVER) < names(hp).index("Ana")
+    for page in (hp, ap):     # the bot with its face, or the robot in its place (no face)
+        faces = page.evaluate("document.documentElement.dataset.faces")
+        assert faces in ("colour", "none"), faces
+        assert "player-1" in check_faces(page, faces, (1,))
+        assert (BOTS[2] in names(page)) == (faces == "colour"), names(page)
 
     # -- a round: the bot (seat 1) plays first; Ana calls crisp as soon as her first turn ends
     # (if the bot has not called already): a later look could miss her 3 s window (R10.1).

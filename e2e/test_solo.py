@@ -9,12 +9,18 @@ the screen must add up: each round's points are its hand's total (R7.1) with the
 the winners are the lowest totals (R8.2) and someone reached the target (R8.1).
 No PeerJS Peer is ever made and nothing goes to the signaling server. Game over is no dead
 end: New game starts another with the same bots, and Leave (at its end) opens the landing
-with the room forgotten.
+with the room forgotten. The bots' faces (issue 20): boot.js's canvas check says whether this
+machine draws colour emoji (`<html data-faces>`, what fontconfig lists); where it does not,
+no bot's name on the table, in the log, the results, the podium or the tally has its face,
+and the results, the podium and the tally show the robot in its place.
 """
 
 import re
+import shutil
+import subprocess
 import time
 
+from crisp_core.bot_faces import FACES, first_name
 from crisp_e2e import engine_ready, wait_ready
 from test_round import T, sel
 
@@ -22,6 +28,67 @@ RANKS = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 POSITIONS = ("left", "center", "right")
 # The bots' names by seat in English (crisp_core/bot_names.py: a face and a first name)
 BOTS = [None, "\U0001F98A Emma", "\U0001F43C Oliver", "\U0001F438 Lily"]
+
+# Every bot's name the page shows: the lobby's and the table's seats, the log, the status, the
+# results, the podium, the winners and the tally (`names`), and the robots standing for a face (`robots`:
+# ui/page/faces.py `mark`) by test id of the row that holds them.
+NAMES_SHOWN = """() => {
+  const names = [...document.querySelectorAll('.pname, .who, [data-testid="event-log"], '
+    + '[data-testid="status"], [data-testid="winners"], [data-testid="tally"]')]
+    .map((e) => e.innerText);
+  const robots = {};
+  for (const svg of document.querySelectorAll('svg.icon-bot.face')) {
+    const row = svg.closest('[data-testid]');
+    const id = row ? row.getAttribute('data-testid') : '';
+    robots[id] = (robots[id] || 0) + 1;
+  }
+  return {names, robots};
+}"""
+
+
+def colour_fonts():
+    """True when fontconfig lists a colour font (an emoji font: Chromium draws faces with it),
+    False when it lists none, None when this machine has no fc-list."""
+    if shutil.which("fc-list") is None:
+        return None
+    out = subprocess.run(["fc-list", ":color=true", "family"], capture_output=True, text=True,
+                         timeout=30)
+    return bool(out.stdout.strip())
+
+
+def faces_of(page, timings):
+    """The page's <html data-faces> (boot.js's canvas check), checked against this machine's
+    fonts; its time (crisp.times.faces, ms) recorded."""
+    faces = page.evaluate("document.documentElement.dataset.faces")
+    fonts = colour_fonts()
+    assert faces == {True: "colour", False: "none", None: faces}[fonts], (faces, fonts)
+    assert faces in ("colour", "none"), faces
+    timings["boot.js colour-emoji check (canvas, ms)"] = [page.evaluate("crisp.times.faces")]
+    return faces
+
+
+def as_shown(name, faces):
+    """A bot's name as a page with `faces` ("colour" | "none") shows it."""
+    return name if faces == "colour" else first_name(name)
+
+
+def check_faces(page, faces, bots):
+    """No bot's name on screen has its face where faces are "none"; the robot stands for it
+    (one) in each row of the lobby, the results, the podium, the tally and the rounds so far
+    that the page shows for a seat in `bots`, and nowhere else (none where "colour").
+    Returns those rows' test ids."""
+    seen = page.evaluate(NAMES_SHOWN)
+    text = "\n".join(seen["names"])
+    if faces == "none":
+        assert not [f for f in FACES if f in text], text
+    rows = ["%s-%d" % (r, s) for r in ("player", "result", "podium", "tally", "history")
+            for s in bots]
+    there = [row for row in rows if page.locator(sel(row)).count()]   # (a podium: 3 places)
+    for row in there:
+        assert seen["robots"].get(row, 0) == (1 if faces == "none" else 0), (row, seen)
+    assert set(seen["robots"]) <= set(there), seen
+    return there
+
 
 # Counts the PeerJS Peers the page makes (boot.js: window.crisp.newPeer).
 COUNT_PEERS = """() => {
@@ -121,6 +188,8 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     page = phone.page
     page.goto(phone.site.url("/?seed=5&botpace=0.1"))
     assert wait_ready(page) == "micropython"
+    faces = faces_of(page, timings)
+    bots = [None] + [as_shown(name, faces) for name in BOTS[1:]]
     page.evaluate(COUNT_PEERS)
     started = time.monotonic()
 
@@ -133,7 +202,8 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     page.wait_for_selector(sel("card-3-left"), timeout=T)       # at once: the table, 4 seats
     assert page.locator(sel("card-4-left")).count() == 0
     for seat in (1, 2, 3):                  # a face and a first name (crisp_core/bot_names.py)
-        assert BOTS[seat] in page.inner_text(sel("seat-%d" % seat))
+        assert bots[seat] in page.inner_text(sel("seat-%d" % seat))    # (no face: "none")
+    check_faces(page, faces, (1, 2, 3))
 
     scores = [0, 0, 0, 0]
     rounds = 0
@@ -152,7 +222,8 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
                 break
             assert max(scores) < 50
             log = page.inner_text(sel("event-log"))
-            seen_bots |= {s for s in (1, 2, 3) if BOTS[s] in log}
+            seen_bots |= {s for s in (1, 2, 3) if bots[s] in log}
+            check_faces(page, faces, (1, 2, 3))
             tap(page, "next-round", timeout=T)
             page.wait_for_selector(sel("round-results"), state="detached", timeout=T)
             turns = {"offers": 0, "call": 2 + rounds % 2}
@@ -166,7 +237,7 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     low = min(scores)
     winners = [s for s in range(4) if scores[s] == low]
     assert page.get_attribute(sel("winners"), "data-seats") == ",".join(map(str, winners))
-    names = ["Sol"] + BOTS[1:]
+    names = ["Sol"] + bots[1:]
     text = page.inner_text(sel("winners"))
     for s in range(4):
         assert (names[s] in text) == (s in winners), (text, scores)
@@ -175,6 +246,9 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
         shown = page.inner_text(sel("seat-%d" % s) + " .score")
         assert re.search(r"-?\d+", shown).group() == str(scores[s]), (s, shown, scores)
     assert seen_bots == {1, 2, 3}                     # every bot's moves were in the log
+    there = check_faces(page, faces, (1, 2, 3))       # the results, the podium, the tally
+    assert {"result-1", "result-2", "result-3"} <= set(there), there
+    assert [row for row in there if row.startswith("podium-")], there     # a bot's place
     wall = (time.monotonic() - started) * 1000
     timings["solo game to 50 against 3 hard bots (wall, ?botpace=0.1)"] = [wall]
     print("solo game: %d rounds, scores %s, %.1f s" % (rounds, scores, wall / 1000))
@@ -186,7 +260,7 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     page.wait_for_selector(sel("ready", ":not([disabled])"), timeout=T)
     for s in range(4):
         assert re.search(r"-?\d+", page.inner_text(sel("seat-%d" % s) + " .score")).group() == "0"
-    assert BOTS[3] in page.inner_text(sel("seat-3"))
+    assert bots[3] in page.inner_text(sel("seat-3"))
 
     # -- one tab, no network: no Peer, nothing to the signaling server
     assert page.evaluate("window.__crispPeers") == 0
@@ -215,10 +289,23 @@ def test_a_solo_game_against_three_bots_to_the_end(new_phone, timings):
     assert phone.errors == [], phone.errors
 
 
+# As if this machine drew colour emoji: boot.js's canvas comes back orange, so the page says
+# "colour" and its Python shows the bots' faces (the other way round from this machine's).
+COLOUR_CANVAS = """
+  const real = CanvasRenderingContext2D.prototype.getImageData;
+  CanvasRenderingContext2D.prototype.getImageData = function (...args) {
+    const image = real.apply(this, args);
+    for (let i = 0; i < image.data.length; i += 4) image.data.set([240, 140, 40, 255], i);
+    return image;
+  };"""
+
+
 def test_a_reloaded_solo_game_comes_back_without_a_network(new_phone):
-    """Nothing lost when a phone's browser reloads a solo tab: the same table, no Peer made."""
+    """Nothing lost when a phone's browser reloads a solo tab: the same table, no Peer made.
+    (Its canvas draws in colour, COLOUR_CANVAS: the bot's face shows, before and after.)"""
     phone = new_phone(reduced_motion="reduce")
     page = phone.page
+    page.add_init_script(COLOUR_CANVAS)
     page.add_init_script("""
       window.__crispPeers = 0;
       const watch = setInterval(() => {
@@ -238,11 +325,14 @@ def test_a_reloaded_solo_game_comes_back_without_a_network(new_phone):
     # the bot (seat 1) plays first; then it is our turn and nothing moves until we draw
     page.wait_for_selector(sel("deck") + ":not([disabled])", timeout=T)
     before = (page.inner_text(sel("deck")), page.inner_text(sel("discard")))
+    assert page.evaluate("document.documentElement.dataset.faces") == "colour"
+    assert BOTS[1] in page.inner_text(sel("seat-1"))            # "🦊 Emma": with its face
     assert "host=" in page.url
     page.reload()
     assert wait_ready(page) == "micropython"
     page.wait_for_selector(sel("deck") + ":not([disabled])", timeout=T)
     assert (page.inner_text(sel("deck")), page.inner_text(sel("discard"))) == before
+    assert BOTS[1] in page.inner_text(sel("seat-1"))
     assert page.query_selector(sel("play-solo")) is None
     assert page.evaluate("window.__crispPeers") == 0
 

@@ -82,6 +82,23 @@ def with_icons(n, seat, names):
                                     held={"seat": nxt, "from": "deck", "card": None}))]
 
 
+def with_last_moves(n, seat, names):
+    """Tables whose last move is a Jack, a King (one and two draws to come) or a Queen of the
+    seat with the longest name but this one's (a Queen on the one with the next longest):
+    the last-move lines of their own (ui/shared/lastline.py)."""
+    mover, target = sorted((s for s in range(n) if s != seat),
+                           key=lambda s: -len(names[s]))[:2]
+    moves = (("jack", {"type": "jack", "seat": mover}),
+             ("king-2", {"type": "king", "seat": mover, "pending": 2}),
+             ("king-1", {"type": "king", "seat": mover, "pending": 1}),
+             ("queen", {"type": "queen", "seat": mover, "pos": "right", "target": target,
+                        "target_pos": "left"}))
+    return [("last-" + what, M.table(n, seat, names, turn=mover,
+                                     log=[{"type": "deal", "round": 2, "dealer": 0},
+                                          {"type": "play", "turn": 1}, ev]))
+            for what, ev in moves]
+
+
 # The card a seat holds: what it overlaps among its seat's cards, name, score and icons.
 HOLD_OVER = """() => {
   const hold = document.querySelector('#app .seat.opp .holding');
@@ -115,7 +132,8 @@ def test_eight_seats_show_whole_on_the_first_screen_of_a_360x640_phone(
     """Issue 20.2: 8 seats at 360 x 640 with long names, for the player at seat 0 and at seat
     4, in every state of a round, in both languages: every seat (head and cards) is inside the
     viewport without scrolling and its cards are what a tap hits; 8 characters of every name
-    of the review's table show; every Queen target is tappable."""
+    of the review's table show; every Queen target is tappable; no last-move line is cut,
+    a Jack's, a King's and a Queen's among them."""
     phone = small_phone(new_phone, screens_pages)
     page = phone.page
     problems = []
@@ -124,8 +142,9 @@ def test_eight_seats_show_whole_on_the_first_screen_of_a_360x640_phone(
     cut = []
     for seat in (0, 4):
         for lang in ("en", "es"):
-            for name, model in M.screens(8, seat, names) + with_icons(8, seat, names):
-                if name not in TABLE_STATES and not name.startswith("icons-"):
+            for name, model in (M.screens(8, seat, names) + with_icons(8, seat, names)
+                                + with_last_moves(8, seat, names)):
+                if name not in TABLE_STATES and not name.startswith(("icons-", "last-")):
                     continue
                 show(page, model, lang)
                 for text in page.evaluate(CUT_LINES):

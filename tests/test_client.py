@@ -413,6 +413,19 @@ def test_a_room_of_another_version_says_whose_page_must_reload():
             for words in i18n.t(lang, key, name="\0").split("\0"):
                 assert words.strip() in tree, words
             assert '"text": "Hana"' in tree
+        # a refusal without the host's name: the texts that say "the host" in its place,
+        # capitalised only where a sentence starts ("ask the host to reload", never "ask The
+        # host")
+        client = Client(lambda t: None)
+        said = dict(refusal, v=host_v, protocol=host_v, host_name=None)
+        assert client.receive(_json.dumps(said), 0) is True
+        for lang in ("en", "es"):
+            tree = _json.dumps(screens.build(client, {"lang": lang},
+                                             Ctx(lang, 0, 0, False, "")), ensure_ascii=False)
+            words = i18n.t(lang, key + "_unnamed")
+            assert words in tree and "{" not in words
+            assert ("host" in words and "The host" not in words[1:]) if lang == "en" \
+                else "quien organiza" in words
     # any other message of another version is still dropped, and so is a bad_version
     # error of our own version (nothing to say)
     client = Client(lambda t: None)

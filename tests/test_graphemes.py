@@ -21,3 +21,19 @@ def test_without_unicodedata_the_ranges_say_what_a_mark_is(monkeypatch):
     assert graphemes.cut_whole("Maximilianx\u0304 Q", 11) == "Maximilian"
     family = "\u200d".join(["\U0001F468", "\U0001F469", "\U0001F467"])
     assert graphemes.cut_whole("Ana " + family, 6) == "Ana "
+
+
+def test_a_wide_letter_counts_for_more_than_one_when_a_name_is_cut():
+    # 20 W's (or fullwidth Ｗ's) cut to 10 characters still ran 27-29 px past a crowded
+    # table's last-move line (e2e/test_table_fit.py): a cut counts a letter by its width
+    from ui.page.statusbar import cut_name
+    assert graphemes.width_units("Ana") == 3
+    assert graphemes.width_units("W") == 1.5 and graphemes.width_units("\uff37") == 2
+    assert graphemes.width_units("\u4e2d\u6587") == 4 and graphemes.width_units("e\u0301") == 1
+    assert cut_name("W" * 20, 10) == "W" * 6 + "\u2026"
+    assert cut_name("\uff37" * 20, 10) == "\uff37" * 4 + "\u2026"
+    assert cut_name("\u2068" + "W" * 6 + "\u2069", 10) == "\u2068" + "W" * 6 + "\u2069"
+    assert cut_name("WWWW\u0301WWWWWW", 10) == "WWWW\u0301WW\u2026"
+    # narrow names are cut where they were
+    assert cut_name("Maximiliano Quintero", 10) == "Maximilia\u2026"
+    assert cut_name("Maximiliano Quintero", 12) == "Maximiliano\u2026"

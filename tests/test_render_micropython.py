@@ -58,11 +58,12 @@ def run_tests_on_micropython(tmp_path, module, files, skip=()):
     """Run every `test_` function of tests/`module`.py on MicroPython (the npm build, under
     node), with `files` ({path in MicroPython's file system: path here}) copied in first and
     the names in `skip` left out, and the wire (ui/shared/wire.py and what it imports: the
-    value checks and limits every shared module reads messages with). Returns (tests run, names failed, the output). Skips the calling test
-    when node or node_modules is missing."""
+    value checks and limits every shared module reads messages with) and the bots' faces
+    (crisp_core/bot_faces.py: the screens' names read it). Returns (tests run, names failed,
+    the output). Skips the calling test when node or node_modules is missing."""
     files = dict(files)
     for name in ("crisp_core/checks", "crisp_core/actions", "ui/shared/wire", "ui/shared/limits",
-                 "ui/shared/reactions"):
+                 "ui/shared/reactions", "crisp_core/bot_faces"):
         files.setdefault("/%s.py" % name, os.path.join(ROOT, name + ".py"))
     node = shutil.which("node")
     if node is None or not os.path.isfile(MPY):

@@ -890,23 +890,26 @@ def test_a_long_name_in_the_announcement_is_cut_at_a_letter_then_one_space():
 
 def test_a_name_in_the_announcement_is_cut_between_whole_characters():
     # cut_name counted code points: a cut could leave part of an emoji sequence (a family
-    # turned into a couple), half a flag, a letter without its accent (names.cut_whole)
+    # turned into a couple), half a flag, a letter without its accent (names.cut_whole). It
+    # counts width now (tests/test_graphemes.py): a family is one picture, 2 letters wide
     from ui.page.statusbar import cut_name
     zwj = "\u200d"
     family = zwj.join(["\U0001F468", "\U0001F469", "\U0001F467", "\U0001F466"])  # 7 each
-    assert cut_name(family * 3, 12) == family + "\u2026"
-    assert cut_name("Ana " + family + family, 12) == "Ana " + family + "\u2026"
-    assert cut_name("Ana " + family + family, 10) == "Ana\u2026"
+    assert cut_name(family * 3, 12) == family * 3                   # 6 letters wide
+    assert cut_name(family * 8, 12) == family * 5 + "\u2026"
+    assert cut_name("Ana " + family * 5, 10) == "Ana " + family * 2 + "\u2026"
     flag = "\U0001F1EA\U0001F1F8"                                     # two halves: Spain
     assert cut_name("Maximilian" + flag + " Quintero", 12) == "Maximilian\u2026"
     assert cut_name("Maximilia" + flag + " Quintero", 12) == "Maximilia" + flag + "\u2026"
-    assert cut_name("Maximilianx\u0304 Quintero", 12) == "Maximilian\u2026"    # x, macron
-    assert cut_name("\u2068Maximilianx\u0304 Q\u2069", 12) == "\u2068Maximilian\u2026\u2069"
-    assert cut_name("Maximix\u0304\U0001F44D\U0001F3FD Quintero", 10) == "Maximix\u0304\u2026"
+    assert cut_name("Maximiliannx\u0304 Quintero", 12) == "Maximiliann\u2026"
+    assert cut_name("Maximilianx\u0304 Quintero", 12) == "Maximilianx\u0304\u2026"  # x, macron
+    assert cut_name("\u2068Maximilianx\u0304 Q\u2069", 12) == "\u2068Maximilianx\u0304\u2026\u2069"
+    assert cut_name("Maximixy\u0304\U0001F44D\U0001F3FD Quintero", 10) == "Maximixy\u0304\u2026"
     # nothing whole fits before the cut: the name as it is (the page's ellipsis cuts it)
     big = zwj.join(["\U0001F468\U0001F3FB", "\U0001F469\U0001F3FB", "\U0001F467\U0001F3FB",
                     "\U0001F466\U0001F3FB"])                           # 11, skin tones
     assert cut_name(big + " Ana", 10) == big + " Ana"
+    assert cut_name(big + " Ana", 2) == big + " Ana"
 
 
 def test_a_menu_on_every_screen_with_the_rules_sound_language_and_leave():

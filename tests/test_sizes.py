@@ -1,4 +1,4 @@
-"""The size rules (CONTRIBUTING.md "How we build"): no product .py file over 600 lines, no
+"""The size rules (CONTRIBUTING.md "How we build"): no product .py file over 400 lines, no
 function over 80, measured by tools/sizes.py over ui/, crisp_core/ and tools/.
 
 What still breaks them is named below with its owner and today's size (issue 19): an entry
@@ -12,6 +12,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: path: (owner, lines now): files still over MAX_FILE_LINES; only shrinking.
 FILES_OVER = {
+    # the limit went from 600 to the house rule's 400 (stop 31): these four were over it
+    "tools/build.py": ("build", 570),
+    "crisp_core/game.py": ("engine", 488),
+    "crisp_core/bots.py": ("engine", 469),
+    "crisp_core/verify.py": ("fair deal", 408),
 }
 #: (path, function): (owner, lines now): functions still over MAX_FUNCTION_LINES.
 FUNCTIONS_OVER = {
@@ -26,7 +31,7 @@ def load_sizes():
     return sizes
 
 
-def test_no_product_file_is_over_600_lines_but_those_named_and_none_grows():
+def test_no_product_file_is_over_400_lines_but_those_named_and_none_grows():
     sizes = load_sizes()
     files, _ = sizes.over_limits()
     over = dict(files)

@@ -173,10 +173,14 @@ def version_banner(model, ctx, ui):
     reload, with the way to it when it is this one."""
     clash = read(model, "version_clash")
     newer = isinstance(clash.get("host"), int) and clash["host"] > PROTOCOL
-    name = isolate(clash.get("name")) if clash.get("name") else ctx.t("the_host")
+    key = "version_newer" if newer else "version_older"
+    # without the host's name, texts of their own: "ask the host to reload", never a name
+    # slot filled with a capitalised "The host" mid-sentence
+    said = (ctx.t(key, name=isolate(clash["name"])) if clash.get("name")
+            else ctx.t(key + "_unnamed"))
     return h("div", {"class": "banner host_gone", "data-testid": "version-clash",
                      "data-newer": "host" if newer else "me", "role": "alert"},
-             ctx.t("version_newer" if newer else "version_older", name=name), " ",
+             said, " ",
              button(ctx, "reload", ctx.t("reload"), ("intent", "reload", {}), "btn")
              if newer else None)
 

@@ -4,6 +4,7 @@ table screen (`log_node`).
 Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
+from ui.page.faces import shown_name
 from ui.page.memo import carried, kept
 from ui.page.vdom import h, isolate
 from ui.page.viewmodel import card_text, read, seat_name
@@ -80,7 +81,9 @@ def event_text(ev, players, ctx, me=None, short=False):
         return ctx.t(k("ev_crisp"), name=name)
     if ty == "took_seat" and isinstance(ev.get("name"), str) and isinstance(ev.get("was"), str):
         # the host gave an away or a bot's seat to a late friend (ui/page/watchers.py)
-        return ctx.t(k("ev_took_seat"), name=isolate(ev["name"]), was=isolate(ev["was"]))
+        # (`was` may be a bot's name: without its face where the page shows none)
+        return ctx.t(k("ev_took_seat"), name=isolate(shown_name(ev["name"], ctx.faces)),
+                     was=isolate(shown_name(ev["was"], ctx.faces)))
     if ty == "round_over":
         return ctx.t("ev_round_over")
     if ty == "game_over":
@@ -166,13 +169,13 @@ def queen_notice(model, players, ctx, short=False):
 
 
 def log_key(model, players, ctx):
-    """Everything the log's words are made of, cheap to compare: the language, this page's
-    seat, every seat's name and the model's log itself with its length (the Client appends
+    """Everything the log's words are made of, cheap to compare: the language, the faces
+    mode (ctx.faces), this page's seat, every seat's name and the model's log itself with its length (the Client appends
     events to that list, and replaces it when a round starts over or it is trimmed; its
     events never change once there). Equal keys: the same lines."""
     log = read(model, "log", []) or []
     names = tuple([(s, (players.get(s) or {}).get("name")) for s in sorted(players)])
-    return (ctx.lang, read(model, "seat"), names, log, len(log))
+    return (ctx.lang, ctx.faces, read(model, "seat"), names, log, len(log))
 
 
 def log_node(model, players, ctx):
@@ -189,10 +192,11 @@ def _log_of(model, players, ctx, key):
 def reworded(last, model, players, ctx, key):
     """The log's entries (`log_entries`) for `log_key` `key`, from `last`, what this gave for
     the last render ((words key, log, its length, entries), or None): while the words' key
-    (the language, this seat, the names) and the log list are the same, only the events
+    (the key but its last two: the language, the faces mode, this seat, the names) and the
+    log list are the same, only the events
     appended since are worded (a view words its one or two new events, not 40 lines again);
     else all. -> (words key, log, length, entries)."""
-    words, log, count = key[:3], key[3], key[4]
+    words, log, count = key[:-2], key[-2], key[-1]
     if last is not None and last[0] == words and last[1] is log and last[2] <= count:
         entries = log_entries(model, players, ctx, last[2]) + last[3]
         entries = entries[:LOG_LINES]

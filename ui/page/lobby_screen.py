@@ -5,6 +5,7 @@ CPython (tests).
 
 from ui.page import i18n
 from ui.page import watch_screens
+from ui.page.faces import mark
 from ui.shared.limits import MAX_PLAYERS
 from ui.page.invite import invite_box
 from ui.page.results import tally
@@ -43,8 +44,9 @@ def lobby_tree(model, ui, ctx):
 
 
 def lobby_rows(model, players, host, ctx):
-    """One line per player: a dot (there or away), the name, the badges, and for the host a
-    button to remove anyone but itself."""
+    """One line per player: a dot (there or away), the name (a bot's with the robot where its
+    face would be, on a page that shows no faces: ui/page/faces.py), the badges, and for the
+    host a button to remove anyone but itself."""
     is_host = bool(read(model, "is_host", False))
     me = read(model, "seat")
     rows = []
@@ -71,7 +73,7 @@ def lobby_rows(model, players, host, ctx):
                       h("span", {"class": "dot " + ("on" if on else "off"),
                                  "title": ctx.t("tip_connected" if on else "tip_away")}),
                       h("span", {"class": "pname", "title": seat_name(players, s, ctx)},
-                        seat_name(players, s, ctx)),
+                        mark(ctx, p.get("bot")), seat_name(players, s, ctx)),
                       badges, remove))
     return rows
 

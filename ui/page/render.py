@@ -8,6 +8,7 @@ taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dic
 """
 
 from ui.page import cues
+from ui.page import faces
 from ui.page import guided
 from ui.page import i18n
 from ui.page.intents import handle, sends_first
@@ -53,6 +54,9 @@ class Screen:
             self.base = str(js.location.origin) + str(js.location.pathname)
         except Exception:
             self.base = ""
+        # bots' faces shown or not: boot.js's test of a colour emoji (ui/page/faces.py)
+        self.faces = faces.mode(self._text(
+            lambda: js.document.documentElement.getAttribute("data-faces")))
         self.store = Storage(js)
         lang = i18n.pick(self._stored("crisp.lang") or self._navigator_lang())
         self.ui = new_ui(lang, self._stored("crisp.name") or "")
@@ -75,6 +79,14 @@ class Screen:
         self.root.textContent = ""  # the shell's loading text, if any, goes
 
     # -- small browser helpers (never fail the render)
+    def _text(self, f):
+        """What `f()` gives when it is text, else None (null, undefined, an error)."""
+        try:
+            value = f()
+        except Exception:
+            return None
+        return value if isinstance(value, str) else None
+
     def _truthy(self, f):
         try:
             return bool(f())
@@ -147,7 +159,7 @@ class Screen:
         # without one: now), stopped while the game is paused (its `pause`)
         ctx = Ctx(self.ui.get("lang", "en"), now,
                   elapsed_ms(read(model, "view_at", now), pause_of(model).since, now),
-                  self.can_share, self.base)
+                  self.can_share, self.base, self.faces)
         ctx.memo = self.memo
         self.memo.begin()
         shown = model

@@ -6,6 +6,7 @@ and CPython (tests).
 """
 
 from ui.page import cards
+from ui.page.faces import mark
 from ui.page.icons import icon, medal
 from ui.page.vdom import h
 from ui.page.results_model import standings
@@ -42,7 +43,7 @@ def history_table(model, ranked, ctx):
             cells.append(h("td", {"class": "num"}, "" if p is None else str(p)))
         rows.append(h("tr", {"data-testid": "history-" + str(s)},
                       h("th", {"scope": "row", "class": "pname"},
-                        h("bdi", {"class": "who", "title": r["name"]}, r["name"])),
+                        who(r, ctx)),
                       cells, h("td", {"class": "num total"}, str(r["score"]))))
     return h("div", {"class": "history", "data-testid": "history"},
              h("h3", {"id": "history-title"}, ctx.t("history")),
@@ -52,6 +53,13 @@ def history_table(model, ranked, ctx):
                  h("thead", None, h("tr", None, h("th", {"scope": "col"}, ctx.t("player")),
                                     heads, h("th", {"scope": "col"}, ctx.t("total")))),
                  h("tbody", None, rows))))
+
+
+def who(r, ctx):
+    """A result row's name (`r`: results_info's row, its "name" and "bot") in its own <bdi>,
+    whole in its title; inside it, before the name, the robot where a bot's face would be
+    when this page shows no faces (ui/page/faces.py `mark`)."""
+    return h("bdi", {"class": "who", "title": r["name"]}, mark(ctx, r.get("bot")), r["name"])
 
 
 def you_badge(r, me, ctx):
@@ -71,7 +79,7 @@ def podium(ranked, ctx, me=None):
              [h("li", {"class": "step p" + str(r["rank"]),
                        "data-testid": "podium-" + str(r["seat"]), "data-rank": str(r["rank"])},
                 medal(r["rank"]),
-                h("bdi", {"class": "who", "title": r["name"]}, r["name"]),
+                who(r, ctx),
                 you_badge(r, me, ctx),
                 h("span", {"class": "score"}, str(r["score"])))
               for r in steps])
@@ -81,15 +89,15 @@ def tally(model, ctx):
     """The room's games won per player, kept across New game (Room: seat wins)."""
     players = player_list(model)
     games = read(model, "games", 0) or 0
-    rows = [(p.get("wins") or 0, s, seat_name(players, s, ctx)) for s, p in players.items()
-            if isinstance(p.get("wins"), int)]
+    rows = [(p.get("wins") or 0, s, seat_name(players, s, ctx), p.get("bot"))
+            for s, p in players.items() if isinstance(p.get("wins"), int)]
     rows.sort(key=lambda x: (-x[0], x[1]))
     return h("div", {"class": "tally", "data-testid": "tally"},
              h("h3", None, ctx.t("tally"), " ",
                h("small", None, ctx.tn("tally_games", games, n=games)) if games else None),
              h("ul", None, [h("li", {"data-testid": "tally-" + str(s)},
-                                 h("bdi", None, name), h("b", None, str(w)))
-                            for w, s, name in rows]))
+                                 h("bdi", None, mark(ctx, bot), name), h("b", None, str(w)))
+                            for w, s, name, bot in rows]))
 
 
 FAIR_WHATS = ("record", "uncommitted", "again", "commitment", "contribution", "log", "deal",
@@ -178,7 +186,7 @@ def result_row(r, ctx, me=None):
              h("td", {"class": "pname", "role": "cell"},
                h("span", {"class": "rank", "aria-label": ctx.t("rank_label", n=r["rank"])},
                  str(r["rank"])),
-               h("bdi", {"class": "who", "title": r["name"]}, r["name"]),
+               who(r, ctx),
                you_badge(r, me, ctx), note),
              h("td", {"class": "mini", "role": "cell"}, hand_cards),
              h("td", {"class": "num", "role": "cell"}, "" if pts is None else str(pts)),

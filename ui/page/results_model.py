@@ -29,7 +29,8 @@ def results_info(view, players, ctx):
     points, the caller's bonus and why (R7.2: strictly the lowest, -5; R7.3: otherwise +5,
     "tie" or "not"), the running total (R7.4), the place in the standings (`rank`: 1 + the
     number of lower totals, so ties share a place; lowest wins, R8.2), and how far the total
-    is from the target (`progress` in % of it, capped at 100; `left`: points to go)."""
+    is from the target (`progress` in % of it, capped at 100; `left`: points to go), and
+    `bot`: the seat's bot level (its players entry's), or None for a person."""
     hands = view.get("hands") or []
     pts = view.get("round_points") or []
     scores = view.get("scores") or []
@@ -59,7 +60,8 @@ def results_info(view, players, ctx):
             else:
                 reason = "not"
         rank = 1 + len([x for x in scores if x < score])
-        rows.append({"seat": s, "name": seat_name(players, s, ctx), "hand": hands[s] or [],
+        rows.append({"seat": s, "name": seat_name(players, s, ctx),
+                     "bot": (players.get(s) or {}).get("bot"), "hand": hands[s] or [],
                      "hand_total": total, "points": p, "bonus": bonus, "reason": reason,
                      "caller": s == caller, "score": score, "winner": s in winners,
                      "rank": rank, "target": target,

@@ -7,7 +7,7 @@ CPython (tests).
 """
 
 from crisp_core.actions import PLAY_PHASES
-from ui.shared.graphemes import cut_whole
+from ui.shared.graphemes import cut_whole, prefix_within, width_units
 from ui.shared.lastline import CROWDED, NAME_CHARS, short_line
 from ui.page import cards
 from ui.page.cues import ANNOUNCE_MS
@@ -127,17 +127,19 @@ ANNOUNCE_NAME_CROWDED = 10
 
 
 def cut_name(name, limit):
-    """`name` (str, maybe wrapped in FSI/PDI as `isolate` does) as is when it has at most
-    `limit` characters (code points), else its first limit - 1 cut between whole characters
-    (ui/shared/graphemes.py `cut_whole`: no emoji sequence, flag or accented letter split) with
-    the spaces (and joiners) at the cut dropped, then an ellipsis, inside the same isolate
-    marks. A name with nothing whole before the cut stays as it is (the page's ellipsis)."""
+    """`name` (str, maybe wrapped in FSI/PDI as `isolate` does) as is when it is at most
+    `limit` letters wide (ui/shared/graphemes.py `width_units`: a "W" 1.5, a wide or
+    fullwidth character or an emoji 2, a mark 0), else its start that is at most limit - 1
+    wide, cut between whole characters (`cut_whole`: no emoji sequence, flag or accented
+    letter split) with the spaces (and joiners) at the cut dropped, then an ellipsis, inside
+    the same isolate marks. A name with nothing whole before the cut stays as it is (the
+    page's ellipsis)."""
     head = tail = ""
     if name.startswith("\u2068") and name.endswith("\u2069"):
         head, tail, name = "\u2068", "\u2069", name[1:-1]
-    if len(name) <= limit:
+    if width_units(name) <= limit:
         return head + name + tail
-    cut = cut_whole(name, limit - 1)
+    cut = cut_whole(name, prefix_within(name, limit - 1))
     while cut and cut[-1] in " \t\u00a0\u200d":
         cut = cut[:-1]
     if not cut:

@@ -11,15 +11,19 @@ round in ui/page/results_model.py. Pure: runs on MicroPython, Pyodide and CPytho
 from crisp_core.actions import PLAY_PHASES
 from ui.page import cards
 from ui.page import i18n
+from ui.page.faces import COLOUR, shown_name
 from ui.page.presence import Pause
 from ui.page.vdom import FSI, PDI, isolate
 
 
 class Ctx:
-    """What one render needs besides the model: language, clock, and the acts it collects."""
+    """What one render needs besides the model: language, clock, and the acts it collects.
+    `faces`: whether this page shows bots' faces (ui/page/faces.py COLOUR or NONE; read once
+    from boot.js's <html data-faces>)."""
 
-    def __init__(self, lang="en", now=0, elapsed=0, can_share=False, base=""):
+    def __init__(self, lang="en", now=0, elapsed=0, can_share=False, base="", faces=COLOUR):
         self.lang = lang
+        self.faces = faces
         self.base = base            # this page's URL without query (for the room link)
         self.now = now              # ms, this page's clock
         self.elapsed = elapsed      # ms since the current view arrived
@@ -82,11 +86,15 @@ def player_list(model):
 
 
 def seat_name(players, seat, ctx):
+    """The name of `seat` as the screens show it, isolated (FSI ... PDI: shown in its own
+    <bdi>, ui/page/vdom.py): the seat's name, without a bot's face where this page shows no
+    faces (`ctx.faces`, ui/page/faces.py `shown_name`), or "Seat n" when it has none.
+    `players`: player_list's {seat: {"name", ...}}."""
     p = players.get(seat)
     name = p.get("name") if p else None
     if not name:
         return ctx.t("seat_n", n=seat + 1)
-    return isolate(name)            # shown in its own <bdi> (ui/page/vdom.py)
+    return isolate(shown_name(name, getattr(ctx, "faces", COLOUR)))
 
 
 def says_you(name):

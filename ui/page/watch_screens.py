@@ -5,6 +5,7 @@ play in the next game, and the host's "Zoe is waiting for a seat" with `make-roo
 (ui/page/vdom.py trees), placed by ui/page/screens.py.
 """
 
+from ui.page.faces import shown_name
 from ui.page.vdom import h, isolate
 from ui.page.viewmodel import read
 from ui.page.widgets import button, has_name, name_input
@@ -53,7 +54,9 @@ def took_note(model, ctx):
             or view.get("phase") not in ("peek", "play", "last_turns"):
         return None
     was = took_it.get("was")
-    text = ctx.t("took_seat_me", name=isolate(was)) if was else ctx.t("took_seat_me_any")
+    # (`was`: often a bot's name, without its face where the page shows none)
+    text = (ctx.t("took_seat_me", name=isolate(shown_name(was, ctx.faces))) if was
+            else ctx.t("took_seat_me_any"))
     return h("p", {"class": "hint note-warn words-note", "data-testid": "took-seat",
                    "role": "note"}, text)
 

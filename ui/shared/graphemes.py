@@ -46,6 +46,52 @@ def _regional(ch):
     return 0x1F1E6 <= ord(ch) <= 0x1F1FF
 
 
+# Characters about twice a letter's width (East Asian wide and fullwidth forms, emoji):
+# inclusive ranges of code points
+WIDE = ((0x1100, 0x115F), (0x2E80, 0x303E), (0x3041, 0x33FF), (0x3400, 0x4DBF),
+        (0x4E00, 0x9FFF), (0xA000, 0xA4CF), (0xAC00, 0xD7A3), (0xF900, 0xFAFF),
+        (0xFE30, 0xFE4F), (0xFF00, 0xFF60), (0xFFE0, 0xFFE6), (0x1F300, 0x1F64F),
+        (0x1F680, 0x1F6FF), (0x1F900, 0x1F9FF), (0x20000, 0x3FFFD))
+
+
+def char_units(ch, before=""):
+    """How wide `ch` (one character, after `before`: the one before it, or "") reads, in
+    letters: 0 for what joins the character before it (a mark, a joiner, a selector, a skin
+    tone) and for what a joiner joins to it (an emoji sequence is one picture), 2 for a wide
+    or fullwidth character or an emoji (WIDE), 1.5 for "W" (the widest Latin letter), else 1."""
+    if _extends(ch) or before == ZWJ:
+        return 0
+    o = ord(ch)
+    for low, high in WIDE:
+        if low <= o <= high:
+            return 2
+    return 1.5 if ch == "W" else 1
+
+
+def width_units(text):
+    """`text`'s width in letters (the sum of char_units): what a cut to a width counts."""
+    total = 0
+    before = ""
+    for ch in text:
+        total += char_units(ch, before)
+        before = ch
+    return total
+
+
+def prefix_within(text, units):
+    """How many code points of `text`'s start fit in `units` letters (char_units), what
+    joins the last of them included: an int for cut_whole."""
+    used = n = 0
+    before = ""
+    for ch in text:
+        used += char_units(ch, before)
+        if used > units:
+            break
+        n += 1
+        before = ch
+    return n
+
+
 def cut_whole(text, limit):
     """`text` (str) cut to at most `limit` code points, only where no character a reader sees
     as one is split: not before a mark, selector or skin tone, not after a joiner, not between
