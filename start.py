@@ -26,7 +26,7 @@ MODULES = (
     "ui.shared.proof", "ui.page.fairplay", "ui.page.watchers", "ui.page.client_page",
     "ui.page.presence", "ui.page.client_reactions", "ui.page.client_reveals",
     "ui.page.client_send", "ui.page.client_view", "ui.page.client_handover",
-    "ui.page.client", "ui.page.vdom", "ui.page.icons", "crisp_core.bot_faces",
+    "ui.page.client", "ui.page.vdom", "ui.page.memo", "ui.page.icons", "crisp_core.bot_faces",
     "ui.page.faces", "ui.page.viewmodel", "ui.page.status_line",
     "ui.page.results_model", "ui.page.table_model", "ui.page.intents", "ui.page.qr",
     "ui.page.eventlog", "ui.page.rules", "ui.page.widgets",
