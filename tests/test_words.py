@@ -315,3 +315,13 @@ def test_the_hosts_lobby_says_once_that_a_friend_waits_for_a_seat():
     tree, ctx = show(net.host)
     assert "Someone has opened the invitation" in text_of(find(tree, "watchers"))
     assert text_of(tree).count("Zoe") == 1
+
+
+# ---- the crisp window (a tester's find, stop 31) ------------------------------------------
+
+def test_the_crisp_window_offers_the_call_and_never_urges_it():
+    # "¡Canta crisp ya!" after every turn, the first one too with the centre card unknown,
+    # pushed first-time players into calls they could not judge: the status offers the call
+    for lang, may in (("en", "You may call crisp"), ("es", "Puedes cantar crisp")):
+        said = i18n.t(lang, "st_crisp_offer")
+        assert may in said and "!" not in said and " ya" not in said and "now" not in said
