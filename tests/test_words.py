@@ -325,3 +325,19 @@ def test_the_crisp_window_offers_the_call_and_never_urges_it():
     for lang, may in (("en", "You may call crisp"), ("es", "Puedes cantar crisp")):
         said = i18n.t(lang, "st_crisp_offer")
         assert may in said and "!" not in said and " ya" not in said and "now" not in said
+
+
+# ---- a drawn King (a tester's find, stop 31) ----------------------------------------------
+
+def test_a_held_king_says_it_must_be_played_and_how_many_draws_are_to_come():
+    # "King: use it for two extra draws." beside a greyed Discard, on an extra draw too, with
+    # no word of why Discard is off (R4.3) nor of the draws still owed (R4.6)
+    from test_render_model import table_model
+    for pending, en, es in ((0, "two extra draws", "dos robos extra"),
+                            (1, "3 extra draws to come", "quedan 3 robos extra"),
+                            (2, "4 extra draws to come", "quedan 4 robos extra")):
+        m = table_model(2, seat=0, turn=0, held={"seat": 0, "from": "deck", "card": "Kd"},
+                        allowed=[{"do": "king"}], pending_draws=pending)
+        for lang, must, count in (("en", "must be played", en), ("es", "se juega siempre", es)):
+            said = text_of(find(show(m, lang=lang)[0], "status"))
+            assert must in said and count in said, (pending, lang, said)
