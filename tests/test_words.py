@@ -186,6 +186,16 @@ def test_leaving_a_solo_game_says_what_ends_and_never_that_it_closes_for_everyon
         text = leave_words(solo, lang)
         assert words in text and never not in text, (lang, text)
         assert i18n.t(lang, "leave_ask_solo") in text
+    # and its menu's button leaves the game, not a room a solo game never had (a tester's
+    # find: "Salir de la sala")
+    from ui.page.viewmodel import new_ui
+    for lang, says in (("en", "Leave the game"), ("es", "Salir de la partida")):
+        ui = new_ui(lang)
+        ui["menu_open"] = True
+        tree, ctx = show(solo, ui, lang=lang)
+        assert text_of(find(tree, "menu-leave")) == says, lang
+        tree, ctx = show(table_model(3, seat=1), ui, lang=lang)
+        assert text_of(find(tree, "menu-leave")) == i18n.t(lang, "leave_room")
     # a room with friends (or one that could have them) closes for everyone, as it said
     room = table_model(3, seat=0)
     for lang in ("en", "es"):

@@ -171,8 +171,9 @@ def menu_panel(ui, ctx, in_room):
                         button(ctx, "menu-leave-cancel", ctx.t("cancel"),
                                ("local", "leave_ask", False), "btn")))
         else:
-            leave = button(ctx, "menu-leave", ctx.t("leave_room"), ("local", "leave_ask", True),
-                           "btn")
+            leave = button(ctx, "menu-leave",
+                           ctx.t("leave_solo" if in_room == "solo" else "leave_room"),
+                           ("local", "leave_ask", True), "btn")
     return h("div", {"class": "menu-panel", "id": "menu-panel", "data-testid": "menu-panel",
                      "role": "region", "aria-label": ctx.t("menu")},
              h("div", {"class": "menu-row"},
