@@ -155,7 +155,7 @@ def host_named_on_the_table(page):
     for lang in ("es", "en"):
         for name in ("Hana", "Maximiliana"):
             model = M.table(2, 1, [name, "Bea"], turn=1)
-            model.update(redealt=2, gone_host=0, host_seat=1, is_host=True,
+            model.update(redealt=2, old_host=0, host_seat=1, is_host=True,
                          _ui={"lang": lang})
             H.show(page, model)
             note = page.evaluate(LINES, "#app [data-testid=redealt]")

@@ -322,10 +322,10 @@ def test_the_hosts_lobby_says_once_that_a_friend_waits_for_a_seat():
 def test_the_redeal_names_the_phone_that_went_quiet_in_two_short_lines():
     """A guest whose host stopped answering (2 phones: that guest hosts now) read 5 bold lines
     "El móvil de quien organiza ha dejado de responder…"; it names the old host (the
-    Client's `gone_host`: the seat that hosted before the handover) and is short: at most
+    Client's `old_host`: the seat that hosted before the handover) and is short: at most
     70 characters with a 4-letter name (2 lines at 360 px: e2e/test_words_screens.py)."""
     m = table_model(2, seat=1, names=["Hana", "Bea"], round=2)
-    m.redealt, m.host_seat, m.is_host, m.gone_host = 2, 1, True, 0
+    m.redealt, m.host_seat, m.is_host, m.old_host = 2, 1, True, 0
     for lang, said in (("es", "El m\u00f3vil de Hana no responde: la ronda 2 se reparte de "
                               "nuevo."),
                        ("en", "Hana\u2019s phone has gone quiet: round 2 is dealt again.")):
@@ -336,9 +336,9 @@ def test_the_redeal_names_the_phone_that_went_quiet_in_two_short_lines():
     from ui.page.client import Client
     client = Client(lambda text: None)
     client.hand_over_to(1, "Bea")
-    assert client.gone_host == 0 and client.host_seat == 1
+    assert client.old_host == 0 and client.host_seat == 1
     # not known (a page that saw no handover: reloaded): the host without a name, as short
-    m.gone_host = None
+    m.old_host = None
     for lang, word in (("es", "quien organiza"), ("en", "host")):
         text = text_of(find(show(m, lang=lang)[0], "redealt"))
         assert word in text and len(text) <= 72, (lang, text)

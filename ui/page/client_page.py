@@ -11,7 +11,7 @@ NEW_HOST_MS = 6000        # "Ana is the new host" shows this long once the hando
 
 class PageSide:
     """The Client's fields the page sets (status, pause, host_lost, behind, engine_wait,
-    engine_stage, phase, handover, token, host_seat, gone_host, send, is_host, trusted,
+    engine_stage, phase, handover, token, host_seat, old_host, send, is_host, trusted,
     suspect, follow, ask, host_leaving: see Client), through these methods."""
 
     host_lost = False     # the page's link says the host counts as gone (keep waiting or leave)
@@ -25,7 +25,7 @@ class PageSide:
     arriving = ()         # host page: friends whose join waits for the engine (ui/page/early.py)
     solo = False          # host page: a solo game (bots only, no network: host_phase `solo`)
     new_host = None       # a handover just ended: {"seat", "me", "until": ms} (`set_handover`)
-    gone_host = None      # the seat that hosted before the last handover (`hand_over_to`)
+    old_host = None      # the seat that hosted before the last handover (`hand_over_to`)
 
     def set_status(self, status, phase=None):
         """The page's word on the connection (`status` above: ui/page/link.py's, or the host
@@ -57,7 +57,7 @@ class PageSide:
             # the old host's page is gone: its seat shows away from now on, whatever pauses
             # or resumes, until the new room's players list says who is there
             self.players = _away(self.players, self.host_seat)
-            self.gone_host = self.host_seat     # the redeal's note names its phone
+            self.old_host = self.host_seat     # the redeal's note names its phone
         self.host_seat = seat
         self.handover = {"me": True} if me else {"name": name, "me": False}
         self.host_lost = self.host_leaving = False

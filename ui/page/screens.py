@@ -91,9 +91,9 @@ def redealt_note(model, ctx):
     if not isinstance(n, int) or view.get("round") != n or view.get("phase") not in (
             "peek", "play", "last_turns"):
         return None
-    # the phone that went quiet by name (the Client's `gone_host`: the seat that hosted
+    # the phone that went quiet by name (the Client's `old_host`: the seat that hosted
     # before the handover) when the page knows it; "the host" only when it does not
-    gone = read(model, "gone_host")
+    gone = read(model, "old_host")
     players = player_list(model)
     said = (ctx.t("redealt_named", n=n, name=seat_name(players, gone, ctx))
             if gone in players and players[gone].get("name") else ctx.t("redealt", n=n))
