@@ -13,7 +13,8 @@ from test_screens import console_errors, open_screens, screens_pages  # noqa: F4
 BASELINES = """() => {
   const out = [];
   for (const bdi of document.querySelectorAll(
-      '#app .statusbar bdi, #app .events bdi, #app [data-testid=last-move] bdi')) {
+      '#app .statusbar bdi, #app .events bdi, #app [data-testid=last-move] bdi,'
+      + ' #app .waiting bdi')) {
     const before = bdi.previousSibling;
     if (!before || before.nodeType !== 3 || !before.textContent.trim()) continue;
     const range = document.createRange();
@@ -67,6 +68,39 @@ def test_names_sit_on_their_words_and_the_last_move_is_never_cut(new_phone, scre
                        "derecha de Bartholomew Feathers."}[lang]
         assert last["text"].strip() == whole, last
     assert any("Turno de Bea" in t for t in seen), seen
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+# A guest's lobby: the "waiting for the host" line's words and its dots inside its box (px
+# past its right edge), and each player's name cut or whole (its <bdi> narrower than its text).
+LOBBY_FIT = """() => {
+  const p = document.querySelector('[data-testid=lobby-waiting]');
+  const r = document.createRange(); r.selectNodeContents(p);
+  const dots = parseFloat(getComputedStyle(p, '::after').width) || 0;
+  const box = p.getBoundingClientRect(), text = r.getBoundingClientRect();
+  const cut = [...document.querySelectorAll('#app .player .pname bdi')]
+    .filter((b) => b.scrollWidth > b.clientWidth + 0.5).map((b) => b.textContent);
+  return {past: Math.round(text.right + dots - box.right), cut: cut};
+}"""
+
+
+def test_a_guests_lobby_says_whom_it_waits_for_inside_its_box_and_every_name_whole(
+        new_phone, screens_pages):
+    """A tester's guest lobby (es, 360 px): "Esperando a que Ana empiece la partida…" ran 9 px
+    past its box, "Ana" off its words' baseline, and "Maximiliano Quintero" (20 letters, the
+    longest a name may be) was cut to "Maximiliano Quinte…" with the row's room unused."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": 360, "height": 640},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    for lang in ("es", "en"):
+        H.show(page, dict(M.lobby(3, 2, ["Ana", "Maximiliano Quintero", "Bea"], bots=()),
+                          _ui={"lang": lang}))
+        fit = page.evaluate(LOBBY_FIT)
+        assert fit["past"] <= 0 and fit["cut"] == [], (lang, fit)
+        lines = page.evaluate(BASELINES)
+        assert lines, lang
+        for line in lines:
+            assert line["bottom"] <= 1 and line["top"] <= 1 and line["size"] == 0, (lang, line)
     assert console_errors(phone) == [] and phone.errors == []
 
 

@@ -365,3 +365,13 @@ def test_the_results_wait_for_the_host_by_name_also_after_a_handover():
     # no host seat known: the host without a name
     m.host_seat = None
     assert "quien organiza" in text_of(find(show(m, lang="es")[0], "wait-new-game"))
+
+
+# ---- the crisp window (a tester's find, stop 31) ------------------------------------------
+
+def test_the_crisp_window_offers_the_call_and_never_urges_it():
+    # "¡Canta crisp ya!" after every turn, the first one too with the centre card unknown,
+    # pushed first-time players into calls they could not judge: the status offers the call
+    for lang, may in (("en", "You may call crisp"), ("es", "Puedes cantar crisp")):
+        said = i18n.t(lang, "st_crisp_offer")
+        assert may in said and "!" not in said and " ya" not in said and "now" not in said
