@@ -327,6 +327,56 @@ def test_the_hosts_lobby_says_once_that_a_friend_waits_for_a_seat():
     assert text_of(tree).count("Zoe") == 1
 
 
+# ---- the host by name where the page knows it (issue 20, "a table clear at every moment") ----
+
+def test_the_redeal_names_the_phone_that_went_quiet_in_two_short_lines():
+    """A guest whose host stopped answering (2 phones: that guest hosts now) read 5 bold lines
+    "El móvil de quien organiza ha dejado de responder…"; it names the old host (the
+    Client's `old_host`: the seat that hosted before the handover) and is short: at most
+    70 characters with a 4-letter name (2 lines at 360 px: e2e/test_words_screens.py)."""
+    m = table_model(2, seat=1, names=["Hana", "Bea"], round=2)
+    m.redealt, m.host_seat, m.is_host, m.old_host = 2, 1, True, 0
+    for lang, said in (("es", "El m\u00f3vil de Hana no responde: la ronda 2 se reparte de "
+                              "nuevo."),
+                       ("en", "Hana\u2019s phone has gone quiet: round 2 is dealt again.")):
+        tree, ctx = show(m, lang=lang)
+        text = text_of(find(tree, "redealt")).replace("\u2068", "").replace("\u2069", "")
+        assert text == said and len(text) <= 70, (lang, text)
+    # the Client keeps the seat that hosted before a handover began
+    from ui.page.client import Client
+    client = Client(lambda text: None)
+    client.hand_over_to(1, "Bea")
+    assert client.old_host == 0 and client.host_seat == 1
+    # not known (a page that saw no handover: reloaded): the host without a name, as short
+    m.old_host = None
+    for lang, word in (("es", "quien organiza"), ("en", "host")):
+        text = text_of(find(show(m, lang=lang)[0], "redealt"))
+        assert word in text and len(text) <= 72, (lang, text)
+
+
+def test_the_results_wait_for_the_host_by_name_also_after_a_handover():
+    """After a host handover the results said "Esperando a que quien organiza reparta la
+    siguiente ronda…": they name the seat that hosts now (the model's `host_seat`)."""
+    hands = [["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]]
+    m = table_model(3, seat=2, names=["Ana", "Max", "Cleo"], phase="round_over", turn=None,
+                    caller=1, hands=hands, round_points=[14, 6, 17], scores=[14, 6, 17],
+                    allowed=[])
+    m.host_seat = 1                                     # Max hosts since the handover
+    for lang, said in (("es", "Esperando a que Max reparta la siguiente ronda\u2026"),
+                       ("en", "Waiting for Max to deal the next round\u2026")):
+        text = text_of(show(m, lang=lang)[0]).replace("\u2068", "").replace("\u2069", "")
+        assert said in text and "quien organiza" not in text, lang
+    m.view["phase"] = "game_over"
+    m.view["winners"] = [1]
+    for lang, said in (("es", "Esperando a que Max empiece una nueva partida\u2026"),
+                       ("en", "Waiting for Max to start a new game\u2026")):
+        text = text_of(find(show(m, lang=lang)[0], "wait-new-game"))
+        assert text.replace("\u2068", "").replace("\u2069", "") == said, lang
+    # no host seat known: the host without a name
+    m.host_seat = None
+    assert "quien organiza" in text_of(find(show(m, lang="es")[0], "wait-new-game"))
+
+
 # ---- the crisp window (a tester's find, stop 31) ------------------------------------------
 
 def test_the_crisp_window_offers_the_call_and_never_urges_it():
