@@ -193,7 +193,8 @@ NOTED = ("my-turn", "held", "queen-held", "queen-target", "crisp-window", "last-
 def noted(model, seat, reveal):
     """`model` after a Queen took this seat's left card (the Queen's notice shows), and with
     `reveal` this seat's centre card shown until the next turn (its reveal note too)."""
-    queen = {"type": "queen", "seat": seat - 1, "pos": "right", "target": seat,
+    queen = {"type": "queen", "seat": (seat - 1) % len(model["players"]), "pos": "right",
+             "target": seat,
              "target_pos": "left"}
     model = dict(model, log=list(model["log"]) + [queen, {"type": "turn", "seat": seat}])
     return revealing(model, seat) if reveal else model
@@ -238,17 +239,32 @@ def test_a_small_table_shows_every_seat_the_hand_and_the_buttons_on_a_360x640_sc
     player's own row; tapping it scrolled the page. With 2 to 4 seats, long names, in every
     state of a round, for the player at seat 0 and at the last seat, in both languages:
     every seat is whole on the first screen, and every live control of the player's own is
-    inside it and is what a tap at its centre hits; the smaller cards' corner mark and
-    middle figure do not overlap."""
+    inside it and is what a tap at its centre hits, with a reveal's note, a Queen's notice or
+    both shown too; the smaller cards' corner mark and middle figure do not overlap."""
     phone = small_phone(new_phone, screens_pages)
     page = phone.page
     problems = []
     bottoms = {}
     for seat in (0, n - 1):
+        # and a tester's solo game (4 seats, es): after a Queen, its note ("Tu carta de la
+        # izquierda es 4♣: se vuelve a tapar…") put Hide and crisp at 622-670 px; so a Jack's
+        # and a Queen's reveal note in the crisp window, and a Queen's notice (with a note
+        # too) in each state of this player's turn
+        screens = [(name, model) for name, model in M.screens(n, seat, M.LONG)
+                   if name in TABLE_STATES]
+        for what, ev in (("queen", {"type": "queen", "seat": seat, "pos": "center",
+                                    "target": (seat + 1) % n, "target_pos": "left"}),
+                         ("jack", {"type": "jack", "seat": seat})):
+            screens.append(("reveal-" + what, revealing(
+                M.table(n, seat, M.LONG, turn=(seat + 1) % n,
+                        crisp_window={"seat": seat, "left": 2400}, allowed=[{"do": "crisp"}],
+                        log=PLAY + [ev, {"type": "turn", "seat": (seat + 1) % n}]), seat)))
+        for name, model in list(screens):
+            if name in NOTED:
+                screens += [("notice-" + name, noted(model, seat, False)),
+                            ("notice-note-" + name, noted(model, seat, True))]
         for lang in ("es", "en"):
-            for name, model in M.screens(n, seat, M.LONG):
-                if name not in TABLE_STATES:
-                    continue
+            for name, model in screens:
                 show(page, model, lang)
                 seats = page.evaluate(SEATS)
                 own = page.evaluate(OWN_ACTIONS)

@@ -1,7 +1,8 @@
 """The words on the real page (issue 20 items 14, 10, 6, 8), on the screens page without a room
 (screens_harness.py, MicroPython): in a sentence a player's name sits on its words' baseline
 in their size ("Turno de Ana."), the last move is never cut with an ellipsis, the rules read
-whole in both languages, and the spectator's and the full room's lines show."""
+whole in both languages, and the spectator's and the full room's lines show; a tap that needs
+the name brings the player to its field, and the table names the host where it knows it."""
 
 import screen_models as M
 import screens_harness as H
@@ -12,7 +13,8 @@ from test_screens import console_errors, open_screens, screens_pages  # noqa: F4
 BASELINES = """() => {
   const out = [];
   for (const bdi of document.querySelectorAll(
-      '#app .statusbar bdi, #app .events bdi, #app [data-testid=last-move] bdi')) {
+      '#app .statusbar bdi, #app .events bdi, #app [data-testid=last-move] bdi,'
+      + ' #app .waiting bdi')) {
     const before = bdi.previousSibling;
     if (!before || before.nodeType !== 3 || !before.textContent.trim()) continue;
     const range = document.createRange();
@@ -69,6 +71,39 @@ def test_names_sit_on_their_words_and_the_last_move_is_never_cut(new_phone, scre
     assert console_errors(phone) == [] and phone.errors == []
 
 
+# A guest's lobby: the "waiting for the host" line's words and its dots inside its box (px
+# past its right edge), and each player's name cut or whole (its <bdi> narrower than its text).
+LOBBY_FIT = """() => {
+  const p = document.querySelector('[data-testid=lobby-waiting]');
+  const r = document.createRange(); r.selectNodeContents(p);
+  const dots = parseFloat(getComputedStyle(p, '::after').width) || 0;
+  const box = p.getBoundingClientRect(), text = r.getBoundingClientRect();
+  const cut = [...document.querySelectorAll('#app .player .pname bdi')]
+    .filter((b) => b.scrollWidth > b.clientWidth + 0.5).map((b) => b.textContent);
+  return {past: Math.round(text.right + dots - box.right), cut: cut};
+}"""
+
+
+def test_a_guests_lobby_says_whom_it_waits_for_inside_its_box_and_every_name_whole(
+        new_phone, screens_pages):
+    """A tester's guest lobby (es, 360 px): "Esperando a que Ana empiece la partida…" ran 9 px
+    past its box, "Ana" off its words' baseline, and "Maximiliano Quintero" (20 letters, the
+    longest a name may be) was cut to "Maximiliano Quinte…" with the row's room unused."""
+    phone = open_screens(new_phone, screens_pages, viewport={"width": 360, "height": 640},
+                         is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = phone.page
+    for lang in ("es", "en"):
+        H.show(page, dict(M.lobby(3, 2, ["Ana", "Maximiliano Quintero", "Bea"], bots=()),
+                          _ui={"lang": lang}))
+        fit = page.evaluate(LOBBY_FIT)
+        assert fit["past"] <= 0 and fit["cut"] == [], (lang, fit)
+        lines = page.evaluate(BASELINES)
+        assert lines, lang
+        for line in lines:
+            assert line["bottom"] <= 1 and line["top"] <= 1 and line["size"] == 0, (lang, line)
+    assert console_errors(phone) == [] and phone.errors == []
+
+
 def test_the_rules_and_the_watchers_read_on_the_page(new_phone, screens_pages):
     phone = open_screens(new_phone, screens_pages, viewport={"width": 360, "height": 640},
                          is_mobile=True, has_touch=True, reduced_motion="reduce")
@@ -84,6 +119,7 @@ def test_the_rules_and_the_watchers_read_on_the_page(new_phone, screens_pages):
         for fact in facts:
             assert fact in text, (lang, fact)
         assert page.locator("details.rules h3").count() == 8
+    name_asked_where_they_look(page)
     model = M.table(4, 1, turn=2)
     model["watchers"] = [{"name": "Cleo", "next": False}, {"name": None, "next": False}]
     model["_ui"] = {"lang": "en"}
@@ -96,6 +132,77 @@ def test_the_rules_and_the_watchers_read_on_the_page(new_phone, screens_pages):
     assert page.inner_text("[data-testid=room-full]") == "This room is full (8 players)"
     assert page.is_enabled("[data-testid=wait-seat]")
     assert console_errors(phone) == [] and phone.errors == []
+
+
+# Where the page's focus is, and whether the name field and its hint are in the viewport.
+FOCUS = """() => {
+  const seen = (e) => { if (!e) return false; const r = e.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight; };
+  const hint = document.querySelector('#app [data-testid=name-hint]');
+  return {focus: document.activeElement && document.activeElement.dataset.testid,
+          field: seen(document.querySelector('#app [data-testid=player-name]')),
+          hint: seen(hint), ask: hint && hint.dataset.ask,
+          role: hint && hint.getAttribute('role'),
+          scroll: Math.round(scrollY)};
+}"""
+
+
+def name_asked_where_they_look(page):
+    """Issue 20: on a 360x640 landing with no name, Play solo and Create a room were greyed
+    and did nothing, the hint ~600 px above them. A tap from the bottom of the page brings
+    the name field to the screen, focused, its hint an alert beside it; nothing starts."""
+    for lang in ("es", "en"):
+        H.show(page, dict(M.landing(), _ui={"lang": lang, "name": "", "name_ask": False}))
+        for tid in ("play-solo", "create-room"):
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+            before = page.evaluate(FOCUS)
+            assert not before["field"] and before["ask"] is None, (lang, tid, before)
+            page.click("[data-testid=%s]" % tid)
+            page.wait_for_function("document.activeElement && "
+                                   "document.activeElement.dataset.testid === 'player-name'")
+            after = page.evaluate(FOCUS)
+            assert after["field"] and after["hint"] and after["ask"] == "true", after
+            assert after["role"] == "alert", after
+            print("name asked", lang, tid, "scroll", before["scroll"], "->", after["scroll"])
+            H.show(page, dict(M.landing(), _ui={"lang": lang, "name_ask": False}))
+    intents = page.evaluate("[...window.crispIntents]")
+    assert not [i for i in intents if '"play_solo"' in i or '"create_room"' in i], intents
+
+
+# The lines a box takes on the screen: the distinct tops of its text's boxes.
+LINES = """(sel) => {
+  const e = document.querySelector(sel);
+  if (!e) return null;
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  const tops = [...range.getClientRects()].map(r => r.top).sort((a, b) => a - b);
+  let lines = 0, last = -1e9;
+  for (const t of tops) { if (t - last > 4) { lines += 1; last = t; } }
+  return {text: e.innerText, lines: lines};
+}"""
+
+
+def host_named_on_the_table(page):
+    """Issue 20: the re-deal note after a host handover took 5 bold lines ("El móvil de quien
+    organiza ha dejado de responder…"): it names the phone that went quiet in at most 2
+    lines at 360 px; the results wait for the new host by name (Max)."""
+    for lang in ("es", "en"):
+        for name in ("Hana", "Maximiliana"):
+            model = M.table(2, 1, [name, "Bea"], turn=1)
+            model.update(redealt=2, old_host=0, host_seat=1, is_host=True,
+                         _ui={"lang": lang})
+            H.show(page, model)
+            note = page.evaluate(LINES, "#app [data-testid=redealt]")
+            assert note and name in note["text"] and note["lines"] <= 2, (lang, note)
+            print("redealt", lang, name, note["lines"], "lines:", note["text"])
+        model = M.table(3, 2, ["Ana", "Max", "Cleo"], phase="round_over", turn=None, caller=1,
+                        hands=[["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]],
+                        draw_left=None, round_points=[14, 6, 17], allowed=[])
+        model.update(host_seat=1, _ui={"lang": lang, "sheet_open": True})
+        H.show(page, model)
+        said = page.inner_text("#app [data-testid=wait-next-round]")
+        assert said == {"es": "Esperando a que Max reparta la siguiente ronda\u2026",
+                        "en": "Waiting for Max to deal the next round\u2026"}[lang], said
 
 
 # The line under the status: its text, and whether it shows whole in the viewport.
@@ -125,4 +232,5 @@ def test_an_away_players_turn_says_on_the_table_why_it_waits(new_phone, screens_
             sub = page.evaluate(SUB_LINE)
             assert sub is not None and sub["seen"] and not sub["cut"], (n, lang, sub)
             assert all(w in sub["text"] for w in words), (n, lang, sub)
+    host_named_on_the_table(page)
     assert console_errors(phone) == [] and phone.errors == []

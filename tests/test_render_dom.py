@@ -188,8 +188,16 @@ class Element(Node):
         if value:
             self.appendChild(Text(self.doc, value))
 
+    def querySelector(self, selector):
+        """Only '[data-testid="x"]' (what render.Screen asks for)."""
+        assert selector.startswith('[data-testid="') and selector.endswith('"]'), selector
+        return by_testid(self, selector[len('[data-testid="'):-2])
+
+    def scrollIntoView(self, options=None):
+        self.doc.scrolled.append((self.attributes.get("data-testid"), options))
+
     # the player
-    def focus(self):
+    def focus(self, options=None):
         self.doc.activeElement = self
         self.doc.dirty = False
 
@@ -226,6 +234,7 @@ class Document:
         self.title = ""
         self.documentElement = Element(self, "html")
         self.synthetic = []       # extra events to fire when a node with data-act is removed
+        self.scrolled = []        # (testid, options) of every scrollIntoView
         self.inserted = 0
 
     def createElement(self, tag):
@@ -266,6 +275,7 @@ class FakeJs:
         self.clock = 1000000
         self.Date = types.SimpleNamespace(now=lambda: self.clock)
         self.Reflect = types.SimpleNamespace(has=lambda obj, key: False)
+        self.JSON = types.SimpleNamespace(parse=json.loads)
         self.navigator = types.SimpleNamespace(language="en-US")
         store = {}
         self.localStorage = types.SimpleNamespace(getItem=lambda k: store.get(k),
@@ -377,6 +387,27 @@ def test_the_landing_keeps_the_name_field_when_the_resume_offer_goes(fakejs):
     assert by_testid(screen.root, "resume") is None
     assert by_testid(screen.root, "player-name") is field and fakejs.document.activeElement is field
     assert fakejs.errors == [] and screen.root.canon() == fresh(fakejs, screen, m)
+
+
+def test_a_tap_that_needs_the_name_brings_its_field_to_the_middle_and_focuses_it(fakejs):
+    # issue 20: Play solo and Create a room without a name: nothing is sent, the name field
+    # scrolls to the middle of the screen (at once: this fake asks for reduced motion) and
+    # takes the focus, its hint an alert
+    intents = []
+    screen = new_screen(fakejs, intents)
+    screen.update(M.FakeClient(screen="landing"))
+    for testid in ("play-solo", "create-room"):
+        fakejs.document.activeElement = None
+        by_testid(screen.root, testid).click()
+        field = by_testid(screen.root, "player-name")
+        assert fakejs.document.activeElement is field, testid
+        assert fakejs.document.scrolled[-1] == ("player-name",
+                                                {"block": "center", "behavior": "auto"})
+        assert by_testid(screen.root, "name-hint").attributes.get("role") == "alert"
+    assert intents == [] and fakejs.errors == []
+    field.type_text("Ana")
+    by_testid(screen.root, "create-room").click()
+    assert intents == [("create_room", {"name": "Ana"})] and len(fakejs.document.scrolled) == 2
 
 
 def test_events_fired_by_our_own_dom_writes_are_not_taps(fakejs):

@@ -137,11 +137,12 @@ def test_landing_has_its_test_ids_and_needs_a_name():
     for tid in ("player-name", "create-room", "play-solo", "solo-bots", "solo-level",
                 "solo-target"):
         assert find(tree, tid) is not None, tid
-    assert not live(tree, "create-room") and not live(tree, "play-solo")
-    assert text_of(find(tree, "name-hint")) == "Enter your name to play"   # why they are off
+    assert text_of(find(tree, "name-hint")) == "Enter your name to play"
     tap(tree, ctx, "player-name", ui, None, "   ")
     tree, ctx = show(FakeClient(screen="landing"), ui)
-    assert find(tree, "name-hint") is not None and not live(tree, "create-room")
+    assert find(tree, "name-hint") is not None
+    # only spaces: a tap asks for the name again, it creates nothing
+    assert tap(tree, ctx, "create-room", ui, None) == [("focus", "player-name")]
     assert faces(tree) == {}                  # the decorative fan carries no data-card
     assert [text_of(o) for o in find(tree, "solo-bots")["kids"]] == [str(i) for i in range(1, 8)]
     tap(tree, ctx, "player-name", ui, None, "  Ana ")
@@ -156,6 +157,49 @@ def test_landing_has_its_test_ids_and_needs_a_name():
     tap(tree, ctx, "solo-target", ui, None, "50")
     assert tap(tree, ctx, "play-solo", ui, None) == [
         ("play_solo", {"name": "Ana", "bots": 5, "level": "hard", "target": 50})]
+
+
+def test_a_tap_on_play_or_create_without_a_name_brings_the_player_to_the_name_field():
+    """Issue 20 (a tester, 360x640): without a name Play solo and Create a room were greyed
+    and did nothing, the only hint ~600 px above them, off screen. They stay tappable: a tap
+    without a name sends nothing, asks the page to focus the name field and bring it into
+    view (render.Screen, intent "focus"), and the hint beside the field says so at once
+    (role alert, `data-ask`); the buttons point at that hint. The guided round needs no
+    name."""
+    for lang in ("es", "en"):
+        ui = new_ui(lang)
+        ui["guided_offer"] = True
+        tree, ctx = show(FakeClient(screen="landing"), ui, lang)
+        hint = find(tree, "name-hint")
+        assert hint["attrs"].get("role") is None and not hint["attrs"].get("data-ask")
+        for tid in ("play-solo", "create-room"):
+            assert live(tree, tid), tid
+            assert find(tree, tid)["attrs"].get("aria-describedby") == "name-hint", tid
+            assert tap(tree, ctx, tid, ui, None) == [("focus", "player-name")], tid
+            assert not ui.get("solo")                   # the button shows no progress
+            tree, ctx = show(FakeClient(screen="landing"), ui, lang)
+            hint = find(tree, "name-hint")
+            assert hint["attrs"]["role"] == "alert" and hint["attrs"]["data-ask"] == "true"
+            assert text_of(hint) == i18n.t(lang, "name_needed")
+            assert find(tree, "player-name")["attrs"]["aria-invalid"] == "true"
+        # typing a name ends the ask; the buttons then do their work
+        tap(tree, ctx, "player-name", ui, None, "Ana")
+        tree, ctx = show(FakeClient(screen="landing"), ui, lang)
+        assert find(tree, "name-hint") is None and not ui.get("name_ask")
+        assert find(tree, "play-solo")["attrs"].get("aria-describedby") is None
+        assert find(tree, "player-name")["attrs"].get("aria-invalid") is None
+        assert tap(tree, ctx, "create-room", ui, None) == [("create_room", {"name": "Ana"})]
+        # erased again: the plain hint, no alert until the next tap
+        tap(tree, ctx, "player-name", ui, None, "")
+        tree, ctx = show(FakeClient(screen="landing"), ui, lang)
+        assert find(tree, "name-hint")["attrs"].get("role") is None
+        # the guided round's offer still plays without a name
+        ui = new_ui(lang)
+        ui["guided_offer"] = True
+        tree, ctx = show(FakeClient(screen="landing"), ui, lang)
+        intents = tap(tree, ctx, "guided-play", ui, None)
+        assert intents[0][0] == "play_guided" and intents[0][1]["name"] == \
+            i18n.t(lang, "guided_name")
 
 
 def test_the_host_waiting_for_its_engine_sees_its_progress_or_its_failure():

@@ -186,6 +186,16 @@ def test_leaving_a_solo_game_says_what_ends_and_never_that_it_closes_for_everyon
         text = leave_words(solo, lang)
         assert words in text and never not in text, (lang, text)
         assert i18n.t(lang, "leave_ask_solo") in text
+    # and its menu's button leaves the game, not a room a solo game never had (a tester's
+    # find: "Salir de la sala")
+    from ui.page.viewmodel import new_ui
+    for lang, says in (("en", "Leave the game"), ("es", "Salir de la partida")):
+        ui = new_ui(lang)
+        ui["menu_open"] = True
+        tree, ctx = show(solo, ui, lang=lang)
+        assert text_of(find(tree, "menu-leave")) == says, lang
+        tree, ctx = show(table_model(3, seat=1), ui, lang=lang)
+        assert text_of(find(tree, "menu-leave")) == i18n.t(lang, "leave_room")
     # a room with friends (or one that could have them) closes for everyone, as it said
     room = table_model(3, seat=0)
     for lang in ("en", "es"):
@@ -315,3 +325,79 @@ def test_the_hosts_lobby_says_once_that_a_friend_waits_for_a_seat():
     tree, ctx = show(net.host)
     assert "Someone has opened the invitation" in text_of(find(tree, "watchers"))
     assert text_of(tree).count("Zoe") == 1
+
+
+# ---- the host by name where the page knows it (issue 20, "a table clear at every moment") ----
+
+def test_the_redeal_names_the_phone_that_went_quiet_in_two_short_lines():
+    """A guest whose host stopped answering (2 phones: that guest hosts now) read 5 bold lines
+    "El móvil de quien organiza ha dejado de responder…"; it names the old host (the
+    Client's `old_host`: the seat that hosted before the handover) and is short: at most
+    70 characters with a 4-letter name (2 lines at 360 px: e2e/test_words_screens.py)."""
+    m = table_model(2, seat=1, names=["Hana", "Bea"], round=2)
+    m.redealt, m.host_seat, m.is_host, m.old_host = 2, 1, True, 0
+    for lang, said in (("es", "El m\u00f3vil de Hana no responde: la ronda 2 se reparte de "
+                              "nuevo."),
+                       ("en", "Hana\u2019s phone has gone quiet: round 2 is dealt again.")):
+        tree, ctx = show(m, lang=lang)
+        text = text_of(find(tree, "redealt")).replace("\u2068", "").replace("\u2069", "")
+        assert text == said and len(text) <= 70, (lang, text)
+    # the Client keeps the seat that hosted before a handover began
+    from ui.page.client import Client
+    client = Client(lambda text: None)
+    client.hand_over_to(1, "Bea")
+    assert client.old_host == 0 and client.host_seat == 1
+    # not known (a page that saw no handover: reloaded): the host without a name, as short
+    m.old_host = None
+    for lang, word in (("es", "quien organiza"), ("en", "host")):
+        text = text_of(find(show(m, lang=lang)[0], "redealt"))
+        assert word in text and len(text) <= 72, (lang, text)
+
+
+def test_the_results_wait_for_the_host_by_name_also_after_a_handover():
+    """After a host handover the results said "Esperando a que quien organiza reparta la
+    siguiente ronda…": they name the seat that hosts now (the model's `host_seat`)."""
+    hands = [["5h", "Ah", "8s"], ["2c", "6d", "3h"], ["3s", "Td", "4c"]]
+    m = table_model(3, seat=2, names=["Ana", "Max", "Cleo"], phase="round_over", turn=None,
+                    caller=1, hands=hands, round_points=[14, 6, 17], scores=[14, 6, 17],
+                    allowed=[])
+    m.host_seat = 1                                     # Max hosts since the handover
+    for lang, said in (("es", "Esperando a que Max reparta la siguiente ronda\u2026"),
+                       ("en", "Waiting for Max to deal the next round\u2026")):
+        text = text_of(show(m, lang=lang)[0]).replace("\u2068", "").replace("\u2069", "")
+        assert said in text and "quien organiza" not in text, lang
+    m.view["phase"] = "game_over"
+    m.view["winners"] = [1]
+    for lang, said in (("es", "Esperando a que Max empiece una nueva partida\u2026"),
+                       ("en", "Waiting for Max to start a new game\u2026")):
+        text = text_of(find(show(m, lang=lang)[0], "wait-new-game"))
+        assert text.replace("\u2068", "").replace("\u2069", "") == said, lang
+    # no host seat known: the host without a name
+    m.host_seat = None
+    assert "quien organiza" in text_of(find(show(m, lang="es")[0], "wait-new-game"))
+
+
+# ---- the crisp window (a tester's find, stop 31) ------------------------------------------
+
+def test_the_crisp_window_offers_the_call_and_never_urges_it():
+    # "¡Canta crisp ya!" after every turn, the first one too with the centre card unknown,
+    # pushed first-time players into calls they could not judge: the status offers the call
+    for lang, may in (("en", "You may call crisp"), ("es", "Puedes cantar crisp")):
+        said = i18n.t(lang, "st_crisp_offer")
+        assert may in said and "!" not in said and " ya" not in said and "now" not in said
+
+
+# ---- a drawn King (a tester's find, stop 31) ----------------------------------------------
+
+def test_a_held_king_says_it_must_be_played_and_how_many_draws_are_to_come():
+    # "King: use it for two extra draws." beside a greyed Discard, on an extra draw too, with
+    # no word of why Discard is off (R4.3) nor of the draws still owed (R4.6)
+    from test_render_model import table_model
+    for pending, en, es in ((0, "two extra draws", "dos robos extra"),
+                            (1, "3 extra draws to come", "quedan 3 robos extra"),
+                            (2, "4 extra draws to come", "quedan 4 robos extra")):
+        m = table_model(2, seat=0, turn=0, held={"seat": 0, "from": "deck", "card": "Kd"},
+                        allowed=[{"do": "king"}], pending_draws=pending)
+        for lang, must, count in (("en", "must be played", en), ("es", "se juega siempre", es)):
+            said = text_of(find(show(m, lang=lang)[0], "status"))
+            assert must in said and count in said, (pending, lang, said)

@@ -11,8 +11,8 @@ NEW_HOST_MS = 6000        # "Ana is the new host" shows this long once the hando
 
 class PageSide:
     """The Client's fields the page sets (status, pause, host_lost, behind, engine_wait,
-    engine_stage, phase, handover, token, host_seat, send, is_host, trusted, suspect, follow,
-    ask, host_leaving: see Client), through these methods."""
+    engine_stage, phase, handover, token, host_seat, old_host, send, is_host, trusted,
+    suspect, follow, ask, host_leaving: see Client), through these methods."""
 
     host_lost = False     # the page's link says the host counts as gone (keep waiting or leave)
     behind = False        # ... that this page was away itself (it only follows the room)
@@ -25,6 +25,7 @@ class PageSide:
     arriving = ()         # host page: friends whose join waits for the engine (ui/page/early.py)
     solo = False          # host page: a solo game (bots only, no network: host_phase `solo`)
     new_host = None       # a handover just ended: {"seat", "me", "until": ms} (`set_handover`)
+    old_host = None      # the seat that hosted before the last handover (`hand_over_to`)
 
     def set_status(self, status, phase=None):
         """The page's word on the connection (`status` above: ui/page/link.py's, or the host
@@ -56,6 +57,7 @@ class PageSide:
             # the old host's page is gone: its seat shows away from now on, whatever pauses
             # or resumes, until the new room's players list says who is there
             self.players = _away(self.players, self.host_seat)
+            self.old_host = self.host_seat     # the redeal's note names its phone
         self.host_seat = seat
         self.handover = {"me": True} if me else {"name": name, "me": False}
         self.host_lost = self.host_leaving = False

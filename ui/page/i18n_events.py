@@ -106,6 +106,7 @@ EN = {
     "language": "Language",
     "close": "Close",
     "leave_room": "Leave the room",
+    "leave_solo": "Leave the game",
     "leave_ask": "Leave the room? You can come back with the link.",
     "leave_ask_host": "Leave the room? It closes for everyone.",
     "leave_ask_solo": "Leave this game against the bots? It ends here, and you can\u2019t "
@@ -216,6 +217,7 @@ ES = {
     "language": "Idioma",
     "close": "Cerrar",
     "leave_room": "Salir de la sala",
+    "leave_solo": "Salir de la partida",
     "leave_ask": "\u00bfSalir de la sala? Puedes volver con el enlace.",
     "leave_ask_host": "\u00bfSalir de la sala? Se cierra para todos.",
     "leave_ask_solo": "\u00bfSalir de esta partida contra los bots? Se termina aqu\u00ed y no "

@@ -54,10 +54,15 @@ def typed_name(ui):
 
 def submit(ui, arg):
     """The landing's or the join screen's button (`arg`: "play_solo" | "join" | else create
-    a room), with the name typed; nothing without a name."""
+    a room), with the name typed. Without a name nothing is sent: the player is asked for it
+    where they look (issue 20: greyed buttons did nothing, the hint off screen):
+    ui["name_ask"] makes the hint beside the field an alert (widgets.name_input), and the
+    intent ("focus", "player-name") has the page bring that field into view and focus it
+    (render.Screen)."""
     name = typed_name(ui)
     if not name:
-        return []
+        ui["name_ask"] = True
+        return [("focus", "player-name")]
     if arg == "play_solo":
         ui["solo"] = True       # the button shows its progress from this very frame
         return [("play_solo", {"name": name, "bots": int(ui.get("bots", 3)),
@@ -141,6 +146,8 @@ def field_edit(ui, spec, value, model):
     op = spec[1]
     if op == "name":
         ui["name"] = str(value or "")[:NAME_MAX]
+        if ui["name"].strip():
+            ui["name_ask"] = False      # asked for and typed: the alert is over
     elif op == "code":
         ui["code"] = str(value or "")[:40]
     elif op == "bots":

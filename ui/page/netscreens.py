@@ -6,7 +6,7 @@ host's phone, and, on the host, a friend who could not connect (`network_banner`
 
 from ui.page.vdom import h
 from ui.page.viewmodel import read
-from ui.page.widgets import button
+from ui.page.widgets import button, needs_name
 
 BROWSERS = ("browser_safari", "browser_chrome", "browser_any")
 
@@ -27,7 +27,8 @@ def no_webrtc_note(model, ctx, solo=True):
 
 
 def friends_box(model, ctx, ok):
-    """The landing's Play with friends: Create a room (live when `ok`: a name is typed); in
+    """The landing's Play with friends: Create a room (widgets.needs_name: `ok`, a name is
+    typed; without one a tap asks for it); in
     a browser without WebRTC (the model's `webrtc` False), why it cannot, before any Peer
     is made (the solo box below works)."""
     if read(model, "webrtc", True) is False:
@@ -36,8 +37,8 @@ def friends_box(model, ctx, ok):
     return h("section", {"class": "card-box"},
              h("h2", None, ctx.t("with_friends")),
              h("p", {"class": "hint"}, ctx.t("with_friends_hint")),
-             button(ctx, "create-room", ctx.t("create_room"),
-                    ("local", "submit", "create_room") if ok else None, "btn primary big"))
+             needs_name(ctx, ok, "create-room", ctx.t("create_room"), "create_room",
+                        "btn primary big"))
 
 
 def network_banner(model, ctx, leave):

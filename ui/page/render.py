@@ -325,8 +325,11 @@ class Screen:
                 sample = sample or (name == "sound" and bool(payload))
             if screen == "table" or sample:
                 self.sounds.unlock(at_once=sample)
+        focus = None
         for name, payload in intents:
-            if name == "sound":
+            if name == "focus":
+                focus = payload                 # drawn first: the hint beside it shows too
+            elif name == "sound":
                 self._store("crisp.sound", "on" if payload else "off")
                 if payload:
                     self.sounds.play("your_turn")     # a sample of what it sounds like
@@ -345,11 +348,27 @@ class Screen:
             self._emit(intents)
             return
         self.render()
+        if focus is not None:
+            self._focus(focus)
         self._emit(intents)
+
+    def _focus(self, testid):
+        """Bring the element `testid` (a data-testid) to the middle of the screen and focus it
+        (a tap that needs it filled first: Play solo without a name, intents.submit); at
+        once when the player asked for reduced motion, else scrolled smoothly."""
+        try:
+            el = self.root.querySelector('[data-testid="%s"]' % testid)
+            if self._none(el):
+                return
+            how = "auto" if self._reduced_motion() else "smooth"
+            el.scrollIntoView(self.js.JSON.parse('{"block": "center", "behavior": "%s"}' % how))
+            el.focus(self.js.JSON.parse('{"preventScroll": true}'))
+        except Exception as e:
+            self._warn("cannot focus %s: %s" % (testid, e))
 
     def _emit(self, intents):
         for name, payload in intents:
-            if name not in ("sound", "reactions"):      # (this page's own switches)
+            if name not in ("sound", "reactions", "focus"):     # (this page's own)
                 self.on_intent(name, payload)
 
 

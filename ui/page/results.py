@@ -280,13 +280,21 @@ def end_buttons(info, ctx):
     if nr["show"]:
         parts.append(button(ctx, "next-round", ctx.t("next_round"), nr["spec"], "btn primary big"))
     elif info["phase"] == "round_over":
-        parts.append(h("p", {"class": "hint"}, ctx.t("wait_next_round")))
+        parts.append(h("p", {"class": "hint", "data-testid": "wait-next-round"},
+                       waiting(info, ctx, "wait_next_round")))
     if info["phase"] == "game_over":
         if info.get("new_game"):
             parts.append(button(ctx, "new-game", ctx.t("new_game"), ("intent", "new_game", {}),
                                 "btn primary big"))
         else:
             parts.append(h("p", {"class": "hint", "data-testid": "wait-new-game"},
-                           ctx.t("wait_new_game")))
+                           waiting(info, ctx, "wait_new_game")))
         parts.append(button(ctx, "leave", ctx.t("leave"), ("intent", "leave", {}), "btn"))
     return parts
+
+
+def waiting(info, ctx, key):
+    """What the others wait for (`key`: "wait_next_round" | "wait_new_game"), the host by
+    name when known (info["host_name"], table_model.host_name), else "the host"."""
+    name = info.get("host_name")
+    return ctx.t(key + "_named", name=name) if name else ctx.t(key)

@@ -19,7 +19,7 @@ from ui.page.landing_screen import landing_tree
 from ui.page.lobby_screen import lobby_tree
 from ui.page.table import table_tree
 from ui.page.vdom import h, keyed
-from ui.page.viewmodel import player_list, read, room_role  # noqa: F401 (tests')
+from ui.page.viewmodel import player_list, read, room_role, seat_name  # noqa: F401 (tests')
 from ui.page.widgets import topbar
 
 
@@ -91,8 +91,13 @@ def redealt_note(model, ctx):
     if not isinstance(n, int) or view.get("round") != n or view.get("phase") not in (
             "peek", "play", "last_turns"):
         return None
-    return h("p", {"class": "hint note-warn", "data-testid": "redealt", "role": "note"},
-             ctx.t("redealt", n=n))
+    # the phone that went quiet by name (the Client's `old_host`: the seat that hosted
+    # before the handover) when the page knows it; "the host" only when it does not
+    gone = read(model, "old_host")
+    players = player_list(model)
+    said = (ctx.t("redealt_named", n=n, name=seat_name(players, gone, ctx))
+            if gone in players and players[gone].get("name") else ctx.t("redealt", n=n))
+    return h("p", {"class": "hint note-warn", "data-testid": "redealt", "role": "note"}, said)
 
 
 def opens_at_top(before, after):

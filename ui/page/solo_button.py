@@ -26,15 +26,16 @@ def solo_state(tapped, wait, error=None):
     return ("solo_busy", max(0, min(99, int(wait))), True)
 
 
-def progress_button(ctx, testid, label, action, cls, tapped, wait, error=None):
+def progress_button(ctx, testid, label, action, cls, tapped, wait, error=None, extra=None):
     """A landing button that starts a game on the engine and answers its own tap (Play solo,
     the guided round's Play): `label` (text) and `action` (None: not live) until tapped;
     from the tap on (solo_state: `tapped`, `wait`, `error`) disabled, aria-busy, its label
     the progress in player words over a bar filling it. `testid`: its data-testid; `cls`:
-    its classes ("btn big", ...; "busy" is added while busy)."""
+    its classes ("btn big", ...; "busy" is added while busy); `extra`: attributes of the
+    button while not busy."""
     key, pct, busy = solo_state(tapped, wait, error)
     if not busy:
-        return button(ctx, testid, label, action, cls)
+        return button(ctx, testid, label, action, cls, extra)
     text = ctx.t(key) if pct is None else ctx.t("solo_busy_pct", pct=pct)
     return button(ctx, testid,
                   [h("span", {"class": "solo-bar", "aria-hidden": "true",
@@ -44,8 +45,9 @@ def progress_button(ctx, testid, label, action, cls, tapped, wait, error=None):
 
 
 def solo_button(ctx, ok, tapped, wait, error=None):
-    """The Play solo button (`play-solo`, a progress_button): live once a name is typed
-    (`ok`)."""
+    """The Play solo button (`play-solo`, a progress_button): always live; while no name is
+    typed (`ok` False) a tap asks for the name (intents.submit) and the button points at
+    the hint (aria-describedby, as widgets.needs_name)."""
     return progress_button(ctx, "play-solo", ctx.t("play_solo"),
-                           ("local", "submit", "play_solo") if ok else None, "btn big",
-                           tapped, wait, error)
+                           ("local", "submit", "play_solo"), "btn big",
+                           tapped, wait, error, None if ok else {"aria-describedby": "name-hint"})

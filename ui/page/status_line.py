@@ -50,6 +50,9 @@ def status_text(info, players, ctx):
                 return ctx.t("st_swap_taken", card=card)
             sp = info["special"]
             if sp == "king":
+                # R4.3: it cannot be discarded; R4.6: its two draws join those still owed
+                if info["pending"]:
+                    return ctx.tn("st_king_more", info["pending"] + 2, n=info["pending"] + 2)
                 return ctx.t("st_king")
             if sp == "jack":
                 return ctx.t("st_jack")

@@ -41,15 +41,14 @@ def timer_node(info, ctx):
              else h("span", None, clock(timer)))
 
 
-def status_lines(n, moved, notice, reveal):
+def status_lines(moved, notice, reveal):
     """(the last move's line, the Queen's notice in a box of its own, the Queen's notice said
-    in the reveal's note) the status bar shows at a table of `n` seats: at a crowded one
-    (CROWDED seats or more), while a note tells this seat's news (the Queen's notice, a
-    reveal), the last move gives its line to it (the log below has the move), and the
-    Queen's notice and a reveal share one note: lines and a box less, so the hand's buttons
-    stay above a phone's fold (issue 20)."""
-    if n < CROWDED:
-        return moved, notice, None
+    in the reveal's note) the status bar shows: while a note tells this seat's news (the
+    Queen's notice, a reveal), the last move gives its line to it (the note tells that move,
+    or the one before it; the log below has every move), and the Queen's notice and a reveal
+    share one note: lines and a box less, so that the hand's buttons stay above a phone's
+    fold (issue 20: at a crowded table first; a tester's 4-seat solo game put crisp at
+    622-670 px under a Queen's note and the same move told twice)."""
     if notice and reveal:
         return None, None, notice
     return (None if notice or reveal else moved), notice, None
@@ -75,7 +74,7 @@ def status_node(model, info, players, ctx, ann=None, reveal=None, note_button=Tr
     key = log_key(model, players, ctx) + (info["n"], info["phase"] in PLAY_PHASES)
     moved, title, notice = carried(ctx, "status-log", log_words, model, players, ctx, info,
                                    key)[1]
-    moved, notice, shared = status_lines(info["n"], moved, notice, reveal)
+    moved, notice, shared = status_lines(moved, notice, reveal)
     return h("div", {"class": "statusbar" + (" yours" if info["turn"] == me
                                              and info["phase"] in PLAY_PHASES else "")},
              ann,

@@ -59,7 +59,17 @@ def table_info(model, ui, ctx):
         "spec": ("intent", "next_round", {}) if phase == "round_over" else None}
     # game over: the host starts a new game (same seats); everyone may leave
     info["new_game"] = phase == "game_over" and is_host
+    info["host_name"] = host_name(model, players, ctx) if public else None
     return info
+
+
+def host_name(model, players, ctx):
+    """The name of the seat that hosts now (the model's `host_seat`: it moves with a host
+    handover), isolated (viewmodel.seat_name), for the words the others wait with ("Waiting
+    for Max to deal the next round…"); None when the page knows no host seat or no name."""
+    seat = read(model, "host_seat")
+    p = players.get(seat) if seat is not None else None
+    return seat_name(players, seat, ctx) if p and p.get("name") else None
 
 
 def queen_flow(ui, allowed, paused=False):

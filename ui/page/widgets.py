@@ -172,8 +172,9 @@ def menu_panel(ui, ctx, in_room):
                         button(ctx, "menu-leave-cancel", ctx.t("cancel"),
                                ("local", "leave_ask", False), "btn")))
         else:
-            leave = button(ctx, "menu-leave", ctx.t("leave_room"), ("local", "leave_ask", True),
-                           "btn")
+            leave = button(ctx, "menu-leave",
+                           ctx.t("leave_solo" if in_room == "solo" else "leave_room"),
+                           ("local", "leave_ask", True), "btn")
     return h("div", {"class": "menu-panel", "id": "menu-panel", "data-testid": "menu-panel",
                      "role": "region", "aria-label": ctx.t("menu")},
              h("div", {"class": "menu-row"},
@@ -197,7 +198,10 @@ def menu_panel(ui, ctx, in_room):
 
 def name_input(ui, ctx):
     """The player's name field (ui["name"], at most NAME_MAX characters), with a hint under
-    it while it is empty."""
+    it while it is empty; after a tap that needed the name (ui["name_ask"]: intents.submit)
+    the field is marked invalid and the hint is an alert (`data-ask`), said and shown at
+    once beside the field the page has just focused."""
+    ask = bool(ui.get("name_ask")) and not has_name(ui)
     return h("label", {"class": "field"},
              # how long a name may be, said before it is typed (issue 20.4)
              h("span", None, ctx.t("your_name"), " ",
@@ -207,11 +211,22 @@ def name_input(ui, ctx):
                          "autocomplete": "nickname", "enterkeyhint": "go",
                          "placeholder": ctx.t("name_placeholder"), "value": ui.get("name", ""),
                          "aria-describedby": None if has_name(ui) else "name-hint",
+                         "aria-invalid": "true" if ask else None,
                          "data-act": ctx.act("player-name", ("field", "name"))}),
              # after the input: the hint coming or going never redraws the field being typed in
              None if has_name(ui) else h("small", {"class": "hint name-hint", "id": "name-hint",
-                                                   "data-testid": "name-hint"},
+                                                   "data-testid": "name-hint",
+                                                   "role": "alert" if ask else None,
+                                                   "data-ask": "true" if ask else None},
                                          ctx.t("name_needed")))
+
+
+def needs_name(ctx, ok, testid, label, arg, cls):
+    """A button that needs the typed name (`ok`: one is typed): always live, its tap
+    `("local", "submit", arg)` (intents.submit: without a name it asks for one and brings
+    the field into view); while no name is typed it points at the hint (aria-describedby)."""
+    return button(ctx, testid, label, ("local", "submit", arg), cls,
+                  None if ok else {"aria-describedby": "name-hint"})
 
 
 def has_name(ui):
