@@ -84,11 +84,28 @@ LOBBY_FIT = """() => {
 }"""
 
 
+# At the table: each seat's name that is cut ("Maximiliano Quinte…") with the room it left
+# unused in its head (px between the name's box and what follows it): [(seat, text, px)].
+SEAT_NAMES = """() => {
+  const out = [];
+  for (const p of document.querySelectorAll('#app .seat-head .pname')) {
+    const b = p.querySelector('bdi');
+    if (!b || b.scrollWidth <= b.clientWidth + 0.5) continue;
+    const next = p.nextElementSibling, right = b.getBoundingClientRect().right;
+    const end = next ? next.getBoundingClientRect().left : p.parentElement.getBoundingClientRect().right;
+    if (end - right > 8) out.push([p.closest('.seat').dataset.testid, b.textContent,
+                                   Math.round(end - right)]);
+  }
+  return out;
+}"""
+
+
 def test_a_guests_lobby_says_whom_it_waits_for_inside_its_box_and_every_name_whole(
         new_phone, screens_pages):
     """A tester's guest lobby (es, 360 px): "Esperando a que Ana empiece la partida…" ran 9 px
     past its box, "Ana" off its words' baseline, and "Maximiliano Quintero" (20 letters, the
-    longest a name may be) was cut to "Maximiliano Quinte…" with the row's room unused."""
+    longest a name may be) was cut to "Maximiliano Quinte…" with the row's room unused; at
+    the table too."""
     phone = open_screens(new_phone, screens_pages, viewport={"width": 360, "height": 640},
                          is_mobile=True, has_touch=True, reduced_motion="reduce")
     page = phone.page
@@ -101,6 +118,12 @@ def test_a_guests_lobby_says_whom_it_waits_for_inside_its_box_and_every_name_who
         assert lines, lang
         for line in lines:
             assert line["bottom"] <= 1 and line["top"] <= 1 and line["size"] == 0, (lang, line)
+        # and at the table (a second tester's 2-phone room): the name was cut at 12em with
+        # 55 px of its seat's head unused, the lobby having shown it whole
+        for seat in (0, 1):
+            H.show(page, dict(M.table(2, seat, ["Hana", "Maximiliano Quintero"]),
+                              _ui={"lang": lang}))
+            assert page.evaluate(SEAT_NAMES) == [], (lang, seat)
     assert console_errors(phone) == [] and phone.errors == []
 
 
