@@ -216,7 +216,9 @@ def test_a_seat_nobody_moved_in_keeps_its_elements(fakejs):
 def test_a_seat_whose_turn_came_or_went_keeps_its_head_and_hand_nodes(fakejs):
     # the turn moving on changes two seats' class alone: their heads and hands are the
     # last render's nodes (not made again, and the patcher skips them); a seat whose cards
-    # changed makes its hand again and keeps its head
+    # changed makes its hand again and keeps its head. (The game differs run by run: the
+    # room's committed shuffle takes fresh randomness. So every hand that draws the same is
+    # checked to be the same node, rather than counting how often that happens.)
     screen = new_screen(fakejs)
     client = Client(lambda text: None)
     client.receive(WELCOME, 0)
@@ -234,9 +236,13 @@ def test_a_seat_whose_turn_came_or_went_keeps_its_head_and_hand_nodes(fakejs):
             if old["attrs"]["class"] != new["attrs"]["class"]:
                 assert new["kids"][0] is old["kids"][0]             # the head
                 turned += 1
-                dealt += new["kids"][1] is old["kids"][1]           # and the hand
+                if new["kids"][1] == old["kids"][1]:                # and a hand the same
+                    assert new["kids"][1] is old["kids"][1]
+                    dealt += 1
         before = now
-    assert turned >= 10 and dealt >= 3, (turned, dealt)
+    # (over 40 runs: 12 to 18 seats' turns came or went, 3 to 5 of them with the same hand;
+    # one earlier run had 6 and 1)
+    assert turned >= 4 and dealt >= 1, (turned, dealt)
 
 
 def test_a_language_switch_redraws_every_kept_part(fakejs):
