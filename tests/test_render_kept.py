@@ -128,6 +128,18 @@ def test_a_view_words_only_the_events_new_since_the_last_render(fakejs, monkeypa
     assert screen.root.canon() == fresh(fakejs, screen, screen.model)
 
 
+def patches_as_drawn(doc, patcher, trees):
+    """Draw `trees[0]`, patch it to each next tree in turn, and after each patch compare the
+    page with that tree drawn afresh (a copy: no node shared with the memo)."""
+    root = doc.createElement("div")
+    root.appendChild(patcher.create(trees[0]))
+    for old, new in zip(trees, trees[1:]):
+        patcher.patch(root, old, new)
+        drawn = doc.createElement("div")
+        drawn.appendChild(patcher.create(fresh_copy(new)))
+        assert root.canon() == drawn.canon()
+
+
 def test_a_kept_part_that_moved_among_its_siblings_is_drawn_where_it_now_is(fakejs):
     doc = fakejs.document
     patcher = Patcher(doc)
@@ -139,13 +151,7 @@ def test_a_kept_part_that_moved_among_its_siblings_is_drawn_where_it_now_is(fake
         memo.begin()
         kids = [kept(ctx, "k-" + w, w, lambda w=w: h("li", {"class": w}, w)) for w in order]
         trees.append(h("ol", None, kids))
-    root = doc.createElement("div")
-    root.appendChild(patcher.create(trees[0]))
-    for old, new in zip(trees, trees[1:]):
-        patcher.patch(root, old, new)
-        drawn = doc.createElement("div")
-        drawn.appendChild(patcher.create(fresh_copy(new)))
-        assert root.canon() == drawn.canon()
+    patches_as_drawn(doc, patcher, trees)
 
 
 def test_a_kept_part_whose_part_around_it_was_made_anew_elsewhere_is_drawn_right(fakejs):
@@ -168,13 +174,7 @@ def test_a_kept_part_whose_part_around_it_was_made_anew_elsewhere_is_drawn_right
                    h("i", None, str(k))) for w in order]
         heads.append([seat["kids"][0] for seat in seats])
         trees.append(h("ol", None, seats))
-    root = doc.createElement("div")
-    root.appendChild(patcher.create(trees[0]))
-    for old, new in zip(trees, trees[1:]):
-        patcher.patch(root, old, new)
-        drawn = doc.createElement("div")
-        drawn.appendChild(patcher.create(fresh_copy(new)))
-        assert root.canon() == drawn.canon()
+    patches_as_drawn(doc, patcher, trees)
     # the last two renders have the same order: the heads drawn are the kept nodes again
     assert [seat["kids"][0] for seat in trees[-1]["kids"]] == heads[-1]
     assert all(a is b for a, b in zip(heads[-1], [s["kids"][0] for s in trees[-1]["kids"]]))
