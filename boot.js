@@ -184,7 +184,12 @@ const offline = {
     this.keep(performance.getEntriesByType("resource").map((e) => e.name), "page");
   },
   keep(urls, id) {
-    if (!this.ready) return;
+    if (!this.ready) {
+      // the engine ready before the service worker is registered (it started at once):
+      // kept once the page's files are
+      if (id === "engine") this.later = urls;
+      return;
+    }
     if (id === "engine" && !this.pageKept) {    // the page's files first
       this.later = urls;
       return;
