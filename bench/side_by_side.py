@@ -18,6 +18,8 @@ times slower (Chrome's CPU throttling through a CDP session, Emulation.setCPUThr
                        cached (a fresh browser context)
   engine ready warm    the same once the service worker has kept the files (a reload)
   engine own start     the engine worker's own start (its `ready` message's ms), cold
+  landing usable       navigation start to body[data-ready] on the same pages, cold and warm
+                       (what an earlier engine start must not slow down)
   solo tap to table    Play solo tapped the moment it is live on a cold landing (the name
                        kept from an earlier visit), to the table (the first card of seat 1 on
                        the page)
@@ -156,13 +158,15 @@ def measure_engine(phones, base):
     page = phones.new()
     landing(page, base)
     out = {"engine ready cold": engine_at(page),
-           "engine own start": page.evaluate("window.crisp.times.engineOwn || null")}
+           "engine own start": page.evaluate("window.crisp.times.engineOwn || null"),
+           "landing usable cold": page.evaluate("window.__crispReadyAt")}
     page.wait_for_function("document.body.dataset.offline === 'engine'", timeout=WAIT)
     page.close()
     page = page.context.new_page()
     phones.throttle(page)
     landing(page, base)
     out["engine ready warm"] = engine_at(page)
+    out["landing usable warm"] = page.evaluate("window.__crispReadyAt")
     return out
 
 
