@@ -184,16 +184,13 @@ const offline = {
     this.keep(performance.getEntriesByType("resource").map((e) => e.name), "page");
   },
   keep(urls, id) {
-    if (!this.ready) {
-      // the engine ready before the service worker is registered (it started at once):
-      // kept once the page's files are
-      if (id === "engine") this.later = urls;
-      return;
-    }
-    if (id === "engine" && !this.pageKept) {    // the page's files first
+    // the page's files first: the engine's wait for them, also when the engine is ready
+    // before the page has registered the service worker (a reloaded host tab starts it at once)
+    if (id === "engine" && !this.pageKept) {
       this.later = urls;
       return;
     }
+    if (!this.ready) return;
     this.ready.then((registration) => {
       if (registration && registration.active)
         registration.active.postMessage({ op: "keep", urls, id });
