@@ -24,7 +24,7 @@ function key(url) {
   return u.search === "" && known.has(bare) ? bare : null;
 }
 // A file of another build (each build's own files carry its id in their names,
-// tools/build.py VERSIONED): a page of the previous build still open after this worker took
+// tools/versioning.py VERSIONED): a page of the previous build still open after this worker took
 // over asks for those. It gets them from that build's cache when it was kept (never this
 // build's copies), else from the network.
 function other(url) {

@@ -98,6 +98,8 @@ import netconfig  # noqa: E402  (tools/netconfig.py, beside this file)
 from snapshot import write_snapshot  # noqa: E402  (tools/snapshot.py: the engine's snapshot)
 # Which Python goes into which zip, and its bytecode: tools/pyzip.py (its names, from here too).
 import pyzip  # noqa: E402
+# Which files carry the build's id in their names, and the id: tools/versioning.py.
+from versioning import VERSIONED, VERSIONED_REFS, build_id, version_names  # noqa: E402,F401
 from pyzip import (GUEST_CORE_EXCLUDED, PY_EXTENSIONS, TEST_ONLY_UI,  # noqa: E402,F401
                    UI_FOLDERS, find_mpy_cross, in_folders, make_zip, mpy_cross_matches,
                    page_bytecode, page_files)
@@ -298,66 +300,6 @@ def write_app_files(out, zips, dirs, names=None):
           "self.CRISP_BUILD = " + json.dumps(head, separators=(",", ":")) + ";  // GENERATED\n"
           + source)
     return head
-
-
-# Files whose names carry the build's id (issue 23, fault 1: one page runs one build): every
-# file of the page's chain that is not already named for its content (the vendor folders,
-# the content-hashed zips). index.html names boot-<id>.js, which names the rest of its build
-# (VERSIONED_REFS: each reference rewritten), so a page that loaded one build's index.html
-# asks for that build's files only, never another build's copies under the same name (the
-# service worker keeps the previous build's cache for such a page, sw.js). The config
-# carries the id (`build`): the page and its engine worker compare theirs at start.
-VERSIONED = ["boot.js", "config.js", "engine-worker.js", "awake.js", "store.js", "start.py",
-             "mpy.toml"]
-VERSIONED_REFS = {"index.html": ("./boot.js",),
-                  "boot.js": ("./config.js", "./engine-worker.js", "./awake.js", "./store.js",
-                              "./start.py", "./mpy.toml"),
-                  "engine-worker.js": ("./config.js",)}
-
-
-def build_id(out):
-    """The build's id: 12 hex digits of a SHA-256 over every file in `out` (its path and
-    content), so that two builds differ in id whenever they differ in any file."""
-    digest = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(out):
-        dirnames.sort()
-        for name in sorted(filenames):
-            full = os.path.join(dirpath, name)
-            digest.update(os.path.relpath(full, out).replace(os.sep, "/").encode() + b"\0")
-            with open(full, "rb") as f:
-                digest.update(hashlib.sha256(f.read()).digest())
-    return digest.hexdigest()[:12]
-
-
-def versioned_name(name, bid):
-    """`config.js` -> `config-<bid>.js`, `mpy.toml` -> `mpy-<bid>.toml` (VERSIONED)."""
-    stem, ext = os.path.splitext(name)
-    return "%s-%s%s" % (stem, bid, ext)
-
-
-def version_names(out):
-    """Give the files of VERSIONED names that carry the build's id, rewrite the references
-    to them (VERSIONED_REFS: each must be there, as "./name"; every such mention is) and add `export const build`
-    to the config. Runs once every other file of the page is written (the id hashes them).
-    -> (the build id, {plain name: versioned name})."""
-    bid = build_id(out)
-    names = {name: versioned_name(name, bid) for name in VERSIONED}
-    for name, refs in VERSIONED_REFS.items():
-        path = os.path.join(out, name)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        for ref in refs:
-            if '"%s"' % ref not in text:
-                fail('%s does not name "%s" (tools/build.py VERSIONED_REFS)' % (name, ref))
-            text = text.replace('"%s"' % ref, '"./%s"' % names[ref[2:]])
-        write(path, text)
-    with open(os.path.join(out, "config.js"), "a", encoding="utf-8", newline="\n") as f:
-        f.write("// This build's id (tools/build.py build_id): the page and its engine worker\n"
-                "// compare theirs at start; the versioned file names carry it.\n"
-                "export const build = %s;\n" % json.dumps(bid))
-    for name, new in names.items():
-        os.replace(os.path.join(out, name), os.path.join(out, new))
-    return bid, names
 
 
 def build(out, mode, test=False, signaling_url=None, ice=None):
