@@ -52,9 +52,14 @@
 //                colour-emoji check below took, ms)
 //   store        localStorage behind a door that never throws (store.js: get, set, remove,
 //                state "ok" | "blocked" | "full"); ui/page/storage.py goes through it
-import { build, loads, mode, signaling, testBuild } from "./config.js";
+//   pageFiles(then)  write the page's Python (pagefiles.js: downloaded from the start of
+//                this script) into MicroPython's file system, then call `then()` in a task
+//                of its own; start.py calls it first. A download or archive that fails is
+//                said with failed(text), and `then` is never called
+import { build, loads, mode, pageZip, signaling, testBuild } from "./config.js";
 import { keepAwake } from "./awake.js";
 import { store } from "./store.js";
+import { unpack, writeFiles } from "./pagefiles.js";
 
 const params = new URLSearchParams(location.search);
 const room = params.get("room") || null;
@@ -346,13 +351,32 @@ addEventListener("unhandledrejection", (e) => {
 // compete with the landing's.)
 if (!guest && params.get("host")) engine.start();
 
+// The page's Python, downloaded beside MicroPython's files (pagefiles.js says why not through
+// PyScript's [files]); its entries are written into MicroPython's file system when start.py
+// asks (crisp.pageFiles), once the interpreter runs (PyScript's onReady gives its FS).
+const pageArchive = fetch(new URL(pageZip, location.href)).then((r) => {
+  if (!r.ok) throw new Error(`${pageZip}: HTTP ${r.status}`);
+  return r.arrayBuffer();
+}).then((buffer) => unpack(new Uint8Array(buffer)));
+pageArchive.catch(() => {});    // (said when start.py asks for it)
+let interpreterFS = null;
+window.crisp.pageFiles = (then) => {
+  pageArchive.then((files) => {
+    if (!interpreterFS) throw new Error("page files: MicroPython's file system was not given");
+    writeFiles(interpreterFS, files);
+    setTimeout(() => then(), 0);
+  }).catch((e) => failed(e && e.message ? e.message : String(e)));
+};
+
 const script = document.createElement("script");
 script.type = type;
 script.src = "./start.py";      // imports ui/page/main.py, as bytecode (tools/build.py)
 script.setAttribute("config", "./mpy.toml");
 document.head.append(script);
 say("");
-import("./vendor/pyscript/core.js").catch((e) => failed(e.message));
+import("./vendor/pyscript/core.js").then(({ hooks }) => {
+  hooks.main.onReady.add((wrap) => { interpreterFS = wrap.interpreter.FS; });
+}).catch((e) => failed(e.message));
 // The faces check last: MicroPython's files are on their way meanwhile, and its Python,
 // which reads the flag, starts only after this script.
 facesCheck();

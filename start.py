@@ -1,7 +1,9 @@
 # The page's entry script (boot.js: <script type="mpy" src="./start.py">). The page itself is
-# ui/page/main.py, imported from the page's zip, where tools/build.py put it compiled to MicroPython
-# bytecode (.mpy) with the rest of ui/: a script given as source would be compiled on the
-# page's main thread first (ui/page/main.py alone is ~1,400 lines).
+# ui/page/main.py, imported from the page's archive, where tools/build.py put it compiled to
+# MicroPython bytecode (.mpy) with the rest of ui/: a script given as source would be compiled
+# on the page's main thread first (ui/page/main.py alone is ~1,400 lines). boot.js writes the
+# archive's files into the file system when asked (crisp.pageFiles, pagefiles.js), then calls
+# back: the imports start there.
 #
 # The page's modules are imported a few per task, each after the modules it imports, in tasks
 # after the one in which PyScript started MicroPython and ran its own Python: a task imports
@@ -71,4 +73,5 @@ def _import_some(*args):
 
 
 _IMPORT = create_proxy(_import_some)
-js.setTimeout(_IMPORT, 0)
+# the modules' files first (boot.js writes them into the file system, then calls back)
+js.crisp.pageFiles(_IMPORT)

@@ -21,8 +21,9 @@ from crisp_e2e import ROOT, serve, wait_ready
 from test_round import T, live, sel
 from test_smoke import wait_engine
 
-COPIED = ["index.html", "boot.js", "engine-worker.js", "awake.js", "store.js", "start.py",
-          "sw.js", "package.json"]
+# the page shell (tools/build.py SHELL_FILES) and what the build reads beside it
+COPIED = ["index.html", "boot.js", "engine-worker.js", "awake.js", "store.js", "pagefiles.js",
+          "start.py", "sw.js", "package.json"]
 
 
 def source_copy(folder):

@@ -1,5 +1,7 @@
 """Smoke tests of the infrastructure: the page shell, both interpreters, PeerJS signaling."""
 
+import gzip
+import io
 import json
 import os
 import re
@@ -173,8 +175,11 @@ def test_zips_hold_the_right_python(site):
     with open(os.path.join(site.dist, "build.json"), encoding="utf-8") as f:
         built = json.load(f)
     assert set(built["page_bytecode"]) == {p for p in files["page"] if p.endswith(".py")}
-    with zipfile.ZipFile(os.path.join(site.dist, built["zips"]["page"])) as zf:
-        names = zf.namelist()
+    # (a zip of stored entries, gzipped whole: pagefiles.js)
+    with gzip.open(os.path.join(site.dist, built["zips"]["page"])) as packed:
+        with zipfile.ZipFile(io.BytesIO(packed.read())) as zf:
+            names = zf.namelist()
+            assert {i.compress_type for i in zf.infolist()} == {zipfile.ZIP_STORED}
     assert "ui/page/main.mpy" in names and "ui/page/render.mpy" in names
     assert not [n for n in names if n.endswith(".py")]
 

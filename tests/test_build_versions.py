@@ -16,7 +16,8 @@ spec = importlib.util.spec_from_file_location("crisp_build", os.path.join(ROOT, 
 build = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(build)
 
-SOURCES = ["index.html", "boot.js", "engine-worker.js", "awake.js", "store.js", "start.py"]
+SOURCES = ["index.html", "boot.js", "engine-worker.js", "awake.js", "store.js", "pagefiles.js",
+           "start.py"]
 
 
 def shell(tmp_path, config="export const mode = \"local\";\n"):
@@ -25,7 +26,7 @@ def shell(tmp_path, config="export const mode = \"local\";\n"):
     for name in SOURCES:
         shutil.copy(os.path.join(ROOT, name), out / name)
     (out / "config.js").write_text(config)
-    (out / "mpy.toml").write_text('[files]\n"./py/page-0123456789.zip" = "./*"\n')
+    (out / "mpy.toml").write_text('interpreter = "./vendor/micropython-1.27.0/micropython.mjs"\n')
     return out
 
 

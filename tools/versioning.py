@@ -17,11 +17,11 @@ import sys
 # asks for that build's files only, never another build's copies under the same name (the
 # service worker keeps the previous build's cache for such a page, sw.js). The config
 # carries the id (`build`): the page and its engine worker compare theirs at start.
-VERSIONED = ["boot.js", "config.js", "engine-worker.js", "awake.js", "store.js", "start.py",
-             "mpy.toml"]
+VERSIONED = ["boot.js", "config.js", "engine-worker.js", "awake.js", "store.js", "pagefiles.js",
+             "start.py", "mpy.toml"]
 VERSIONED_REFS = {"index.html": ("./boot.js",),
                   "boot.js": ("./config.js", "./engine-worker.js", "./awake.js", "./store.js",
-                              "./start.py", "./mpy.toml"),
+                              "./pagefiles.js", "./start.py", "./mpy.toml"),
                   "engine-worker.js": ("./config.js",)}
 
 
