@@ -36,9 +36,11 @@
 //                ids, the seat proof's nonces on MicroPython, which has no `secrets`)
 //   now()        Date.now() + 0.5: never a whole number, so MicroPython gets it as a float
 //                (its FFI wraps whole numbers above 2**31)
-//   engine       the engine worker: start(), post(text), listen(fn); state "idle" | "loading"
+//   engine       the engine worker: prepare() (made, idle), start(), post(text), listen(fn);
+//                state "idle" | "loading"
 //                | "ready" | "failed" (also on body[data-engine]); once ready, body[data-engine-from]
-//                says how it started: "snapshot" (the build's memory snapshot) or "start";
+//                says how it started: "snapshot" (the build's memory snapshot), "kept" (its
+//                inflated copy, kept by an earlier start: body[data-engine-kept] "yes") or "start";
 //                restart(): a new worker in place of a dead one (ui/page/enginewatch.py);
 //                build: the build id the worker said when ready (always this page's: another's
 //                is refused)
@@ -218,14 +220,22 @@ const engine = {
     this.state = state;
     if (document.body) document.body.dataset.engine = state;
   },
-  start() {
+  going: false,
+  // The worker made, its script and config loaded, Pyodide not started (a host page does it
+  // as it boots: the landing's start is not held up, and the worker's own load no longer
+  // comes after the landing).
+  prepare() {
     if (this.worker) return;
-    this.setState("loading");
     this.worker = new Worker(new URL("./engine-worker.js", location.href), { type: "module" });
     // Status messages are objects ({op: "progress" | "ready" | "failed"}), replies are text.
     this.worker.onmessage = (e) => {
       if (typeof e.data === "string") return this.deliver(e.data);
       const status = e.data || {};
+      if (status.op === "kept") {
+        // (the worker kept its inflated snapshot for the next start, or could not)
+        document.body.dataset.engineKept = status.ok ? "yes" : "no";
+        return;
+      }
       if (status.op === "ready" && status.build !== build) {
         // one page, one build: an engine of another build never runs this page's room
         console.warn(`crisp: engine of build ${status.build}, page of build ${build}`);
@@ -236,7 +246,8 @@ const engine = {
       if (status.op === "ready") {
         window.crisp.times.engine = performance.now();
         window.crisp.times.engineOwn = status.ms;      // the worker's own start, ms
-        // how it started: "snapshot" (the build's memory snapshot) or "start" (without one)
+        // how it started: "snapshot" (the build's memory snapshot), "kept" (its inflated copy
+        // kept by an earlier start) or "start" (without one)
         document.body.dataset.engineFrom = status.from || "start";
         this.build = status.build;
         this.setState("ready");
@@ -249,6 +260,10 @@ const engine = {
     };
     this.worker.onerror = (e) => {
       e.preventDefault?.();
+      if (!this.going) {
+        this.worker = null;    // (a worker that did not load before its start: start() makes another)
+        return;
+      }
       if (this.state === "ready") {
         // the running worker died (an uncaught error): the page restarts it
         return this.deliver(JSON.stringify({ op: "died", error: e.message || "worker error" }));
@@ -259,11 +274,20 @@ const engine = {
       this.deliver(JSON.stringify({ op: "failed", error }));
     };
   },
+  // Pyodide starts in the worker (made now if prepare() did not): once; a second call does nothing.
+  start() {
+    if (this.going) return;
+    this.prepare();
+    this.going = true;
+    this.setState("loading");
+    this.worker.postMessage({ op: "start" });
+  },
   // A new worker in place of the running one (ui/page/enginewatch.py: it died); the page then
   // restores its room in it. Replies the old one owed never come.
   restart() {
     if (this.worker) this.worker.terminate();
     this.worker = null;
+    this.going = false;
     this.restarts = (this.restarts || 0) + 1;
     this.start();
   },
@@ -272,7 +296,7 @@ const engine = {
     else this.inbox.push(text);
   },
   post(text) {
-    if (!this.worker) this.start();
+    if (!this.going) this.start();
     this.worker.postMessage(String(text));
   },
   listen(fn) {
@@ -367,6 +391,9 @@ window.crisp.pageFiles = (then) => {
     setTimeout(() => then(), 0);
   }).catch((e) => failed(e && e.message ? e.message : String(e)));
 };
+
+// Every other host page makes its engine worker now, idle until the landing shows.
+if (!guest) engine.prepare();
 
 const script = document.createElement("script");
 script.type = type;

@@ -2,15 +2,18 @@
 // crisp_core) on Pyodide, in a module Web Worker, so that the page's main thread (MicroPython:
 // the screens, PeerJS, timers, storage) never waits for Pyodide to start or for the engine.
 //
-// Started by boot.js (crisp.engine.start()) on a host page once its landing shows; a guest
-// page starts it only when it becomes the host (a host handover, ui/page/guest_succession.py). The
+// Made by boot.js as a host page boots (crisp.engine.prepare(): this script and config.js load,
+// nothing else), and told to start Pyodide ({op: "start"}, crisp.engine.start()) once its
+// landing shows; a guest page makes and starts it only when it becomes the host (a host
+// handover, ui/page/guest_succession.py). The
 // content-hashed zip of the host's Python comes from config.js (hostZip), written by the
 // build. (Not from the worker's URL:
 // served by the service worker, a worker's location has no query.)
 //
 // Messages (postMessage, JSON text both ways; ui/worker/engine.py documents the requests):
-//   to the worker    a request's JSON text, answered in order, one reply each; requests that
-//                    arrive while Pyodide starts wait for it
+//   to the worker    {op: "start"} (an object): start Pyodide and the engine (once);
+//                    a request's JSON text, answered in order, one reply each; requests that
+//                    arrive while Pyodide starts (or before it is told to) wait for it
 //   from the worker  a reply's JSON text: {"op": "out", ...} or {"op": "refused", ...}
 //                    status objects (not text, so the page tells them apart unparsed):
 //                    {op: "progress", pct: 0-99, stage}: pct never goes down; stage:
@@ -25,17 +28,22 @@
 //                    worker still starts: once everything is downloaded (its work is the
 //                    CPU's now, however slow), and before whenever bytes arrived since the
 //                    last one (a download that stalls sends none of these)
-//                    {op: "ready", ms: <ms since the worker started>, from: "snapshot" |
-//                    "start" (how Python started), fetched: [urls],
+//                    {op: "ready", ms: <ms since it was told to start>, from: "snapshot" |
+//                    "kept" | "start" (how Python started: the build's memory snapshot,
+//                    inflated now; the inflated copy this browser kept from an earlier start;
+//                    without a snapshot), fetched: [urls],
 //                     build: this build's id (config.js; the page refuses another build's)}
 //                    (fetched: what this worker downloaded, for the service worker to keep)
+//                    {op: "kept", ok: bool}  after a start from the build's snapshot: its
+//                      inflated copy was kept for the next start (or could not be: no room,
+//                      no Cache Storage)
 //                    {op: "failed", error: text}  Pyodide or the engine could not start,
 //                      or one of its downloads was refused or cut (a pending one is not)
 //                    {op: "died", error: text}  a request threw (Pyodide's fatal error): the
 //                      page starts a new worker (ui/page/enginewatch.py)
 import { build, hostZip as zip, engineSnapshot, loads } from "./config.js";
 
-const started = performance.now();
+let started = null;         // performance.now() when told to start
 // Progress, in whole percent that never go down (a message only when it moves).
 let shown = 0;
 let shownStage = null;
@@ -111,7 +119,38 @@ const counted = async (input, init) => {
   return new Response(body, { status: response.status, statusText: response.statusText,
                               headers: response.headers });
 };
-self.fetch = counted;
+// Pyodide compiles its runtime's wasm only once it holds the snapshot's bytes (it sizes the
+// memory by them), so the compile came after the snapshot's read or inflating, one after the
+// other. Here the compile starts with the worker, beside them (compileEarly): Pyodide's own
+// fetch of the wasm gets a stand-in response (no second download) that
+// WebAssembly.instantiateStreaming, wrapped below, answers with the module compiled here.
+const standIns = new WeakSet();
+let earlyWasm = null;      // {url, module: Promise<WebAssembly.Module>} once start() began it
+self.fetch = (input, init) => {
+  const url = String(typeof input === "string" || input instanceof URL ? input : input.url);
+  if (earlyWasm && url === earlyWasm.url) {
+    const standIn = new Response(null, { status: 200 });
+    standIns.add(standIn);
+    return Promise.resolve(standIn);
+  }
+  return counted(input, init);
+};
+const instantiateStreaming = WebAssembly.instantiateStreaming.bind(WebAssembly);
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  const response = await source;
+  if (!standIns.has(response)) return instantiateStreaming(response, imports);
+  const module = await earlyWasm.module;
+  return { module, instance: await WebAssembly.instantiate(module, imports) };
+};
+
+// The runtime's wasm (`url`), compiled as its bytes stream in -> {url, module}. A compile that
+// fails (bytes cut or refused: said by `counted`; a server that does not say application/wasm)
+// fails the start, said at once: Pyodide would only warn and wait for good.
+function compileEarly(url) {
+  const module = WebAssembly.compileStreaming(counted(url));
+  module.catch((e) => fail(`compiling the runtime: ${e && e.message ? e.message : e}`));
+  return { url, module };
+}
 
 let handle = null;       // the engine's handle(text) -> text, once it runs
 let failed = null;
@@ -129,7 +168,13 @@ const answer = (text) => {
 };
 
 onmessage = (event) => {
-  if (typeof event.data !== "string") return;
+  if (typeof event.data !== "string") {
+    if (event.data && event.data.op === "start" && started === null) {
+      started = performance.now();
+      start().catch((e) => fail(e && e.message ? e.message : e));
+    }
+    return;
+  }
   if (handle) answer(event.data);
   else if (failed) postMessage(JSON.stringify({ op: "refused", error: failed, failed: true }));
   else waiting.push(event.data);
@@ -176,8 +221,48 @@ async function snapshotBytes(base) {
   return new Uint8Array(await inflated.arrayBuffer());
 }
 
+// The inflated snapshot kept in Cache Storage (KEPT_CACHE: one entry, under the build's
+// snapshot URL), so that the next start skips the inflating: reading its ~31 MB back took ~35 ms
+// where inflating the gzip took ~150 ms (Chromium, a laptop; issue 22). Kept a few seconds
+// after a start from the build's snapshot, and only when the origin's storage has KEPT_ROOM
+// times its size free (the service worker's caches and the saved rooms come first). Not a
+// "crisp-<build>" cache: sw.js prunes those. A kept copy Pyodide refuses is deleted and the
+// build's snapshot used instead (startPython).
+const KEPT_CACHE = "engine-snapshot-inflated";
+const KEPT_AFTER_MS = 3000;
+const KEPT_ROOM = 8;
+let inflated = null;       // the bytes a start from the build's snapshot inflated, to keep
+
+async function keptSnapshot(url) {
+  try {
+    const hit = await (await caches.open(KEPT_CACHE)).match(url);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch (e) {
+    return null;           // (no Cache Storage: not a secure context, private browsing)
+  }
+}
+
+async function forgetKept() {
+  try { await caches.delete(KEPT_CACHE); } catch (e) { /* none to forget */ }
+}
+
+// -> true when `bytes` are kept under `url` (the only entry of KEPT_CACHE), else false.
+async function keepInflated(url, bytes) {
+  try {
+    const { usage, quota } = await navigator.storage.estimate();
+    if (!(quota - usage > KEPT_ROOM * bytes.length)) return false;
+    const cache = await caches.open(KEPT_CACHE);
+    for (const old of await cache.keys()) if (old.url !== url) await cache.delete(old);
+    await cache.put(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+    return true;
+  } catch (e) {
+    return false;          // (no Cache Storage or estimate, or the storage is full)
+  }
+}
+
 // Pyodide with the engine running in it: from the snapshot when there is one that Pyodide
-// takes, else (with a console note saying why) started as without one. -> [pyodide, engine].
+// takes (its inflated copy kept from an earlier start first), else (with a console note saying
+// why) started as without one. -> [pyodide, engine].
 async function startPython(loadPyodide, base, python) {
   const options = {
     indexURL: new URL("./vendor/pyodide/", base).href,
@@ -192,19 +277,35 @@ async function startPython(loadPyodide, base, python) {
     pyodide.unpackArchive(await python, "zip", { extractDir: CRISP_DIR });
     return [pyodide, pyodide.runPython(ENGINE)];
   };
-  if (engineSnapshot) {
+  const file = plan.find((f) => f[0] === engineSnapshot);
+  const url = engineSnapshot ? new URL(engineSnapshot, base).href : null;
+  for (const tryKept of [true, false]) {
+    if (!url) break;
+    let fromKept = false;
+    // (the kept copy, else the build's: the wasm compiles meanwhile, compileEarly)
+    const bytes = (tryKept ? keptSnapshot(url) : Promise.resolve(null)).then((kept) => {
+      if (!kept) return snapshotBytes(base);
+      fromKept = true;
+      if (file) arrived.set(file[0], file[1]);   // (no download: its bytes are here)
+      return kept;
+    });
+    bytes.catch(() => {});          // (refused below, once loadPyodide has awaited it)
     try {
-      // (Pyodide fetches and compiles its wasm meanwhile: it awaits the bytes last)
-      const bytes = snapshotBytes(base);
-      bytes.catch(() => {});          // (refused below, once loadPyodide has awaited it)
       const started = await run(await loadPyodide({ ...options, _loadSnapshot: bytes }));
-      startedFrom = "snapshot";
+      startedFrom = fromKept ? "kept" : "snapshot";
+      if (!fromKept) inflated = { url, bytes: await bytes };
       return started;
     } catch (e) {
-      console.warn(`crisp engine: memory snapshot refused (${e && e.message ? e.message : e}): ` +
-                   "starting Python without it");
-      const file = plan.find((f) => f[0] === engineSnapshot);
+      const why = e && e.message ? e.message : e;
+      if (fromKept) {
+        console.warn(`crisp engine: kept snapshot refused (${why}): taking the build's`);
+        await forgetKept();
+        if (file) arrived.delete(file[0]);
+        continue;
+      }
+      console.warn(`crisp engine: memory snapshot refused (${why}): starting Python without it`);
       if (file) arrived.set(file[0], file[1]);     // (its bytes no longer hold up the progress)
+      break;
     }
   }
   return run(await loadPyodide(options));
@@ -235,6 +336,7 @@ async function start() {
     if (!r.ok) throw new Error(`${zip}: HTTP ${r.status}`);
     return r.arrayBuffer();
   });
+  earlyWasm = compileEarly(new URL("./vendor/pyodide/pyodide.asm.wasm", base).href);
   const { loadPyodide } = await import("./vendor/pyodide/pyodide.mjs");
   const [pyodide, engine] = await startPython(loadPyodide, base, python);
   if (failed) return;                // (a download failed meanwhile: said already)
@@ -248,6 +350,13 @@ async function start() {
   for (const text of settled(waiting.splice(0))) {
     if (text === null) postMessage(NOTHING);
     else answer(text);
+  }
+  if (inflated) {
+    setTimeout(async () => {
+      const ok = await keepInflated(inflated.url, inflated.bytes);
+      inflated = null;
+      postMessage({ op: "kept", ok });
+    }, KEPT_AFTER_MS);
   }
 }
 
@@ -290,5 +399,3 @@ function fail(why) {
     postMessage(JSON.stringify({ op: "refused", error: failed, failed: true }));
   }
 }
-
-start().catch((e) => fail(e && e.message ? e.message : e));

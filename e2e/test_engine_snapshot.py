@@ -112,3 +112,82 @@ def test_on_a_plain_http_lan_address_a_snapshot_of_other_bytes_is_still_refused(
     notes = [t for kind, t in me.console if "memory snapshot refused" in t]
     assert notes and "not the build's" in notes[0], me.console
     no_errors(me)
+
+
+# The engine worker's inflated copy of the snapshot (engine-worker.js KEPT_CACHE).
+KEPT_CACHE = "engine-snapshot-inflated"
+KEPT_ENTRIES = """async (name) => {
+  const cache = await caches.open(name);
+  const out = [];
+  for (const req of await cache.keys()) {
+    out.push([req.url, (await (await cache.match(req)).arrayBuffer()).byteLength]);
+  }
+  return out;
+}"""
+# Replaces the kept copy's bytes with `fill` (a broken heap: right size, wrong content).
+SPOIL_KEPT = """async ([name, fill]) => {
+  const cache = await caches.open(name);
+  const [req] = await cache.keys();
+  const size = (await (await cache.match(req)).arrayBuffer()).byteLength;
+  await cache.put(req, new Response(new Uint8Array(size).fill(fill)));
+}"""
+
+
+def kept_after_start(page):
+    """Wait for the worker to keep its inflated snapshot; -> the cache's [[url, bytes]]."""
+    page.wait_for_function("document.body.dataset.engineKept !== undefined",
+                           timeout=ENGINE_WAIT)
+    assert page.get_attribute("body", "data-engine-kept") == "yes"
+    return page.evaluate(KEPT_ENTRIES, KEPT_CACHE)
+
+
+def test_the_next_start_takes_the_inflated_snapshot_the_worker_kept(new_phone, timings):
+    me = phone(new_phone, tap=False)
+    page = me.page
+    page.goto(me.site.url("/"))
+    assert wait_ready(page) == "micropython"
+    assert engine_ready(page) == "snapshot"
+    kept = kept_after_start(page)
+    # one entry: the build's snapshot URL, its inflated bytes (~31 MB)
+    assert len(kept) == 1 and "/py/snapshot-" in kept[0][0] and kept[0][1] > 20_000_000
+    page.wait_for_function("document.body.dataset.offline === 'engine'", timeout=ENGINE_WAIT)
+    before = len([u for u in me.requests if "/py/snapshot-" in u])
+    page.reload()
+    assert wait_ready(page) == "micropython"
+    assert engine_ready(page) == "kept"
+    report(timings, "engine ready from the kept snapshot, warm (worker's own start)",
+           [page.evaluate("window.crisp.times.engineOwn")])
+    # nothing of the gzip was asked for again, and nothing more is kept after a kept start
+    assert len([u for u in me.requests if "/py/snapshot-" in u]) == before
+    page.wait_for_timeout(4000)
+    assert page.get_attribute("body", "data-engine-kept") is None
+    solo_table(page, "Ana")
+    assert not [t for kind, t in me.console if "refused" in t], me.console
+    no_errors(me)
+
+
+def test_a_spoiled_kept_snapshot_is_dropped_for_the_builds(new_phone):
+    """Bytes in the kept copy's place that are not a heap Pyodide takes (a storage fault, or
+    anything else that wrote there): the worker says so, forgets them, starts from the build's
+    snapshot (hash-checked) and keeps a good copy again; the engine plays."""
+    me = phone(new_phone, tap=False)
+    page = me.page
+    page.goto(me.site.url("/"))
+    assert wait_ready(page) == "micropython"
+    assert engine_ready(page) == "snapshot"
+    size = kept_after_start(page)[0][1]
+    page.evaluate(SPOIL_KEPT, [KEPT_CACHE, 0x5A])
+    page.reload()
+    assert wait_ready(page) == "micropython"
+    assert engine_ready(page) == "snapshot"
+    notes = [t for kind, t in me.console if "kept snapshot refused" in t]
+    assert notes and "taking the build's" in notes[0], me.console
+    kept = kept_after_start(page)
+    assert len(kept) == 1 and kept[0][1] == size
+    assert page.evaluate("""async ([name, fill]) => {
+      const cache = await caches.open(name);
+      const bytes = new Uint8Array(await (await cache.match((await cache.keys())[0])).arrayBuffer());
+      return bytes.slice(0, 64).some((b) => b !== fill);
+    }""", [KEPT_CACHE, 0x5A])
+    solo_table(page, "Ana")
+    no_errors(me)

@@ -33,6 +33,8 @@ PYODIDE_RUNTIME = ("pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide.asm.js", "pyt
 
 # The URLs this global scope fetched (Resource Timing): the page's or the engine worker's own.
 FETCHED = "performance.getEntriesByType('resource').map((e) => e.name)"
+ASKED_AT = ("performance.getEntriesByType('resource')"
+            ".map((e) => [e.name, performance.timeOrigin + e.startTime])")
 
 
 def wait_engine(page, timeout=120_000):
@@ -52,7 +54,8 @@ def test_a_landing_page_runs_micropython_and_its_engine_in_a_worker(new_phone, t
     assert wait_ready(phone.page) == "micropython"
     assert phone.page.evaluate("window.crisp.interpreter") == "micropython"
     assert phone.page.evaluate("document.documentElement.dataset.interpreter") == "micropython"
-    # the page's Python (ui/ without the room) comes in one zip that PyScript unpacks
+    # the page's Python (ui/ without the room) comes in one archive that boot.js writes for
+    # MicroPython (pagefiles.js)
     assert any("/py/page-" in u for u in phone.requests)
     # the loading screen goes away once ui/page/main.py has run
     phone.page.wait_for_selector("#loading", state="hidden", timeout=10_000)
@@ -68,6 +71,13 @@ def test_a_landing_page_runs_micropython_and_its_engine_in_a_worker(new_phone, t
     for name in ("pyodide.asm.wasm", "python_stdlib.zip", "/py/host-"):
         assert any(name in u for u in in_worker), (name, in_worker)
         assert not any(name in u for u in in_page), (name, in_page)
+    # the worker is made as the page boots, but asks for none of them before the landing is
+    # usable (one clock for both: timeOrigin + startTime)
+    usable = phone.page.evaluate("performance.timeOrigin + window.__crispReadyAt")
+    asked = engines[0].evaluate(ASKED_AT)
+    for name in ("pyodide", "/py/host-", "/py/snapshot-"):
+        times = [t for u, t in asked if name in u]
+        assert times and min(times) >= usable, (name, min(times or [0]) - usable)
     assert [u for u in phone.requests if not is_local(u)] == []
     assert phone.errors == []
     _cold_median(new_phone, timings, "host page (landing), cold", "/", "micropython")
