@@ -12,6 +12,7 @@ and sets body[data-ready] to the interpreter's name. The clock is frozen (Screen
 patched and a fresh drawing of one model are comparable to the character.
 """
 
+import gzip
 import json
 import os
 
@@ -127,7 +128,18 @@ def install(dist, interpreter="micropython", name=None):
     with open(os.path.join(dist, "build.json"), encoding="utf-8") as f:
         built = json.load(f)
     pyscript = built["vendor"]["pyscript"]
-    config = built.get("names", {}).get("mpy.toml", "mpy.toml")   # mpy-<build id>.toml
+    # The page's own config (mpy-<build id>.toml) has no [files]: its boot.js writes the
+    # page's archive (pagefiles.js). This page has no boot.js, so PyScript unpacks the same
+    # files, from the archive as a plain zip of stored entries, through a config of its own.
+    with gzip.open(os.path.join(dist, built["zips"]["page"])) as packed:
+        with open(os.path.join(dist, "py", "screens-page.zip"), "wb") as f:
+            f.write(packed.read())
+    with open(os.path.join(dist, built.get("names", {}).get("mpy.toml", "mpy.toml")),
+              encoding="utf-8") as f:
+        toml = f.read()
+    config = "screens.toml"
+    with open(os.path.join(dist, config), "w", encoding="utf-8") as f:
+        f.write(toml + '\n[files]\n"./py/screens-page.zip" = "./*"\n')
     name = name or "screens.html"
     html = PAGE % {"type": "mpy", "config": config, "code": CODE, "pyscript": pyscript}
     with open(os.path.join(dist, name), "w", encoding="utf-8") as f:
