@@ -80,15 +80,19 @@ const moved = () => {
 // (ui/shared/hostlife.py engine_verdict). The snapshot is not one of them: without it
 // Python starts the old way (startPython).
 const fatal = (file) => file && file[0] !== engineSnapshot;
+// What an error says (its message, else itself), and a fetch's URL as text.
+const errorText = (e) => (e && e.message ? e.message : e);
+const urlOf = (input) =>
+  String(typeof input === "string" || input instanceof URL ? input : input.url);
 const fetchReal = self.fetch.bind(self);
 const counted = async (input, init) => {
-  const url = String(typeof input === "string" || input instanceof URL ? input : input.url);
+  const url = urlOf(input);
   const file = plan.find((f) => url.split("?")[0].endsWith("/" + f[0]));
   let response;
   try {
     response = await fetchReal(input, init);
   } catch (e) {
-    if (fatal(file)) fail(`download of ${file[0]}: ${e && e.message ? e.message : e}`);
+    if (fatal(file)) fail(`download of ${file[0]}: ${errorText(e)}`);
     throw e;
   }
   if (!response.ok && fatal(file)) fail(`download of ${file[0]}: HTTP ${response.status}`);
@@ -100,7 +104,7 @@ const counted = async (input, init) => {
       try {
         ({ done, value } = await reader.read());
       } catch (e) {
-        if (fatal(file)) fail(`download of ${file[0]}: ${e && e.message ? e.message : e}`);
+        if (fatal(file)) fail(`download of ${file[0]}: ${errorText(e)}`);
         throw e;
       }
       if (done) {
@@ -127,7 +131,7 @@ const counted = async (input, init) => {
 const standIns = new WeakSet();
 let earlyWasm = null;      // {url, module: Promise<WebAssembly.Module>} once start() began it
 self.fetch = (input, init) => {
-  const url = String(typeof input === "string" || input instanceof URL ? input : input.url);
+  const url = urlOf(input);
   if (earlyWasm && url === earlyWasm.url) {
     const standIn = new Response(null, { status: 200 });
     standIns.add(standIn);
@@ -148,7 +152,7 @@ WebAssembly.instantiateStreaming = async (source, imports) => {
 // fails the start, said at once: Pyodide would only warn and wait for good.
 function compileEarly(url) {
   const module = WebAssembly.compileStreaming(counted(url));
-  module.catch((e) => fail(`compiling the runtime: ${e && e.message ? e.message : e}`));
+  module.catch((e) => fail(`compiling the runtime: ${errorText(e)}`));
   return { url, module };
 }
 
@@ -163,7 +167,7 @@ const answer = (text) => {
   try {
     postMessage(handle(text));
   } catch (e) {
-    postMessage({ op: "died", error: String(e && e.message ? e.message : e).slice(0, 200) });
+    postMessage({ op: "died", error: String(errorText(e)).slice(0, 200) });
   }
 };
 
@@ -171,7 +175,7 @@ onmessage = (event) => {
   if (typeof event.data !== "string") {
     if (event.data && event.data.op === "start" && started === null) {
       started = performance.now();
-      start().catch((e) => fail(e && e.message ? e.message : e));
+      start().catch((e) => fail(errorText(e)));
     }
     return;
   }
@@ -296,14 +300,13 @@ async function startPython(loadPyodide, base, python) {
       if (!fromKept) inflated = { url, bytes: await bytes };
       return started;
     } catch (e) {
-      const why = e && e.message ? e.message : e;
       if (fromKept) {
-        console.warn(`crisp engine: kept snapshot refused (${why}): taking the build's`);
+        console.warn(`crisp engine: kept snapshot refused (${errorText(e)}): taking the build's`);
         await forgetKept();
         if (file) arrived.delete(file[0]);
         continue;
       }
-      console.warn(`crisp engine: memory snapshot refused (${why}): starting Python without it`);
+      console.warn(`crisp engine: memory snapshot refused (${errorText(e)}): starting Python without it`);
       if (file) arrived.set(file[0], file[1]);     // (its bytes no longer hold up the progress)
       break;
     }
