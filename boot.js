@@ -49,7 +49,7 @@
 //   loaded()     hide the loading screen now (ui/page/main.py: once its page shows)
 //   failed(text) show the loading screen's error with `text` (ui/page/main.py: the page's start
 //                failed)
-//   times        {boot, ready, done, engine}: ms since navigation start, for measurements
+//   times        {boot, ready, done, shown, engine}: ms since navigation start, for measurements
 //                (and engineOwn: the engine worker's own start, ms; faces: how long the
 //                colour-emoji check below took, ms)
 //   store        localStorage behind a door that never throws (store.js: get, set, remove,
@@ -148,6 +148,7 @@ const loaded = () => {
   if (loading) loading.hidden = true;
   if (!shown) {
     shown = true;
+    window.crisp.times.shown = performance.now();
     progress?.disconnect();
     setTimeout(() => offline.start(), 0);
   }
