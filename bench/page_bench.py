@@ -445,6 +445,9 @@ def compare_tasks(dists, runs):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if "-h" in argv or "--help" in argv:
+        print(__doc__)
+        return
     runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 3
     if "--cpu" in argv and ("--against" not in argv or "--tasks" in argv):
         CPU_RATE[0] = float(argv[argv.index("--cpu") + 1])
