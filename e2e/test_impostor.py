@@ -140,7 +140,7 @@ def test_an_impostor_at_the_room_id_gets_nothing_and_the_guest_waits_for_its_hos
         if how == "reload":
             # The reloaded page would call for its id again within a second or two, and on a
             # server that reserves nothing whoever asks first gets it: the page's Python is
-            # held until the impostor has the id (under stress-ng --cpu 2 it had not in 30 s)
+            # held until the impostor has the id (with four CPU hogs on two cores it had not in 30 s)
             host.context.route("**/py/page-*", lambda route: held.append(route))
             hp.reload(wait_until="commit")
         else:
