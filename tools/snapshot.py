@@ -4,7 +4,8 @@ The engine worker (engine-worker.js) starts Pyodide from a memory snapshot of an
 that has already started and imported the engine: `node tools/snapshot.mjs` makes it, with the
 build's own vendored Pyodide (a snapshot loads only into the Pyodide build that made it).
 Without Node, or when Pyodide in Node cannot make one, the build says so and writes none: the
-worker then starts Pyodide as before (config.js `engineSnapshot` is null).
+worker then starts Pyodide as before (config.js `engineSnapshot` is null). The same Pyodide and
+engine zip make the same bytes, so the same name (tools/snapshot.mjs `fixedWorld`).
 """
 
 import hashlib
