@@ -1,4 +1,4 @@
-"""The page's Content-Security-Policy (tools/build.py `content_security_policy`) holds for a
+"""The page's Content-Security-Policy (tools/pageshell.py `content_security_policy`) holds for a
 whole round: a host (Pyodide) and a guest (MicroPython) load, create and join a room over
 PeerJS, show the QR code, the draw timer, cards flying (the guest's page), the results, and
 no `securitypolicyviolation`

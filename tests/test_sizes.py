@@ -12,8 +12,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: path: (owner, lines now): files still over MAX_FILE_LINES; only shrinking.
 FILES_OVER = {
-    # the limit went from 600 to the house rule's 400 (stop 31): these four were over it
-    "tools/build.py": ("build", 512),
+    # the limit went from 600 to the house rule's 400 (stop 31): these were over it
+    # (tools/build.py, 512 then, was split by job in stop 36: pageshell.py, appfiles.py)
     "crisp_core/game.py": ("engine", 488),
     "crisp_core/bots.py": ("engine", 469),
     "crisp_core/verify.py": ("fair deal", 408),

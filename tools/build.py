@@ -14,7 +14,7 @@
 What dist/ holds (every URL in it is relative, so it works at / and under /<repo>/):
 
     index.html, boot.js       the page shell and its bootstrap (copied; index.html gets its
-                              Content-Security-Policy <meta>: content_security_policy())
+                              Content-Security-Policy <meta>: tools/pageshell.py)
     start.py                  the page's entry script (boot.js): `import ui.page.main`, from py/page
     awake.js                  the Screen Wake Lock, held while a round is played (copied)
     store.js                  localStorage behind a door that never throws (copied)
@@ -45,6 +45,7 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
       noble-*/                @noble/hashes' SHA-256 (sha2.js and its modules, LICENSE): the
                               engine worker's snapshot check where there is no crypto.subtle
     manifest.webmanifest, icons/   GENERATED: the web app manifest (installable) and its icons
+                              (tools/appfiles.py)
     sw.js                     GENERATED: the service worker (sw.js after a line naming the
                               build's files and id; cache-first, offline solo)
     build.json                what was built (mode, versions, sizes): for humans and tests
@@ -58,15 +59,11 @@ says so and ships the sources: the page works the same, only its start is slower
 """
 
 import argparse
-import base64
 import hashlib
 import json
 import os
-import re
 import shutil
 import sys
-import struct
-import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE_MODULES = os.path.join(ROOT, "node_modules")
@@ -99,68 +96,17 @@ from snapshot import write_snapshot  # noqa: E402  (tools/snapshot.py: the engin
 # Which Python goes into which zip, and its bytecode: tools/pyzip.py (its names, from here too).
 import pyzip  # noqa: E402
 # Which files carry the build's id in their names, and the id: tools/versioning.py.
-from versioning import VERSIONED, VERSIONED_REFS, build_id, version_names  # noqa: E402,F401
+import versioning  # noqa: E402
+from versioning import VERSIONED, VERSIONED_REFS, build_id  # noqa: E402,F401
+# index.html's policy and the page's PyScript config: tools/pageshell.py.
+from pageshell import ShellError, pyscript_config, shell_html  # noqa: E402,F401
+# The web app manifest, its icons and the service worker's head: tools/appfiles.py.
+import appfiles  # noqa: E402
 from pyzip import (GUEST_CORE_EXCLUDED, PY_EXTENSIONS, TEST_ONLY_UI,  # noqa: E402,F401
                    UI_FOLDERS, find_mpy_cross, in_folders, make_zip, mpy_cross_matches,
                    page_bytecode, page_files)
 
 CLOUD_SIGNALING = netconfig.CLOUD_SIGNALING
-CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(">)')
-INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
-HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
-
-
-def content_security_policy(mode, html, connect=None):
-    """The page's Content-Security-Policy, as tight as PyScript, Pyodide and MicroPython allow
-    (checked by e2e/test_csp.py, which plays a round listening for violations):
-    - scripts from this origin only; WebAssembly may compile ('wasm-unsafe-eval'); Pyodide's
-      and PyScript's glue still need 'unsafe-eval'. No inline script.
-    - styles from this origin and the shell's own inline <style> (by its hash); the screens
-      set style properties through the CSSOM, never a style attribute.
-    - images from this origin and data: URLs (the shell's icon, the room link's QR code).
-    - connections to this origin only (its files and, local builds, the signaling server at
-      /peerjs, ws: included); hosted builds also to their signaling server: the PeerJS
-      cloud (CLOUD_SIGNALING), or `connect`, the origins of --signaling
-      (netconfig.connect_origins).
-      WebRTC's own traffic (STUN/TURN, data channels) is not governed by CSP.
-    - workers from this origin or blob: URLs (PyScript makes its workers from blobs).
-    - no plugins, no <base>, no form posts. (frame-ancestors cannot be set by a <meta>.)
-    """
-    styles = ["'self'"] + ["'sha256-%s'" % base64.b64encode(
-        hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
-        for css in INLINE_STYLE.findall(HTML_COMMENT.sub("", html))]
-    if connect is None:
-        connect = netconfig.connect_origins(mode)
-    connect = ["'self'"] + list(connect)
-    return "; ".join([
-        "default-src 'self'",
-        "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
-        "style-src " + " ".join(styles),
-        "img-src 'self' data:",
-        "connect-src " + " ".join(connect),
-        "worker-src 'self' blob:",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'none'",
-    ])
-
-
-def shell_html(mode, html=None, connect=None):
-    """index.html's text `html` (default: the repository's index.html) with its
-    Content-Security-Policy written in (`connect`: content_security_policy's)."""
-    if html is None:
-        with open(os.path.join(ROOT, "index.html"), encoding="utf-8") as f:
-            html = f.read()
-    if not CSP_META.search(html):
-        fail('index.html has no <meta http-equiv="Content-Security-Policy" content="...">')
-    policy = content_security_policy(mode, html, connect)
-    return CSP_META.sub(lambda m: m.group(1) + policy + m.group(2), html, count=1)
-
-
-# PyScript plugins switched off in both configs ("!name"); "error" is kept.
-UNUSED_PLUGINS = ["codemirror", "deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal"]
-
-
 
 VENDOR_PACKAGES = {"pyscript": "@pyscript/core", "pyodide": "pyodide",
                    "micropython": "@micropython/micropython-webassembly-pyscript",
@@ -206,98 +152,6 @@ def write(path, data):
     mode = "wb" if isinstance(data, bytes) else "w"
     with open(path, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": "\n"})) as f:
         f.write(data)
-
-
-def toml_str(s):
-    return json.dumps(s)  # a JSON string is a valid TOML basic string
-
-
-def pyscript_config(interpreter_url, label):
-    return (
-        f"# GENERATED by tools/build.py: the PyScript config for the {label}.\n"
-        "# `interpreter` always points at the vendored file: without it PyScript loads its\n"
-        "# interpreter from a CDN. No [files]: boot.js writes the page's Python (config.js\n"
-        "# `pageZip`, pagefiles.js) into the interpreter's working directory itself, so\n"
-        "# `import ui.page.render` / `import crisp_core` work.\n"
-        f"interpreter = {toml_str(interpreter_url)}\n"
-        "# PyScript plugins the game does not use (editor, terminal, pygame...): not loaded.\n"
-        "# `error` stays: it shows Python errors on the page.\n"
-        f"plugins = {json.dumps(['!' + p for p in UNUSED_PLUGINS])}\n"
-    )
-
-
-APP_NAME = "Crisp"
-APP_COLOR = (0x0F, 0x51, 0x32)       # the table's green (index.html theme-color)
-CARD_COLOR = (0xF4, 0xF1, 0xE8)
-
-
-def png_icon(size):
-    """A square PNG icon (stdlib only): a card, face down, on the table's green."""
-    w, h = int(size * 0.46), int(size * 0.64)
-    x0, y0 = (size - w) // 2, (size - h) // 2
-    r = max(2, size // 24)
-    rows = []
-    for y in range(size):
-        row = bytearray([0])                      # filter: none
-        for x in range(size):
-            inside = x0 <= x < x0 + w and y0 <= y < y0 + h
-            if inside:                            # rounded corners
-                cx = min(max(x, x0 + r), x0 + w - 1 - r)
-                cy = min(max(y, y0 + r), y0 + h - 1 - r)
-                inside = (x - cx) ** 2 + (y - cy) ** 2 <= r * r
-            border = inside and not (x0 + r // 2 <= x < x0 + w - r // 2
-                                     and y0 + r // 2 <= y < y0 + h - r // 2)
-            row += bytes(APP_COLOR if (border or not inside) else CARD_COLOR)
-        rows.append(bytes(row))
-
-    def chunk(kind, data):
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    return (b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
-
-
-def write_app_files(out, zips, dirs, names=None):
-    """manifest.webmanifest, icons/ and sw.js (the service worker, sw.js's source after a
-    generated first line naming this build's files; see sw.js)."""
-    for size in (192, 512):
-        write(os.path.join(out, "icons", f"icon-{size}.png"), png_icon(size))
-    manifest = {
-        "name": APP_NAME, "short_name": APP_NAME,
-        "description": "The card game of memory and bluff, with friends, peer to peer.",
-        "start_url": "./", "scope": "./", "display": "standalone",
-        "background_color": "#0f5132", "theme_color": "#0f5132",
-        "icons": [{"src": f"icons/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png",
-                   "purpose": "any"} for n in (192, 512)],
-    }
-    write(os.path.join(out, "manifest.webmanifest"), json.dumps(manifest, indent=2) + "\n")
-    files = []
-    for dirpath, dirnames, filenames in os.walk(out):
-        dirnames.sort()
-        for name in sorted(filenames):
-            rel = os.path.relpath(os.path.join(dirpath, name), out).replace(os.sep, "/")
-            if rel not in ("sw.js", "build.json"):
-                files.append(rel)
-    digest = hashlib.sha256()
-    for rel in files:
-        digest.update(rel.encode() + b"\0")
-        with open(os.path.join(out, rel), "rb") as f:
-            digest.update(hashlib.sha256(f.read()).digest())
-    micropython = [dirs["micropython"] + "/" + f for f in MICROPYTHON_FILES]
-    own = [(names or {}).get(f, f) for f in ("boot.js", "store.js", "config.js", "awake.js",
-                                              "pagefiles.js", "mpy.toml", "start.py")]
-    shell = (["./"] + own + ["ui/style.css", zips["page"], dirs["pyscript"] + "/core.js",
-                             dirs["pyscript"] + "/core.css", dirs["peerjs"] + "/peerjs.min.js",
-                             "manifest.webmanifest", "icons/icon-192.png"] + micropython)
-    head = {"id": digest.hexdigest()[:12], "shell": shell, "files": ["./"] + files}
-    with open(os.path.join(ROOT, "sw.js"), encoding="utf-8") as f:
-        source = f.read()
-    write(os.path.join(out, "sw.js"),
-          "self.CRISP_BUILD = " + json.dumps(head, separators=(",", ":")) + ";  // GENERATED\n"
-          + source)
-    return head
 
 
 def build(out, mode, test=False, signaling_url=None, ice=None):
@@ -350,6 +204,35 @@ def build(out, mode, test=False, signaling_url=None, ice=None):
             "bytecode": len(bytecode), "build": bid, "names": names}
 
 
+def version_names(out):
+    """versioning.version_names(out), the build stopped (fail()) where it refuses."""
+    try:
+        return versioning.version_names(out)
+    except versioning.VersionError as e:
+        fail(str(e))
+
+
+def write_app_files(out, zips, dirs, names=None):
+    """manifest.webmanifest, icons/ and sw.js (the service worker: sw.js's source after a
+    generated first line naming this build's files, its shell first; see sw.js). -> the
+    service worker's head ({id, shell, files})."""
+    for size in appfiles.ICON_SIZES:
+        write(os.path.join(out, appfiles.icon_path(size)), appfiles.png_icon(size))
+    write(os.path.join(out, "manifest.webmanifest"), appfiles.manifest())
+    files = versioning.tree_files(out, skip=("sw.js", "build.json"))
+    own = [(names or {}).get(f, f) for f in ("boot.js", "store.js", "config.js", "awake.js",
+                                              "pagefiles.js", "mpy.toml", "start.py")]
+    shell = (["./"] + own + ["ui/style.css", zips["page"], dirs["pyscript"] + "/core.js",
+                             dirs["pyscript"] + "/core.css", dirs["peerjs"] + "/peerjs.min.js",
+                             "manifest.webmanifest", appfiles.icon_path(192)]
+             + [dirs["micropython"] + "/" + f for f in MICROPYTHON_FILES])
+    with open(os.path.join(ROOT, "sw.js"), encoding="utf-8") as f:
+        text, head = appfiles.service_worker(f.read(), versioning.tree_digest(out, files),
+                                             shell, ["./"] + files)
+    write(os.path.join(out, "sw.js"), text)
+    return head
+
+
 def write_shell(out, mode, dirs, connect):
     """Copy the page shell (SHELL_FILES) into `out`, its ./vendor/<name>/ paths made the
     versioned folders of `dirs`; index.html gets its CSP (`connect`: connect-src origins)."""
@@ -362,7 +245,10 @@ def write_shell(out, mode, dirs, connect):
         for sub, folder in dirs.items():
             text = text.replace(f"./vendor/{sub}/", f"./{folder}/")
         if name == "index.html":
-            text = shell_html(mode, text, connect)
+            try:
+                text = shell_html(mode, text, connect)
+            except ShellError as e:
+                fail(str(e))
         write(os.path.join(out, name), text)
 
 

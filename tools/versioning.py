@@ -1,13 +1,8 @@
-"""The build's id and the files that carry it (tools/build.py runs version_names last).
-
-Exits the build (status 1, a message on stderr) when a file of the chain does not name the
-next one the way VERSIONED_REFS says.
-"""
+"""The build's id and the files that carry it (tools/build.py runs version_names last)."""
 
 import hashlib
 import json
 import os
-import sys
 
 
 # Files whose names carry the build's id (issue 23, fault 1: one page runs one build): every
@@ -25,18 +20,38 @@ VERSIONED_REFS = {"index.html": ("./boot.js",),
                   "engine-worker.js": ("./config.js",)}
 
 
-def build_id(out):
-    """The build's id: 12 hex digits of a SHA-256 over every file in `out` (its path and
-    content), so that two builds differ in id whenever they differ in any file."""
-    digest = hashlib.sha256()
+class VersionError(ValueError):
+    """A file of the page's chain does not name the next one the way VERSIONED_REFS says."""
+
+
+def tree_files(out, skip=()):
+    """The paths (relative to `out`, posix) of every file under `out` but those in `skip`, in
+    a fixed order (folders and names sorted)."""
+    files = []
     for dirpath, dirnames, filenames in os.walk(out):
         dirnames.sort()
         for name in sorted(filenames):
-            full = os.path.join(dirpath, name)
-            digest.update(os.path.relpath(full, out).replace(os.sep, "/").encode() + b"\0")
-            with open(full, "rb") as f:
-                digest.update(hashlib.sha256(f.read()).digest())
+            rel = os.path.relpath(os.path.join(dirpath, name), out).replace(os.sep, "/")
+            if rel not in skip:
+                files.append(rel)
+    return files
+
+
+def tree_digest(out, files):
+    """12 hex digits of a SHA-256 over `files` (paths relative to `out`, in their order): each
+    one's path and content, so that it changes whenever any of them does."""
+    digest = hashlib.sha256()
+    for rel in files:
+        digest.update(rel.encode() + b"\0")
+        with open(os.path.join(out, rel), "rb") as f:
+            digest.update(hashlib.sha256(f.read()).digest())
     return digest.hexdigest()[:12]
+
+
+def build_id(out):
+    """The build's id: tree_digest of every file in `out`, so that two builds differ in id
+    whenever they differ in any file."""
+    return tree_digest(out, tree_files(out))
 
 
 def versioned_name(name, bid):
@@ -49,7 +64,8 @@ def version_names(out):
     """Give the files of VERSIONED names that carry the build's id, rewrite the references
     to them (VERSIONED_REFS: each must be there, as "./name"; every such mention is) and add `export const build`
     to the config. Runs once every other file of the page is written (the id hashes them).
-    -> (the build id, {plain name: versioned name})."""
+    -> (the build id, {plain name: versioned name}). Raises VersionError when a file of
+    VERSIONED_REFS does not name one of its references (the build then stops)."""
     bid = build_id(out)
     names = {name: versioned_name(name, bid) for name in VERSIONED}
     for name, refs in VERSIONED_REFS.items():
@@ -58,9 +74,8 @@ def version_names(out):
             text = f.read()
         for ref in refs:
             if '"%s"' % ref not in text:
-                print('build: error: %s does not name "%s" (tools/versioning.py VERSIONED_REFS)'
-                      % (name, ref), file=sys.stderr)
-                sys.exit(1)
+                raise VersionError('%s does not name "%s" (tools/versioning.py VERSIONED_REFS)'
+                                   % (name, ref))
             text = text.replace('"%s"' % ref, '"./%s"' % names[ref[2:]])
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
