@@ -80,7 +80,6 @@ def test_the_build_writes_a_snapshot_named_by_its_hash_and_lists_it(dist):
     assert b"ui/worker/engine.py" in raw[offset:] and b"crisp_core" in raw[offset:]
 
 
-
 @needs_node
 def test_the_same_inputs_make_the_same_snapshot(dist, tmp_path):
     """Its name stays the same from build to build while the engine does not change, so a
@@ -92,6 +91,7 @@ def test_the_same_inputs_make_the_same_snapshot(dist, tmp_path):
     rel = snapshot.write_snapshot(again, os.path.join(dist, "vendor", pyodide[0]),
                                   os.path.join(dist, config_value(dist, "hostZip")))
     assert rel == config_value(dist, "engineSnapshot")
+
 
 def test_without_node_the_build_writes_no_snapshot_and_says_so(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(snapshot.shutil, "which", lambda name: None)
