@@ -9,8 +9,13 @@ tap). Then, for ``--seconds``, it reads two clocks: the page's main-thread task 
 Performance.getMetrics TaskDuration) and the CPU time (user + system, from /proc) of every
 process of this browser (the page's renderer, the GPU and compositor process, the browser
 itself), both per second of wall time. A phone pays that CPU in battery while its player
-thinks; the 2-core test machine pays it in every other page's speed. With ``--against``, a
-second build is measured in the same run, the two in turn. Prints numbers; asserts nothing.
+thinks; the 2-core test machine pays it in every other page's speed.
+
+Then the same table's player draws and discards, and the same two clocks are read for
+CRISP_S while its Crisp button glows (R10.1: the 3 s its player may call; the bots wait 2 s
+before their turn): every player's phone spends that after every turn of theirs, and a
+looping effect that repaints is paid 60 times a second there. With ``--against``, a second
+build is measured in the same run, the two in turn. Prints numbers; asserts nothing.
 """
 
 import os
@@ -27,6 +32,7 @@ from pyodide_bench import local_site  # noqa: E402  (same folder)
 
 WAIT = 120_000          # ms: the engine's start on a loaded machine, then the bots' turns
 TICK = os.sysconf("SC_CLK_TCK")
+CRISP_S = 1.5           # s: within the 2 s before the next seat (a bot) may begin (R10.1)
 
 
 def _children():
@@ -74,8 +80,9 @@ def _sel(testid, extra=""):
 
 
 def idle_once(browser, base, seconds):
-    """One solo table waiting on its player: (main-thread task ms per s, all processes' CPU ms
-    per s, whether the deck stayed live throughout)."""
+    """One solo table waiting on its player, then its Crisp window: [(main-thread task ms
+    per s, all processes' CPU ms per s, whether it stayed so throughout)] for each, the
+    window's None when the player drew a card that may not be discarded (a King, R4.3)."""
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(base + "?botpace=0.1")
@@ -86,7 +93,22 @@ def idle_once(browser, base, seconds):
     page.wait_for_timeout(1500)             # the deal's and the turn's animations over
     cdp = context.new_cdp_session(page)
     cdp.send("Performance.enable")
+    waiting = _clocks(cdp, page, seconds, _sel("deck", ":not([disabled])"))
+    page.click(_sel("deck", ":not([disabled])"), timeout=WAIT)
+    page.wait_for_selector(_sel("held-card"), timeout=WAIT)
+    window = None
+    if page.locator(_sel("discard-held", ":not([disabled])")).count():
+        page.click(_sel("discard-held"), timeout=WAIT)
+        page.wait_for_selector(_sel("crisp", ".hot"), timeout=WAIT)
+        page.wait_for_timeout(300)          # the discard's flight over
+        window = _clocks(cdp, page, CRISP_S, _sel("crisp", ".hot"))
+    context.close()
+    return [waiting, window]
 
+
+def _clocks(cdp, page, seconds, still):
+    """(main-thread task ms per s, all this browser's processes' CPU ms per s) over `seconds`
+    from now, and whether the selector `still` matched at the end."""
     def task_s():
         metrics = cdp.send("Performance.getMetrics")["metrics"]
         return next(m["value"] for m in metrics if m["name"] == "TaskDuration")
@@ -95,10 +117,9 @@ def idle_once(browser, base, seconds):
     t0, cpu0, main0 = time.monotonic(), cpu_seconds(pids), task_s()
     page.wait_for_timeout(seconds * 1000)
     t1, cpu1, main1 = time.monotonic(), cpu_seconds(pids), task_s()
-    live = page.locator(_sel("deck", ":not([disabled])")).count() == 1
-    context.close()
+    held = page.locator(still).count() == 1
     wall = t1 - t0
-    return (main1 - main0) * 1000 / wall, (cpu1 - cpu0) * 1000 / wall, live
+    return (main1 - main0) * 1000 / wall, (cpu1 - cpu0) * 1000 / wall, held
 
 
 def main(argv=None):
@@ -123,14 +144,19 @@ def main(argv=None):
             for s in sites:
                 s.__exit__(None, None, None)
             browser.close()
-    print("a solo table waiting on its player's tap, %g s, %d runs (medians; load %.1f):"
-          % (seconds, runs, os.getloadavg()[0]))
-    print("  %-44s %14s %16s %s" % ("build", "main ms/s", "all CPU ms/s", "deck live"))
-    for dist in dists:
-        rows = results[dist]
-        print("  %-44s %14.1f %16.1f %d/%d" % (
-            os.path.relpath(dist, ROOT)[-44:], statistics.median(r[0] for r in rows),
-            statistics.median(r[1] for r in rows), sum(r[2] for r in rows), len(rows)))
+    print("a solo table, %d runs (medians; load %.1f):" % (runs, os.getloadavg()[0]))
+    for k, what in enumerate(("waiting on its player's tap, %g s" % seconds,
+                              "its Crisp window open, %g s" % CRISP_S)):
+        print("  %s:" % what)
+        print("    %-42s %14s %16s %s" % ("build", "main ms/s", "all CPU ms/s", "still so"))
+        for dist in dists:
+            rows = [r[k] for r in results[dist] if r[k] is not None]
+            if not rows:
+                print("    %-42s %14s" % (os.path.relpath(dist, ROOT)[-42:], "(none)"))
+                continue
+            print("    %-42s %14.1f %16.1f %d/%d" % (
+                os.path.relpath(dist, ROOT)[-42:], statistics.median(r[0] for r in rows),
+                statistics.median(r[1] for r in rows), sum(r[2] for r in rows), len(rows)))
 
 
 if __name__ == "__main__":

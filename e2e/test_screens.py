@@ -180,12 +180,15 @@ def test_reduced_motion_stops_every_animation(new_phone, screens_pages, motion):
     phone = open_screens(new_phone, screens_pages, reduced_motion=motion)
     page = phone.page
     H.show(page, dict(M.screens(4, 1))["crisp-window"])
-    names = page.evaluate("""() => [...document.querySelectorAll('#app *, #app *::before')]
-        .map(e => getComputedStyle(e).animationName).filter(n => n && n !== 'none')""")
+    # every element's animations and its ::before's and ::after's, as [test id, part, name]
+    names = page.evaluate("""() => [...document.querySelectorAll('#app *')].flatMap(e =>
+        [null, '::before', '::after'].map(part => [e.dataset.testid || e.className, part,
+                                                   getComputedStyle(e, part).animationName]))
+        .filter(([, , n]) => n && n !== 'none')""")
     if motion == "reduce":
         assert names == []
     else:
-        assert "crisp-pulse" in names          # the live crisp button pulses
+        assert ["crisp", "::after", "glow"] in names      # the live crisp button pulses
     # keyboard focus shows on a control
     page.keyboard.press("Tab")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
