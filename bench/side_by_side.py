@@ -44,9 +44,11 @@ times slower (Chrome's CPU throttling through a CDP session, Emulation.setCPUThr
                        page from its Python spans: busy (a render running) when the view
                        came, reading it, waiting for its render, the render (its card
                        flights apart), the render's end to the log line seen; medians over
-                       HOST_TAPS of the host's taps ("samples": how many); and what each
+                       HOST_TAPS of the host's taps ("samples": how many); what each
                        page's renderer spends per move (CpuUse: its process's CPU time, its
-                       main thread's script, style and layout)
+                       main thread's script, style and layout); and how often the median
+                       guest renders, and for how long, for the 250 ms tick and for the
+                       room's messages (bench/span_tally.py)
 
 Every time is taken on the pages themselves (Date.now() when a MutationObserver sees it, one
 clock for every page of this machine), never by a Playwright wait: those poll every 500 ms
@@ -71,6 +73,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 from crisp_e2e import LAUNCH_ARGS, PHONE, READY_PROBE  # noqa: E402
 from pyodide_bench import local_site  # noqa: E402
+from span_tally import SpanTally  # noqa: E402
 
 WAIT = 300_000
 ENGINE_DONE = "['ready', 'failed'].includes(document.body.dataset.engine)"
@@ -435,6 +438,7 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
     worker.evaluate(WORKER_SPANS)
     hops = {}
     cpu = CpuUse(pages)
+    tally = SpanTally(len(pages))
     deadline = time.monotonic() + TAPS_S
     while len(hops.get("tap to log (last guest)", [])) < taps and time.monotonic() < deadline:
         page = whose_turn(pages)
@@ -452,8 +456,8 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
                 break
             time.sleep(TAP_GAP_S)
             marks = [g.evaluate("window.__crispLog.length") for g in pages[1:]]
-            for g in pages:
-                g.evaluate(TAKE_SPANS)
+            for i, g in enumerate(pages):
+                tally.add(i, g.evaluate(TAKE_SPANS))
             t0 = host.evaluate(CLICK, sel(testid, ":not([disabled])"))
             cpu.moves += t0 is not None
             logs = []
@@ -477,9 +481,11 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
             if None in recv:
                 continue
             last = max(range(len(logs)), key=lambda k: logs[k])     # the last guest's page
-            for key, value in host_parts(host, reply).items():
+            for key, value in host_parts(tally.add(0, host.evaluate(TAKE_SPANS)),
+                                         reply).items():
                 hops.setdefault(key, []).append(value)
-            for key, value in guest_parts(pages[1 + last], recv[last], logs[last]).items():
+            spans = tally.add(1 + last, pages[1 + last].evaluate(TAKE_SPANS))
+            for key, value in guest_parts(spans, recv[last], logs[last]).items():
                 hops.setdefault(key, []).append(value)
             for key, value in (("tap to posted", post - t0), ("worker: waits", span[0] - post),
                                ("worker: handles", span[1] - span[0]),
@@ -490,9 +496,12 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
                                ("receive to log (max)", max(l - r for l, r in zip(logs, recv))),
                                ("tap to log (last guest)", max(logs) - t0)):
                 hops.setdefault(key, []).append(value)
+    for i, g in enumerate(pages):
+        tally.add(i, g.evaluate(TAKE_SPANS))
     out = {"trace %d: %s" % (players, k): statistics.median(v) for k, v in hops.items()}
     out["trace %d: samples" % players] = len(hops.get("tap to log (last guest)", []))
     out.update({"trace %d: %s" % (players, k): v for k, v in cpu.per_move().items()})
+    out.update(tally.per_second("trace %d: " % players))
     return out
 
 
@@ -545,11 +554,11 @@ TAKE_SPANS = """() => { const s = window.__crispSpans ? window.__crispSpans.spli
   return out; }"""
 
 
-def host_parts(page, reply):
-    """The host page's side of the engine's reply (its Python spans, ?prof=1): from the
-    reply's arrival to its handler running, the handler reading it (JSON) up to the room's
-    outputs, the sends to the guests, the rest of room_out (its own view, the save)."""
-    spans = page.evaluate(TAKE_SPANS)
+def host_parts(spans, reply):
+    """The host page's side of the engine's reply, from its Python spans (TAKE_SPANS of a
+    test build's ?prof=1): from the reply's arrival to its handler running, the handler
+    reading it (JSON) up to the room's outputs, the sends to the guests, the rest of
+    room_out (its own view, the save)."""
     got = next((sp for sp in spans if sp[0] == "EngineLink._message" and sp[2] >= reply - 1),
                None)
     out = next((sp for sp in spans if sp[0] == "HostPage.room_out" and got
@@ -563,11 +572,10 @@ def host_parts(page, reply):
             "host: after sends": out[2] - send[2]}
 
 
-def guest_parts(page, recv, logged):
-    """The last guest's side of a tap, from its Python spans (a test build's ?prof=1; none
-    on another build): the message read (net_text), the wait for the render, the render,
-    the card flights and what came after it before the log line was seen."""
-    spans = page.evaluate(TAKE_SPANS)
+def guest_parts(spans, recv, logged):
+    """The last guest's side of a tap, from its Python spans (TAKE_SPANS of a test build's
+    ?prof=1; none on another build): the message read (net_text), the wait for the render,
+    the render, the card flights and what came after it before the log line was seen."""
     read = next((sp for sp in spans if sp[0] == "GuestPage.net_text" and sp[1] >= recv - 1),
                 None)
     if read is None:

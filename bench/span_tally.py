@@ -1,0 +1,46 @@
+"""What each page's Python does over a whole measure, by cause (bench/side_by_side.py's trace
+3 / trace 8, a test build's ?prof=1 spans, ui/page/prof.py): how often a guest's page
+renders and how long that takes, and how much of it the 250 ms tick and the room's messages
+ask for. A render that changes nothing on screen still costs its build; this says how much
+of a guest's time goes on those. Prints nothing itself; asserts nothing.
+"""
+
+import statistics
+import time
+
+# (label of ui/page/prof.py's spans, what it is called in the figures)
+CAUSES = (("Page.render", "renders"), ("Page.ui_tick", "ticks (each with its render)"),
+          ("GuestPage.net_text", "messages (a view's render in it)"))
+
+
+class SpanTally:
+    """Every page's spans by label, from now: `add(i, spans)` with the spans the bench took
+    from page i (they are taken once: whoever takes them hands them here too)."""
+
+    def __init__(self, pages):
+        self.per = [{} for _ in range(pages)]
+        self.t0 = time.monotonic()
+
+    def add(self, i, spans):
+        """`spans`: [[label, start ms, end ms]] of page i (host 0); returns them."""
+        for label, start, end in spans:
+            calls = self.per[i].setdefault(label, [0, 0.0])
+            calls[0] += 1
+            calls[1] += end - start
+        return spans
+
+    def per_second(self, prefix):
+        """{prefix + "a guest's <cause>: calls a s" and "...: ms a s"}: the median guest's,
+        per second of wall time since the tally began (empty without guests or spans)."""
+        wall = time.monotonic() - self.t0
+        guests = self.per[1:]
+        if not guests or wall <= 0 or not any(guests):
+            return {}
+        out = {}
+        for label, name in CAUSES:
+            got = [g.get(label, [0, 0.0]) for g in guests]
+            out[prefix + "a guest's %s: calls a s" % name] = statistics.median(
+                c[0] / wall for c in got)
+            out[prefix + "a guest's %s: ms a s" % name] = statistics.median(
+                c[1] / wall for c in got)
+        return out
