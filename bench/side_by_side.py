@@ -438,7 +438,7 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
     worker.evaluate(WORKER_SPANS)
     hops = {}
     cpu = CpuUse(pages)
-    tally = SpanTally(len(pages))
+    tally = SpanTally(pages)
     deadline = time.monotonic() + TAPS_S
     while len(hops.get("tap to log (last guest)", [])) < taps and time.monotonic() < deadline:
         page = whose_turn(pages)
@@ -456,8 +456,8 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
                 break
             time.sleep(TAP_GAP_S)
             marks = [g.evaluate("window.__crispLog.length") for g in pages[1:]]
-            for i, g in enumerate(pages):
-                tally.add(i, g.evaluate(TAKE_SPANS))
+            for i in range(len(pages)):
+                tally.take(i)
             t0 = host.evaluate(CLICK, sel(testid, ":not([disabled])"))
             cpu.moves += t0 is not None
             logs = []
@@ -481,11 +481,9 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
             if None in recv:
                 continue
             last = max(range(len(logs)), key=lambda k: logs[k])     # the last guest's page
-            for key, value in host_parts(tally.add(0, host.evaluate(TAKE_SPANS)),
-                                         reply).items():
+            for key, value in host_parts(tally.take(0), reply).items():
                 hops.setdefault(key, []).append(value)
-            spans = tally.add(1 + last, pages[1 + last].evaluate(TAKE_SPANS))
-            for key, value in guest_parts(spans, recv[last], logs[last]).items():
+            for key, value in guest_parts(tally.take(1 + last), recv[last], logs[last]).items():
                 hops.setdefault(key, []).append(value)
             for key, value in (("tap to posted", post - t0), ("worker: waits", span[0] - post),
                                ("worker: handles", span[1] - span[0]),
@@ -496,8 +494,8 @@ def measure_trace(phones, base, players, taps=HOST_TAPS):
                                ("receive to log (max)", max(l - r for l, r in zip(logs, recv))),
                                ("tap to log (last guest)", max(logs) - t0)):
                 hops.setdefault(key, []).append(value)
-    for i, g in enumerate(pages):
-        tally.add(i, g.evaluate(TAKE_SPANS))
+    for i in range(len(pages)):
+        tally.take(i)
     out = {"trace %d: %s" % (players, k): statistics.median(v) for k, v in hops.items()}
     out["trace %d: samples" % players] = len(hops.get("tap to log (last guest)", []))
     out.update({"trace %d: %s" % (players, k): v for k, v in cpu.per_move().items()})
@@ -545,17 +543,8 @@ class CpuUse:
         return out
 
 
-# A test build's page with ?prof=1 (ui/page/prof.py): its Python spans so far, as
-# [label, start, end] in ms on the clock of Date.now() (the hops' and the log's, which
-# performance.timeOrigin + performance.now() may drift from), emptied.
-TAKE_SPANS = """() => { const s = window.__crispSpans ? window.__crispSpans.splice(0) : [];
-  const out = [], off = Date.now() - performance.now();
-  for (let i = 0; i + 2 < s.length; i += 3) out.push([s[i], off + s[i + 1], off + s[i + 2]]);
-  return out; }"""
-
-
 def host_parts(spans, reply):
-    """The host page's side of the engine's reply, from its Python spans (TAKE_SPANS of a
+    """The host page's side of the engine's reply, from its Python spans (SpanTally.take of a
     test build's ?prof=1): from the reply's arrival to its handler running, the handler
     reading it (JSON) up to the room's outputs, the sends to the guests, the rest of
     room_out (its own view, the save)."""
@@ -573,7 +562,7 @@ def host_parts(spans, reply):
 
 
 def guest_parts(spans, recv, logged):
-    """The last guest's side of a tap, from its Python spans (TAKE_SPANS of a test build's
+    """The last guest's side of a tap, from its Python spans (SpanTally.take of a test build's
     ?prof=1; none on another build): the message read (net_text), the wait for the render,
     the render, the card flights and what came after it before the log line was seen."""
     read = next((sp for sp in spans if sp[0] == "GuestPage.net_text" and sp[1] >= recv - 1),

@@ -13,16 +13,28 @@ CAUSES = (("Page.render", "renders"), ("Page.ui_tick", "ticks (each with its ren
           ("GuestPage.net_text", "messages (a view's render in it)"))
 
 
+# A test build's page with ?prof=1 (ui/page/prof.py): its Python spans so far, as
+# [label, start, end] in ms on the clock of Date.now() (the hops' and the log's, which
+# performance.timeOrigin + performance.now() may drift from), emptied.
+TAKE_SPANS = """() => { const s = window.__crispSpans ? window.__crispSpans.splice(0) : [];
+  const out = [], off = Date.now() - performance.now();
+  for (let i = 0; i + 2 < s.length; i += 3) out.push([s[i], off + s[i + 1], off + s[i + 2]]);
+  return out; }"""
+
+
 class SpanTally:
-    """Every page's spans by label, from now: `add(i, spans)` with the spans the bench took
-    from page i (they are taken once: whoever takes them hands them here too)."""
+    """Every page's spans by label, from now, for `pages` (Playwright pages, host first):
+    `take(i)` empties page i's spans, counts them and hands them on."""
 
     def __init__(self, pages):
-        self.per = [{} for _ in range(pages)]
+        self.pages = pages
+        self.per = [{} for _ in pages]
         self.t0 = time.monotonic()
 
-    def add(self, i, spans):
-        """`spans`: [[label, start ms, end ms]] of page i (host 0); returns them."""
+    def take(self, i):
+        """Page i's spans since the last take (TAKE_SPANS: [[label, start ms, end ms]],
+        counted here); the host's is 0."""
+        spans = self.pages[i].evaluate(TAKE_SPANS)
         for label, start, end in spans:
             calls = self.per[i].setdefault(label, [0, 0.0])
             calls[0] += 1
