@@ -569,7 +569,7 @@ def guest_parts(spans, recv, logged):
                 None)
     if read is None:
         return {}
-    # the render of the view: inside the message's task (viewmodel.draws_at_once), or after it
+    # the render of the view: inside the message's task (redraw.draws_at_once), or after it
     draw = next((sp for sp in spans if sp[0] == "Page.render" and sp[1] >= read[1]), None)
     if draw is None:
         return {}

@@ -10,8 +10,9 @@ from ui.page import eventlog, screens
 from ui.page.client import Client
 from ui.page.intents import sends_first
 from ui.page.memo import Memo, carried, kept
+from ui.page.redraw import draws_at_once
 from ui.page.vdom import Patcher, find, fresh as fresh_copy, h, text_of
-from ui.page.viewmodel import Ctx, draws_at_once, new_ui
+from ui.page.viewmodel import Ctx, new_ui
 
 from test_render_dom import Element, _walk, by_testid, fakejs, fresh, new_screen  # noqa: F401
 

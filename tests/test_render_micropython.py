@@ -102,3 +102,19 @@ def test_pure_screen_tests_pass_on_micropython(tmp_path):
     expected = [n for n in dir(test_render_model)
                 if n.startswith("test_") and n not in test_render_model.CPYTHON_ONLY]
     assert ran == len(expected), out
+
+
+def test_the_ticks_redraw_tests_pass_on_micropython(tmp_path):
+    # the stamp reads objects' __dict__ and Ctx's clock is a property: both as on CPython
+    import test_redraw
+    files = {"/tests/test_redraw.py": os.path.join(ROOT, "tests", "test_redraw.py"),
+             "/tests/test_render_model.py": os.path.join(ROOT, "tests", "test_render_model.py"),
+             "/crisp_core/actions.py": os.path.join(ROOT, "crisp_core", "actions.py"),
+             "/crisp_core/cards.py": os.path.join(ROOT, "crisp_core", "cards.py")}
+    files.update(ui_files("page", "shared"))
+    ran, failed, out = run_tests_on_micropython(tmp_path, "test_redraw", files,
+                                                test_redraw.CPYTHON_ONLY)
+    assert failed == [], out
+    expected = [n for n in dir(test_redraw)
+                if n.startswith("test_") and n not in test_redraw.CPYTHON_ONLY]
+    assert ran == len(expected) == 5, out

@@ -114,7 +114,7 @@ def new_host_note(model, ctx):
     the name the crowned seat's; a note (`new-host`), not a banner: the game goes on. None
     otherwise."""
     note = read(model, "new_host")
-    if not isinstance(note, dict) or not ctx.now < note.get("until", 0) \
+    if not isinstance(note, dict) or not ctx.until(note.get("until", 0)) \
             or read(model, "screen") != "table":
         return None
     if note.get("me"):
@@ -218,7 +218,7 @@ def host_silent_banner(model, ctx, ui):
     seat = pause.seat if pause.seat is not None else read(model, "host_seat", 0)
     name = seat_name(player_list(model), seat, ctx)
     gone_at = pause.gone_at
-    left = secs(max(0, gone_at - ctx.now)) if gone_at is not None else 0
+    left = secs(ctx.until(gone_at)) if gone_at is not None else 0
     return h("div", {"class": "banner host_paused", "data-testid": "connection",
                      "role": "status"}, ctx.t("conn_host_silent", name=name, s=left))
 

@@ -88,9 +88,12 @@ class Page:
                 log("wake lock:", e)
 
     def ui_tick(self):
-        if self.client is not None:
-            self.client.tick(self.now())
-        self.render()
+        """Every UI_TICK_MS: the reveals whose time is up turned back, and the screen drawn
+        again when that, the page's own work this tick or the clock changes what it shows
+        (Screen.due; a table where nothing counts down is not rebuilt 4 times a second)."""
+        changed = self.client is not None and self.client.tick(self.now())
+        if changed or self.screen.due(self.model()):
+            self.render()
 
     def intent(self, name, payload):
         """A tap's intent (ui/page/render.py has drawn the tap itself already): handled now, the

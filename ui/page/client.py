@@ -13,22 +13,12 @@ from ui.page.client_reveals import REVEAL_MS, RevealSide  # noqa: F401 (REVEAL_M
 from ui.page.client_handover import HandoverSide
 from ui.page.client_send import SendSide
 from ui.page.client_view import SYNC_RETRY_MS, ViewSide, count  # noqa: F401 (tests read it here)
-from ui.page.presence import Pause
+from ui.page.presence import Pause, left_ms  # noqa: F401 (left_ms: tests read it here)
 from ui.shared import spectator_moves
 from ui.shared import wire
 from ui.shared.wire import VERSION, is_hex, is_int, is_seat  # VERSION: the protocol's one
 
 SETTLE_MS = 1000      # a welcome waits this long at most for its view to be drawn with it
-
-
-def left_ms(value, elapsed):
-    """The one countdown: a remaining time of a view (ms, e.g. `draw_left`) as of `elapsed`
-    ms after the view arrived, never below 0; None (no timer) stays None. Views carry
-    remaining times, not clock times, so guests need no clock in step with the host's."""
-    if value is None:
-        return None
-    left = value - elapsed
-    return left if left > 0 else 0
 
 
 # Each message type from the room (ui/shared/wire.py FROM_ROOM) -> the Client method that reads

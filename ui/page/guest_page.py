@@ -8,7 +8,7 @@ import json
 
 import js
 
-from ui.page import browser, early, guest_phase, netcheck, webrtc
+from ui.page import browser, early, guest_phase, netcheck, redraw, webrtc
 from ui.page.base_page import Page
 from ui.page.browser import log, on_page, random_hex, set_query, test_param
 from ui.page.client import Client
@@ -17,7 +17,6 @@ from ui.page.guest_succession import Succession
 from ui.page.link import HOST_GONE_MS, Link
 from ui.page.net_guest import GuestNet
 from ui.page.saved_rooms import SavedRooms
-from ui.page.viewmodel import draws_at_once
 from ui.shared import follow, handover, limits, roomcode, wire
 
 SUCCESSOR_MS = 5000       # a successor's new id unknown to the signaling server this long after
@@ -321,10 +320,10 @@ class GuestPage(Page):
             if self.retired:
                 return
         self.heard(now)
-        if draws_at_once(client):
+        if redraw.draws_at_once(client):
             self.render_now()           # a move: on screen without waiting for a task
-        else:
-            self.render_soon()
+        elif not redraw.quiet(client.last_type) or self.screen.due(self.model()):
+            self.render_soon()          # (a beat or a pong that changed nothing shown: none)
 
     def doubt(self, now):
         """The peer at the room id could not prove it is our host (an impostor, or a host

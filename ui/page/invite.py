@@ -26,8 +26,8 @@ def invite_box(model, ui, ctx):
         return h("section", {"class": "card-box share", "data-testid": "invite-offline"},
                  h("h2", None, ctx.t("invite")),
                  h("p", {"class": "hint"}, ctx.t("conn_host_offline")))
-    copied = ui.get("copied_at") is not None and ctx.now - ui["copied_at"] < COPIED_MS
-    failed = ui.get("copy_failed_at") is not None and ctx.now - ui["copy_failed_at"] < COPIED_MS
+    copied = ui.get("copied_at") is not None and ctx.within(ui["copied_at"], COPIED_MS)
+    failed = ui.get("copy_failed_at") is not None and ctx.within(ui["copy_failed_at"], COPIED_MS)
     qr_css = qr_style(link, ctx)
     code = roomcode.code_of(read(model, "room"))
     local = is_host and roomcode.is_local_link(link)

@@ -6,8 +6,18 @@ Pure (no `js`, no clock: every call that needs time takes it, ms). MicroPython-c
 """
 
 
+def left_ms(value, elapsed):
+    """The one countdown: a remaining time of a view (ms, e.g. `draw_left`) as of `elapsed`
+    ms after the view arrived, never below 0; None (no timer) stays None. Views carry
+    remaining times, not clock times, so guests need no clock in step with the host's."""
+    if value is None:
+        return None
+    left = value - elapsed
+    return left if left > 0 else 0
+
+
 def elapsed_ms(view_at, paused_since, now):
-    """The one elapsed-time input of every countdown (ui/page/client.py `left_ms`): the ms
+    """The one elapsed-time input of every countdown (`left_ms`): the ms
     since the view arrived (`view_at`), stopped at `paused_since` (or None) while the game is
     paused (the host silent: its page may not run, and then no time counts against anyone),
     never below 0."""

@@ -12,13 +12,17 @@ from ui.page.widgets import button
 from ui.shared.reactions import REACTIONS, is_icon, showing, words_key
 
 
-def shown(model, ui, now):
-    """{seat: (index, n)}: the reactions to show at `now` (ms) on each seat (`n`: how many
-    came from that seat: a new one is drawn anew); {} when this page turned them off."""
+def shown(model, ui, ctx):
+    """{seat: (index, n)}: the reactions to show now (`ctx`'s clock) on each seat (`n`: how
+    many came from that seat: a new one is drawn anew); {} when this page turned them off.
+    The render is timed (viewmodel.Ctx) while one shows: it goes when its time is up."""
     if ui.get("reactions", True) is False:
         return {}
     got = read(model, "reactions", {}) or {}
-    return {int(seat): (r, got[seat]["n"]) for seat, r in showing(got, now).items()}
+    out = {int(seat): (r, got[seat]["n"]) for seat, r in showing(got, ctx.instant()).items()}
+    if out:
+        ctx.mark()
+    return out
 
 
 def drawn(ctx, index):

@@ -11,6 +11,7 @@ from ui.page import cues
 from ui.page import faces
 from ui.page import guided
 from ui.page import i18n
+from ui.page import redraw
 from ui.page.intents import handle, sends_first
 from ui.page.presence import elapsed_ms
 from ui.page.screens import build, do_later, opens_at_top, scroll_key
@@ -49,6 +50,8 @@ class Screen:
         self._rendering = False     # a render is building or patching right now
         self._screen = None         # the screen last drawn (a new one opens at its top)
         self._again = False         # another render was asked for meanwhile
+        self._timed = True          # the last render showed something timed (Ctx.timed)
+        self._stamp = None          # the model and ui at the last render (redraw.stamp)
         self.can_share = self._truthy(lambda: js.Reflect.has(js.navigator, "share"))
         try:
             self.base = str(js.location.origin) + str(js.location.pathname)
@@ -126,6 +129,15 @@ class Screen:
             self.model = model
         self.render()
 
+    def due(self, model):
+        """True when drawing `model` now would change the screen (ui/page/redraw.py): what
+        the last render showed counts down, cards are in flight or jobs deferred, the storage
+        note changed, or the model or ui differs from the last render's (False: the 250 ms
+        tick, or a beat from the host, need not draw)."""
+        busy = self.flights.busy() or bool(self._later) \
+            or self.store.state() != self.ui.get("storage")
+        return redraw.due(self._timed, busy, self._stamp, redraw.stamp(model, self.ui))
+
     def render(self):
         """Bring the DOM up to the model. Never re-entered: a render asked for while one is
         patching (by an event the patch itself fired, e.g. the `change` Chromium sends when a
@@ -163,12 +175,15 @@ class Screen:
         ctx.memo = self.memo
         self.memo.begin()
         shown = model
-        if err is not None and now - self._err_at > ERROR_MS and read(model, "screen") != "gone":
+        toast = err is not None and read(model, "screen") != "gone"
+        if toast and now - self._err_at > ERROR_MS:
             shown = _NoError(model)
+            toast = False
         fresh = self._take_events(model, now)
         deal = self._take_deal(model)
         self.ui["storage"] = self.store.state()    # a note on every screen unless "ok"
         tree = build(shown, self.ui, ctx)
+        self._timed = ctx.timed or toast        # (the error's toast goes after ERROR_MS)
         self.acts = ctx.acts
         self._draw(tree)
         shown_screen = scroll_key(read(model, "screen", "landing"), read(model, "view"))
@@ -179,6 +194,7 @@ class Screen:
         if fresh or deal:
             self._fly(deal + cues.flights(fresh), now)
         self._defer(ctx.later)
+        self._stamp = redraw.stamp(model, self.ui)
 
     # -- work a render leaves for after it (ctx.later: a QR code to draw)
     def _defer(self, jobs):

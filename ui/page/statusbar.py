@@ -151,7 +151,7 @@ def announce_node(ui, info, ctx):
     arrive): "Ana called CRISP!" with the last turns to come, "Your turn!", "Your last turn!",
     "Round over". Shown for ANNOUNCE_MS, in an assertive live region, so it is heard too."""
     ann = ui.get("announce")
-    if not ann or ctx.now - (ann.get("at") or 0) >= ANNOUNCE_MS:
+    if not ann or not ctx.within(ann.get("at") or 0, ANNOUNCE_MS):
         return None
     kind = ann.get("kind")
     sub = whole_text = None

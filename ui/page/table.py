@@ -176,7 +176,7 @@ def table_tree(model, ui, ctx):
     the centre, the guided round's tip (ui/page/guided_screens.py), the status, this seat,
     the actions, the results sheet and the event log."""
     info = table_info(model, ui, ctx)
-    info["reactions"] = reaction_view.shown(model, ui, ctx.now)   # {seat: (index, n)}
+    info["reactions"] = reaction_view.shown(model, ui, ctx)   # {seat: (index, n)}
     others, mine = seat_order(info)
     players = player_list(model)
     centre = kept_centre(info, ctx)

@@ -7,7 +7,6 @@ CPython (tests).
 
 from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
 from ui.page import cards
-from ui.page.client import left_ms
 from ui.page.results_model import fair_alarm, fair_info, results_info
 from ui.page.status_line import status_sub, status_text
 from ui.page.viewmodel import (allowed_map, pause_of, player_list, read, reveal_map, says_you,
@@ -15,7 +14,7 @@ from ui.page.viewmodel import (allowed_map, pause_of, player_list, read, reveal_
 
 
 def table_info(model, ui, ctx):
-    """Everything the table shows, as plain data. `ctx.elapsed` counts down the timers."""
+    """Everything the table shows, as plain data. `ctx` counts down the timers (`ctx.left`)."""
     view = read(model, "view", {}) or {}
     players = player_list(model)
     n = view.get("players") or len(view.get("hands") or []) or len(players)
@@ -24,7 +23,7 @@ def table_info(model, ui, ctx):
     allowed = allowed_map(view)
     public = phase in END_PHASES
     # The game paused (the host silent, or a handover under way: the Client's `pause`):
-    # the seat that went silent shows away, the countdowns stand still (ctx.elapsed counts no
+    # the seat that went silent shows away, the countdowns stand still (ctx.left counts no
     # time past the pause), and nothing is live (a tap would reach nobody).
     paused = pause_of(model).since is not None
     if paused:
@@ -39,7 +38,7 @@ def table_info(model, ui, ctx):
             "pending": view.get("pending_draws", 0) or 0}
     info.update(pile_info(view, allowed, me))
     info.update(button_info(view, allowed, phase, queen))
-    info.update(timer_info(view, allowed, phase, ctx.elapsed))
+    info.update(timer_info(view, allowed, phase, ctx))
     info["paused"] = paused
     info["spectator"] = spectator
     info["ask"] = asking if spectator and isinstance(asking, dict) else None
@@ -205,22 +204,23 @@ def button_info(view, allowed, phase, queen):
     return out
 
 
-def timer_info(view, allowed, phase, elapsed):
-    """The countdowns as of `elapsed` ms after the view arrived: the crisp window, the
-    turn's timer (never above its limit), the start delay, the peek."""
+def timer_info(view, allowed, phase, ctx):
+    """The countdowns as of now (`ctx.left`: the ms left of each, counted from when the view
+    arrived): the crisp window, the turn's timer (never above its limit), the start delay,
+    the peek. Each counting makes the render timed (viewmodel.Ctx)."""
     cw = view.get("crisp_window")
     out = {"crisp": {"spec": ("intent", "action", {"do": "crisp"}) if "crisp" in allowed else None,
-                     "left": left_ms(cw.get("left"), elapsed)
+                     "left": ctx.left(cw.get("left"))
                      if (cw and "crisp" in allowed) else None,
                      "window": 3000}}
     out["timer_total"] = ((view.get("options") or {}).get("draw_seconds") or 0) * 1000
-    out["timer"] = left_ms(view.get("draw_left"), elapsed) if phase in PLAY_PHASES else None
+    out["timer"] = ctx.left(view.get("draw_left")) if phase in PLAY_PHASES else None
     if out["timer"] is not None and out["timer_total"]:
         # during the start delay draw_left counts the delay too (R10.2's timer starts when
         # the player may start): never show more than the limit
         out["timer"] = min(out["timer"], out["timer_total"])
-    out["start_in"] = left_ms(view.get("start_in") or 0, elapsed)
-    out["peek_left"] = left_ms(view.get("peek_left"), elapsed) if phase == "peek" else None
+    out["start_in"] = ctx.left(view.get("start_in") or 0)
+    out["peek_left"] = ctx.left(view.get("peek_left")) if phase == "peek" else None
     return out
 
 

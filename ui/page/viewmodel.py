@@ -12,26 +12,78 @@ from crisp_core.actions import PLAY_PHASES
 from ui.page import cards
 from ui.page import i18n
 from ui.page.faces import COLOUR, shown_name
-from ui.page.presence import Pause
+from ui.page.presence import Pause, left_ms
 from ui.page.vdom import FSI, PDI, isolate
 
 
 class Ctx:
     """What one render needs besides the model: language, clock, and the acts it collects.
     `faces`: whether this page shows bots' faces (ui/page/faces.py COLOUR or NONE; read once
-    from boot.js's <html data-faces>)."""
+    from boot.js's <html data-faces>).
+
+    The clock (`now`, this page's, ms) and `elapsed` (ms since the current view arrived,
+    stopped while the game is paused) are read through it, and it notes whether what the
+    render shows will change with them (`timed`): a countdown still running, a note still
+    shown for a while. A render that is not `timed` looks the same a moment later unless the
+    model changes, so the page's 250 ms tick need not draw it again (ui/page/redraw.py).
+    `left`, `until` and `within` note it only while their answer can still change; reading
+    `now` or `elapsed` itself always does (a part that reads them so is redrawn every tick,
+    as every part was before)."""
 
     def __init__(self, lang="en", now=0, elapsed=0, can_share=False, base="", faces=COLOUR):
         self.lang = lang
         self.faces = faces
         self.base = base            # this page's URL without query (for the room link)
-        self.now = now              # ms, this page's clock
-        self.elapsed = elapsed      # ms since the current view arrived
+        self._now = now             # ms, this page's clock
+        self._elapsed = elapsed     # ms since the current view arrived
+        self.timed = False          # what this render shows changes with the clock
         self.can_share = can_share  # navigator.share exists
         self.acts = {}
         self.memo = None            # a memo.Memo: parts kept from the last render (the page's)
         self.later = []             # work the page does after this render, each in a task
                                     # of its own, then renders again (screens.do_later)
+
+    @property
+    def now(self):
+        """This page's clock (ms); what is drawn from it counts as changing with it."""
+        self.timed = True
+        return self._now
+
+    @property
+    def elapsed(self):
+        """ms since the current view arrived (stopped while paused); as `now`, timed."""
+        self.timed = True
+        return self._elapsed
+
+    def left(self, value):
+        """A view's remaining time `value` (ms, e.g. `draw_left`; None: no timer) as of now
+        (presence.left_ms): None, 0 once it ran out, else the ms left (timed: it counts)."""
+        left = left_ms(value, self._elapsed)
+        if left:
+            self.timed = True
+        return left
+
+    def until(self, at):
+        """ms from now until the clock time `at` (ms), never below 0 (timed while above)."""
+        left = at - self._now
+        if left > 0:
+            self.timed = True
+            return left
+        return 0
+
+    def within(self, at, ms):
+        """True while less than `ms` have passed since the clock time `at` (a note shown for
+        a while; timed while True)."""
+        return self.until(at + ms) > 0
+
+    def instant(self):
+        """The clock (ms) for a part that says itself whether it is timed (`mark`), e.g. the
+        reactions shown on seats: timed only while one is showing."""
+        return self._now
+
+    def mark(self):
+        """What this render shows changes with the clock (see `timed`)."""
+        self.timed = True
 
     def t(self, key, **kw):
         return i18n.t(self.lang, key, **kw)
@@ -171,11 +223,3 @@ def awake_wanted(model):
         return False
     view = read(model, "view", {}) or {}
     return view.get("phase") == "peek" or view.get("phase") in PLAY_PHASES
-
-
-def draws_at_once(model):
-    """True when the message the page just read (the Client's `last_type`) is a `view`: a
-    move every player waits to see, drawn in the task that read it (no wait for another
-    task, nor for a frame painted in between, issue 22.5). Anything else (a pong, a seal, a
-    welcome) is drawn in a task of its own, once for a burst of them."""
-    return read(model, "last_type") == "view"

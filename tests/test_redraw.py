@@ -1,0 +1,179 @@
+"""The 250 ms tick draws the screen only when something on it can have changed (issue 22.5,
+ui/page/redraw.py): a render says whether it showed anything that changes with the clock
+(viewmodel.Ctx `timed`), and the model's stamp says whether anything else changed since.
+
+The pure tests here run on MicroPython too (tests/test_render_micropython.py), the
+interpreter guests run; CPYTHON_ONLY are the ones that read the sources or use the Client's
+room helpers."""
+
+from ui.page import redraw
+from ui.page.presence import Pause
+from ui.page.viewmodel import Ctx, new_ui
+
+from test_render_model import FakeClient, lobby_model, paused, show, table_model
+
+CPYTHON_ONLY = ("test_no_screen_reads_what_the_stamp_leaves_out",
+                "test_a_beat_changes_nothing_shown_and_a_silent_host_does",
+                "test_the_tick_draws_a_screen_only_when_it_would_change")
+
+
+def timed(model, ui=None, now=0, elapsed=0):
+    _, ctx = show(model, ui, now=now, elapsed=elapsed)
+    return ctx.timed
+
+
+def test_ctx_notes_the_clock_only_while_what_it_answers_can_change():
+    ctx = Ctx(now=5000, elapsed=1000)
+    assert ctx.left(None) is None and ctx.left(800) == 0 and not ctx.timed
+    assert ctx.until(5000) == 0 and ctx.until(4000) == 0 and not ctx.timed
+    assert ctx.within(3000, 2000) is False and not ctx.timed     # 2000 ms passed: gone
+    assert ctx.instant() == 5000 and not ctx.timed
+    assert ctx.left(1500) == 500 and ctx.timed
+    for read in (lambda c: c.now, lambda c: c.elapsed, lambda c: c.until(5001),
+                 lambda c: c.within(3001, 2000), lambda c: c.mark()):
+        ctx = Ctx(now=5000, elapsed=1000)
+        read(ctx)
+        assert ctx.timed
+
+
+def test_a_table_where_nothing_counts_down_is_not_timed():
+    assert not timed(table_model(4, seat=1, turn=2))
+    assert not timed(table_model(4, seat=1, turn=1, allowed=[{"do": "draw", "from": "deck"}]))
+    assert not timed(lobby_model(3), now=10 ** 7)
+    # a countdown that ran out stands at 0: nothing more to count
+    assert not timed(table_model(4, seat=1, turn=1, draw_left=3000,
+                                 options={"draw_seconds": 30, "target": 100}), elapsed=3000)
+
+
+def test_every_countdown_and_every_note_shown_for_a_while_is_timed():
+    draw = {"draw_seconds": 30, "target": 100}
+    assert timed(table_model(4, seat=1, turn=1, draw_left=20000, options=draw), elapsed=500)
+    assert timed(table_model(4, seat=1, phase="peek", peek_left=8000), elapsed=500)
+    assert timed(table_model(4, seat=1, turn=1, start_in=2000), elapsed=500)
+    window = table_model(3, seat=1, turn=2, crisp_window={"seat": 1, "left": 2600},
+                         allowed=[{"do": "crisp"}])
+    assert timed(window, elapsed=100) and not timed(window, elapsed=2600)
+    # the host silent: "Ana's phone is not answering ... 12 s"
+    m = table_model(4, seat=1, turn=2)
+    m.host_seat, m.status = 0, "host_gone"
+    m.pause = paused(1000, 0, gone_at=16000)
+    assert timed(m, now=4000) and not timed(m, now=16000)
+    # "Ana is the new host" for a while
+    m = table_model(4, seat=2)
+    m.host_seat = 1
+    m.new_host = {"seat": 1, "me": False, "until": 16000}
+    assert timed(m, now=10000) and not timed(m, now=16000)
+    # a reaction on a seat for 2 s
+    m = table_model(4, seat=1, turn=2)
+    m.reactions = {2: {"r": 5, "at": 1000, "n": 1}}
+    assert timed(m, now=1500) and not timed(m, now=3000)
+    # the announcement ("Your turn!"), and the lobby's "Copied!"
+    ui = new_ui()
+    ui["announce"] = {"kind": "your_turn", "at": 1000}
+    assert timed(table_model(4, seat=1, turn=1), ui, now=1500)
+    assert not timed(table_model(4, seat=1, turn=1), ui, now=1000 + 100000)
+    ui = new_ui()
+    ui["copied_at"] = 1000
+    assert timed(lobby_model(3), ui, now=1500) and not timed(lobby_model(3), ui, now=9000)
+
+
+def test_the_stamp_changes_with_what_a_screen_can_read_and_not_with_the_last_word_heard():
+    m = table_model(4, seat=1, turn=2)
+    m.pause = Pause()
+    ui = new_ui()
+    first = redraw.stamp(m, ui)
+    assert redraw.stamp(m, ui) == first
+    m.last_heard, m.latency, m.last_type = 123, 40, "beat"      # no screen reads these
+    assert redraw.stamp(m, ui) == first
+    changes = (lambda: setattr(m, "status", "host_paused"),
+               lambda: m.pause.begin(5000, 0),                 # an object's own attributes
+               lambda: m.log.append({"type": "turn", "seat": 2}),
+               lambda: setattr(m, "view", dict(m.view)),
+               lambda: setattr(m, "host_lost", True),
+               lambda: ui.__setitem__("log_open", True),
+               lambda: ui.__setitem__("keep_waiting", 1))
+    for change in changes:
+        before = redraw.stamp(m, ui)
+        change()
+        assert redraw.stamp(m, ui) != before
+    # another model (a page that took over the screen) is another stamp
+    assert redraw.stamp(FakeClient(), ui) != redraw.stamp(FakeClient(), ui)
+    assert redraw.stamp(None, ui) == redraw.stamp(None, ui)
+
+
+def test_the_tick_renders_when_timed_busy_or_changed():
+    assert not redraw.due(False, False, ("a",), ("a",))
+    assert redraw.due(True, False, ("a",), ("a",))
+    assert redraw.due(False, True, ("a",), ("a",))
+    assert redraw.due(False, False, ("a",), ("b",))
+    assert redraw.due(False, False, None, ("a",))          # never drawn yet
+    assert redraw.quiet("beat") and redraw.quiet("pong")
+    assert not redraw.quiet("view") and not redraw.quiet("lobby") and not redraw.quiet(None)
+
+
+def test_no_screen_reads_what_the_stamp_leaves_out():
+    # the screens (everything ui/page/screens.py imports, and on, but the Client's own
+    # modules, which keep them) never read an UNSHOWN attribute: a change the stamp does not
+    # see changes nothing on screen
+    import ast
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    seen, todo = set(), ["ui.page.screens"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name.startswith("ui.page.client"):
+            continue
+        path = os.path.join(root, *name.split(".")) + ".py"
+        tree = ast.parse(open(path).read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ui."):
+                sub = [node.module + "." + a.name for a in node.names]
+                todo.extend(m for m in sub + [node.module]
+                            if os.path.isfile(os.path.join(root, *m.split(".")) + ".py"))
+            if isinstance(node, ast.Constant) and node.value in redraw.UNSHOWN:
+                raise AssertionError("%s reads %r" % (name, node.value))
+            if isinstance(node, ast.Attribute) and node.attr in redraw.UNSHOWN:
+                raise AssertionError("%s reads .%s" % (name, node.attr))
+    assert "ui.page.table" in seen and "ui.page.client" in seen and "ui.page.banner" in seen and len(seen) > 30
+
+
+def test_a_beat_changes_nothing_shown_and_a_silent_host_does():
+    from test_client import msg, seated, view_msg
+    client, _ = seated()
+    client.receive(view_msg(1), 100)
+    ui = new_ui()
+    before = redraw.stamp(client, ui)
+    client.receive(msg("beat"), 1100)
+    client.receive(msg("pong", t=1000, n=1), 1200)
+    assert client.last_type == "pong" and redraw.stamp(client, ui) == before
+    client.set_link({"status": "host_paused", "paused_since": 1200, "gone_at": 16200,
+                     "lost": False, "behind": False})
+    assert redraw.stamp(client, ui) != before
+
+
+def test_the_tick_draws_a_screen_only_when_it_would_change(monkeypatch):
+    from test_render_dom import fakejs, new_screen
+    fake = fakejs.__wrapped__(monkeypatch)
+    screen = new_screen(fake)
+    m = table_model(4, seat=1, turn=2)
+    m.pause = Pause()
+    screen.update(m)
+    assert not screen.due(m)
+    m.status = "host_paused"                                   # the link's word changed
+    assert screen.due(m)
+    screen.update(m)
+    assert not screen.due(m)
+    m.view = dict(m.view, draw_left=20000, options={"draw_seconds": 30, "target": 100},
+                  turn=1)
+    m.view_at = fake.clock
+    screen.update(m)
+    assert screen.due(m)                                       # the draw timer counts
+    fake.clock += 60000
+    screen.update(m)                                           # ... down to 0
+    assert not screen.due(m)
+    m.error = {"code": "illegal", "text": "Not now"}
+    screen.update(m)
+    assert screen.due(m)                                       # its toast goes in 5 s

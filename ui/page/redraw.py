@@ -1,0 +1,80 @@
+"""Whether the page's 250 ms tick must draw the screen again (issue 22.5).
+
+Every message, tap and engine reply that changes the model draws the screen itself; the tick
+is there for what changes with time alone (a countdown, a note shown for a few seconds, a
+reveal turned back, a card in flight landing) and for what the tick's own work changes (the
+guest's link to the host, the host's engine and room). A screen that shows nothing timed
+(viewmodel.Ctx `timed`) and whose model is as it was at the last render looks the same: at a
+table of 8 the tick used to rebuild the whole table 4 times a second on every phone, about a
+third of a guest's Python time, for nothing.
+
+"As it was" is `stamp`: a shallow fingerprint of the model's attributes and the page's own
+`ui` state, compared between the last render and the tick. Pure: runs on MicroPython,
+Pyodide and CPython (tests).
+"""
+
+# The Client's attributes no screen reads: they change with every message (a beat, a pong)
+# while nothing shown does. tests/test_redraw.py checks that no screen module reads them.
+UNSHOWN = ("last_heard", "last_type", "latency", "synced_at")
+
+_PLAIN = (bool, int, float, str)
+
+
+def _value(v, depth):
+    """A value's part of the stamp: plain values themselves; a list, tuple or dict by its
+    identity and length (each message that changes one replaces it or changes its length, and
+    draws the screen itself anyway); an object (the Client's Pause) by its own attributes,
+    `depth` levels down; anything else by its identity."""
+    if v is None or isinstance(v, _PLAIN):
+        return v
+    if isinstance(v, (list, tuple, dict)):
+        return (id(v), len(v))
+    attrs = getattr(v, "__dict__", None)
+    if depth > 0 and isinstance(attrs, dict):
+        return _attrs(attrs, depth - 1)
+    return id(v)
+
+
+def _attrs(attrs, depth, skip=()):
+    """{name: its part of the stamp} (a dict: equal whatever the order its names came in)."""
+    out = {}
+    for name in attrs:
+        if name not in skip:
+            out[name] = _value(attrs[name], depth)
+    return out
+
+
+def stamp(model, ui):
+    """A fingerprint of what the screens can read: the model (the Client, or a page's own
+    model object; its attributes but UNSHOWN, plain values by value, containers by identity
+    and length, objects one level down) and `ui` (the screen's own state dict, the same way).
+    Equal stamps: nothing the tick's work could have changed is different."""
+    attrs = getattr(model, "__dict__", None)
+    shown = _attrs(attrs, 1, UNSHOWN) if isinstance(attrs, dict) else _value(model, 0)
+    return (id(model), shown, _attrs(ui if isinstance(ui, dict) else {}, 1))
+
+
+def draws_at_once(model):
+    """True when the message the page just read (the Client's `last_type`) is a `view`: a
+    move every player waits to see, drawn in the task that read it (no wait for another
+    task, nor for a frame painted in between, issue 22.5). Anything else (a pong, a seal, a
+    welcome) is drawn in a task of its own, once for a burst of them."""
+    return getattr(model, "last_type", None) == "view"
+
+
+# The host's messages that say only that it is there (its beat, each second; the answer to
+# this page's ping): what they change (the link's status, the pause) is in the stamp.
+QUIET = ("beat", "pong")
+
+
+def quiet(kind):
+    """True when a message of type `kind` from the room draws the screen only when the stamp
+    says something shown changed (Screen.due), as the tick does."""
+    return kind in QUIET
+
+
+def due(timed, busy, last, now):
+    """True when the tick must render: the last render showed something timed (`timed`), the
+    page has visual work under way (`busy`: cards in flight, deferred jobs), or the model
+    changed since (`last`, `now`: the stamps at the last render and now)."""
+    return bool(timed or busy or last != now)
