@@ -96,6 +96,13 @@ def test_the_stamp_changes_with_what_a_screen_can_read_and_not_with_the_last_wor
         before = redraw.stamp(m, ui)
         change()
         assert redraw.stamp(m, ui) != before
+    # a page that sets a new tuple of the same names each tick (the host's friends arriving)
+    m.arriving = ("Gina",)
+    before = redraw.stamp(m, ui)
+    m.arriving = tuple(["Gi" + "na"])
+    assert redraw.stamp(m, ui) == before
+    m.arriving = ("Gina", "Hana")
+    assert redraw.stamp(m, ui) != before
     # another model (a page that took over the screen) is another stamp
     assert redraw.stamp(FakeClient(), ui) != redraw.stamp(FakeClient(), ui)
     assert redraw.stamp(None, ui) == redraw.stamp(None, ui)

@@ -18,15 +18,19 @@ Pyodide and CPython (tests).
 UNSHOWN = ("last_heard", "last_type", "latency", "synced_at")
 
 _PLAIN = (bool, int, float, str)
+SHORT = 16          # a tuple this long or shorter is stamped by its items
 
 
 def _value(v, depth):
-    """A value's part of the stamp: plain values themselves; a list, tuple or dict by its
-    identity and length (each message that changes one replaces it or changes its length, and
-    draws the screen itself anyway); an object (the Client's Pause) by its own attributes,
-    `depth` levels down; anything else by its identity."""
+    """A value's part of the stamp: plain values themselves; a short tuple (it cannot change:
+    a page sets a new one each tick, the host's friends arriving) by its items; a list, dict
+    or longer tuple by its identity and length (each message that changes one replaces it or
+    changes its length, and draws the screen itself anyway); an object (the Client's Pause)
+    by its own attributes, `depth` levels down; anything else by its identity."""
     if v is None or isinstance(v, _PLAIN):
         return v
+    if isinstance(v, tuple) and len(v) <= SHORT:
+        return tuple([_value(x, 0) for x in v])
     if isinstance(v, (list, tuple, dict)):
         return (id(v), len(v))
     attrs = getattr(v, "__dict__", None)
