@@ -37,7 +37,7 @@ MODULES = (
     "ui.page.reaction_view", "ui.page.statusbar", "ui.page.table", "ui.page.exit_screens",
     "ui.page.invite", "ui.page.join_screen", "ui.page.landing_screen", "ui.page.lobby_screen",
     "ui.page.screens",
-    "ui.page.sound", "ui.page.storage", "ui.page.flights", "ui.page.redraw", "ui.page.render",
+    "ui.page.sound", "ui.page.storage", "ui.page.flights", "ui.page.redraw", "ui.page.screen_input", "ui.page.render",
     "ui.page.netcheck", "ui.page.link_signal", "ui.page.link",
     "ui.shared.gate", "ui.page.browser", "ui.page.webrtc", "ui.page.net", "ui.page.net_host",
     "ui.page.net_guest", "ui.page.enginewatch",

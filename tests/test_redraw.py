@@ -1,14 +1,17 @@
 """The 250 ms tick draws the screen only when something on it can have changed (issue 22.5,
-ui/page/redraw.py): a render says whether it showed anything that changes with the clock
-(viewmodel.Ctx `timed`), and the model's stamp says whether anything else changed since.
+ui/page/redraw.py): a render says when what it showed changes with the clock (viewmodel.Ctx
+`wake`), and the model's stamp says whether anything else changed since.
 
 The pure tests here run on MicroPython too (tests/test_render_micropython.py), the
 interpreter guests run; CPYTHON_ONLY are the ones that read the sources or use the Client's
 room helpers."""
 
 from ui.page import redraw
+from ui.page.cues import ANNOUNCE_MS
+from ui.page.invite import COPIED_MS
 from ui.page.presence import Pause
 from ui.page.viewmodel import Ctx, new_ui
+from ui.shared.reactions import SHOW_MS
 
 from test_render_model import FakeClient, lobby_model, paused, show, table_model
 
@@ -17,64 +20,70 @@ CPYTHON_ONLY = ("test_no_screen_reads_what_the_stamp_leaves_out",
                 "test_the_tick_draws_a_screen_only_when_it_would_change")
 
 
-def timed(model, ui=None, now=0, elapsed=0):
+def wake(model, ui=None, now=0, elapsed=0):
+    """When the screen drawn at `now` changes with the clock (ms), or None."""
     _, ctx = show(model, ui, now=now, elapsed=elapsed)
-    return ctx.timed
+    return ctx.wake
 
 
-def test_ctx_notes_the_clock_only_while_what_it_answers_can_change():
+def test_ctx_notes_when_what_it_answers_changes_and_only_while_it_can():
     ctx = Ctx(now=5000, elapsed=1000)
-    assert ctx.left(None) is None and ctx.left(800) == 0 and not ctx.timed
-    assert ctx.until(5000) == 0 and ctx.until(4000) == 0 and not ctx.timed
-    assert ctx.within(3000, 2000) is False and not ctx.timed     # 2000 ms passed: gone
-    assert ctx.instant() == 5000 and not ctx.timed
-    assert ctx.left(1500) == 500 and ctx.timed
+    assert ctx.left(None) is None and ctx.left(800) == 0 and ctx.wake is None
+    assert ctx.until(5000) == 0 and ctx.until(4000) == 0 and ctx.wake is None
+    assert ctx.within(3000, 2000) is False and ctx.before(5000) is False   # gone by now
+    assert ctx.instant() == 5000 and ctx.wake is None
+    assert ctx.within(4000, 2000) is True and ctx.wake == 6000      # a note: when it goes
+    assert ctx.before(5500) is True and ctx.wake == 5500            # the earliest counts
+    assert ctx.left(1500) == 500 and ctx.wake == 5000               # a countdown: now
     for read in (lambda c: c.now, lambda c: c.elapsed, lambda c: c.until(5001),
-                 lambda c: c.within(3001, 2000), lambda c: c.mark()):
+                 lambda c: c.left(1001), lambda c: c.wake_at(5000)):
         ctx = Ctx(now=5000, elapsed=1000)
         read(ctx)
-        assert ctx.timed
+        assert ctx.wake == 5000
 
 
-def test_a_table_where_nothing_counts_down_is_not_timed():
-    assert not timed(table_model(4, seat=1, turn=2))
-    assert not timed(table_model(4, seat=1, turn=1, allowed=[{"do": "draw", "from": "deck"}]))
-    assert not timed(lobby_model(3), now=10 ** 7)
+def test_a_table_where_nothing_counts_down_never_changes_with_the_clock():
+    assert wake(table_model(4, seat=1, turn=2)) is None
+    assert wake(table_model(4, seat=1, turn=1, allowed=[{"do": "draw", "from": "deck"}])) is None
+    assert wake(lobby_model(3), now=10 ** 7) is None
     # a countdown that ran out stands at 0: nothing more to count
-    assert not timed(table_model(4, seat=1, turn=1, draw_left=3000,
-                                 options={"draw_seconds": 30, "target": 100}), elapsed=3000)
+    assert wake(table_model(4, seat=1, turn=1, draw_left=3000,
+                            options={"draw_seconds": 30, "target": 100}), elapsed=3000) is None
 
 
-def test_every_countdown_and_every_note_shown_for_a_while_is_timed():
+def test_every_countdown_is_drawn_each_tick_and_every_note_goes_at_its_time():
     draw = {"draw_seconds": 30, "target": 100}
-    assert timed(table_model(4, seat=1, turn=1, draw_left=20000, options=draw), elapsed=500)
-    assert timed(table_model(4, seat=1, phase="peek", peek_left=8000), elapsed=500)
-    assert timed(table_model(4, seat=1, turn=1, start_in=2000), elapsed=500)
+    assert wake(table_model(4, seat=1, turn=1, draw_left=20000, options=draw),
+                now=700, elapsed=500) == 700
+    assert wake(table_model(4, seat=1, phase="peek", peek_left=8000), now=700, elapsed=500) == 700
+    assert wake(table_model(4, seat=1, turn=1, start_in=2000), now=700, elapsed=500) == 700
     window = table_model(3, seat=1, turn=2, crisp_window={"seat": 1, "left": 2600},
                          allowed=[{"do": "crisp"}])
-    assert timed(window, elapsed=100) and not timed(window, elapsed=2600)
+    assert wake(window, now=700, elapsed=100) == 700
+    assert wake(window, now=700, elapsed=2600) is None
     # the host silent: "Ana's phone is not answering ... 12 s"
     m = table_model(4, seat=1, turn=2)
     m.host_seat, m.status = 0, "host_gone"
     m.pause = paused(1000, 0, gone_at=16000)
-    assert timed(m, now=4000) and not timed(m, now=16000)
-    # "Ana is the new host" for a while
+    assert wake(m, now=4000) == 4000 and wake(m, now=16000) is None
+    # "Ana is the new host" until 16 s
     m = table_model(4, seat=2)
     m.host_seat = 1
     m.new_host = {"seat": 1, "me": False, "until": 16000}
-    assert timed(m, now=10000) and not timed(m, now=16000)
+    assert wake(m, now=10000) == 16000 and wake(m, now=16000) is None
     # a reaction on a seat for 2 s
     m = table_model(4, seat=1, turn=2)
-    m.reactions = {2: {"r": 5, "at": 1000, "n": 1}}
-    assert timed(m, now=1500) and not timed(m, now=3000)
+    m.reactions = {2: {"r": 5, "at": 1000, "n": 1}, 3: {"r": 1, "at": 1200, "n": 1}}
+    assert wake(m, now=1500) == 1000 + SHOW_MS and wake(m, now=5000) is None
     # the announcement ("Your turn!"), and the lobby's "Copied!"
     ui = new_ui()
     ui["announce"] = {"kind": "your_turn", "at": 1000}
-    assert timed(table_model(4, seat=1, turn=1), ui, now=1500)
-    assert not timed(table_model(4, seat=1, turn=1), ui, now=1000 + 100000)
+    assert wake(table_model(4, seat=1, turn=1), ui, now=1500) == 1000 + ANNOUNCE_MS
+    assert wake(table_model(4, seat=1, turn=1), ui, now=1000 + ANNOUNCE_MS) is None
     ui = new_ui()
     ui["copied_at"] = 1000
-    assert timed(lobby_model(3), ui, now=1500) and not timed(lobby_model(3), ui, now=9000)
+    assert wake(lobby_model(3), ui, now=1500) == 1000 + COPIED_MS
+    assert wake(lobby_model(3), ui, now=9000) is None
 
 
 def test_the_stamp_changes_with_what_a_screen_can_read_and_not_with_the_last_word_heard():
@@ -108,12 +117,13 @@ def test_the_stamp_changes_with_what_a_screen_can_read_and_not_with_the_last_wor
     assert redraw.stamp(None, ui) == redraw.stamp(None, ui)
 
 
-def test_the_tick_renders_when_timed_busy_or_changed():
-    assert not redraw.due(False, False, ("a",), ("a",))
-    assert redraw.due(True, False, ("a",), ("a",))
-    assert redraw.due(False, True, ("a",), ("a",))
-    assert redraw.due(False, False, ("a",), ("b",))
-    assert redraw.due(False, False, None, ("a",))          # never drawn yet
+def test_the_tick_renders_when_the_clock_says_when_busy_or_changed():
+    assert not redraw.due(None, 5000, False, ("a",), ("a",))
+    assert not redraw.due(5250, 5000, False, ("a",), ("a",))    # a note still shown
+    assert redraw.due(5000, 5000, False, ("a",), ("a",))        # ... gone now
+    assert redraw.due(None, 5000, True, ("a",), ("a",))
+    assert redraw.due(None, 5000, False, ("a",), ("b",))
+    assert redraw.due(None, 5000, False, None, ("a",))          # never drawn yet
     assert redraw.quiet("beat") and redraw.quiet("pong")
     assert not redraw.quiet("view") and not redraw.quiet("lobby") and not redraw.quiet(None)
 
@@ -183,4 +193,8 @@ def test_the_tick_draws_a_screen_only_when_it_would_change(monkeypatch):
     assert not screen.due(m)
     m.error = {"code": "illegal", "text": "Not now"}
     screen.update(m)
-    assert screen.due(m)                                       # its toast goes in 5 s
+    assert not screen.due(m)
+    fake.clock += 5001
+    assert screen.due(m)                                       # its toast goes after 5 s
+    screen.update(m)
+    assert not screen.due(m)

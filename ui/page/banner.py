@@ -114,7 +114,7 @@ def new_host_note(model, ctx):
     the name the crowned seat's; a note (`new-host`), not a banner: the game goes on. None
     otherwise."""
     note = read(model, "new_host")
-    if not isinstance(note, dict) or not ctx.until(note.get("until", 0)) \
+    if not isinstance(note, dict) or not ctx.before(note.get("until", 0)) \
             or read(model, "screen") != "table":
         return None
     if note.get("me"):

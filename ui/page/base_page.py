@@ -94,6 +94,8 @@ class Page:
         changed = self.client is not None and self.client.tick(self.now())
         if changed or self.screen.due(self.model()):
             self.render()
+        else:
+            self.screen.land()          # the card flights whose time is up, without a render
 
     def intent(self, name, payload):
         """A tap's intent (ui/page/render.py has drawn the tap itself already): handled now, the

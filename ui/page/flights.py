@@ -92,13 +92,10 @@ class Flights:
             except Exception as e:
                 self.warn("flight failed: " + str(e))
 
-    def busy(self):
-        """True while a flight is under way or waits for its frame (`land` has work)."""
-        return bool(self.flying or self.queued)
-
     def land(self, now):
-        """Take away the flights that are over (checked on every render: at least every
-        250 ms) and show their destinations again."""
+        """Take away the flights that are over (checked on every render, and on every tick
+        that draws nothing, Screen.land: at least every 250 ms) and show their destinations
+        again."""
         keep = []
         for el, dst, done in self.flying:
             if done > now:

@@ -9,19 +9,20 @@ from ui.page.icons import icon
 from ui.page.vdom import h
 from ui.page.viewmodel import read
 from ui.page.widgets import button
-from ui.shared.reactions import REACTIONS, is_icon, showing, words_key
+from ui.shared.reactions import REACTIONS, SHOW_MS, is_icon, showing, words_key
 
 
 def shown(model, ui, ctx):
     """{seat: (index, n)}: the reactions to show now (`ctx`'s clock) on each seat (`n`: how
     many came from that seat: a new one is drawn anew); {} when this page turned them off.
-    The render is timed (viewmodel.Ctx) while one shows: it goes when its time is up."""
+    Each goes when its time is up (the render's `ctx.wake_at` then, viewmodel.Ctx)."""
     if ui.get("reactions", True) is False:
         return {}
     got = read(model, "reactions", {}) or {}
-    out = {int(seat): (r, got[seat]["n"]) for seat, r in showing(got, ctx.instant()).items()}
-    if out:
-        ctx.mark()
+    out = {}
+    for seat, r in showing(got, ctx.instant()).items():
+        out[int(seat)] = (r, got[seat]["n"])
+        ctx.wake_at(got[seat]["at"] + SHOW_MS)
     return out
 
 

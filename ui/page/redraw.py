@@ -2,11 +2,12 @@
 
 Every message, tap and engine reply that changes the model draws the screen itself; the tick
 is there for what changes with time alone (a countdown, a note shown for a few seconds, a
-reveal turned back, a card in flight landing) and for what the tick's own work changes (the
-guest's link to the host, the host's engine and room). A screen that shows nothing timed
-(viewmodel.Ctx `timed`) and whose model is as it was at the last render looks the same: at a
-table of 8 the tick used to rebuild the whole table 4 times a second on every phone, about a
-third of a guest's Python time, for nothing.
+reveal turned back) and for what the tick's own work changes (the guest's link to the host,
+the host's engine and room). A screen whose render said it does not change with the clock
+by now (viewmodel.Ctx `wake`) and whose model is as it was at that render looks the same: at
+a table of 8 the tick used to rebuild the whole table 4 times a second on every phone, about
+a third of a guest's Python time, for nothing. (Cards in flight land on the tick without a
+render: Screen.land.)
 
 "As it was" is `stamp`: a shallow fingerprint of the model's attributes and the page's own
 `ui` state, compared between the last render and the tick. Pure: runs on MicroPython,
@@ -77,8 +78,9 @@ def quiet(kind):
     return kind in QUIET
 
 
-def due(timed, busy, last, now):
-    """True when the tick must render: the last render showed something timed (`timed`), the
-    page has visual work under way (`busy`: cards in flight, deferred jobs), or the model
-    changed since (`last`, `now`: the stamps at the last render and now)."""
-    return bool(timed or busy or last != now)
+def due(wake, now, busy, last, stamp_now):
+    """True when the tick must render at `now` (ms): what the last render showed changes with
+    the clock by then (`wake`, ms, viewmodel.Ctx; None: never), the page has work pending
+    (`busy`: deferred jobs, the storage note), or the model changed since (`last`,
+    `stamp_now`: the stamps at the last render and now)."""
+    return bool((wake is not None and now >= wake) or busy or last != stamp_now)

@@ -12,8 +12,8 @@ from ui.page import faces
 from ui.page import guided
 from ui.page import i18n
 from ui.page import redraw
-from ui.page.intents import handle, sends_first
 from ui.page.presence import elapsed_ms
+from ui.page.screen_input import InputSide
 from ui.page.screens import build, do_later, opens_at_top, scroll_key
 from ui.page.sound import Sounds
 from ui.page.storage import Storage
@@ -25,8 +25,9 @@ from ui.page.viewmodel import Ctx, new_ui, pause_of, read
 ERROR_MS = 5000
 
 
-class Screen:
-    """Renders the Client model into `root` and turns taps into `on_intent(name, payload)`."""
+class Screen(InputSide):
+    """Renders the Client model into `root` and turns taps into `on_intent(name, payload)`
+    (InputSide, ui/page/screen_input.py)."""
 
     def __init__(self, root, on_intent):
         import js
@@ -50,7 +51,7 @@ class Screen:
         self._rendering = False     # a render is building or patching right now
         self._screen = None         # the screen last drawn (a new one opens at its top)
         self._again = False         # another render was asked for meanwhile
-        self._timed = True          # the last render showed something timed (Ctx.timed)
+        self._wake = 0              # ms: when the last render's screen changes (Ctx.wake)
         self._stamp = None          # the model and ui at the last render (redraw.stamp)
         self.can_share = self._truthy(lambda: js.Reflect.has(js.navigator, "share"))
         try:
@@ -131,12 +132,17 @@ class Screen:
 
     def due(self, model):
         """True when drawing `model` now would change the screen (ui/page/redraw.py): what
-        the last render showed counts down, cards are in flight or jobs deferred, the storage
-        note changed, or the model or ui differs from the last render's (False: the 250 ms
-        tick, or a beat from the host, need not draw)."""
-        busy = self.flights.busy() or bool(self._later) \
-            or self.store.state() != self.ui.get("storage")
-        return redraw.due(self._timed, busy, self._stamp, redraw.stamp(model, self.ui))
+        the last render showed changes with the clock by now (a countdown, a note's end),
+        jobs are deferred, the storage note changed, or the model or ui differs from the last
+        render's (False: the 250 ms tick, or a beat from the host, need not draw)."""
+        busy = bool(self._later) or self.store.state() != self.ui.get("storage")
+        return redraw.due(self._wake, self._now(), busy, self._stamp,
+                          redraw.stamp(model, self.ui))
+
+    def land(self):
+        """The card flights whose time is up land (a tick that draws nothing)."""
+        if self.flights.flying:
+            self.flights.land(self._now())
 
     def render(self):
         """Bring the DOM up to the model. Never re-entered: a render asked for while one is
@@ -183,7 +189,9 @@ class Screen:
         deal = self._take_deal(model)
         self.ui["storage"] = self.store.state()    # a note on every screen unless "ok"
         tree = build(shown, self.ui, ctx)
-        self._timed = ctx.timed or toast        # (the error's toast goes after ERROR_MS)
+        if toast:
+            ctx.wake_at(self._err_at + ERROR_MS + 1)      # the error's toast goes then
+        self._wake = ctx.wake
         self.acts = ctx.acts
         self._draw(tree)
         shown_screen = scroll_key(read(model, "screen", "landing"), read(model, "view"))
@@ -292,100 +300,6 @@ class Screen:
             self.js.console.warn("crisp ui: " + text)
         except Exception:
             pass
-
-    # -- input
-    def _on_event(self, event):
-        if self._rendering:
-            return  # fired by our own DOM writes (a removed field's change/blur): not a tap
-        try:
-            self._handle_event(event)
-        except Exception as e:  # a bad tap must never kill the page
-            try:
-                self.js.console.error("crisp ui: " + str(e))
-            except Exception:
-                pass
-
-    def _handle_event(self, event):
-        el = event.target
-        if self._none(el) or not hasattr(el, "closest"):
-            return  # e.g. a text node
-        el = el.closest("[data-act]")
-        if self._none(el):
-            return
-        name = el.getAttribute("data-act")
-        spec = None if self._none(name) else self.acts.get(str(name))
-        if spec is None:
-            return
-        kind = str(event.type)
-        if spec[0] == "field":
-            # text fields on every keystroke ("input"); selects and checkboxes once ("change")
-            typed = str(el.type) == "text"
-            if kind != ("input" if typed else "change"):
-                return
-            if str(el.type) == "checkbox":
-                value = bool(el.checked)
-            else:
-                value = str(el.value)
-        else:
-            if kind != "click":
-                return
-            value = None
-        screen = read(self.model, "screen")
-        intents = handle(self.ui, spec, value, self.model, self._now())
-        if kind == "click":
-            # Sound is wanted where cues play, at the table (a tap there lets it start), or
-            # for the sample the sound switch plays at once: the AudioContext is not made on
-            # the way to the table (making one can hold the main thread tens of ms).
-            sample = False
-            for name, payload in intents:
-                sample = sample or (name == "sound" and bool(payload))
-            if screen == "table" or sample:
-                self.sounds.unlock(at_once=sample)
-        focus = None
-        for name, payload in intents:
-            if name == "focus":
-                focus = payload                 # drawn first: the hint beside it shows too
-            elif name == "sound":
-                self._store("crisp.sound", "on" if payload else "off")
-                if payload:
-                    self.sounds.play("your_turn")     # a sample of what it sounds like
-            elif name == "reactions":
-                self._store("crisp.reactions", "on" if payload else "off")
-            elif name == "lang":
-                self._store("crisp.lang", payload)
-                self._set_doc_lang(payload)
-            elif name in ("create_room", "join", "play_solo", "sit"):
-                self._store("crisp.name", payload["name"])
-            elif name in ("play_guided", "guided_skip"):     # never offered again
-                self._store(guided.STORE_KEY, "seen" if name == "play_guided" else "skipped")
-        if sends_first(intents):
-            # a move: sent at once; it changes nothing on this screen until the room answers,
-            # and the answer is drawn when it comes (a render now would hold it up)
-            self._emit(intents)
-            return
-        self.render()
-        if focus is not None:
-            self._focus(focus)
-        self._emit(intents)
-
-    def _focus(self, testid):
-        """Bring the element `testid` (a data-testid) to the middle of the screen and focus it
-        (a tap that needs it filled first: Play solo without a name, intents.submit); at
-        once when the player asked for reduced motion, else scrolled smoothly."""
-        try:
-            el = self.root.querySelector('[data-testid="%s"]' % testid)
-            if self._none(el):
-                return
-            how = "auto" if self._reduced_motion() else "smooth"
-            el.scrollIntoView(self.js.JSON.parse('{"block": "center", "behavior": "%s"}' % how))
-            el.focus(self.js.JSON.parse('{"preventScroll": true}'))
-        except Exception as e:
-            self._warn("cannot focus %s: %s" % (testid, e))
-
-    def _emit(self, intents):
-        for name, payload in intents:
-            if name not in ("sound", "reactions", "focus"):     # (this page's own)
-                self.on_intent(name, payload)
 
 
 class _NoError:

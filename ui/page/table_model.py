@@ -207,7 +207,7 @@ def button_info(view, allowed, phase, queen):
 def timer_info(view, allowed, phase, ctx):
     """The countdowns as of now (`ctx.left`: the ms left of each, counted from when the view
     arrived): the crisp window, the turn's timer (never above its limit), the start delay,
-    the peek. Each counting makes the render timed (viewmodel.Ctx)."""
+    the peek. While one counts, the tick draws the table again (viewmodel.Ctx `wake`)."""
     cw = view.get("crisp_window")
     out = {"crisp": {"spec": ("intent", "action", {"do": "crisp"}) if "crisp" in allowed else None,
                      "left": ctx.left(cw.get("left"))

@@ -22,13 +22,13 @@ class Ctx:
     from boot.js's <html data-faces>).
 
     The clock (`now`, this page's, ms) and `elapsed` (ms since the current view arrived,
-    stopped while the game is paused) are read through it, and it notes whether what the
-    render shows will change with them (`timed`): a countdown still running, a note still
-    shown for a while. A render that is not `timed` looks the same a moment later unless the
-    model changes, so the page's 250 ms tick need not draw it again (ui/page/redraw.py).
-    `left`, `until` and `within` note it only while their answer can still change; reading
-    `now` or `elapsed` itself always does (a part that reads them so is redrawn every tick,
-    as every part was before)."""
+    stopped while the game is paused) are read through it, and it notes when what the render
+    shows will change with them (`wake`: a clock time, ms, or None: never): at once for a
+    countdown still running, at its end for a note shown for a while. Until then a render
+    looks the same unless the model changes, so the page's 250 ms tick need not draw it
+    again (ui/page/redraw.py). `left`, `until`, `before` and `within` note it only while
+    their answer can still change; reading `now` or `elapsed` itself always does (a part that
+    reads them so is redrawn every tick, as every part was before)."""
 
     def __init__(self, lang="en", now=0, elapsed=0, can_share=False, base="", faces=COLOUR):
         self.lang = lang
@@ -36,54 +36,64 @@ class Ctx:
         self.base = base            # this page's URL without query (for the room link)
         self._now = now             # ms, this page's clock
         self._elapsed = elapsed     # ms since the current view arrived
-        self.timed = False          # what this render shows changes with the clock
+        self.wake = None            # ms: when what this render shows changes with the clock
         self.can_share = can_share  # navigator.share exists
         self.acts = {}
         self.memo = None            # a memo.Memo: parts kept from the last render (the page's)
         self.later = []             # work the page does after this render, each in a task
                                     # of its own, then renders again (screens.do_later)
 
+    def wake_at(self, at):
+        """What this render shows changes at the clock time `at` (ms, this page's clock):
+        the tick draws it again from then (the earliest such time counts)."""
+        if self.wake is None or at < self.wake:
+            self.wake = at
+
     @property
     def now(self):
-        """This page's clock (ms); what is drawn from it counts as changing with it."""
-        self.timed = True
+        """This page's clock (ms); what is drawn from it changes with it (`wake` now)."""
+        self.wake_at(self._now)
         return self._now
 
     @property
     def elapsed(self):
-        """ms since the current view arrived (stopped while paused); as `now`, timed."""
-        self.timed = True
+        """ms since the current view arrived (stopped while paused); as `now`."""
+        self.wake_at(self._now)
         return self._elapsed
 
     def left(self, value):
         """A view's remaining time `value` (ms, e.g. `draw_left`; None: no timer) as of now
-        (presence.left_ms): None, 0 once it ran out, else the ms left (timed: it counts)."""
+        (presence.left_ms): None, 0 once it ran out, else the ms left (counting: `wake` now)."""
         left = left_ms(value, self._elapsed)
         if left:
-            self.timed = True
+            self.wake_at(self._now)
         return left
 
     def until(self, at):
-        """ms from now until the clock time `at` (ms), never below 0 (timed while above)."""
+        """ms from now until the clock time `at` (ms), never below 0 (a countdown: `wake`
+        now while above)."""
         left = at - self._now
         if left > 0:
-            self.timed = True
+            self.wake_at(self._now)
             return left
         return 0
 
+    def before(self, at):
+        """True while the clock is before `at` (ms): a note shown until then (`wake` at `at`)."""
+        if self._now < at:
+            self.wake_at(at)
+            return True
+        return False
+
     def within(self, at, ms):
         """True while less than `ms` have passed since the clock time `at` (a note shown for
-        a while; timed while True)."""
-        return self.until(at + ms) > 0
+        a while after it: `wake` when it goes)."""
+        return self.before(at + ms)
 
     def instant(self):
-        """The clock (ms) for a part that says itself whether it is timed (`mark`), e.g. the
-        reactions shown on seats: timed only while one is showing."""
+        """The clock (ms) for a part that says itself when it changes (`wake_at`), e.g. the
+        reactions shown on seats, each until its time is up."""
         return self._now
-
-    def mark(self):
-        """What this render shows changes with the clock (see `timed`)."""
-        self.timed = True
 
     def t(self, key, **kw):
         return i18n.t(self.lang, key, **kw)
