@@ -3,11 +3,13 @@
     python3 tools/build.py && .venv/bin/python bench/page_bench.py [--runs 3] [--actions 60]
         [--dist DIR] [--tasks [--against DIR]] [--cpu N]
         [--profile]
-    .venv/bin/python bench/page_bench.py --against REF [--runs 3] [--cpu 1,4]
+    .venv/bin/python bench/page_bench.py --against REF [--runs 3] [--cpu 1,4] [--gap S]
         [--only engine,solo,join,reload,taps3,taps8,trace3,trace8]
                                         git ref REF and this working tree, each built
                                         (tools/build.py --test), side by side
-                                        (bench/side_by_side.py), at each CPU rate
+                                        (bench/side_by_side.py), at each CPU rate;
+                                        --gap: seconds between a tap's last log line
+                                        and the next tap (0.4 by default)
     .venv/bin/python bench/page_bench.py --dist DIR --against DIR ...   two builds made already
     --dist: another build; --tasks: the long tasks alone (--against: and those of another
     build, the two builds' runs in turn); --cpu: the long tasks' pages run on a CPU N times
@@ -462,7 +464,10 @@ def main(argv=None):
         compare_tasks([dist, os.path.abspath(argv[argv.index("--against") + 1])], runs)
         return
     if "--against" in argv:             # two builds side by side: bench/side_by_side.py
+        import side_by_side
         from side_by_side import built, compare
+        if "--gap" in argv:
+            side_by_side.TAP_GAP_S = float(argv[argv.index("--gap") + 1])
         only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else None
         against = argv[argv.index("--against") + 1]
         rates = [float(r) for r in (argv[argv.index("--cpu") + 1] if "--cpu" in argv

@@ -331,6 +331,8 @@ HOST_TAPS = 24          # taps of the host's own per tap measure: a steady p50 a
 ALL_TAPS = 48           # ... and of every player's, at least
 TAP_GAP_S = 0.4         # between a tap's last log line and the next tap: a player's taps are
                         # never back to back, and a tap's measure is its own, not the last's
+                        # (page_bench.py --gap S: e.g. 1.5, once the last move's flights and
+                        # the pages' work for it are over, as at a real table's pace)
 TAPS_S = 420            # a tap measure's time, at most
 
 
@@ -724,7 +726,8 @@ def compare(dists, runs, cpu=1, only=None):
                         results[i].setdefault(key, []).append(value)
         browser.close()
     labels = [os.path.basename(os.path.normpath(d)) or d for d in dists]
-    print("side by side, %d runs, CPU slowed x%g (medians, ms):" % (runs, cpu))
+    print("side by side, %d runs, CPU slowed x%g, %g s between taps (medians, ms):"
+          % (runs, cpu, TAP_GAP_S))
     print("  %-26s" % "" + "".join("%16s" % label[:15] for label in labels) + "%10s" % "ratio")
     keys = []
     for r in results:
