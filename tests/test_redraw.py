@@ -124,6 +124,9 @@ def test_the_tick_renders_when_the_clock_says_when_busy_or_changed():
     assert redraw.due(None, 5000, True, ("a",), ("a",))
     assert redraw.due(None, 5000, False, ("a",), ("b",))
     assert redraw.due(None, 5000, False, None, ("a",))          # never drawn yet
+    # the phone's clock set back: a note's end counts from a time to come, draw now
+    assert not redraw.due(9000, 5000, False, ("a",), ("a",), 4000)
+    assert redraw.due(9000, 5000, False, ("a",), ("a",), 6000)
     assert redraw.quiet("beat") and redraw.quiet("pong")
     assert not redraw.quiet("view") and not redraw.quiet("lobby") and not redraw.quiet(None)
 
@@ -198,3 +201,5 @@ def test_the_tick_draws_a_screen_only_when_it_would_change(monkeypatch):
     assert screen.due(m)                                       # its toast goes after 5 s
     screen.update(m)
     assert not screen.due(m)
+    fake.clock -= 60000                                        # the phone's clock set back
+    assert screen.due(m)

@@ -80,7 +80,9 @@ def kept(ctx, slot, key, make, *args):
     """make(*args), or the same node as the last render's for `slot` when `key` is equal to
     its key then (ctx.memo, a `Memo`; without one, always make). `key` must hold everything
     `make` reads (the language included), and `make` must make no field (a text input, a
-    select: the patcher syncs their live values) and leave nothing in ctx.later. The node
+    select: the patcher syncs their live values), leave nothing in ctx.later and read no
+    clock (ctx.now, ctx.left, ...: a part kept whole runs no code, so the time it would note
+    in ctx.wake is lost; read the clock outside and put its value in `key`). The node
     may be shared between renders: nobody may change it once made, and a slot's node always
     has the same parent (the patcher copies one that moved among its siblings, never across
     parents)."""

@@ -68,7 +68,9 @@ def draws_at_once(model):
 
 
 # The host's messages that say only that it is there (its beat, each second; the answer to
-# this page's ping): what they change (the link's status, the pause) is in the stamp.
+# this page's ping): what they change (the link's status, the pause) is in the stamp. Never a
+# message that changes a container in place (a reaction replaces an entry of the same dict:
+# the stamp does not see it).
 QUIET = ("beat", "pong")
 
 
@@ -78,9 +80,11 @@ def quiet(kind):
     return kind in QUIET
 
 
-def due(wake, now, busy, last, stamp_now):
+def due(wake, now, busy, last, stamp_now, drawn_at=None):
     """True when the tick must render at `now` (ms): what the last render showed changes with
-    the clock by then (`wake`, ms, viewmodel.Ctx; None: never), the page has work pending
-    (`busy`: deferred jobs, the storage note), or the model changed since (`last`,
-    `stamp_now`: the stamps at the last render and now)."""
-    return bool((wake is not None and now >= wake) or busy or last != stamp_now)
+    the clock by then (`wake`, ms, viewmodel.Ctx; None: never), the clock went back since
+    that render (`drawn_at`, ms: the phone's clock set back, so every `wake` counts from a
+    time to come), the page has work pending (`busy`: deferred jobs, the storage note), or
+    the model changed since (`last`, `stamp_now`: the stamps at the last render and now)."""
+    back = drawn_at is not None and now < drawn_at
+    return bool((wake is not None and now >= wake) or back or busy or last != stamp_now)

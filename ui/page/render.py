@@ -52,6 +52,7 @@ class Screen(InputSide):
         self._screen = None         # the screen last drawn (a new one opens at its top)
         self._again = False         # another render was asked for meanwhile
         self._wake = 0              # ms: when the last render's screen changes (Ctx.wake)
+        self._drawn_at = None       # ms: the clock at the last render
         self._stamp = None          # the model and ui at the last render (redraw.stamp)
         self.can_share = self._truthy(lambda: js.Reflect.has(js.navigator, "share"))
         try:
@@ -137,7 +138,7 @@ class Screen(InputSide):
         render's (False: the 250 ms tick, or a beat from the host, need not draw)."""
         busy = bool(self._later) or self.store.state() != self.ui.get("storage")
         return redraw.due(self._wake, self._now(), busy, self._stamp,
-                          redraw.stamp(model, self.ui))
+                          redraw.stamp(model, self.ui), self._drawn_at)
 
     def land(self):
         """The card flights whose time is up land (a tick that draws nothing)."""
@@ -191,7 +192,7 @@ class Screen(InputSide):
         tree = build(shown, self.ui, ctx)
         if toast:
             ctx.wake_at(self._err_at + ERROR_MS + 1)      # the error's toast goes then
-        self._wake = ctx.wake
+        self._wake, self._drawn_at = ctx.wake, now
         self.acts = ctx.acts
         self._draw(tree)
         shown_screen = scroll_key(read(model, "screen", "landing"), read(model, "view"))
