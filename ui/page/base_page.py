@@ -53,12 +53,14 @@ class Page:
     def model(self):
         return self.client
 
-    def render(self):
+    def render(self, model=None):
+        """Draw `model` (the page's `model()` just read, else read now: on the host page it
+        sets the engine's and the room's fields on the Client, not free to read twice)."""
         # Screen recovers from a failed patch by itself (it draws afresh); what can still
         # raise here is building the page from the model, and a retry would raise again.
         # Log it, so the timer or network callback that called us goes on.
         try:
-            self.screen.update(self.model())
+            self.screen.update(model if model is not None else self.model())
         except Exception as e:
             js.console.error("crisp: render failed: " + str(e))
         self.keep_awake()
@@ -92,8 +94,9 @@ class Page:
         again when that, the page's own work this tick or the clock changes what it shows
         (Screen.due; a table where nothing counts down is not rebuilt 4 times a second)."""
         changed = self.client is not None and self.client.tick(self.now())
-        if changed or self.screen.due(self.model()):
-            self.render()
+        model = self.model()
+        if changed or self.screen.due(model):
+            self.render(model)
         else:
             self.screen.land()          # the card flights whose time is up, without a render
 

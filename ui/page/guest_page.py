@@ -184,11 +184,11 @@ class GuestPage(Page):
         self.step()
         Page.ui_tick(self)
 
-    def render(self):
+    def render(self, model=None):
         """Draw the screen, but not between a welcome and the view (or lobby) the room sends
         right after it (`Client.settling`): the two are drawn together."""
         if not self.client.settling(self.now()):
-            Page.render(self)
+            Page.render(self, model)
 
     def step(self):
         """Do what the link says now (drop a dead connection, connect, ping), show what it
