@@ -51,7 +51,7 @@ class Screen(InputSide):
         self._rendering = False     # a render is building or patching right now
         self._screen = None         # the screen last drawn (a new one opens at its top)
         self._again = False         # another render was asked for meanwhile
-        self._wake = 0              # ms: when the last render's screen changes (Ctx.wake)
+        self._wake = None           # ms: when the last render's screen changes (Ctx.wake)
         self._drawn_at = None       # ms: the clock at the last render
         self._stamp = None          # the model and ui at the last render (redraw.stamp)
         self.can_share = self._truthy(lambda: js.Reflect.has(js.navigator, "share"))
@@ -182,16 +182,14 @@ class Screen(InputSide):
         ctx.memo = self.memo
         self.memo.begin()
         shown = model
-        toast = err is not None and read(model, "screen") != "gone"
-        if toast and now - self._err_at > ERROR_MS:
+        # (the toast shows until ERROR_MS have passed, whole ms: ctx.within notes its end)
+        if err is not None and read(model, "screen") != "gone" \
+                and not ctx.within(self._err_at, ERROR_MS + 1):
             shown = _NoError(model)
-            toast = False
         fresh = self._take_events(model, now)
         deal = self._take_deal(model)
         self.ui["storage"] = self.store.state()    # a note on every screen unless "ok"
         tree = build(shown, self.ui, ctx)
-        if toast:
-            ctx.wake_at(self._err_at + ERROR_MS + 1)      # the error's toast goes then
         self._wake, self._drawn_at = ctx.wake, now
         self.acts = ctx.acts
         self._draw(tree)
