@@ -9,7 +9,7 @@ import statistics
 import time
 
 # (label of ui/page/prof.py's spans, what it is called in the figures)
-CAUSES = (("Page.render", "renders"), ("Page.ui_tick", "ticks (each with its render)"),
+CAUSES = (("Page.render", "renders"), ("Page.ui_tick", "ticks (a render in those that draw)"),
           ("GuestPage.net_text", "messages (a view's render in it)"))
 
 
