@@ -176,9 +176,24 @@ GUEST_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="./%(pyscript)s/core.css"><link rel="stylesheet" href="./ui/style.css">
-<script type="module" src="./%(pyscript)s/core.js"></script></head>
+</head>
 <body><div id="app"></div>
-<script type="mpy" config="./%(config)s">
+<script type="module">
+// The page's Python as boot.js gives it (pagefiles.js): the archive written into
+// MicroPython's file system when the interpreter is ready, before the script below runs.
+import { unpack, writeFiles } from "./%(pagefiles)s";
+import { pageZip } from "./%(configjs)s";
+const files = await fetch(pageZip).then((r) => r.arrayBuffer())
+  .then((b) => unpack(new Uint8Array(b)));
+const script = document.createElement("script");
+script.type = "mpy";
+script.setAttribute("config", "./%(config)s");
+script.textContent = document.getElementById("bench-py").textContent;
+document.body.append(script);
+const { hooks } = await import("./%(pyscript)s/core.js");
+hooks.main.onReady.add((wrap) => writeFiles(wrap.interpreter.FS, files));
+</script>
+<script type="text/plain" id="bench-py">
 import json
 import js
 from pyscript.ffi import create_proxy
@@ -412,9 +427,12 @@ def action_costs(browser, base, dist, actions):
     host = json.loads(worker.evaluate("(code) => self.crispPyodide.runPython(code)", code))
     with open(os.path.join(dist, "build.json"), encoding="utf-8") as f:
         built = json.load(f)
-    config = built.get("names", {}).get("mpy.toml", "mpy.toml")    # mpy-<build id>.toml
+    names = built.get("names", {})
+    config = names.get("mpy.toml", "mpy.toml")    # mpy-<build id>.toml
     with open(os.path.join(dist, "bench-guest.html"), "w", encoding="utf-8") as f:
-        f.write(GUEST_PAGE % {"pyscript": built["vendor"]["pyscript"], "config": config})
+        f.write(GUEST_PAGE % {"pyscript": built["vendor"]["pyscript"], "config": config,
+                              "pagefiles": names.get("pagefiles.js", "pagefiles.js"),
+                              "configjs": names.get("config.js", "config.js")})
     guest = context.new_page()
     guest.goto(base + "bench-guest.html")
     guest.wait_for_function("document.body.dataset.ready === 'micropython'", timeout=120_000)
