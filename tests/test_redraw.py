@@ -118,17 +118,38 @@ def test_the_stamp_changes_with_what_a_screen_can_read_and_not_with_the_last_wor
 
 
 def test_the_tick_renders_when_the_clock_says_when_busy_or_changed():
-    assert not redraw.due(None, 5000, False, ("a",), ("a",))
-    assert not redraw.due(5250, 5000, False, ("a",), ("a",))    # a note still shown
-    assert redraw.due(5000, 5000, False, ("a",), ("a",))        # ... gone now
-    assert redraw.due(None, 5000, True, ("a",), ("a",))
-    assert redraw.due(None, 5000, False, ("a",), ("b",))
-    assert redraw.due(None, 5000, False, None, ("a",))          # never drawn yet
+    same, other = (lambda: ("a",)), (lambda: ("b",))
+    assert not redraw.due(None, 5000, False, ("a",), same)
+    assert not redraw.due(5250, 5000, False, ("a",), same)      # a note still shown
+    assert redraw.due(5000, 5000, False, ("a",), same)          # ... gone now
+    assert redraw.due(None, 5000, True, ("a",), same)
+    assert redraw.due(None, 5000, False, ("a",), other)
+    assert redraw.due(None, 5000, False, None, same)            # never drawn yet, or no stamp
     # the phone's clock set back: a note's end counts from a time to come, draw now
-    assert not redraw.due(9000, 5000, False, ("a",), ("a",), 4000)
-    assert redraw.due(9000, 5000, False, ("a",), ("a",), 6000)
+    assert not redraw.due(9000, 5000, False, ("a",), same, 4000)
+    assert redraw.due(9000, 5000, False, ("a",), same, 6000)
     assert redraw.quiet("beat") and redraw.quiet("pong")
     assert not redraw.quiet("view") and not redraw.quiet("lobby") and not redraw.quiet(None)
+
+
+def test_a_countdown_draws_every_tick_without_walking_the_model():
+    walks = []
+
+    def stamp_of():
+        walks.append(1)
+        return ("a",)
+
+    # a render whose screen counts (wake at or before its time) keeps no stamp ...
+    assert redraw.counting(4000, 4000) and redraw.counting(3000, 4000)
+    assert not redraw.counting(4250, 4000) and not redraw.counting(None, 4000)
+    assert not redraw.counting(4000, None)
+    # ... and the tick after it draws without one; the stamp is taken only when the clock,
+    # the pending work and the missing stamp have not decided
+    assert redraw.due(4000, 4250, False, None, stamp_of)
+    assert redraw.due(4000, 4250, False, ("a",), stamp_of)
+    assert redraw.due(None, 4250, True, ("a",), stamp_of)
+    assert walks == []
+    assert not redraw.due(None, 4250, False, ("a",), stamp_of) and walks == [1]
 
 
 def test_no_screen_reads_what_the_stamp_leaves_out():
@@ -191,9 +212,10 @@ def test_the_tick_draws_a_screen_only_when_it_would_change(monkeypatch):
     m.view_at = fake.clock
     screen.update(m)
     assert screen.due(m)                                       # the draw timer counts
+    assert screen._stamp is None                               # (so no stamp is kept)
     fake.clock += 60000
     screen.update(m)                                           # ... down to 0
-    assert not screen.due(m)
+    assert screen._stamp is not None and not screen.due(m)
     m.error = {"code": "illegal", "text": "Not now"}
     screen.update(m)
     assert not screen.due(m)

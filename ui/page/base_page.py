@@ -60,10 +60,11 @@ class Page:
         # raise here is building the page from the model, and a retry would raise again.
         # Log it, so the timer or network callback that called us goes on.
         try:
-            self.screen.update(model if model is not None else self.model())
+            model = model if model is not None else self.model()
+            self.screen.update(model)
         except Exception as e:
             js.console.error("crisp: render failed: " + str(e))
-        self.keep_awake()
+        self.keep_awake(model)
 
     def render_soon(self):
         """Render in a task of its own after this one, once for everything that arrives
@@ -78,10 +79,11 @@ class Page:
         self._soon.cancel()
         self.render()
 
-    def keep_awake(self):
-        """Hold the Screen Wake Lock while a round is played on this page, let it go
-        otherwise (awake.js asks again when the page is shown; absent where unsupported)."""
-        want = awake_wanted(self.model())
+    def keep_awake(self, model=None):
+        """Hold the Screen Wake Lock while a round is played on this page (`model`: the page's
+        model just drawn, else read now), let it go otherwise (awake.js asks again when the
+        page is shown; absent where unsupported)."""
+        want = awake_wanted(model if model is not None else self.model())
         if want != self.awake:
             self.awake = want
             try:

@@ -138,7 +138,7 @@ class Screen(InputSide):
         render's (False: the 250 ms tick, or a beat from the host, need not draw)."""
         busy = bool(self._later) or self.store.state() != self.ui.get("storage")
         return redraw.due(self._wake, self._now(), busy, self._stamp,
-                          redraw.stamp(model, self.ui), self._drawn_at)
+                          lambda: redraw.stamp(model, self.ui), self._drawn_at)
 
     def land(self):
         """The card flights whose time is up land (a tick that draws nothing)."""
@@ -201,7 +201,8 @@ class Screen(InputSide):
         if fresh or deal:
             self._fly(deal + cues.flights(fresh), now)
         self._defer(ctx.later)
-        self._stamp = redraw.stamp(model, self.ui)
+        # (a countdown on screen: the next tick draws anyway, no stamp to compare)
+        self._stamp = None if redraw.counting(self._wake, now) else redraw.stamp(model, self.ui)
 
     # -- work a render leaves for after it (ctx.later: a QR code to draw)
     def _defer(self, jobs):
