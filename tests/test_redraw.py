@@ -10,7 +10,7 @@ from ui.page import redraw
 from ui.page.cues import ANNOUNCE_MS
 from ui.page.invite import COPIED_MS
 from ui.page.presence import Pause
-from ui.page.viewmodel import Ctx, new_ui
+from ui.page.viewmodel import SECOND, Ctx, new_ui, secs
 from ui.shared.reactions import SHOW_MS
 
 from test_render_model import FakeClient, lobby_model, paused, show, table_model
@@ -40,6 +40,15 @@ def test_ctx_notes_when_what_it_answers_changes_and_only_while_it_can():
         ctx = Ctx(now=5000, elapsed=1000)
         read(ctx)
         assert ctx.wake == 5000
+    # shown in whole seconds (viewmodel.secs, rounded up): drawn again when the second
+    # shown changes, not every tick
+    for left, at in ((3000, 6000), (2500, 5500), (2001, 5001), (1, 5001)):
+        ctx = Ctx(now=5000, elapsed=0)
+        assert ctx.left(left, SECOND) == left and ctx.wake == at
+        gone = at - 5000        # ms until then: the second shown changes then, not before
+        assert secs(left - gone) == secs(left) - 1 and secs(left - gone + 1) == secs(left)
+    ctx = Ctx(now=5000)
+    assert ctx.until(6500, SECOND) == 1500 and ctx.wake == 5500
 
 
 def test_a_table_where_nothing_counts_down_never_changes_with_the_clock():
@@ -51,12 +60,17 @@ def test_a_table_where_nothing_counts_down_never_changes_with_the_clock():
                             options={"draw_seconds": 30, "target": 100}), elapsed=3000) is None
 
 
-def test_every_countdown_is_drawn_each_tick_and_every_note_goes_at_its_time():
+def test_every_countdown_is_drawn_when_what_it_shows_changes_and_every_note_at_its_time():
     draw = {"draw_seconds": 30, "target": 100}
+    # the turn's timer and the crisp window are rings: every tick
     assert wake(table_model(4, seat=1, turn=1, draw_left=20000, options=draw),
                 now=700, elapsed=500) == 700
-    assert wake(table_model(4, seat=1, phase="peek", peek_left=8000), now=700, elapsed=500) == 700
-    assert wake(table_model(4, seat=1, turn=1, start_in=2000), now=700, elapsed=500) == 700
+    # the peek and the start delay say whole seconds: when the next one shows (7.5 s left
+    # shows 8 until 7 s are left: in 500 ms)
+    assert wake(table_model(4, seat=1, phase="peek", peek_left=8000), now=700, elapsed=500) == 1200
+    assert wake(table_model(4, seat=1, turn=1, start_in=2000), now=700, elapsed=500) == 1200
+    # another seat's start delay is on nobody else's screen: it wakes no one
+    assert wake(table_model(4, seat=1, turn=2, start_in=2000), now=700, elapsed=500) is None
     window = table_model(3, seat=1, turn=2, crisp_window={"seat": 1, "left": 2600},
                          allowed=[{"do": "crisp"}])
     assert wake(window, now=700, elapsed=100) == 700
@@ -65,7 +79,7 @@ def test_every_countdown_is_drawn_each_tick_and_every_note_goes_at_its_time():
     m = table_model(4, seat=1, turn=2)
     m.host_seat, m.status = 0, "host_gone"
     m.pause = paused(1000, 0, gone_at=16000)
-    assert wake(m, now=4000) == 4000 and wake(m, now=16000) is None
+    assert wake(m, now=4000) == 5000 and wake(m, now=16000) is None    # 12 s, then 11 s
     # "Ana is the new host" until 16 s
     m = table_model(4, seat=2)
     m.host_seat = 1

@@ -9,7 +9,7 @@ Pyodide and CPython (tests).
 from ui.page import netscreens
 from ui.page.client import VERSION as PROTOCOL
 from ui.page.vdom import h, isolate
-from ui.page.viewmodel import pause_of, player_list, read, seat_name, secs
+from ui.page.viewmodel import SECOND, pause_of, player_list, read, seat_name, secs
 from ui.page.widgets import button, leave_button
 
 
@@ -218,7 +218,7 @@ def host_silent_banner(model, ctx, ui):
     seat = pause.seat if pause.seat is not None else read(model, "host_seat", 0)
     name = seat_name(player_list(model), seat, ctx)
     gone_at = pause.gone_at
-    left = secs(ctx.until(gone_at)) if gone_at is not None else 0
+    left = secs(ctx.until(gone_at, SECOND)) if gone_at is not None else 0
     return h("div", {"class": "banner host_paused", "data-testid": "connection",
                      "role": "status"}, ctx.t("conn_host_silent", name=name, s=left))
 

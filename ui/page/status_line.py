@@ -4,7 +4,7 @@ Pure: runs on MicroPython, Pyodide and CPython (tests).
 """
 
 from crisp_core.actions import PLAY_PHASES
-from ui.page.viewmodel import card_text, seat_name, secs
+from ui.page.viewmodel import SECOND, card_text, seat_name, secs
 
 
 def waiting_names(names, ctx):
@@ -98,7 +98,7 @@ def away_turn(info, players, ctx):
     """Why the table waits, while it is the turn of a player whose phone does not answer
     (not this page's, the game not paused): "Pepe's phone is not answering: their turn is
     skipped in 12 s", the room's `skip_in` (ms, from the view's players, counted down with
-    `ctx.left`) or, when the room does not say it, the same without a time. None
+    `ctx.left`, in whole seconds) or, when the room does not say it, the same without a time. None
     otherwise."""
     turn = info["turn"]
     if info["paused"] or info["phase"] not in PLAY_PHASES or turn is None or turn == info["me"]:
@@ -109,7 +109,7 @@ def away_turn(info, players, ctx):
     name = seat_name(players, turn, ctx)
     skip = (players.get(turn) or {}).get("skip_in")
     if isinstance(skip, int) and not isinstance(skip, bool) and skip > 0:
-        left = ctx.left(skip)
+        left = ctx.left(skip, SECOND)
         if left:
             return ctx.t("st_away_turn", name=name, s=secs(left))
     return ctx.t("st_away_turn_soon", name=name)

@@ -9,8 +9,8 @@ from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
 from ui.page import cards
 from ui.page.results_model import fair_alarm, fair_info, results_info
 from ui.page.status_line import status_sub, status_text
-from ui.page.viewmodel import (allowed_map, pause_of, player_list, read, reveal_map, says_you,
-                               seat_name)
+from ui.page.viewmodel import (SECOND, allowed_map, pause_of, player_list, read, reveal_map,
+                               says_you, seat_name)
 
 
 def table_info(model, ui, ctx):
@@ -38,7 +38,7 @@ def table_info(model, ui, ctx):
             "pending": view.get("pending_draws", 0) or 0}
     info.update(pile_info(view, allowed, me))
     info.update(button_info(view, allowed, phase, queen))
-    info.update(timer_info(view, allowed, phase, ctx))
+    info.update(timer_info(view, allowed, phase, ctx, view.get("turn") == me))
     info["paused"] = paused
     info["spectator"] = spectator
     info["ask"] = asking if spectator and isinstance(asking, dict) else None
@@ -204,10 +204,12 @@ def button_info(view, allowed, phase, queen):
     return out
 
 
-def timer_info(view, allowed, phase, ctx):
+def timer_info(view, allowed, phase, ctx, mine=False):
     """The countdowns as of now (`ctx.left`: the ms left of each, counted from when the view
-    arrived): the crisp window, the turn's timer (never above its limit), the start delay,
-    the peek. While one counts, the tick draws the table again (viewmodel.Ctx `wake`)."""
+    arrived): the crisp window, the turn's timer (never above its limit), the start delay
+    (`mine`: this seat's turn; nobody else's screen shows it), the peek. While one counts,
+    the tick draws the table again (viewmodel.Ctx `wake`): every tick for a ring, once a
+    second for one shown in seconds only."""
     cw = view.get("crisp_window")
     out = {"crisp": {"spec": ("intent", "action", {"do": "crisp"}) if "crisp" in allowed else None,
                      "left": ctx.left(cw.get("left"))
@@ -219,8 +221,8 @@ def timer_info(view, allowed, phase, ctx):
         # during the start delay draw_left counts the delay too (R10.2's timer starts when
         # the player may start): never show more than the limit
         out["timer"] = min(out["timer"], out["timer_total"])
-    out["start_in"] = ctx.left(view.get("start_in") or 0)
-    out["peek_left"] = ctx.left(view.get("peek_left")) if phase == "peek" else None
+    out["start_in"] = ctx.left(view.get("start_in") or 0, SECOND) if mine else 0
+    out["peek_left"] = ctx.left(view.get("peek_left"), SECOND) if phase == "peek" else None
     return out
 
 

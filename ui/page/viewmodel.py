@@ -61,22 +61,33 @@ class Ctx:
         self.wake_at(self._now)
         return self._elapsed
 
-    def left(self, value):
+    def left(self, value, step=None):
         """A view's remaining time `value` (ms, e.g. `draw_left`; None: no timer) as of now
-        (presence.left_ms): None, 0 once it ran out, else the ms left (counting: `wake` now)."""
+        (presence.left_ms): None, 0 once it ran out, else the ms left, noted as counting
+        (`counting`: shown in whole `step`s, or every tick without one)."""
         left = left_ms(value, self._elapsed)
         if left:
-            self.wake_at(self._now)
+            self.counting(left, step)
         return left
 
-    def until(self, at):
-        """ms from now until the clock time `at` (ms), never below 0 (a countdown: `wake`
-        now while above)."""
+    def until(self, at, step=None):
+        """ms from now until the clock time `at` (ms), never below 0 (a countdown, noted as
+        `left` notes it while above)."""
         left = at - self._now
         if left > 0:
-            self.wake_at(self._now)
+            self.counting(left, step)
             return left
         return 0
+
+    def counting(self, left, step=None):
+        """A countdown with `left` ms to go (> 0) is on screen: `wake` now (drawn every tick: a
+        ring, an exact time), or, when it is shown in whole `step`s rounded up (ms: 1000 for
+        viewmodel.secs), at the moment it drops to the next one (once a second, not four
+        times)."""
+        if step:
+            self.wake_at(self._now + (left - 1) % step + 1)
+        else:
+            self.wake_at(self._now)
 
     def before(self, at):
         """True while the clock is before `at` (ms): a note shown until then (`wake` at `at`)."""
@@ -200,6 +211,9 @@ def reveal_map(model):
         if cards.is_card(v):
             out[k] = v
     return out
+
+
+SECOND = 1000       # ms: the step of a countdown shown by `secs` (Ctx.left's `step`)
 
 
 def secs(ms):
