@@ -21,6 +21,9 @@ PHASES = ("peek", "play", "last_turns", "round_over", "game_over")
 PLAY_PHASES = ("play", "last_turns")
 #: The phases after a round ends, when every hand is public (R6.2, R9.1).
 END_PHASES = ("round_over", "game_over")
+#: Time after a turn ends during which its player may still call crisp (R10.1), ms (the
+#: engine's window, and the length of the bar that drains on that player's screen).
+CALL_WINDOW_MS = 3000
 
 #: Each action kind: (the fields it must carry, the fields it may carry) besides "do".
 ACTIONS = {

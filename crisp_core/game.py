@@ -13,14 +13,12 @@ check of a saved state, ``crisp_core.saved``.
 """
 
 from . import cards, legal, saved
-from .actions import PLAY_PHASES, is_int
+from .actions import CALL_WINDOW_MS, PLAY_PHASES, is_int
 # the names of crisp_core.legal that callers take from here too
 from .legal import (BAD_ACTION, DRAW_SECONDS, ILLEGAL, NOT_YOUR_TURN, TARGETS,  # noqa: F401
                     IllegalAction, normalize_options)
 from .moves import Moves, reveal
 
-#: Time after a turn ends during which its player may still call crisp (R10.1), ms.
-CALL_WINDOW_MS = 3000
 #: Time after a turn ends before the next player may start, when a call may follow (R10.1), ms.
 START_DELAY_MS = 2000
 

@@ -10,6 +10,7 @@ from ui.page import redraw
 from ui.page.cues import ANNOUNCE_MS
 from ui.page.invite import COPIED_MS
 from ui.page.presence import Pause
+from ui.page.vdom import find_all
 from ui.page.viewmodel import SECOND, Ctx, new_ui, secs
 from ui.shared.reactions import SHOW_MS
 
@@ -62,7 +63,7 @@ def test_a_table_where_nothing_counts_down_never_changes_with_the_clock():
 
 def test_every_countdown_is_drawn_when_what_it_shows_changes_and_every_note_at_its_time():
     draw = {"draw_seconds": 30, "target": 100}
-    # the turn's timer and the crisp window are rings: every tick
+    # the turn's timer is a ring: every tick
     assert wake(table_model(4, seat=1, turn=1, draw_left=20000, options=draw),
                 now=700, elapsed=500) == 700
     # the peek and the start delay say whole seconds: when the next one shows (7.5 s left
@@ -71,9 +72,11 @@ def test_every_countdown_is_drawn_when_what_it_shows_changes_and_every_note_at_i
     assert wake(table_model(4, seat=1, turn=1, start_in=2000), now=700, elapsed=500) == 1200
     # another seat's start delay is on nobody else's screen: it wakes no one
     assert wake(table_model(4, seat=1, turn=2, start_in=2000), now=700, elapsed=500) is None
+    # the Crisp window says its seconds (its bar drains by itself): 2.5 s left shows 3 until
+    # 2 s are left
     window = table_model(3, seat=1, turn=2, crisp_window={"seat": 1, "left": 2600},
                          allowed=[{"do": "crisp"}])
-    assert wake(window, now=700, elapsed=100) == 700
+    assert wake(window, now=700, elapsed=100) == 1200
     assert wake(window, now=700, elapsed=2600) is None
     # the host silent: "Ana's phone is not answering ... 12 s"
     m = table_model(4, seat=1, turn=2)
@@ -98,6 +101,29 @@ def test_every_countdown_is_drawn_when_what_it_shows_changes_and_every_note_at_i
     ui["copied_at"] = 1000
     assert wake(lobby_model(3), ui, now=1500) == 1000 + COPIED_MS
     assert wake(lobby_model(3), ui, now=9000) is None
+
+
+def test_the_crisp_bar_reads_the_same_at_every_render_of_a_view_and_anew_for_the_next():
+    def fill(model, elapsed):
+        tree, _ = show(model, now=elapsed, elapsed=elapsed)
+        found = find_all(tree, lambda nd: nd["attrs"].get("class") == "crisp-fill")
+        return found[0] if found else None
+
+    window = table_model(3, seat=1, turn=2, crisp_window={"seat": 1, "left": 2600},
+                         allowed=[{"do": "crisp"}])
+    first, later = fill(window, 100), fill(window, 1300)
+    # its timing is the view's (3 s long, 400 ms gone as it came): the browser's animation of
+    # it runs on between the page's renders; only the part shown without motion moves
+    assert first["key"] == later["key"] == 2600
+    assert first["attrs"]["style"] == "--f:0.83;animation-duration:3000ms;animation-delay:-400ms"
+    assert later["attrs"]["style"] == "--f:0.43;animation-duration:3000ms;animation-delay:-400ms"
+    # the next view is another element (an animation of its own, from that view's time)
+    window.view = dict(window.view, crisp_window={"seat": 1, "left": 1000})
+    assert fill(window, 0)["key"] == 1000 and "delay:-2000ms" in fill(window, 0)["attrs"]["style"]
+    # run out (until the next view closes it): empty; not this seat's window: no bar
+    assert fill(window, 1000)["attrs"]["style"].startswith("--f:0;")
+    other = table_model(3, seat=1, turn=2, crisp_window={"seat": 0, "left": 2600})
+    assert fill(other, 0) is None
 
 
 def test_the_stamp_changes_with_what_a_screen_can_read_and_not_with_the_last_word_heard():

@@ -13,7 +13,7 @@ from ui.page.icons import icon
 from ui.page.results import end_tree
 from ui.page.statusbar import announce_node, reveal_button, reveal_shown, status_node
 from ui.page.memo import kept
-from ui.page.vdom import h
+from ui.page.vdom import h, keyed
 from ui.page.table_model import table_info
 from ui.page.viewmodel import player_list, secs
 from ui.shared.lastline import CROWDED
@@ -274,17 +274,39 @@ def held_card_node(info, ctx):
 
 
 def crisp_button(info, ctx):
-    """The crisp button, with the seconds of its window left while it is open."""
+    """The crisp button, with the seconds of its window left while it is open and a bar that
+    drains as they go (crisp_bar)."""
     crisp = info["crisp"]
     crisp_kids = [h("span", {"class": "crisp-word"}, ctx.t("crisp"))]
     if crisp["left"] is not None:
         crisp_kids.append(h("span", {"class": "crisp-left"}, str(secs(crisp["left"])) + " s"))
-        frac = crisp["left"] * 100 // crisp["window"]
-        crisp_extra = {"style": "--p:" + str(frac if frac < 100 else 100) + "%"}
-    else:
-        crisp_extra = None
+        crisp_kids.insert(0, crisp_bar(crisp["left"], crisp["sent"], crisp["window"]))
     return button(ctx, "crisp", crisp_kids, crisp["spec"],
-                  "btn crisp" + (" hot" if crisp["spec"] else ""), crisp_extra)
+                  "btn crisp" + (" hot" if crisp["spec"] else ""))
+
+
+def crisp_bar(left, sent, window):
+    """The Crisp window's time as a bar that drains (ms: `left` now, `sent` as the view came,
+    of `window`): a CSS animation of a transform, which the browser's compositor runs with no
+    render of ours (the page draws the window once a second, for its seconds). Its timing
+    comes from the view alone, so it reads the same at every render of that view and the
+    animation runs on; a new view's is a new element (keyed by `sent`), whose animation
+    starts over from the time that view gives. With reduced motion (no animation) the bar
+    stands at `--f`, the part left at this render."""
+    sent = left if not isinstance(sent, int) or isinstance(sent, bool) else sent
+    sent = max(0, min(window, sent))
+    fill = h("span", {"class": "crisp-fill",
+                      "style": "--f:%s;animation-duration:%dms;animation-delay:-%dms"
+                               % (_fraction(left, window), window, window - sent)})
+    return h("span", {"class": "crisp-bar", "aria-hidden": "true"}, [keyed(fill, sent)])
+
+
+def _fraction(part, whole):
+    """part / whole as a short decimal in 0..1 (a CSS number: "0.73")."""
+    if whole <= 0:
+        return "0"
+    f = max(0, min(whole, part)) * 100 // whole
+    return "1" if f >= 100 else "0" if f <= 0 else "0.%02d" % f
 
 
 def actions_node(info, ctx, extra=None):

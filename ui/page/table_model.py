@@ -5,7 +5,7 @@ guest UI has no rules logic); ui/page/table.py draws it. Pure: runs on MicroPyth
 CPython (tests).
 """
 
-from crisp_core.actions import END_PHASES, PLAY_PHASES, POSITIONS
+from crisp_core.actions import CALL_WINDOW_MS, END_PHASES, PLAY_PHASES, POSITIONS
 from ui.page import cards
 from ui.page.results_model import fair_alarm, fair_info, results_info
 from ui.page.status_line import status_sub, status_text
@@ -206,15 +206,17 @@ def button_info(view, allowed, phase, queen):
 
 def timer_info(view, allowed, phase, ctx, mine=False):
     """The countdowns as of now (`ctx.left`: the ms left of each, counted from when the view
-    arrived): the crisp window, the turn's timer (never above its limit), the start delay
-    (`mine`: this seat's turn; nobody else's screen shows it), the peek. While one counts,
-    the tick draws the table again (viewmodel.Ctx `wake`): every tick for a ring, once a
-    second for one shown in seconds only."""
+    arrived): the crisp window (its seconds; its bar drains by itself, table.crisp_button),
+    the turn's timer (never above its limit), the start delay (`mine`: this seat's turn;
+    nobody else's screen shows it), the peek. While one counts, the tick draws the table
+    again (viewmodel.Ctx `wake`): every tick for the turn's ring, once a second for those
+    shown in seconds only."""
     cw = view.get("crisp_window")
+    mine_cw = bool(cw) and "crisp" in allowed
     out = {"crisp": {"spec": ("intent", "action", {"do": "crisp"}) if "crisp" in allowed else None,
-                     "left": ctx.left(cw.get("left"))
-                     if (cw and "crisp" in allowed) else None,
-                     "window": 3000}}
+                     "left": ctx.left(cw.get("left"), SECOND) if mine_cw else None,
+                     "sent": cw.get("left") if mine_cw else None,    # ms left as the view came
+                     "window": CALL_WINDOW_MS}}
     out["timer_total"] = ((view.get("options") or {}).get("draw_seconds") or 0) * 1000
     out["timer"] = ctx.left(view.get("draw_left")) if phase in PLAY_PHASES else None
     if out["timer"] is not None and out["timer_total"]:
