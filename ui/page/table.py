@@ -5,7 +5,7 @@ Draws what `table_info` (ui/page/table_model.py) decided. Pure: runs on MicroPyt
 CPython (tests).
 """
 
-from crisp_core.actions import END_PHASES
+from crisp_core.actions import END_PHASES, is_int
 from ui.page import guided_screens
 from ui.page import reaction_view
 from ui.page.eventlog import log_node
@@ -293,7 +293,7 @@ def crisp_bar(left, sent, window):
     animation runs on; a new view's is a new element (keyed by `sent`), whose animation
     starts over from the time that view gives. With reduced motion (no animation) the bar
     stands at `--f`, the part left at this render."""
-    sent = left if not isinstance(sent, int) or isinstance(sent, bool) else sent
+    sent = sent if is_int(sent) else left
     sent = max(0, min(window, sent))
     fill = h("span", {"class": "crisp-fill",
                       "style": "--f:%s;animation-duration:%dms;animation-delay:-%dms"

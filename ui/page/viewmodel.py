@@ -218,7 +218,7 @@ SECOND = 1000       # ms: the step of a countdown shown by `secs` (Ctx.left's `s
 
 def secs(ms):
     """Whole seconds to show for a countdown (rounded up: 0.2 s left shows 1)."""
-    return (int(ms) + 999) // 1000
+    return (int(ms) + SECOND - 1) // SECOND
 
 
 def clock(ms):
