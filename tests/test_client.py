@@ -270,14 +270,15 @@ def run_micropython(source):
     """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
     handover.py, limits.py, wire.py, reactions.py, crisp_core/checks.py and actions.py;
     ui/page/fairplay.py, client_page.py, client_reactions.py, client_reveals.py,
-    client_send.py, client_view.py, client_handover.py, presence.py, watchers.py)."""
+    client_send.py, client_view.py, client_handover.py, presence.py, watchers.py, taps.py;
+    ui/shared/linkspeed.py)."""
     names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/spectator_moves",
              "ui/shared/limits", "ui/shared/wire",
              "ui/shared/reactions", "crisp_core/checks", "crisp_core/actions",
              "ui/page/fairplay", "ui/page/client_page", "ui/page/client_reactions",
              "ui/page/client_reveals", "ui/page/client_send", "ui/page/client_view",
              "ui/page/client_handover",
-             "ui/page/presence", "ui/page/watchers")
+             "ui/page/presence", "ui/page/watchers", "ui/page/taps", "ui/shared/linkspeed")
     writes = ""
     for name in names:
         with open(os.path.join(ROOT, name + ".py"), encoding="utf-8") as f:

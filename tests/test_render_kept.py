@@ -359,18 +359,27 @@ def test_a_move_is_sent_at_once_anything_else_drawn_first():
     assert not sends_first([("action", {"do": "ready"}), ("lang", "es")])
 
 
-def test_a_tap_on_the_deck_sends_the_draw_and_draws_nothing_until_the_answer(fakejs):
+def test_a_tap_on_the_deck_sends_the_draw_first_then_shows_it_taken_until_the_answer(fakejs):
+    # a guest's tap: the move goes out first, then the deck is drawn pressed in this very
+    # task (before the host's answer, whatever the link); the answering view settles it
     texts = game_views(3, 60)
     mine = next(i for i, t in enumerate(texts) if any(
         a.get("do") == "draw" for a in json.loads(t).get("view", {}).get("allowed") or []))
     screen = new_screen(fakejs)
-    client = Client(lambda text: None)
+    sent = []
+    client = Client(sent.append)
     client.receive(WELCOME, 0)
     for text in texts[:mine + 1]:
         client.receive(text, fakejs.clock)
         screen.update(client)
+    assert by_testid(screen.root, "deck").getAttribute("data-pending") is None
     order = []
-    screen.on_intent = lambda name, payload: order.append(("intent", name))
+
+    def intent(name, payload):
+        order.append(("intent", name))
+        client.act(payload, fakejs.clock)
+
+    screen.on_intent = intent
     draw = screen.render
 
     def render():
@@ -379,7 +388,17 @@ def test_a_tap_on_the_deck_sends_the_draw_and_draws_nothing_until_the_answer(fak
 
     screen.render = render
     by_testid(screen.root, "deck").click()
-    assert order == [("intent", "action")], order       # the room's answer is drawn
+    assert order == [("intent", "action"), ("render",)], order     # sent, then drawn
+    assert json.loads(sent[-1])["type"] == "action"
+    deck = by_testid(screen.root, "deck")
+    assert deck.getAttribute("data-pending") == "true" and "pending" in deck.getAttribute("class")
+    assert deck.getAttribute("aria-busy") == "true"
+    client.receive(texts[mine + 1], fakejs.clock + 300)         # the room's answer
+    screen.update(client)
+    assert client.tapped is None
+    for el in _walk(screen.root):
+        if hasattr(el, "getAttribute"):
+            assert el.getAttribute("data-pending") is None         # nothing left pending
     del order[:]
     screen.on_intent = lambda name, payload: order.append(("intent", name))
     by_testid(screen.root, "menu").click()                # a tap of this screen's own

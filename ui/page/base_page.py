@@ -119,7 +119,7 @@ class Page:
         client = self.client
         msg = room_commands.host_message(name, payload)
         if name == "action":
-            client.act(payload)
+            client.act(payload, self.now())
         elif name == "new_game":
             self.new_game()
         elif msg is not None:

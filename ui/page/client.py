@@ -7,7 +7,7 @@ Contract: docs/protocol.md ("Client").
 The page renders the attributes below and calls `join`, `act`, `host` on the player's intents.
 """
 
-from ui.page import client_reactions, fairplay, watchers
+from ui.page import client_reactions, fairplay, taps, watchers
 from ui.page.client_page import PageSide
 from ui.page.client_reveals import REVEAL_MS, RevealSide  # noqa: F401 (REVEAL_MS: tests read it here)
 from ui.page.client_handover import HandoverSide
@@ -63,6 +63,10 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
       host_lost  the host counts as gone (ui/page/link.py `host_lost`); behind: this page was
                away itself (it only follows the room, never takes it over)
       n        the counter of the last view; latency: ms of the last ping round trip
+      rtt, slow  the link's round trip (ms, the median of the last pongs', `rtts`) and
+               whether it is slow (ui/shared/linkspeed.py); view_lead: ms this view's
+               countdowns end sooner on this page (a round trip; 0 on the host's screen)
+      tapped   the move sent and not answered yet, drawn taken (ui/page/taps.py), or None
       last_type  the `type` of the last message received from the room, read from the
                parsed message (None when it was malformed or not from a trusted peer)
       trusted  the peer on this connection is the room: the host's own screen, a guest's
@@ -122,6 +126,11 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         self.pause = Pause()
         self.n = 0
         self.latency = None
+        self.rtts = []            # the last pongs' round trips (ui/shared/linkspeed.py)
+        self.rtt = None           # ... their median, ms, once one came
+        self.slow = False         # this page's link to the host is slow (with hysteresis)
+        self.view_lead = 0        # ms: this view's countdowns end this much sooner here
+        self.tapped = None        # the move sent and not answered yet (ui/page/taps.py)
         self.last_heard = None
         self.fresh = True         # the next view starts over (after a welcome): no gap to see
         self.synced_at = None     # when this page last asked for `sync`
@@ -278,11 +287,13 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         return self._fair_message(msg["type"], msg)
 
     def _on_error(self, msg, now):
-        """`error` from the room: True when the model changed."""
+        """`error` from the room: True when the model changed. A move shown taken
+        (`tapped`) goes back: refused, it says why (the error), or stale (nothing to say)."""
+        tapped, self.tapped = self.tapped, None
         if msg.get("code") == "stale":
             # A tap that crossed a new view (a double tap, a timer): the fresh view is on
             # its way or here already, and shows what happened; nothing to tell.
-            return False
+            return tapped is not None
         self.error = {"code": msg.get("code"), "text": msg.get("text")}
         if self.seat is None and msg.get("code") in ("bad_name", "name_taken"):
             self.name_error = msg.get("code")
@@ -303,6 +314,15 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
     def _fair_message(self, kind, msg):
         """`commit`, `fair` or `proof` from the room: ui/page/fairplay.py checks them."""
         return fairplay.receive(self, kind, msg)
+
+    def tick(self, now):
+        """The clock's work at `now` (ms): the reveals whose time is up turned back, a move
+        the room never answered shown settled (taps.PENDING_MS). True when one was."""
+        changed = RevealSide.tick(self, now)
+        if taps.expired(self.tapped, now):
+            self.tapped = None
+            changed = True
+        return changed
 
     # ---- helpers for screens -------------------------------------------------------------
 

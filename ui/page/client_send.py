@@ -7,6 +7,7 @@ MicroPython-compatible (every page runs it), no I/O: `send(text)` (the Client's)
 
 import json
 
+from ui.page import taps
 from ui.shared import proof
 from ui.shared.wire import VERSION, is_hex, same
 
@@ -90,13 +91,16 @@ class SendSide:
         """Tell the room this player leaves (lobby: the seat frees up; table: a bot takes it)."""
         self._send({"type": "leave"})
 
-    def act(self, action):
+    def act(self, action, now=None):
         """Send an engine action, e.g. {"do": "draw", "from": "deck"}, with the number of the
-        view it answers (`n`: the room refuses it as stale if the table changed since)."""
+        view it answers (`n`: the room refuses it as stale if the table changed since). The
+        move shows taken from now (`tapped`, ui/page/taps.py; `now`, ms: it settles by itself
+        PENDING_MS later) until the room's answer: its next view or an error."""
         self.error = None
         msg = {"type": "action", "action": action}
         if self.view is not None:
             msg["n"] = self.n
+        self.tapped = taps.taken(action, now)
         self._send(msg)
 
     def host(self, msg):
@@ -106,5 +110,10 @@ class SendSide:
         self._send(msg)
 
     def ping(self, now):
-        """A ping (`t`: this page's `now`, ms; the pong's gives `latency`)."""
-        self._send({"type": "ping", "t": now})
+        """A ping (`t`: this page's `now`, ms; the pong's gives `latency`), with this link's
+        round trip as this page knows it (`rtt`, ms: ui/shared/linkspeed.py; once known):
+        the room shows this seat's link slow to the others from it."""
+        msg = {"type": "ping", "t": now}
+        if self.rtt is not None:
+            msg["rtt"] = self.rtt
+        self._send(msg)

@@ -6,6 +6,7 @@ MicroPython-compatible (every page runs it), no I/O, no clock: every call takes 
 """
 
 from ui.page import fairplay
+from ui.shared import linkspeed
 from ui.shared.wire import is_int
 
 SYNC_RETRY_MS = 2000  # a guest asks for the room again (`sync`) at most this often
@@ -14,7 +15,8 @@ LOG_MAX = 200         # public events of the round kept for the event log
 
 class ViewSide:
     """What the Client reads from `view` and `pong` (`view`, `view_at`, `n`, `fresh`,
-    `players`, `history`, `games`, `log`, `latency`, `synced_at`), and its `sync` request."""
+    `players`, `history`, `games`, `log`, `latency`, `synced_at`; the link's speed: `rtts`,
+    `rtt`, `slow`, `view_lead`; a tap answered: `tapped`), and its `sync` request."""
 
     def _on_view(self, msg, now):
         """`view` from the room: True when the model changed."""
@@ -25,13 +27,19 @@ class ViewSide:
     def _on_pong(self, msg, now):
         """`pong` from the room: True when the model changed."""
         t = msg.get("t")
+        changed = False
         if isinstance(t, (int, float)):
             self.latency = now - t
+            self.rtts = linkspeed.add_sample(self.rtts, self.latency)
+            self.rtt = linkspeed.estimate(self.rtts)
+            slow = linkspeed.is_slow(self.slow, self.rtt)    # "your connection is slow"
+            changed = slow != self.slow
+            self.slow = slow
         n = msg.get("n")
         if is_int(n) and n > self.n:
             self._resync(now)     # the host sent a view we never got (ordered channel:
                                   # a view sent before this pong would be here already)
-        return False
+        return changed
 
     def _view(self, msg, now):
         view = msg.get("view") or {}
@@ -46,6 +54,10 @@ class ViewSide:
         gap = is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
         self.view = view
         self.view_at = now
+        # its countdowns end a round trip sooner here (the view's way, the tap's way back:
+        # ui/shared/linkspeed.py), fixed for this view so that they never jump meanwhile
+        self.view_lead = 0 if self.is_host else linkspeed.lead(self.rtt)
+        self.tapped = None        # the room answered: the move is drawn as it is now
         if is_int(n):
             self.n = n
             self.fresh = False

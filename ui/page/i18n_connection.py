@@ -64,6 +64,9 @@ EN = {
     "leave_game": "Leave the game",
     "paused": "Paused",
     "host_away_seat": "away",
+    # a link slow to the host (ui/shared/linkspeed.py): this page's own, another seat's
+    "link_slow_me": "Your connection is slow: your moves reach the table late.",
+    "link_slow_seat": "slow connection",
     "remove_player": "Remove",
     "spectating": "You are watching this game.",
     "spectator_name_hint": "Type your name to ask for a seat.",
@@ -191,6 +194,8 @@ ES = {
     "leave_game": "Salir de la partida",
     "paused": "En pausa",
     "host_away_seat": "ausente",
+    "link_slow_me": "Tu conexi\u00f3n va lenta: tus jugadas llegan tarde a la mesa.",
+    "link_slow_seat": "conexi\u00f3n lenta",
     "remove_player": "Quitar",
     "spectating": "Est\u00e1s mirando esta partida.",
     "spectator_name_hint": "Escribe tu nombre para pedir un sitio.",

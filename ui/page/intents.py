@@ -35,10 +35,10 @@ def handle(ui, spec, value, model, now=0):
 
 def sends_first(intents):
     """True when the tap's intents are all moves at the table ("action"): the page sends
-    them at once and draws nothing until the room answers (a move changes nothing on the
-    screen before; every screen waits on the answer, issue 22.5); any other tap (a room to
-    create, a name to keep) is drawn first, so that the button answers before the work it
-    starts."""
+    them first (every screen waits on the room's answer) and only then draws the move taken
+    (ui/page/taps.py; a guest's screen at once, the host's with its engine's answer); any
+    other tap (a room to create, a name to keep) is drawn first, so that the button answers
+    before the work it starts."""
     if not intents:
         return False
     for name, payload in intents:

@@ -12,6 +12,7 @@ from ui.page import faces
 from ui.page import guided
 from ui.page import i18n
 from ui.page import redraw
+from ui.page import taps
 from ui.page.presence import elapsed_ms
 from ui.page.screen_input import InputSide
 from ui.page.screens import build, do_later, opens_at_top, scroll_key
@@ -180,6 +181,8 @@ class Screen(InputSide):
                   elapsed_ms(read(model, "view_at", now), pause_of(model).since, now),
                   self.can_share, self.base, self.faces)
         ctx.memo = self.memo
+        ctx.lead = read(model, "view_lead", 0)          # (a guest's link: linkspeed.lead)
+        ctx.tapped = taps.shown(read(model, "tapped"), ctx)    # the move sent, not answered
         self.memo.begin()
         shown = model
         # (the toast shows until ERROR_MS have passed, whole ms: ctx.within notes its end)

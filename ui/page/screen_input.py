@@ -80,9 +80,14 @@ class InputSide:
             elif name in ("play_guided", "guided_skip"):     # never offered again
                 self._store(guided.STORE_KEY, "seen" if name == "play_guided" else "skipped")
         if sends_first(intents):
-            # a move: sent at once; it changes nothing on this screen until the room answers,
-            # and the answer is drawn when it comes (a render now would hold it up)
+            # a move: sent first, then on a guest's screen drawn taken at once (the control
+            # pressed, the card lifted: ui/page/taps.py) whatever the link; the answer is
+            # drawn when it comes. The host's own screen draws nothing before its engine's
+            # answer, which comes in a frame or two: a render now would hold up that answer
+            # and with it every guest's view (its Client shows the tap taken all the same)
             self._emit(intents)
+            if not read(self.model, "is_host", False):
+                self.render()
             return
         self.render()
         if focus is not None:

@@ -8,6 +8,7 @@ CPython (tests).
 from crisp_core.actions import END_PHASES, is_int
 from ui.page import guided_screens
 from ui.page import reaction_view
+from ui.page import taps
 from ui.page.eventlog import log_node
 from ui.page.icons import icon
 from ui.page.results import end_tree
@@ -15,7 +16,7 @@ from ui.page.statusbar import announce_node, reveal_button, reveal_shown, status
 from ui.page.memo import kept
 from ui.page.vdom import h, keyed
 from ui.page.table_model import table_info
-from ui.page.viewmodel import player_list, secs
+from ui.page.viewmodel import player_list, read, secs
 from ui.shared.lastline import CROWDED
 from ui.page.widgets import (button, card_button, card_name, card_node, leave_button,
                              name_input, place_label)
@@ -89,7 +90,8 @@ def opponent_node(ctx, row, info):
              kept(ctx, "opp-head-" + seat, head_key(ctx, row, info), opponent_head, ctx, row,
                   info),
              kept(ctx, "opp-hand-" + seat, (ctx.lang, row["seat"], row["name"], row["cards"],
-                                            holding, row["connected"]),
+                                            holding, row["connected"], row["slow"],
+                                            ctx.tapped),
                   opponent_hand, ctx, row, holding),
              button(ctx, "stand-in-" + str(row["seat"]), ctx.t("stand_in"), row["stand_in"],
                     "btn small stand-in") if row.get("stand_in") else None,
@@ -125,7 +127,9 @@ def opponent_hand(ctx, row, holding):
              h("span", {"class": "holding", "title": ctx.t("holding"), "role": "img",
                         "aria-label": ctx.t("holding")}) if holding else None,
              h("span", {"class": "away-label", "data-testid": "away-" + str(row["seat"])},
-               ctx.t("host_away_seat")) if not row["connected"] else None)
+               ctx.t("host_away_seat")) if not row["connected"] else None,
+             h("span", {"class": "slow-label", "data-testid": "slow-" + str(row["seat"])},
+               ctx.t("link_slow_seat")) if row.get("slow") else None)
 
 
 def kept_opponent(ctx, row, info):
@@ -136,7 +140,7 @@ def kept_opponent(ctx, row, info):
     held = info["held"]
     holding = held is not None and held["seat"] == row["seat"]
     return kept(ctx, "opp-" + str(row["seat"]), (ctx.lang, row, holding, info["phase"],
-                                                 info["reactions"].get(row["seat"])),
+                                                 info["reactions"].get(row["seat"]), ctx.tapped),
                 opponent_node, ctx, row, info)
 
 
@@ -146,7 +150,8 @@ def kept_centre(info, ctx):
     holder = None
     if held and held["seat"] is not None and held["seat"] < info["n"]:
         holder = info["seats"][held["seat"]]["name"]
-    return kept(ctx, "centre", (ctx.lang, info["deck"], info["discard"], held, holder),
+    return kept(ctx, "centre", (ctx.lang, info["deck"], info["discard"], held, holder,
+                                ctx.tapped),
                 centre_node, info, ctx)
 
 
@@ -197,9 +202,10 @@ def table_tree(model, ui, ctx):
     actions = actions_node(info, ctx, reveal_button(ctx) if in_actions else None)
     mine_react = (ui.get("reactions"), ui.get("react_open"), info["paused"],
                   info["reactions"].get(mine["seat"]) if mine is not None else None)
-    my_node = kept(ctx, "my-seat", (ctx.lang, mine, info["phase"], mine_react), my_seat_node,
-                   mine, info, ctx, ui)
+    my_node = kept(ctx, "my-seat", (ctx.lang, mine, info["phase"], mine_react, ctx.tapped),
+                   my_seat_node, mine, info, ctx, ui)
     log = log_node(model, players, ctx)
+    slow = slow_note(model, ctx)
     # End of round / game
     end = end_tree(model, info, ui, ctx, tip) if info["results"] is not None else None
     grid_cls = "opponents n" + str(len(others)) + (" many" if len(others) >= CROWDED - 1 else "")
@@ -214,8 +220,17 @@ def table_tree(model, ui, ctx):
                       + (" sheet-down" if end is not None and not ui.get("sheet_open") else "")},
              h("section", grid_attrs, [kept_opponent(ctx, r, info) for r in others]),
              spectator_bar(model, info, ui, ctx) if info["spectator"] else None,
-             centre, tip if end is None else None, status, my_node,
+             centre, tip if end is None else None, status, slow, my_node,
              actions if has_actions else None, end, log)
+
+
+def slow_note(model, ctx):
+    """"Your connection is slow" on a guest's own screen while its link to the host is
+    (the Client's `slow`, ui/shared/linkspeed.py), else None."""
+    if not read(model, "slow", False) or read(model, "is_host", False):
+        return None
+    return h("p", {"class": "slow-note", "data-testid": "slow-note", "role": "status"},
+             ctx.t("link_slow_me"))
 
 
 def seat_order(info):
@@ -232,10 +247,11 @@ def centre_node(info, ctx):
     """The centre of the table: the deck, the discard pile and the card held."""
     deck = info["deck"]
     dspec = deck["spec"]
-    deck_node = h("button", {"type": "button", "class": "pile deck" + (" live" if dspec else ""),
-                             "data-testid": "deck", "disabled": dspec is None,
-                             "data-act": ctx.act("deck", dspec) if dspec else None,
-                             "aria-label": ctx.tn("deck_label", deck["count"], n=deck["count"])},
+    deck_node = h("button", taps.mark(
+        {"type": "button", "class": "pile deck" + (" live" if dspec else ""),
+         "data-testid": "deck", "disabled": dspec is None,
+         "data-act": ctx.act("deck", dspec) if dspec else None,
+         "aria-label": ctx.tn("deck_label", deck["count"], n=deck["count"])}, ctx, dspec),
                   card_node(None, {"aria-hidden": "true"}, "md",
                             "stack" if deck["count"] > 1 else ""),
                   h("span", {"class": "count", "data-testid": "deck-count"}, str(deck["count"])))
@@ -344,7 +360,7 @@ def my_seat_node(mine, info, ctx, ui=None):
     cls = "seat me" + (" turn" if mine["turn"] else "") + (" called" if mine["caller"] else "")
     ui = ui or {}
     return h("section", {"class": cls, "data-testid": "seat-" + str(mine["seat"])},
-             kept(ctx, "my-hand", (ctx.lang, mine["seat"], mine["cards"]), my_hand, ctx, mine),
+             kept(ctx, "my-hand", (ctx.lang, mine["seat"], mine["cards"], ctx.tapped), my_hand, ctx, mine),
              kept(ctx, "my-head", (head_key(ctx, mine, info), ui.get("reactions"),
                                    ui.get("react_open"), info["paused"]),
                   my_seat_head, ctx, mine, info, ui),

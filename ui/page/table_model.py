@@ -110,6 +110,9 @@ def seat_rows(model, ui, ctx, view, players, n, me, queen, paused, spectator):
             "bot": p.get("bot"),
             "score": scores[s] if s < len(scores) else 0, "cards": [],
         }
+        # another seat there whose link is slow says so at its place (its own page says
+        # it to its player: table.slow_note)
+        row["slow"] = p.get("slow") is True and row["connected"] and s != me
         # this player's own seat is marked "you", unless its name says it already
         row["you_badge"] = s == me and not says_you(p.get("name"))
         # The host may let a bot play an away person's seat until they are back.
@@ -215,7 +218,8 @@ def timer_info(view, allowed, phase, ctx, mine=False):
     mine_cw = bool(cw) and "crisp" in allowed
     out = {"crisp": {"spec": ("intent", "action", {"do": "crisp"}) if "crisp" in allowed else None,
                      "left": ctx.left(cw.get("left"), SECOND) if mine_cw else None,
-                     "sent": cw.get("left") if mine_cw else None,    # ms left as the view came
+                     # ms left as the view came, less this page's lead (its bar ends then)
+                     "sent": _less(cw.get("left"), ctx.lead) if mine_cw else None,
                      "window": CALL_WINDOW_MS}}
     out["timer_total"] = ((view.get("options") or {}).get("draw_seconds") or 0) * 1000
     out["timer"] = ctx.left(view.get("draw_left")) if phase in PLAY_PHASES else None
@@ -226,6 +230,13 @@ def timer_info(view, allowed, phase, ctx, mine=False):
     out["start_in"] = ctx.left(view.get("start_in") or 0, SECOND) if mine else 0
     out["peek_left"] = ctx.left(view.get("peek_left"), SECOND) if phase == "peek" else None
     return out
+
+
+def _less(ms, lead):
+    """A view's `ms` (an int, else as it is) less `lead` (ms), never below 0."""
+    if not isinstance(ms, int) or isinstance(ms, bool) or not isinstance(lead, int):
+        return ms
+    return ms - lead if ms > lead else 0
 
 
 def recent_moves(log):

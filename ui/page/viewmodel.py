@@ -42,6 +42,9 @@ class Ctx:
         self.memo = None            # a memo.Memo: parts kept from the last render (the page's)
         self.later = []             # work the page does after this render, each in a task
                                     # of its own, then renders again (screens.do_later)
+        self.lead = 0               # ms: the view's countdowns end this much sooner here
+                                    # (the Client's view_lead: ui/shared/linkspeed.py)
+        self.tapped = None          # the move sent, shown taken until answered (taps.py)
 
     def wake_at(self, at):
         """What this render shows changes at the clock time `at` (ms, this page's clock):
@@ -63,9 +66,11 @@ class Ctx:
 
     def left(self, value, step=None):
         """A view's remaining time `value` (ms, e.g. `draw_left`; None: no timer) as of now
-        (presence.left_ms): None, 0 once it ran out, else the ms left, noted as counting
-        (`counting`: shown in whole `step`s, or every tick without one)."""
-        left = left_ms(value, self._elapsed)
+        (presence.left_ms), ending `lead` ms sooner (on a guest's page: a tap it shows in
+        time reaches the host in time, ui/shared/linkspeed.py): None, 0 once it ran out,
+        else the ms left, noted as counting (`counting`: shown in whole `step`s, or every
+        tick without one)."""
+        left = left_ms(value, self._elapsed + self.lead)
         if left:
             self.counting(left, step)
         return left

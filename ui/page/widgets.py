@@ -6,6 +6,7 @@ Pure: runs on MicroPython, Pyodide and CPython (tests).
 
 from ui.page import cards
 from ui.page import i18n
+from ui.page import taps
 from ui.page.icons import icon
 from ui.page.rules import rules_text  # noqa: F401 (the landing's and the menu's)
 from ui.page.memo import kept
@@ -20,6 +21,7 @@ def button(ctx, testid, label, spec=None, cls="btn", extra=None):
         a["disabled"] = True
     else:
         a["data-act"] = ctx.act(testid, spec)
+        taps.mark(a, ctx, spec)         # the move just sent: pressed until the room answers
     if extra:
         for k in extra:
             a[k] = extra[k]
@@ -103,6 +105,9 @@ def card_button(ctx, testid, card, size, spec, cls="", label=None):
     else:
         attrs["data-act"] = ctx.act(testid, spec)
         cls = cls + " live"
+        if taps.is_tapped(getattr(ctx, "tapped", None), spec):
+            cls = cls + " pending"      # the card lifts until the room answers
+            attrs["aria-busy"] = attrs["data-pending"] = "true"
     return card_node(card, attrs, size, cls, label)
 
 

@@ -87,7 +87,7 @@ TO_ROOM = {
                                                  "page": _hex32}),
     "proof": _row("any", None, {"mac": None}),
     "action": _row("seated", "game", {"action": _dict}, {"n": None}),
-    "ping": _row("any", None, {"t": is_number}),
+    "ping": _row("any", None, {"t": is_number}, {"rtt": is_number}),
     "sync": _row("seated", None),
     "watch": _row("any", None),
     "sit": _row("watcher", None, {"name": None}, {"seat": _seat_or_none}),

@@ -145,11 +145,16 @@ def view_message(room, n, view, events, table, replay=False):
 def watchers_changed(room, but=None):
     """Who watches changed (a spectator came or went): every screen but `but`'s hears it,
     the lobby again or, at the table, a view that moves nothing."""
+    return [(conn, msg) for conn, msg in people_changed(room) if conn != but]
+
+
+def people_changed(room):
+    """Something of the people changed, nothing at the table (who watches, a seat's link
+    slow or no longer): every screen hears it, the lobby again or, at the table, a view that
+    moves nothing (what each seat may do is the same: no tap in flight goes stale)."""
     if room.game is not None:
-        out = views(room, [], room.now, people=True)
-    else:
-        out = broadcast(room)
-    return [(conn, msg) for conn, msg in out if conn != but]
+        return views(room, [], room.now, people=True)
+    return broadcast(room)
 
 
 def broadcast(room, replay_to=None):
@@ -162,7 +167,8 @@ def broadcast(room, replay_to=None):
 
 
 def players(room):
-    """Each seat's name, bot level, presence and games won; `asks`: the name of a
+    """Each seat's name, bot level, presence and games won; `slow`: True for a seat there
+    whose link is slow (seats.ping); `asks`: the name of a
     spectator asking for that seat (docs/protocol.md "Spectators"), when one does;
     `skip_in`: for an away seat the game waits for, the ms until the room plays its part
     (its peek confirmed, its turn timed out: seats.forfeit_at, R2.4, R10.2)."""
@@ -171,6 +177,8 @@ def players(room):
                          s.wins)
              for i, s in enumerate(room.seats)]
     for i, entry in enumerate(table):
+        if entry["connected"] and room.seats[i].slow and room.seats[i].conn is not None:
+            entry["slow"] = True      # its link is slow: every screen says so at its place
         due = seats.forfeit_at(room, i) if not entry["connected"] and i != room.host else None
         if due is not None:
             entry["skip_in"] = max(0, due - room.now)

@@ -6,7 +6,7 @@ outputs are [(conn, message dict)]. Room-only (the engine worker); pure Python.
 """
 
 from crisp_core import IllegalAction
-from ui.shared import proof, wire
+from ui.shared import linkspeed, proof, wire
 from ui.shared.limits import MAX_PLAYERS
 from ui.shared.wire import BadMessage, is_hex, is_int, same
 from ui.worker import outbox
@@ -46,6 +46,8 @@ class Seat:
         self.wins = 0             # games this seat won in this room (kept across new_game)
         self.peer = None          # the PeerJS id whose first join made this seat (not saved)
         self.page = None          # ... and the `page` id that join gave (not saved)
+        self.slow = False         # its link is slow, from the round trip its pings report
+                                  # (ui/shared/linkspeed.py; not saved)
 
     def to_dict(self):
         save = getattr(self.agent, "to_dict", None)
@@ -343,8 +345,18 @@ def guest_seat(room, index):
 
 def ping(room, conn, msg, now):
     """A guest's heartbeat: `pong` with its `t`; to a seat at the table, also the `n` of its
-    last view (a guest that missed one asks: `sync`)."""
+    last view (a guest that missed one asks: `sync`). Its `rtt` (ms, the round trip its page
+    measures) says whether that seat's link is slow (linkspeed.is_slow, with hysteresis):
+    when that changes, every screen hears it (its `players` entry's `slow`)."""
     seat = room.conns.get(conn)
+    out = []
+    if seat is not None:
+        rtt = linkspeed.reported(msg.get("rtt"))
+        place = room.seats[seat]
+        slow = linkspeed.is_slow(place.slow, rtt)
+        if slow != place.slow:
+            place.slow = slow
+            out = outbox.people_changed(room)
     if seat is not None and room.game is not None:
-        return [(conn, wire.message("pong", t=msg["t"], n=room.seats[seat].n))]
-    return [(conn, wire.message("pong", t=msg["t"]))]
+        return [(conn, wire.message("pong", t=msg["t"], n=room.seats[seat].n))] + out
+    return [(conn, wire.message("pong", t=msg["t"]))] + out

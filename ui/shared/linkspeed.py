@@ -1,0 +1,81 @@
+"""How fast a guest's link to its host is, from the pings it already sends every 3 s (the
+pong's round trip): one estimate, shared by the guest's page (its countdowns and its own
+"your connection is slow") and the room (that seat's place on the others' screens).
+
+- The estimate is the median of the last SAMPLES round trips (each counted at most
+  SAMPLE_MAX_MS): one late pong, a phone changing cell for 2 s, moves it not at all, and a
+  link that really got slower shows in two pings.
+- Slow is said with hysteresis: from SLOW_ON_MS up, and said no more once below SLOW_OFF_MS,
+  so that a link near the line does not flicker.
+- The lead: a tap the screen shows in time must reach the host in time. A view's remaining
+  times are the host's as it sent the view, one one-way time before it arrived; a tap takes
+  another to arrive. So a countdown shown on this page ends that much sooner: the host's
+  deadline (the view's time less one one-way time) less the tap's one-way time, a round trip
+  in all (at most LEAD_MAX_MS). The host's own screen has none. The host's rules and clock
+  change not at all (R10 is judged on the host's clock when a message arrives).
+
+Pure (no clock, no I/O). MicroPython-compatible: runs on guests' pages and in the room.
+"""
+
+SAMPLES = 3             # round trips the median is taken over
+SAMPLE_MAX_MS = 5000    # one round trip counts at most this much (a pong after a blackout)
+SLOW_ON_MS = 220        # a median round trip from this up: the link is slow (a 3G link's
+                        # ~250 ms is; 4G's ~70 ms and Wi-Fi's are not)
+SLOW_OFF_MS = 150       # ... and it stays slow until the median is below this
+LEAD_MAX_MS = 800       # the most a countdown is shortened by (a quarter of the 3 s window)
+RTT_MAX_MS = 60000      # a round trip a guest reports: 0..this, else ignored
+
+
+def _plain_ms(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x
+
+
+def add_sample(samples, rtt):
+    """The last SAMPLES round trips after one more, `rtt` (ms; a bad or negative one, a
+    clock set back, is left out): a new list, oldest first, each at most SAMPLE_MAX_MS."""
+    kept = list(samples or [])
+    if not _plain_ms(rtt) or rtt < 0:
+        return kept
+    kept.append(int(min(rtt, SAMPLE_MAX_MS)))
+    return kept[-SAMPLES:]
+
+
+def estimate(samples):
+    """The link's round trip (ms, an int): the median of `samples` (with two, the smaller:
+    one late pong alone never counts), or None before the first pong."""
+    if not samples:
+        return None
+    s = sorted(samples)
+    return s[(len(s) - 1) // 2]
+
+
+def is_slow(was, rtt):
+    """Whether a link whose round trip is `rtt` (ms, or None: not known) is slow now, given
+    whether it was (`was`): on from SLOW_ON_MS, off below SLOW_OFF_MS (hysteresis)."""
+    if not _plain_ms(rtt):
+        return bool(was)
+    if was:
+        return rtt >= SLOW_OFF_MS
+    return rtt >= SLOW_ON_MS
+
+
+def one_way(rtt):
+    """The link's one-way time to the host (ms): half the round trip `rtt`, 0 unknown."""
+    if not _plain_ms(rtt) or rtt <= 0:
+        return 0
+    return int(rtt) // 2
+
+
+def lead(rtt):
+    """How much sooner (ms) this page shows a countdown end than the view's remaining time
+    says: two one-way times (the view's way here, the tap's way back), at most LEAD_MAX_MS;
+    0 when not known."""
+    return min(2 * one_way(rtt), LEAD_MAX_MS)
+
+
+def reported(rtt):
+    """A guest's reported round trip (`ping` `rtt`) as the room keeps it: an int ms in
+    0..RTT_MAX_MS, else None (ignored: it only ever says the guest is slow)."""
+    if not _plain_ms(rtt) or rtt < 0 or rtt > RTT_MAX_MS:
+        return None
+    return int(rtt)
