@@ -21,14 +21,20 @@
 //                and one of another build is refused (engine "failed", error "build")
 //   test         true on a test build only (tools/build.py --test): the page then honours the
 //                test-only parameters ?deck= and ?seed=
-//   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call)
+//   peerOptions  PeerJS client options for this page's signaling server (a fresh object each call;
+//                with several servers, the one of the page's ?room, `serverFor`)
+//   turn         "none" (the build carries its TURN servers, if any), or with
+//                --turn-from-signaling "asking" | "ok" | "failed" (the signaling server gave no
+//                TURN credentials: the page plays on with direct paths only); <body data-turn>
+//   serverFor(id) the index of the signaling server of room id `id` (0 with one server)
 //   webrtc       true when this browser has WebRTC data channels (RTCPeerConnection and
 //                RTCDataChannel), checked before any `new Peer`: without them no one can
 //                play with friends here, only solo (ui/net.py never makes a Peer then)
 //   channelState(conn)  where a PeerJS data connection's negotiation stands: "failed" (ICE
 //                failed), "answered" (the remote peer answered our offer: it is there),
 //                "asked" (no answer yet) or "" (no connection)
-//   newPeer(id, token)  new Peer(id, peerOptions()); id may be null for a server-assigned id;
+//   newPeer(id, token, room)  new Peer(id, peerOptions()); id may be null for a server-assigned
+//                id (a guest's: `room`, the room it joins, picks the signaling server then);
 //                token: the Peer's PeerJS token (the host keeps one per room across reloads,
 //                so that the signaling server gives it its id back first), else a fresh one;
 //                both from crypto.getRandomValues, never PeerJS's Math.random token
@@ -68,7 +74,16 @@ const room = params.get("room") || null;
 const guest = room !== null;
 const type = "mpy";
 
-const peerOptions = () => {
+// Several signaling servers (tools/netconfig.py): every page of a room (its host, guests,
+// and the successors at <id>-h<k>-<tag>, ui/shared/handover.py room_id_after) picks the same
+// one, by a hash (FNV-1a, 32 bits) of the room's base id.
+const baseRoom = (id) => String(id || "").replace(/-h[0-9]{1,2}-[0-9a-f]{20}$/, "");
+const serverFor = (id, n) => {
+  let h = 0x811c9dc5;
+  for (const c of baseRoom(id)) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return h % n;
+};
+const peerOptions = (forRoom) => {
   const options = JSON.parse(JSON.stringify(signaling.peer));
   if (signaling.same_origin) {
     const https = location.protocol === "https:";
@@ -77,8 +92,73 @@ const peerOptions = () => {
     options.secure = https;
     options.path = signaling.path;
   }
-  return options;
+  const servers = signaling.servers;
+  if (servers && servers.length) Object.assign(options, servers[serverFor(forRoom || room, servers.length)]);
+  return withTurn(options);
 };
+
+// Per-player TURN credentials (a build with --turn-from-signaling; tools/serve.mjs
+// --turn-secret): asked of the signaling server (GET <path>/turn) at once, long before the
+// page's Python makes its first Peer, again TURN_EARLY_MS before they expire, and when a Peer
+// is made with none fresh (a reconnect after the phone slept). A Peer made meanwhile gets
+// them as soon as they come: PeerJS reads peer.options.config for every RTCPeerConnection
+// it makes. When the endpoint does not answer, the page plays on without TURN (direct paths
+// only), says so (crisp.turn "failed", <body data-turn>, ui/page/banner.py), and asks again
+// TURN_RETRY_MS later.
+const TURN_EARLY_MS = 10 * 60 * 1000;
+const TURN_RETRY_MS = 60 * 1000;
+const turn = { state: signaling.turn ? "asking" : "none", servers: [], expires: 0, asking: null,
+               timer: null, peers: [] };
+const turnUrl = () => {
+  const servers = signaling.servers;
+  const p = servers && servers.length ? servers[serverFor(room, servers.length)] : signaling.peer;
+  const origin = signaling.same_origin ? location.origin
+    : `${p.secure === false ? "http" : "https"}://${p.host}:${p.port}`;
+  const path = (signaling.same_origin ? signaling.path : p.path || "/").replace(/\/+$/, "");
+  return `${origin}${path}/turn`;
+};
+const iceOf = (config) => {
+  const out = JSON.parse(JSON.stringify(config || {}));
+  out.iceServers = (out.iceServers || []).concat(turn.servers);
+  return out;
+};
+function withTurn(options) {
+  if (!signaling.turn) return options;
+  if (Date.now() > turn.expires - TURN_EARLY_MS) askTurn();
+  options.config = iceOf(options.config || signaling.peer.config);
+  return options;
+}
+const turnSays = (state) => {
+  turn.state = state;
+  if (document.body) document.body.dataset.turn = state;
+};
+const goodTurn = (answer) => answer && Array.isArray(answer.iceServers) && answer.iceServers.length <= 8
+  && answer.iceServers.every((s) => s && typeof s.username === "string" && typeof s.credential === "string"
+    && (typeof s.urls === "string" || Array.isArray(s.urls)))
+  && Number.isFinite(answer.expires) && answer.expires > Date.now();
+function askTurn() {
+  if (!signaling.turn || turn.asking) return turn.asking;
+  clearTimeout(turn.timer);
+  const url = turnUrl();
+  turn.asking = fetch(url, { credentials: "omit", cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    .then((answer) => {
+      if (!goodTurn(answer)) throw new Error("bad answer");
+      turn.servers = answer.iceServers.map((s) => ({ urls: s.urls, username: s.username, credential: s.credential }));
+      turn.expires = answer.expires;
+      turnSays("ok");
+      turn.peers = turn.peers.filter((p) => !p.destroyed);
+      for (const p of turn.peers) if (p.options) p.options.config = iceOf(signaling.peer.config);
+      turn.timer = setTimeout(askTurn, Math.max(TURN_RETRY_MS, answer.expires - Date.now() - TURN_EARLY_MS));
+    })
+    .catch(() => {
+      if (Date.now() > turn.expires) { turn.servers = []; turnSays("failed"); }
+      turn.timer = setTimeout(askTurn, TURN_RETRY_MS);
+    })
+    .finally(() => { turn.asking = null; });
+  return turn.asking;
+}
+if (signaling.turn) askTurn();
 
 const loading = document.getElementById("loading");
 const byId = (id) => document.getElementById(id) || {};
@@ -134,11 +214,13 @@ const channelState = (conn) => {
   if (pc.iceConnectionState === "failed" || pc.connectionState === "failed") return "failed";
   return pc.remoteDescription ? "answered" : "asked";
 };
-const newPeer = (id, token) => {
+const newPeer = (id, token, forRoom) => {
   if (!webrtc) throw new Error("browser-incompatible");
-  const options = peerOptions();
+  const options = peerOptions(id || forRoom);
   options.token = typeof token === "string" && token ? token : randomHex(16);
-  return id ? new Peer(id, options) : new Peer(options);
+  const peer = id ? new Peer(id, options) : new Peer(options);
+  if (signaling.turn) turn.peers = turn.peers.filter((p) => !p.destroyed).concat([peer]);
+  return peer;
 };
 
 // The page shows: the loading screen goes, and the service worker starts (in a task of its
@@ -310,6 +392,8 @@ window.crisp = {
   mode, room, guest, test: testBuild === true, build,
   interpreter: "micropython",
   get peerOptions() { return peerOptions(); },
+  get turn() { return turn.state; },
+  serverFor: (id) => (signaling.servers ? serverFor(id, signaling.servers.length) : 0),
   webrtc, channelState, newPeer, randomHex, keepAwake, store,
   now: () => Date.now() + 0.5,
   engine,

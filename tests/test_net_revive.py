@@ -148,7 +148,7 @@ def net():
     js.clearTimeout = clock.clear_timeout
     js.JSON = types.SimpleNamespace(stringify=lambda x: "null" if x is None else "{}",
                                     parse=lambda text: text)
-    js.crisp = types.SimpleNamespace(newPeer=lambda pid, token=None: StubPeer(server, pid),
+    js.crisp = types.SimpleNamespace(newPeer=lambda pid, token=None, room=None: StubPeer(server, pid),
                                      now=lambda: clock.t + 0.5, webrtc=True,
                                      channelState=lambda conn: "asked" if conn else "")
     pyscript = types.ModuleType("pyscript")

@@ -207,6 +207,22 @@ def test_the_host_sees_that_a_friend_could_not_connect():
     assert find(show(m)[0], "friend-blocked") is None
 
 
+def test_a_page_without_turn_credentials_says_so_discreetly_host_and_guest():
+    for seat, host in ((0, True), (1, False)):
+        m = lobby_model(2, seat=seat)
+        m.is_host, m.no_relay = host, True
+        for lang in ("es", "en"):
+            tree, ctx = show(m, lang=lang)
+            assert text_of(find(tree, "no-relay")) == i18n.t(lang, "conn_no_relay")
+        m.no_relay = False
+        assert find(show(m)[0], "no-relay") is None
+    # a banner with more to say comes first
+    m = lobby_model(2, seat=0)
+    m.is_host, m.no_relay, m.friend_blocked = True, True, True
+    tree, _ = show(m)
+    assert find(tree, "friend-blocked") is not None and find(tree, "no-relay") is None
+
+
 def test_a_peer_unavailable_concerns_only_the_id_dialed_while_not_open():
     said = "Could not connect to peer crisp-AB12-h1-00ff"
     assert unavailable_concerns(said, "crisp-AB12-h1-00ff", False)

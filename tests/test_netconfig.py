@@ -135,3 +135,26 @@ def test_the_build_stops_with_the_reason_before_writing_anything(tmp_path):
     bad = run_build("--hosted", "--ice", str(ice), "--out", str(out))
     assert bad.returncode == 1 and "TURN server needs" in bad.stderr, bad.stderr
     assert not out.exists()
+
+
+def test_several_signaling_servers_and_turn_from_signaling():
+    url = "https://a.example.org/peerjs,https://b.example.org:8443/peerjs"
+    config = netconfig.signaling_config("hosted", url, None, turn=True)
+    assert config["turn"] is True
+    assert config["peer"] == {"host": "a.example.org", "port": 443, "path": "/peerjs",
+                              "secure": True, "key": "peerjs"}
+    assert config["servers"] == [
+        {"host": "a.example.org", "port": 443, "path": "/peerjs", "secure": True},
+        {"host": "b.example.org", "port": 8443, "path": "/peerjs", "secure": True}]
+    assert netconfig.connect_origins("hosted", url) == [
+        "https://a.example.org", "wss://a.example.org",
+        "https://b.example.org:8443", "wss://b.example.org:8443"]
+    # one server: no list; a local build may ask its own server
+    assert "servers" not in netconfig.signaling_config("hosted", "https://a.example.org/p")
+    assert netconfig.signaling_config("local", turn=True)["turn"] is True
+    for bad in ("https://a.example.org/p,https://a.example.org/p", "https://a.example.org/p,",
+                ",".join("https://s%d.example.org/p" % i for i in range(17))):
+        with pytest.raises(netconfig.BuildInputError):
+            netconfig.signaling_config("hosted", bad)
+    with pytest.raises(netconfig.BuildInputError, match="PeerJS cloud"):
+        netconfig.signaling_config("hosted", None, None, turn=True)

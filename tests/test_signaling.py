@@ -66,7 +66,8 @@ def server(tmp_path):
 class Socket:
     """One raw websocket to the signaling server (server frames are not masked)."""
 
-    def __init__(self, port, peer_id, token, origin="own", source="127.0.0.1", host=None):
+    def __init__(self, port, peer_id, token, origin="own", source="127.0.0.1", host=None,
+                 extra=()):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=5,
                                              source_address=(source, 0))
         host = host or "127.0.0.1:%d" % port
@@ -78,6 +79,7 @@ class Socket:
             lines.append("Origin: http://" + host)
         elif origin is not None:
             lines.append("Origin: " + origin)
+        lines += list(extra)
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
         self.buf = b""
         while b"\r\n\r\n" not in self.buf:
@@ -117,29 +119,29 @@ class Socket:
 
 def test_a_websocket_from_another_origin_is_refused(server):
     for origin in ("http://evil.test", None, "http://127.0.0.1:1", "null"):
-        ws = Socket(server.port, "p-%s" % len(str(origin)), "t", origin=origin)
+        ws = Socket(server.port, "crisp-%032x" % len(str(origin)), "t", origin=origin)
         assert ws.status == 403, origin
         ws.close()
-    ws = Socket(server.port, "p-own", "t")
+    ws = Socket(server.port, "crisp-%032x" % 1, "t")
     assert ws.status == 101 and ws.message() == {"type": "OPEN"}
     ws.close()
 
 
 def test_one_address_holds_at_most_20_websockets_and_others_still_get_in(server):
-    mine = [Socket(server.port, "flood-%d" % i, "t%d" % i) for i in range(60)]
+    mine = [Socket(server.port, "crisp-%032x" % i, "t%d" % i) for i in range(60)]
     accepted = [ws for ws in mine if ws.status == 101]
     assert len(accepted) == 20
     assert {ws.status for ws in mine if ws.status != 101} == {429}
     for ws in accepted:
         assert ws.message() == {"type": "OPEN"}
     # another address (a phone next to the attacker) gets in
-    other = Socket(server.port, "phone", "tp", source="127.0.0.2")
+    other = Socket(server.port, "crisp-%032x" % 999, "tp", source="127.0.0.2")
     assert other.status == 101 and other.message() == {"type": "OPEN"}
     # one of the 20 goes: room for one more from that address
     accepted[0].close()
     deadline = time.monotonic() + 5
     while True:
-        again = Socket(server.port, "flood-again", "tz")
+        again = Socket(server.port, "crisp-%032x" % 998, "tz")
         if again.status == 101 or time.monotonic() > deadline:
             break
         again.close()
@@ -150,22 +152,22 @@ def test_one_address_holds_at_most_20_websockets_and_others_still_get_in(server)
 
 
 def test_a_gone_peers_id_is_kept_for_its_own_token(server):
-    host = Socket(server.port, "crisp-room", "host-token")
+    host = Socket(server.port, "crisp-%032x" % 7, "host-token")
     assert host.message() == {"type": "OPEN"}
     # while it is there, the id is taken (as PeerJS always did)
-    thief = Socket(server.port, "crisp-room", "thief-token")
+    thief = Socket(server.port, "crisp-%032x" % 7, "thief-token")
     assert thief.message()["type"] == "ID-TAKEN"
     host.close()                                  # the host's page reloads, or its tab closed
     time.sleep(0.3)
     for _ in range(3):
-        thief = Socket(server.port, "crisp-room", "thief-token", source="127.0.0.3")
+        thief = Socket(server.port, "crisp-%032x" % 7, "thief-token", source="127.0.0.3")
         assert thief.status == 101 and thief.message()["type"] == "ID-TAKEN"
         thief.close()
         time.sleep(0.5)
-    back = Socket(server.port, "crisp-room", "host-token")
+    back = Socket(server.port, "crisp-%032x" % 7, "host-token")
     assert back.message() == {"type": "OPEN"}
     # a reloaded page whose old socket is still open: the newer one with the token wins
-    newer = Socket(server.port, "crisp-room", "host-token")
+    newer = Socket(server.port, "crisp-%032x" % 7, "host-token")
     assert newer.message() == {"type": "OPEN"}
     newer.close()
     back.close()
@@ -176,20 +178,20 @@ def test_the_reservation_lasts_5_minutes_by_default_and_then_ends(tmp_path):
         assert "export const RESERVE_MS = 5 * 60 * 1000;" in f.read()
     short = Server(tmp_path, "--reserve-ms", "600")
     try:
-        host = Socket(short.port, "crisp-old", "host-token")
+        host = Socket(short.port, "crisp-%032x" % 8, "host-token")
         assert host.message() == {"type": "OPEN"}
         host.close()
         time.sleep(0.2)
-        assert Socket(short.port, "crisp-old", "other").message()["type"] == "ID-TAKEN"
+        assert Socket(short.port, "crisp-%032x" % 8, "other").message()["type"] == "ID-TAKEN"
         time.sleep(1.0)
-        late = Socket(short.port, "crisp-old", "other")
+        late = Socket(short.port, "crisp-%032x" % 8, "other")
         assert late.message() == {"type": "OPEN"}           # long gone: free again
         late.close()
     finally:
         short.stop()
 
 
-def http_get(port, path, host=None, origin=None):
+def http_get(port, path, host=None, origin=None, extra=()):
     """A plain HTTP GET to the server with this Host (ours by default) and Origin (none by
     default: a page's same-origin fetch sends none). Returns (status, headers, body)."""
     conn = socket.create_connection(("127.0.0.1", port), timeout=5)
@@ -197,6 +199,7 @@ def http_get(port, path, host=None, origin=None):
              "Connection: close"]
     if origin is not None:
         lines.append("Origin: " + origin)
+    lines += list(extra)
     conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
     data = b""
     while True:
@@ -233,14 +236,14 @@ def test_a_dns_rebinding_page_gets_no_websocket(server):
     """A page at http://rebind.evil.test:<port>, whose name the attacker's DNS now points at
     this computer: its Origin is its own Host, but that Host is not one of ours."""
     host = "%s:%d" % (REBIND, server.port)
-    ws = Socket(server.port, "p-rebind", "t", host=host)         # Origin: http://<that host>
+    ws = Socket(server.port, "crisp-%032x" % 9, "t", host=host)         # Origin: http://<that host>
     assert ws.status == 403
     ws.close()
     # nor with our Host and its Origin, nor from a page of ours on another port (another
     # program of this computer)
     for host, origin in (("127.0.0.1:%d" % server.port, "http://" + host),
                          ("127.0.0.1:%d" % server.port, "http://127.0.0.1:1")):
-        ws = Socket(server.port, "p-rebind2", "t", host=host, origin=origin)
+        ws = Socket(server.port, "crisp-%032x" % 10, "t", host=host, origin=origin)
         assert ws.status == 403, (host, origin)
         ws.close()
 
@@ -270,7 +273,7 @@ def test_our_own_pages_still_get_their_id_and_their_websocket(server):
         assert "access-control-allow-origin" not in headers   # same origin: no CORS needed
         status, _, _ = http_get(server.port, "/", host=host, origin="http://" + host)
         assert status == 200, host
-        ws = Socket(server.port, "p-own-%d" % len(host), "t", host=host)
+        ws = Socket(server.port, "crisp-%032x" % len(host), "t", host=host)
         assert ws.status == 101 and ws.message() == {"type": "OPEN"}, host
         ws.close()
 
@@ -282,7 +285,7 @@ def test_a_name_given_with_allow_host_is_ours_too(tmp_path):
     try:
         host = "crisp.lan:%d" % named.port
         assert http_get(named.port, "/peerjs/peerjs/id", host=host)[0] == 200
-        ws = Socket(named.port, "p-named", "t", host=host)
+        ws = Socket(named.port, "crisp-%032x" % 11, "t", host=host)
         assert ws.status == 101 and ws.message() == {"type": "OPEN"}
         ws.close()
         assert http_get(named.port, "/", host="other.lan:%d" % named.port)[0] == 403

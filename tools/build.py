@@ -154,13 +154,13 @@ def write(path, data):
         f.write(data)
 
 
-def build(out, mode, test=False, signaling_url=None, ice=None):
+def build(out, mode, test=False, signaling_url=None, ice=None, turn=False):
     """Build the site into `out` (see the module doc). `signaling_url`, `ice`: a hosted
-    build's own signaling server and ICE servers (tools/netconfig.py), checked first.
+    build's own signaling server(s), ICE servers and `turn` (tools/netconfig.py), checked first.
     Returns what was built ({mode, test, zips, sizes, bytecode}); stops the build (fail())
     on a bad input or a missing source."""
     try:
-        signaling = netconfig.signaling_config(mode, signaling_url, ice)
+        signaling = netconfig.signaling_config(mode, signaling_url, ice, turn)
         connect = netconfig.connect_origins(mode, signaling_url)
     except netconfig.BuildInputError as e:
         fail(str(e))
@@ -370,12 +370,12 @@ def main(argv=None):
                     help="honour the test-only page parameters ?deck= and ?seed= (e2e tests only)")
     ap.add_argument("--out", default=os.path.join(ROOT, "dist"), help="output folder (default dist/)")
     ap.add_argument("--signaling", metavar="URL",
-                    help="with --hosted: the deployment's own PeerJS server, "
-                         "https://host[:port]/path (default: the PeerJS cloud)")
-    ap.add_argument("--ice", metavar="FILE.json",
-                    help="the ICE servers: a JSON list of RTCIceServer objects (STUN, and "
-                         "TURN with username and credential); default: none on a local build, "
-                         "the PeerJS cloud's on a hosted one")
+                    help="with --hosted: the deployment's own PeerJS server(s), "
+                         "https://host[:port]/path[,...] (default: the PeerJS cloud)")
+    ap.add_argument("--turn-from-signaling", action="store_true", help="pages ask the "
+                    "signaling server for TURN credentials (serve.mjs --turn-secret)")
+    ap.add_argument("--ice", metavar="FILE.json", help="the ICE servers: a JSON list of "
+                    "RTCIceServer objects (default: none local, the PeerJS cloud's hosted)")
     args = ap.parse_args(argv)
     ice = None
     if args.ice is not None:
@@ -384,7 +384,7 @@ def main(argv=None):
         except netconfig.BuildInputError as e:
             fail(str(e))
     info = build(os.path.abspath(args.out), "hosted" if args.hosted else "local", test=args.test,
-                 signaling_url=args.signaling, ice=ice)
+                 signaling_url=args.signaling, ice=ice, turn=args.turn_from_signaling)
     total = sum(os.path.getsize(os.path.join(dp, f))
                 for dp, _, fs in os.walk(args.out) for f in fs)
     kind = info["mode"] + (" test" if info["test"] else "")

@@ -2,9 +2,14 @@
 and the ICE servers, STUN and TURN (`--ice`). Standard library only; pure (no I/O but
 reading the ICE file in `load_ice`).
 
-    signaling_config(mode, url, ice)   the `signaling` object config.js carries (boot.js turns
-                                       it into PeerJS options)
+    signaling_config(mode, url, ice, turn)  the `signaling` object config.js carries (boot.js
+                                       turns it into PeerJS options)
     connect_origins(mode, url)         what the page's CSP connect-src adds for it
+
+`url` may name several signaling servers, comma-separated: past what one process holds, a
+deployment runs several, and every page of a room picks the same one by the room id
+(boot.js `serverFor`). `turn`: the page asks its signaling server for TURN credentials of its
+own (GET <path>/turn, tools/serve.mjs --turn-secret) instead of carrying fixed ones.
 
 Every input is checked: a bad URL or a bad ICE file is a BuildInputError with a message
 that says what is wrong, and tools/build.py stops with it (no page is written that would
@@ -31,6 +36,7 @@ ICE_URL = re.compile(r"^(stuns?|turns?):(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9.-]+)(:[0-9
 ICE_KEYS = ("urls", "username", "credential")
 POLICIES = ("all", "relay")
 MAX_ICE_SERVERS = 8
+MAX_SIGNALING = 16
 MAX_FIELD = 512
 
 
@@ -154,24 +160,52 @@ def load_ice(path, test=False):
     return parse_ice(data, test)
 
 
-def signaling_config(mode, url=None, ice=None):
+def signaling_urls(url):
+    """The signaling servers' URLs of --signaling `url` ("https://a/peerjs" or several,
+    comma-separated), each checked (parse_signaling), none twice. Raises BuildInputError."""
+    if not isinstance(url, str) or not url:
+        raise BuildInputError("--signaling: give the signaling server as https://host[:port]/path")
+    urls = [u.strip() for u in url.split(",")]
+    if len(urls) > MAX_SIGNALING or len(set(urls)) != len(urls):
+        raise BuildInputError("--signaling: at most %d servers, each once" % MAX_SIGNALING)
+    for u in urls:
+        parse_signaling(u)
+    return urls
+
+
+def signaling_config(mode, url=None, ice=None, turn=False):
     """config.js's `signaling` for a build: `mode` "local" (this origin's /peerjs, no STUN or
-    TURN) or "hosted" (the PeerJS cloud, or the server at `url`); `ice` (parse_ice's) the
-    ICE servers, in both modes. {"same_origin": bool, "path": str | None, "peer": PeerJS
-    options}. Raises BuildInputError for a `url` on a local build."""
+    TURN) or "hosted" (the PeerJS cloud, or the server(s) at `url`, signaling_urls); `ice`
+    (parse_ice's) the ICE servers, in both modes; `turn` (--turn-from-signaling): the page
+    asks its signaling server for TURN credentials. {"same_origin": bool, "path": str | None,
+    "peer": PeerJS options (the first server's), "servers": [the servers' {host, port, path,
+    secure}] (with several), "turn": True (only when asked)}. Raises BuildInputError for a `url` on a local
+    build, or `turn` with the PeerJS cloud (it mints none)."""
     if mode == "local":
         if url is not None:
             raise BuildInputError("--signaling needs --hosted (a local build signals "
                                   "through its own server, tools/serve.mjs)")
         # LAN play: host candidates are enough; no STUN/TURN request leaves the network.
         peer = {"key": "peerjs", "config": ice or {"iceServers": []}}
-        return {"same_origin": True, "path": "/peerjs", "peer": peer}
+        out = {"same_origin": True, "path": "/peerjs", "peer": peer}
+        if turn:
+            out["turn"] = True
+        return out
+    if turn and url is None:
+        raise BuildInputError("--turn-from-signaling needs --signaling (the PeerJS cloud "
+                              "mints no TURN credentials)")
     peer = {}
+    out = {"same_origin": False, "path": None, "peer": peer}
+    if turn:
+        out["turn"] = True
     if url is not None:
-        peer = dict(parse_signaling(url), key="peerjs")
+        servers = [parse_signaling(u) for u in signaling_urls(url)]
+        peer.update(servers[0], key="peerjs")
+        if len(servers) > 1:
+            out["servers"] = servers
     if ice is not None:
         peer["config"] = ice
-    return {"same_origin": False, "path": None, "peer": peer}
+    return out
 
 
 def connect_origins(mode, url=None):
@@ -181,10 +215,14 @@ def connect_origins(mode, url=None):
         return []
     if url is None:
         return list(CLOUD_SIGNALING)
-    o = parse_signaling(url)
-    host = "[%s]" % o["host"] if ":" in o["host"] else o["host"]
-    default = 443 if o["secure"] else 80
-    netloc = host if o["port"] == default else "%s:%d" % (host, o["port"])
-    if o["secure"]:
-        return ["https://" + netloc, "wss://" + netloc]
-    return ["http://" + netloc, "ws://" + netloc]
+    out = []
+    for u in signaling_urls(url):
+        o = parse_signaling(u)
+        host = "[%s]" % o["host"] if ":" in o["host"] else o["host"]
+        default = 443 if o["secure"] else 80
+        netloc = host if o["port"] == default else "%s:%d" % (host, o["port"])
+        schemes = ("https://", "wss://") if o["secure"] else ("http://", "ws://")
+        for origin in (schemes[0] + netloc, schemes[1] + netloc):
+            if origin not in out:
+                out.append(origin)
+    return out

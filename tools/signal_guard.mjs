@@ -19,6 +19,18 @@
 //     per room across reloads, so a reloading or reopened host gets its room id back first,
 //     never someone who only has the room link. A newer websocket with the same id and token
 //     replaces the old one (a reloaded page whose old socket is not closed yet).
+//   - Crisp's ids only: a websocket asks for a room id ("crisp-" + a room code or 32 hex
+//     digits, perhaps after a handover's "-h<k>-<tag>", ui/shared/roomcode.py) or an id this
+//     server gave (a guest's, PeerJS's uuid); a message names one as its destination. Anything
+//     else gets PeerJS's ERROR and its socket is closed.
+//   - Messages: at most MAX_MESSAGE bytes (bigger closes that socket, 1009), JSON objects of
+//     PeerJS's own types only (others are dropped), at most MESSAGE_BURST at once from one
+//     socket then MESSAGE_RATE a second (more closes it, 1008), and at most OFFER_BURST offers
+//     at once to one id then OFFER_RATE a second from everyone (the rest are dropped): a flood
+//     aimed at a host's id costs that host nothing, and other peers never notice it.
+//   - A deployment (serve.mjs --signal-only) names the origins of its pages (`origins`): their
+//     websockets and requests are let in too; behind a TLS proxy (`proxied`) a client's
+//     address is the last one the proxy added to X-Forwarded-For.
 import { isIP } from "node:net";
 import os from "node:os";
 import { URL } from "node:url";
@@ -27,6 +39,45 @@ import { WebSocketServer } from "ws";
 export const RESERVE_MS = 5 * 60 * 1000;
 export const PER_ADDRESS = 20;
 export const RESERVED_PER_ADDRESS = 64;   // reservations one address may leave behind
+// An offer is 2-6 kB of SDP, a candidate a few hundred bytes: 64 kB is room for any of ours
+// (ws's own default is 100 MB).
+export const MAX_MESSAGE = 64 * 1024;
+// One page's Peer sends a heartbeat every 5 s, and per connection an offer or answer and a few
+// dozen candidates at once: a burst of 200 then 50 a second is far above that.
+export const MESSAGE_BURST = 200;
+export const MESSAGE_RATE = 50;
+// A room's host hears one offer per guest connection attempt (8 seats, spectators, retries).
+export const OFFER_BURST = 60;
+export const OFFER_RATE = 10;
+const TYPES = new Set(["HEARTBEAT", "OFFER", "ANSWER", "CANDIDATE", "LEAVE", "EXPIRE"]);
+const ROOM_ID = /^crisp-([0-9A-HJKMNP-TV-Z]{10}|[0-9a-f]{32})(-h[0-9]{1,2}-[0-9a-f]{20})?$/;
+const SERVER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** True for an id a Crisp page registers with: a room id (ui/shared/roomcode.py is_room_id,
+ * the handover's suffix ui/shared/handover.py room_id_after) or an id the PeerJS server gave
+ * a guest (a uuid). */
+export function crispId(id) {
+  return typeof id === "string" && id.length <= 64 && (ROOM_ID.test(id) || SERVER_ID.test(id));
+}
+
+/** A token bucket: `take()` is true while there are tokens (`burst` at most, `rate` more a
+ * second, by the clock `now`, ms). */
+export class Bucket {
+  constructor(burst, rate, now) {
+    this.burst = burst;
+    this.rate = rate;
+    this.tokens = burst;
+    this.at = now;
+  }
+
+  take(now) {
+    this.tokens = Math.min(this.burst, this.tokens + (now - this.at) * this.rate / 1000);
+    this.at = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
 
 const STATUS = { 403: "Forbidden", 404: "Not Found", 429: "Too Many Requests" };
 
@@ -43,6 +94,18 @@ export function sameOrigin(origin, host) {
   if (typeof origin !== "string" || typeof host !== "string" || !host) return false;
   host = host.toLowerCase();
   return origin === `http://${host}` || origin === `https://${host}`;
+}
+
+/** The client's address of request `req`: the socket's, or behind a TLS proxy (`proxied`)
+ * the last address in X-Forwarded-For (the one the proxy itself added; earlier ones are
+ * whatever the client wrote). */
+export function clientAddress(req, proxied) {
+  const own = req.socket?.remoteAddress ?? "?";
+  if (!proxied) return own;
+  const forwarded = req.headers["x-forwarded-for"];
+  if (typeof forwarded !== "string") return own;
+  const last = forwarded.split(",").pop().trim();
+  return isIP(last) ? last : own;
 }
 
 /** [name, port] of a Host header ("192.168.1.20:8000", "[fe80::1]:8000", "Crisp.LAN."):
@@ -89,23 +152,45 @@ const REFUSED = "Crisp: this server answers only at its own addresses (open the 
 
 export class SignalGuard {
   constructor({ reserveMs = RESERVE_MS, perAddress = PER_ADDRESS, now = () => Date.now(),
-                allowHosts = [], names = null } = {}) {
+                allowHosts = [], names = null, origins = [], proxied = false,
+                maxMessage = MAX_MESSAGE, messageBurst = MESSAGE_BURST,
+                messageRate = MESSAGE_RATE, offerBurst = OFFER_BURST,
+                offerRate = OFFER_RATE } = {}) {
     this.reserveMs = reserveMs;
     this.perAddress = perAddress;
     this.now = now;
+    this.origins = new Set(origins);
+    this.proxied = proxied;
+    this.maxMessage = maxMessage;
+    this.messageBurst = messageBurst;
+    this.messageRate = messageRate;
+    this.offerBurst = offerBurst;
+    this.offerRate = offerRate;
+    this.offers = new Map();   // destination id -> Bucket of the offers it may still hear
+    this.refused = { frames: 0, oversize: 0, flood: 0, offers: 0, ids: 0, junk: 0 };
     this.names = names || new OwnNames({ extra: allowHosts });
     this.open = new Map();     // remote address -> open sockets
     this.owners = new Map();   // peer id -> {token, address, sockets: Set, until}
   }
 
   /** True when a request may go on: its Host is one of ours, and its Origin, if it has one
-   * (always, for a websocket: `needOrigin`), is that Host's. */
+   * (always, for a websocket: `needOrigin`), is that Host's or one of `origins`. */
   allowed(req, needOrigin) {
     const host = req.headers.host;
     if (!this.names.ours(host)) return false;
     const origin = req.headers.origin;
     if (origin === undefined && !needOrigin) return true;
-    return sameOrigin(origin, host);
+    return sameOrigin(origin, host) || this.ownPage(origin);
+  }
+
+  /** True when `origin` is one the deployment named for its pages (`origins`). */
+  ownPage(origin) {
+    return typeof origin === "string" && this.origins.has(origin);
+  }
+
+  /** The client's address of `req` (clientAddress). */
+  address(req) {
+    return clientAddress(req, this.proxied);
   }
 
   /** Express middleware for every HTTP request (the pages and /peerjs): 403 unless
@@ -121,11 +206,11 @@ export class SignalGuard {
    * `options.server` at `options.path`, every upgrade checked here first. */
   factory() {
     return (options) => {
-      const wss = new WebSocketServer({ noServer: true });
+      const wss = new WebSocketServer({ noServer: true, maxPayload: this.maxMessage });
       options.server.on("upgrade", (req, socket, head) => {
         const path = new URL(req.url ?? "", "http://x").pathname;
         if (path !== options.path) return refuse(socket, 404);
-        const address = req.socket.remoteAddress ?? "?";
+        const address = this.address(req);
         if (!this.allowed(req, true)) return refuse(socket, 403);
         const count = this.open.get(address) ?? 0;
         if (count >= this.perAddress) return refuse(socket, 429);
@@ -148,7 +233,14 @@ export class SignalGuard {
     const query = new URL(req.url ?? "", "http://x").searchParams;
     const id = query.get("id");
     const token = query.get("token");
+    this.watch(ws);
     if (!id || !token) return pass();        // the PeerJS server answers that itself
+    if (!crispId(id) || token.length > 64) {
+      this.refused.ids++;
+      ws.send(JSON.stringify({ type: "ERROR", payload: { msg: "Crisp ids only" } }));
+      ws.close(1008);
+      return;
+    }
     const now = this.now();
     let owner = this.owners.get(id);
     if (owner && owner.token !== token && (owner.sockets.size > 0 || now < owner.until)) {
@@ -176,6 +268,61 @@ export class SignalGuard {
       s.once("close", next);
       s.terminate();
     }
+  }
+
+  /** Every message of websocket `ws` goes through `message` before the PeerJS server's own
+   * listeners see it (they are added after this, on the same emitter); a socket error (a
+   * malformed frame, an oversize message: ws closes the socket itself) is counted, never
+   * thrown. */
+  watch(ws) {
+    const bucket = new Bucket(this.messageBurst, this.messageRate, this.now());
+    ws.on("error", (e) => {
+      if (e && e.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") this.refused.oversize++;
+      else this.refused.frames++;
+    });
+    const emit = ws.emit;
+    ws.emit = (event, ...args) => {
+      if (event !== "message") return emit.call(ws, event, ...args);
+      const [data, binary] = args;
+      if (!bucket.take(this.now())) {
+        this.refused.flood++;
+        ws.close(1008);
+        return false;
+      }
+      return this.message(data, binary) ? emit.call(ws, event, ...args) : false;
+    };
+  }
+
+  /** True when a message (`data` of a websocket, `binary` or text) may reach the PeerJS
+   * server: a JSON object of one of its types, its `dst` a Crisp id, and for an OFFER one its
+   * destination may still hear (OFFER_BURST, then OFFER_RATE a second). */
+  message(data, binary) {
+    let msg = null;
+    try {
+      msg = binary ? null : JSON.parse(data.toString());
+    } catch {
+      msg = null;
+    }
+    if (msg === null || typeof msg !== "object" || Array.isArray(msg) || !TYPES.has(msg.type)) {
+      this.refused.junk++;
+      return false;
+    }
+    if (msg.type === "HEARTBEAT") return true;
+    if (!crispId(msg.dst)) {
+      this.refused.ids++;
+      return false;
+    }
+    if (msg.type !== "OFFER") return true;
+    const now = this.now();
+    let bucket = this.offers.get(msg.dst);
+    if (!bucket) {
+      if (this.offers.size > 100000) this.offers.clear();    // a flood of made-up ids
+      bucket = new Bucket(this.offerBurst, this.offerRate, now);
+      this.offers.set(msg.dst, bucket);
+    }
+    if (bucket.take(now)) return true;
+    this.refused.offers++;
+    return false;
   }
 
   /** Forget expired reservations, and keep at most RESERVED_PER_ADDRESS of one address. */

@@ -101,11 +101,14 @@ def banner_for(phase, signal):
 
 def connection_banner(model, ctx, ui=None):
     """The banner over every screen: what the page and the host's presence say now; with
-    nothing to say, for a few seconds after a handover, who the new host is (`new_host_note`)."""
+    nothing to say, for a few seconds after a handover, who the new host is (`new_host_note`),
+    else that this page has no TURN relay (`no_relay_note`)."""
     name = banner_for(banner_phase(model), banner_signal(model))
     draw = BANNER_TREES.get(name)
     node = draw(model, ctx, ui if ui is not None else {}) if draw is not None else None
-    return node if node is not None else new_host_note(model, ctx)
+    if node is None:
+        node = new_host_note(model, ctx)
+    return node if node is not None else netscreens.no_relay_note(model, ctx)
 
 
 def new_host_note(model, ctx):

@@ -100,6 +100,7 @@ EN = {
     "conn_unreachable": "The host is there, but this network can\u2019t reach their phone. "
                         "Try the same Wi-Fi as the host, or mobile data instead of this "
                         "Wi-Fi. Still trying\u2026",
+    "conn_no_relay": "No relay server right now: a friend on a strict network may not get in.",
     "conn_friend_blocked": "A friend couldn\u2019t connect to your phone from their network. "
                            "On the same Wi-Fi it usually works.",
     "conn_bad_link": "This link does not lead to a room: part of it is missing or mistyped. Check that you have the whole link, ask the host to send it again, or host a game of your own.",
@@ -229,6 +230,7 @@ ES = {
     "conn_unreachable": "La sala existe, pero desde esta red no se llega al "
                         "m\u00f3vil de quien la organiza. Prueba en su misma wifi, o con "
                         "datos m\u00f3viles en vez de esta wifi. Seguimos intentando\u2026",
+    "conn_no_relay": "Ahora no hay servidor de retransmisi\u00f3n: quiz\u00e1 no pueda entrar alguien con una red estricta.",
     "conn_friend_blocked": "Un amigo no ha podido conectarse a tu m\u00f3vil desde su red. En la "
                            "misma wifi suele funcionar.",
     "conn_bad_link": "Este enlace no lleva a ninguna sala: le falta algo o est\u00e1 mal escrito. Comprueba que tienes el enlace entero, pide a quien organiza que te lo vuelva a mandar o crea tu propia sala.",

@@ -67,7 +67,7 @@ class GuestNet(_Registration):
         if not webrtc_ok():
             incapable(self)
             return
-        peer = js.crisp.newPeer(None)
+        peer = js.crisp.newPeer(None, None, self.room_id)
         self.peer = peer
         self.asked_at = _now()
         self._watch(REGISTER_MS)

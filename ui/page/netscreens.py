@@ -55,3 +55,13 @@ def network_banner(model, ctx, leave):
     return h("div", {"class": "banner host_gone", "data-testid": "unreachable",
                      "role": "status"}, ctx.t("conn_unreachable"),
              " ", leave if read(model, "seat") is not None else None)
+
+
+def no_relay_note(model, ctx):
+    """This page got no TURN credentials from its signaling server (the model's `no_relay`,
+    boot.js `crisp.turn` "failed"): it plays on with direct paths only, and says so
+    discreetly (a friend on a network that blocks them cannot get in); None otherwise."""
+    if not read(model, "no_relay", False):
+        return None
+    return h("div", {"class": "banner host-note", "data-testid": "no-relay", "role": "status"},
+             ctx.t("conn_no_relay"))

@@ -17,6 +17,15 @@ def webrtc_ok():
         return False
 
 
+def no_relay():
+    """True when this page asked its signaling server for TURN credentials and got none
+    (boot.js `crisp.turn` "failed"): it plays on with direct paths only."""
+    try:
+        return js.crisp.turn == "failed"
+    except Exception:
+        return False
+
+
 def channel_state(conn):
     """boot.js `crisp.channelState(conn)`: "failed" | "answered" | "asked" | ""."""
     if conn is None:
@@ -32,8 +41,10 @@ def describe(model, net=None, now=None):
     """Write onto a page's model what its screens say about the network (ui/screens.py):
     `webrtc` (False: this browser cannot play with friends), `browser` (the i18n key of
     one that can, ui/page/netcheck.py), and on a host page (`net` its HostNet, `now` ms)
-    `friend_blocked` (a friend's connection arrived and never opened, lately)."""
+    `friend_blocked` (a friend's connection arrived and never opened, lately); `no_relay`
+    (no TURN credentials from the signaling server, `no_relay`)."""
     model.webrtc = webrtc_ok()
+    model.no_relay = no_relay()
     if not model.webrtc:
         try:
             agent = js.navigator.userAgent
@@ -58,7 +69,10 @@ def incapable(kind, model):
 def report(net, link, now, model=None):
     """Tell a guest's Link (ui/page/link.py) how its GuestNet stands: it cannot work at all
     (no WebRTC: `no_webrtc`, and `model` learns which browser can), or the current attempt's
-    host answered (it is there), or that attempt's ICE failed (the network's fault)."""
+    host answered (it is there), or that attempt's ICE failed (the network's fault); `model`
+    learns whether this page has no TURN relay (`no_relay`)."""
+    if model is not None:
+        model.no_relay = no_relay()
     if net.incapable:
         if not link.incapable:
             link.no_webrtc()
