@@ -22,11 +22,14 @@ WELCOME = json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "a" * 32, "
                       "host": 0})
 
 
-def view_text(n, **kw):
+def view_text(n, events=(), **kw):
     view = {"phase": "play", "round": 1, "turn": 1, "allowed": [{"do": "draw"}]}
     view.update(kw)
-    return json.dumps({"type": "view", "v": 1, "n": n, "view": view, "events": [],
+    return json.dumps({"type": "view", "v": 1, "n": n, "view": view, "events": list(events),
                        "players": []})
+
+
+DREW = [{"type": "draw", "seat": 1, "from": "deck"}]
 
 
 def seated_client():
@@ -127,6 +130,10 @@ def test_every_countdown_shown_ends_a_lead_sooner_the_crisp_bar_too():
     assert "1 s" in text_of(find(tree, "crisp"))          # 0.85 s left
     bar = find(tree, "crisp")
     assert "animation-delay:-650ms" in json.dumps(bar)    # the bar from 2350 ms, not 2600
+    assert bar["attrs"]["data-ends"] == "850" and bar["attrs"].get("data-act")
+    tree, ctx = show_led(m, elapsed=2400)                 # over here, 200 ms before the host
+    assert find(tree, "crisp")["attrs"].get("disabled")   # no tap that would come too late
+    assert "data-ends" not in find(tree, "crisp")["attrs"]
     timer = table_model(3, seat=1, turn=1, draw_left=30000,
                         options={"players": 3, "target": 100, "draw_seconds": 30,
                                  "draw_from_discard": False})
@@ -152,7 +159,9 @@ def test_a_tap_is_taken_until_the_next_view_an_error_or_the_timeout():
     assert client.tapped == {"action": {"do": "draw", "from": "deck"}, "at": 100}
     assert json.loads(sent[-1])["action"] == {"do": "draw", "from": "deck"}
     assert client.tick(100 + taps.PENDING_MS - 1) is False
-    client.receive(view_text(2), 400)                     # the room's answer
+    client.receive(view_text(2), 300)                     # a view that moves nothing
+    assert client.tapped is not None
+    client.receive(view_text(3, DREW), 400)               # the room's answer
     assert client.tapped is None
     client.act({"do": "draw", "from": "deck"}, 500)
     assert client.receive(json.dumps({"type": "error", "v": 1, "code": "stale",

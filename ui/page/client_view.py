@@ -57,7 +57,11 @@ class ViewSide:
         # its countdowns end a round trip sooner here (the view's way, the tap's way back:
         # ui/shared/linkspeed.py), fixed for this view so that they never jump meanwhile
         self.view_lead = 0 if self.is_host else linkspeed.lead(self.rtt)
-        self.tapped = None        # the room answered: the move is drawn as it is now
+        if msg.get("events") or msg.get("replay") is True:
+            # the room answered (every move is an event): the move is drawn as it is now. A
+            # view that moves nothing (who watches, a seat's link) is no answer: the tap
+            # stays taken rather than drop back and lift again when the answer comes
+            self.tapped = None
         if is_int(n):
             self.n = n
             self.fresh = False

@@ -298,7 +298,8 @@ def crisp_button(info, ctx):
         crisp_kids.append(h("span", {"class": "crisp-left"}, str(secs(crisp["left"])) + " s"))
         crisp_kids.insert(0, crisp_bar(crisp["left"], crisp["sent"], crisp["window"]))
     return button(ctx, "crisp", crisp_kids, crisp["spec"],
-                  "btn crisp" + (" hot" if crisp["spec"] else ""))
+                  "btn crisp" + (" hot" if crisp["spec"] else ""),
+                  {"data-ends": str(crisp["ends"])} if crisp.get("ends") else None)
 
 
 def crisp_bar(left, sent, window):

@@ -216,8 +216,12 @@ def timer_info(view, allowed, phase, ctx, mine=False):
     shown in seconds only."""
     cw = view.get("crisp_window")
     mine_cw = bool(cw) and "crisp" in allowed
-    out = {"crisp": {"spec": ("intent", "action", {"do": "crisp"}) if "crisp" in allowed else None,
-                     "left": ctx.left(cw.get("left"), SECOND) if mine_cw else None,
+    left = ctx.left(cw.get("left"), SECOND) if mine_cw else None
+    # the window over on this screen (it ends a lead sooner here): no tap the host would
+    # take too late; `ends`: this page's clock time it ends at (data-ends, for measuring)
+    out = {"crisp": {"spec": ("intent", "action", {"do": "crisp"})
+                     if "crisp" in allowed and left != 0 else None,
+                     "left": left, "ends": ctx.instant() + left if left else None,
                      # ms left as the view came, less this page's lead (its bar ends then)
                      "sent": _less(cw.get("left"), ctx.lead) if mine_cw else None,
                      "window": CALL_WINDOW_MS}}

@@ -1,8 +1,8 @@
 """A player's own move, shown taken before the host answers: the tap that sent an `action`
 is kept on the Client (`tapped`) and the control it came from is drawn pressed (a button) or
 lifted (a card, the deck) from the next frame on, whatever the link. It settles when the
-room answers: its next view (the move done, drawn as it is: nothing drawn twice, nothing
-jumps back), or an error (the move refused goes back; the error's toast says why), or, so
+room answers: its next view with events (the move done, drawn as it is: nothing drawn twice,
+nothing jumps back; a view that moves nothing is no answer), or an error (the move refused goes back; the error's toast says why), or, so
 that nothing stays pending forever, PENDING_MS after the tap.
 
 Pure (no clock: every call that needs time takes it, ms). MicroPython-compatible.
