@@ -140,6 +140,11 @@ def test_every_countdown_shown_ends_a_lead_sooner_the_crisp_bar_too():
     timer.view_lead = 400
     tree, ctx = show_led(timer, elapsed=10000)
     assert find(tree, "turn-timer")["attrs"]["data-ms"] == "19600"
+    # the start delay is the host's "not before": not shown sooner (the deck lights up when
+    # the host's view of the start arrives, as it runs out here)
+    ctx = Ctx("en", now=0, elapsed=1000)
+    ctx.lead = 400
+    assert ctx.left(2000, 1000, ahead=False) == 1000 and ctx.left(2000) == 600
 
 
 def show_led(model, elapsed):

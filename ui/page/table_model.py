@@ -231,7 +231,10 @@ def timer_info(view, allowed, phase, ctx, mine=False):
         # during the start delay draw_left counts the delay too (R10.2's timer starts when
         # the player may start): never show more than the limit
         out["timer"] = min(out["timer"], out["timer_total"])
-    out["start_in"] = ctx.left(view.get("start_in") or 0, SECOND) if mine else 0
+    # the start delay is no deadline but the moment the host lets this seat begin: its
+    # view saying so arrives here as the delay, counted from the view, runs out (the deck
+    # lights up then); ended sooner, the screen would say "go" before any tap may go
+    out["start_in"] = ctx.left(view.get("start_in") or 0, SECOND, ahead=False) if mine else 0
     out["peek_left"] = ctx.left(view.get("peek_left"), SECOND) if phase == "peek" else None
     return out
 

@@ -64,13 +64,13 @@ class Ctx:
         self.wake_at(self._now)
         return self._elapsed
 
-    def left(self, value, step=None):
+    def left(self, value, step=None, ahead=True):
         """A view's remaining time `value` (ms, e.g. `draw_left`; None: no timer) as of now
-        (presence.left_ms), ending `lead` ms sooner (on a guest's page: a tap it shows in
-        time reaches the host in time, ui/shared/linkspeed.py): None, 0 once it ran out,
-        else the ms left, noted as counting (`counting`: shown in whole `step`s, or every
-        tick without one)."""
-        left = left_ms(value, self._elapsed + self.lead)
+        (presence.left_ms), a deadline ending `lead` ms sooner (`ahead`; on a guest's page:
+        a tap it shows in time reaches the host in time, ui/shared/linkspeed.py): None, 0
+        once it ran out, else the ms left, noted as counting (`counting`: shown in whole
+        `step`s, or every tick without one)."""
+        left = left_ms(value, self._elapsed + (self.lead if ahead else 0))
         if left:
             self.counting(left, step)
         return left

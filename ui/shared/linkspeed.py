@@ -7,7 +7,8 @@ pong's round trip): one estimate, shared by the guest's page (its countdowns and
   link that really got slower shows in two pings.
 - Slow is said with hysteresis: from SLOW_ON_MS up, and said no more once below SLOW_OFF_MS,
   so that a link near the line does not flicker.
-- The lead: a tap the screen shows in time must reach the host in time. A view's remaining
+- The lead: a tap the screen shows in time must reach the host in time (a deadline; the
+  start delay, a "not before", is shown as the view says). A view's remaining
   times are the host's as it sent the view, one one-way time before it arrived; a tap takes
   another to arrive. So a countdown shown on this page ends that much sooner: the host's
   deadline (the view's time less one one-way time) less the tap's one-way time, a round trip
