@@ -279,6 +279,8 @@ class _Child:
                 break
             if line.strip():
                 print(await self.command(line.decode()), flush=True)
+        sys.stdout.flush()
+        os._exit(0)         # stdin closed: the sockets go with the process, no task to wind up
 
 
 # The page's RTCPeerConnections (in window.__crispPCs, as turn_relay.PC_TAP) use this link's

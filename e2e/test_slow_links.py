@@ -7,7 +7,9 @@ link with its profile: the host on 4g, Ana on 3g, Bea on 4g, Cleo on lan
     currentRoundTripTime) at least the profiles' floor: a harness that adds nothing fails;
   - a round plays alike on every screen: the same scores, every move told once;
   - a 2 s blackout of the host's link, then of Cleo's, mid-round, starts no handover, no
-    "host away" banner, no re-deal, and the round plays on.
+    "host away" banner, no re-deal, and the round plays on;
+  - a tap that Ana's screen (3g) shows in time, 150 ms before her crisp window ends there,
+    reaches the host in time: the host takes her call (R10.1 judged on the host's clock).
 """
 
 import contextlib
@@ -17,7 +19,8 @@ import pytest
 
 from crisp_e2e import PHONE, READY_PROBE
 from net_profiles import PROFILES
-from net_table import bad_since, log_counts, open_table, play_turn, scores, whose_turn
+from net_table import (bad_since, log_counts, open_table, play_turn, scores, tap_before,
+                       whose_turn)
 from netem import Net, round_trips
 from test_relay import build_with_ice
 from test_round import T, live, sel
@@ -163,5 +166,28 @@ def test_a_2s_blackout_starts_no_handover_no_host_away_and_no_redeal(table, net)
     for s in table:
         assert bad_since(s.page, t0) == [], (s.name, bad_since(s.page, t0))
         assert log_counts(s.page).get("deal", 1) == 1
+    alike(table, draws)
+    assert table[0].errors == []
+
+
+def test_a_tap_the_screen_shows_in_time_arrives_in_time(table):
+    next_round(table)
+    host, ana = table[0], table[1]
+    draws = 0
+    while True:                     # turns until Ana's (3g) is played
+        s = whose_turn(table)
+        assert s is not None, "the round ended before Ana's turn"
+        draws += play_turn(s).count("deck")
+        if s is ana:
+            break
+    # her crisp window, tapped by her page 150 ms before its end as her screen shows it
+    crisps = log_counts(host.page).get("crisp", 0)
+    got = tap_before(ana.page, "crisp", "crispEnd", 150, 4000)
+    assert got is not None and 0 < got["left"] <= 300, got
+    host.page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-testid=\"event-log\"] li.ev.crisp').length > n",
+        arg=crisps, timeout=T)           # the host took the call: it came in time
+    print("Ana (3g) tapped crisp %.0f ms before her screen's window ended: taken" % got["left"])
+    draws += play_round(table, None)
     alike(table, draws)
     assert table[0].errors == []
