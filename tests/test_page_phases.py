@@ -129,7 +129,7 @@ def test_the_engine_shows_while_waited_for_and_in_a_lobby_only_once_slow_or_fail
 def facts(**kw):
     f = {"gone_ms": 30000, "successor_ms": 5000, "missing": False, "open": True,
          "failures": 0, "registered": True, "quiet": False, "lost": False, "leaving": False,
-         "behind": False, "saved_follow": None, "can_hand_over": True, "next_is_me": False}
+         "behind": False, "old_gone": False, "saved_follow": None, "can_hand_over": True, "next_is_me": False}
     f.update(kw)
     return f
 
@@ -180,8 +180,8 @@ def test_the_host_gone_or_leaving_means_hand_over_but_never_from_the_lobby_or_a_
 
 def test_a_page_behind_never_takes_over_it_looks_for_the_room():
     p = seated()
-    assert p.step(0, facts(lost=True, behind=True)) == ["look"]
-    assert p.step(0, facts(lost=True, behind=True, registered=False)) == []
+    assert p.step(0, facts(lost=True, behind=True, old_gone=True)) == ["look"]
+    assert p.step(0, facts(lost=True, behind=True, old_gone=True, registered=False)) == []
     assert p.step(0, facts(quiet=True, behind=True, next_is_me=True)) == []   # no engine
 
 

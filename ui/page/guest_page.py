@@ -237,7 +237,8 @@ class GuestPage(Page):
                 "missing": link.missing, "open": link.open, "failures": link.failures,
                 "registered": self.net.registered, "quiet": client.pause.since is not None,
                 "lost": client.host_lost, "leaving": client.host_leaving,
-                "behind": client.behind, "saved_follow": self.saved_follow,
+                "behind": client.behind, "old_gone": link.old_room_gone(),
+                "saved_follow": self.saved_follow,
                 "can_hand_over": guest_phase.can_hand_over(
                     self.phase.seen, client.seat, client.token, client.view, client.screen,
                     client.host_seat),
@@ -348,6 +349,7 @@ class GuestPage(Page):
         client = self.client
         welcome = client.last_type == "welcome"
         self.link.heard(now, seated=welcome)
+        self.phase.host_heard()           # a look back from away ends the moment it answers
         if client.last_type == "beat":
             self.link.beat(now)           # the pause's one clock (Link.sign)
         if welcome:

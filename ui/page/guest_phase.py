@@ -93,7 +93,8 @@ class GuestPhase:
         """What the page does now, from plain facts `f` (a dict): gone_ms (the host's gone
         time), successor_ms, missing / open / failures / registered (the link to the room
         id), quiet / lost / leaving / behind (the host silent, gone, leaving; this page
-        behind), saved_follow (the reloaded page's follow record, or None), can_hand_over,
+        behind), old_gone (this page, back from away, knows its old room is gone:
+        Link.old_room_gone), saved_follow (the reloaded page's follow record, or None), can_hand_over,
         next_is_me (this seat hosts next). Returns a list of: "next_successor" (the successor
         never hosted: hand over to the next), "look" (look for the room now), "looking" (say
         so, nothing else this step), "start_engine", "hand_over"."""
@@ -118,8 +119,10 @@ class GuestPhase:
             return []
         if f["behind"] and f["lost"] and f["registered"]:
             # Away itself (asleep, frozen, offline) while the host went: what it last heard
-            # may be old. It never takes the room over: it looks for it.
-            return ["look"]
+            # may be old. It never takes the room over: it looks for it, once its old room
+            # is known gone (`old_gone`: else its host may be fine, and the peer at the next
+            # id a designate that registered it early, waiting for this page's share).
+            return ["look"] if f["old_gone"] else []
         if self.phase == "looking":
             self.to("heard")                  # the host is back: no look from here
         if f["behind"]:
@@ -133,6 +136,14 @@ class GuestPhase:
         if f["lost"] or f["leaving"]:
             todo.append("hand_over")
         return todo
+
+    def host_heard(self):
+        """The old host spoke, proven (ui/page/guest_page.py `heard`): a look of a page back
+        from away stops at once (its looker with it), before it can offer a share or move
+        the page to whatever holds a next id. A reloaded page's look goes on (it is not
+        seated here yet)."""
+        if self.phase == "looking" and not self.data.get("reload"):
+            self.to("heard")
 
     def link(self, quiet):
         """Follow the host's silence while seated (`quiet`: the link says so)."""

@@ -47,6 +47,9 @@ DOUBT_MS = 3500               # a doubted connection must be heard from within t
 RETRY_MS = (250, 500, 1000, 2000, 3000)
 HOST_GONE_MS = 30000          # no word from the host this long: it counts as gone
 LATE_GAP_MS = 5000            # the page's own steps this far apart: it did not run meanwhile
+AWAY_TRIES = 1                # a page back from away: its own attempts that failed before it
+                              # takes its old room for gone (one: a holder's share must still
+                              # reach a successor that waits SHARE_WAIT_MS for it)
 UNREACHABLE_MS = 15000        # the host answers, and no channel opened for this long: the
                               # network between the phones blocks it
 BEAT_MS = 1000                # the host's page sends every guest a `beat` this often, all at once
@@ -139,6 +142,9 @@ class Link(LinkSignal):
         self.was_offline = False  # (`step`) this page's own link was down since it last
                                   # heard the host (`own_fault`)
         self.offline = False      # (`step`) ... and is down at the last step
+        self.attempt_online = True  # the current attempt began while this page was online
+        self.away_tries = 0       # attempts that failed since this page was back (`lost`)
+        self.away_missing = False # ... and the signaling server said the room id is free
 
     # ---- what happened --------------------------------------------------------------------
 
@@ -146,6 +152,7 @@ class Link(LinkSignal):
         """The page began an attempt to open a data connection at `now` (ms); it fails if
         not open within ATTEMPT_MS (`step`). Returns None, raises nothing."""
         self.attempt_at = now
+        self.attempt_online = self.online     # (one made offline says nothing of the host)
         self.retry_at = None
 
     def opened(self, now):
@@ -229,6 +236,11 @@ class Link(LinkSignal):
         if blocked:
             self.blocked(now)
         idle = self.open and self.join_at is None and not self.seated and not missing
+        if self.late_at is not None:
+            # back from away: what it learns of its old room since (`old_room_gone`)
+            if not self.open and self.attempt_at is not None and self.attempt_online:
+                self.away_tries += 1
+            self.away_missing = self.away_missing or missing
         self.open = False
         self.doubt_at = None
         self.attempt_at = None
@@ -255,6 +267,18 @@ class Link(LinkSignal):
         try again with backoff, telling the player "host_unverified"."""
         self.lost(now)
         self.impostor = True
+
+    def old_room_gone(self):
+        """True when this page, back from away (`late_at`), knows its old room is gone: since
+        it was back, the signaling server said no peer holds the room id, or AWAY_TRIES
+        attempts failed to open (within ATTEMPT_MS each: a host that runs answers one in a
+        second or two; one begun before it was away counts, one begun offline does not; the
+        channel that died while it was away is not an attempt). Only then may it look for the room elsewhere and
+        offer its share there: a designate that registered the next id early while the host
+        is fine gets nothing from a page that merely woke (docs/protocol.md "Back from
+        away"). False once the host is heard (`heard` ends `late_at`)."""
+        return self.late_at is not None and (self.away_missing
+                                             or self.away_tries >= AWAY_TRIES)
 
     def woke(self, now):
         """The page is shown again, or the network is back: check at once."""
@@ -284,6 +308,7 @@ class Link(LinkSignal):
         todo = []
         if self.seated and (not self.online or now - self.stepped >= LATE_GAP_MS):
             self.late_at = now                # away itself: offline, or did not run
+            self.away_tries, self.away_missing = 0, False
         self.stepped = now
         if not self.online:
             self.was_offline = self.offline = True

@@ -252,12 +252,13 @@ def holder_plan(room_id, seat, players, host, sealed, new_id, secret):
     the room instead of handing it over, `Link.behind`): its share may still open the
     sealed room at `new_id` for the successor, which waits SHARE_WAIT_MS for a second share
     and deals the round again without one (issue 23, fault 4). The Handover when this page
-    holds a share for the first next id and names another seat the successor (role "guest",
+    holds a share for the first next id (epoch_after: a room already handed over goes on
+    from its epoch) and names another seat the successor (role "guest",
     `resume`, its `new_id` is `new_id`), else None: a page whose old list names itself never
     offers (and never takes the room over from here). Its share still goes only to a peer
     that proves it is that successor (`share_for`)."""
     try:
-        plan = Handover(room_id, seat, players, host, sealed, 1, secret)
+        plan = Handover(room_id, seat, players, host, sealed, epoch_after(room_id), secret)
     except (ValueError, TypeError):
         return None
     if plan.role != "guest" or not plan.resume or plan.new_id != new_id:

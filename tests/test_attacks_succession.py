@@ -1,0 +1,128 @@
+"""Attacks on succession, seats and the room id by a seated guest (the designate above all),
+a seat's previous person and a stranger at the room id, each driven through the product's
+own code (Link, GuestPhase, handover, Room). Each failed on the code before its fix;
+docs/protocol.md "Threat model" points here."""
+
+from ui.page.guest_phase import GuestPhase
+from ui.page.link import ATTEMPT_MS, LATE_GAP_MS, Link
+from ui.shared import handover as ho
+
+SECRET = "ab" * 16
+ROOM = "crisp-ABCDEFGHJK"
+
+
+def facts(link, now, **kw):
+    """The facts ui/page/guest_page.py gives GuestPhase.step, from a real Link."""
+    f = {"gone_ms": link.gone_ms, "successor_ms": 5000, "missing": link.missing,
+         "open": link.open, "failures": link.failures, "registered": True,
+         "quiet": link.host_quiet(now), "lost": link.host_lost(now), "leaving": False,
+         "behind": link.behind(now), "old_gone": link.old_room_gone(),
+         "saved_follow": None, "can_hand_over": True, "next_is_me": False}
+    f.update(kw)
+    return f
+
+
+def seated_link(now=0):
+    link = Link(now)
+    link.step(now)
+    link.opened(now)
+    link.joining(now)
+    link.heard(now, seated=True)
+    return link
+
+
+def woken(asleep_ms=60000):
+    """A seated page whose phone slept `asleep_ms` while its host was fine: its first step
+    back drops the dead channel, and it counts its host as gone and itself as behind."""
+    link = seated_link()
+    link.step(1000)
+    back = 1000 + LATE_GAP_MS + asleep_ms
+    link.step(back)
+    phase = GuestPhase()
+    phase.welcomed()
+    return link, phase, back
+
+
+# ---- E. the designate alone must not get a woken holder's share --------------------------
+
+def test_attack_e_a_woken_page_does_not_look_while_its_old_host_may_be_fine():
+    """The designate registers the first next id while the host is fine; a holder's phone
+    wakes after 30 s or more: `behind` and `lost` at once. Its look (with its share) must
+    wait until its old room is known gone: signaling says the id is free, or its own
+    attempts since it woke failed."""
+    link, phase, back = woken()
+    assert link.behind(back) and link.host_lost(back)
+    assert phase.step(back, facts(link, back)) == []          # no look: the host may be fine
+    t, looked = back, None
+    while looked is None and t < back + 60000:                 # its attempts never open
+        t += 250
+        link.step(t)
+        if phase.step(t, facts(link, t)) == ["look"]:
+            looked = t
+    assert looked is not None and looked - back >= ATTEMPT_MS   # not before one failed
+
+
+def test_attack_e_a_woken_page_whose_host_answers_never_looks_nor_offers():
+    """The host is fine: the woken page's attempt opens and the host proves itself. The page
+    never looks (the designate at the next id waits for a share for nothing)."""
+    link, phase, back = woken()
+    t, todo = back, []
+    while t < back + 60000:
+        t += 250
+        link.step(t)
+        if link.attempt_at is not None and t - link.attempt_at >= 500:
+            link.opened(t)
+        elif link.open and t % 1000 == 0:
+            link.heard(t)                                      # its pongs, proven
+            phase.host_heard()
+        todo += phase.step(t, facts(link, t))
+    assert "look" not in todo and "hand_over" not in todo
+
+
+def test_attack_e_the_signaling_server_saying_the_id_is_free_lets_it_look_at_once():
+    link, phase, back = woken()
+    link.lost(back + 200, missing=True)                       # peer-unavailable
+    assert phase.step(back + 250, facts(link, back + 250)) == ["look"]
+
+
+def test_attack_e_failures_and_a_free_id_from_before_the_sleep_do_not_count():
+    link = seated_link()
+    link.lost(500, missing=True)
+    link.lost(700)
+    link.lost(900)
+    back = 1000 + LATE_GAP_MS + 60000
+    link.step(back)
+    assert link.behind(back) and not link.old_room_gone()
+
+
+def test_attack_e_the_look_stops_the_moment_the_old_host_answers():
+    link, phase, back = woken()
+    link.lost(back + 200, missing=True)
+    assert phase.step(back + 250, facts(link, back + 250)) == ["look"]
+
+    class Look:
+        done = False
+
+        def stop(self):
+            self.done = True
+    look = Look()
+    phase.to("look", {"reload": False, "looker": look})
+    link.opened(back + 300)
+    link.heard(back + 400)                     # the old host, proven, speaks
+    phase.host_heard()
+    assert look.done and phase.phase == "seated"
+    assert not link.old_room_gone()
+
+
+def test_attack_e_a_holder_in_a_chained_room_still_offers_its_share_at_the_next_id():
+    """A room already handed over once (at <base>-h1-<tag>): a holder back from away looks
+    at the next id, epoch 2; holder_plan built its Handover with epoch 1 and never offered."""
+    players = [{"seat": s, "name": n, "connected": s != 0}     # Hana hosted before: away
+               for s, n in ((0, "Hana"), (1, "Ana"), (2, "Bea"), (3, "Cleo"))]
+    sealed = {"box": {"n": 3}, "share": "2:ff", "keys": {"2": "k" * 64}}
+    room = ho.room_id_after(ROOM, 1, SECRET)                   # hosted by Ana now
+    new_id = ho.room_id_after(room, 2, SECRET)
+    plan = ho.holder_plan(room, 3, players, 1, sealed, new_id, SECRET)
+    assert plan is not None and plan.successor == 2 and plan.new_id == new_id
+    assert ho.holder_plan(room, 3, players, 1, sealed, ho.room_id_after(room, 1, SECRET),
+                          SECRET) is None
