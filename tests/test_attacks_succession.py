@@ -3,9 +3,13 @@ a seat's previous person and a stranger at the room id, each driven through the 
 own code (Link, GuestPhase, handover, Room). Each failed on the code before its fix;
 docs/protocol.md "Threat model" points here."""
 
+import json
+
+from roomnet import Net
 from ui.page.guest_phase import GuestPhase
 from ui.page.link import ATTEMPT_MS, LATE_GAP_MS, Link
 from ui.shared import handover as ho
+from ui.worker.room import bot_maker
 
 SECRET = "ab" * 16
 ROOM = "crisp-ABCDEFGHJK"
@@ -93,6 +97,24 @@ def test_attack_e_failures_and_a_free_id_from_before_the_sleep_do_not_count():
     back = 1000 + LATE_GAP_MS + 60000
     link.step(back)
     assert link.behind(back) and not link.old_room_gone()
+    link.online = False                                        # attempts made offline
+    link.step(back + 250)
+    link.connecting(back + 250)
+    link.online = True
+    link.step(back + 250 + ATTEMPT_MS)
+    assert link.behind(back + 250 + ATTEMPT_MS) and not link.old_room_gone()
+
+
+def test_attack_e_an_attempt_the_host_left_unanswered_while_this_page_froze_counts():
+    """A page whose host froze first (its attempts unanswered) and which then froze itself:
+    the attempt it had begun fails once it runs again, and it may look at once (the
+    successor waits SHARE_WAIT_MS for its share)."""
+    link = seated_link()
+    link.lost(9000)                                            # the host went silent
+    assert link.step(9500) == ["connect"]                     # unanswered
+    back = 9500 + ATTEMPT_MS + 500                             # frozen since 9.5 s
+    link.step(back)
+    assert link.behind(back) and link.old_room_gone()
 
 
 def test_attack_e_the_look_stops_the_moment_the_old_host_answers():
@@ -126,3 +148,83 @@ def test_attack_e_a_holder_in_a_chained_room_still_offers_its_share_at_the_next_
     assert plan is not None and plan.successor == 2 and plan.new_id == new_id
     assert ho.holder_plan(room, 3, players, 1, sealed, ho.room_id_after(room, 1, SECRET),
                           SECRET) is None
+
+
+# ---- F. a seat's previous person must not take it back ------------------------------------
+
+PAGE = "cd" * 16
+
+
+def first_join(name, page):
+    return json.dumps({"type": "join", "v": 1, "name": name, "page": page})
+
+
+def a_table_with_ana_on_her_page():
+    """The host, Ana (her page's id PAGE) and a bot, the game started."""
+    net = Net(host="Hana", make_bot=bot_maker(5, 0.01))
+    net.host.join("Hana")
+    ana = net._client("a")
+    ana.page_id = PAGE
+    net.deliver(net.room.open("a", net.clock, peer="peer-ana"))
+    ana.connected()
+    ana.join("Ana")
+    net.host.host({"type": "add_bot", "level": "easy"})
+    net.host.host({"type": "start"})
+    assert net.room.game is not None and net.room.conns["a"] == 1
+    return net, ana
+
+
+def cleo_takes(net, seat):
+    cleo = net._client("w")
+    net.deliver(net.room.open("w", net.clock, peer="peer-cleo"))
+    cleo.connected()
+    cleo.watch()
+    cleo.sit("Cleo", seat)
+    net.host.host({"type": "approve", "seat": seat})
+    assert cleo.seat == seat and net.room.conns["w"] == seat
+    return cleo
+
+
+def old_page_tries(net, seat, cleo):
+    """Ana's old page id in a first join: it must not get the seat, nor Cleo's token, nor
+    kick Cleo."""
+    net.room.open("a2", net.clock, peer="peer-ana-2")
+    out = [(c, json.loads(t)) for c, t in net.raw("a2", first_join("Ana", PAGE))]
+    assert not any(m.get("token") == cleo.token for c, m in out), "Cleo's token leaked"
+    assert not any(m.get("code") == "taken_over" for c, m in out if c == "w")
+    assert net.room.conns.get("w") == seat and net.room.conns.get("a2") is None
+
+
+def test_attack_f_after_approve_the_seats_previous_page_cannot_take_it_back():
+    net, ana = a_table_with_ana_on_her_page()
+    net.close("a")                                          # Ana's phone died: away
+    net.clock += 30000
+    net.deliver(net.room.tick(net.clock))
+    cleo = cleo_takes(net, 1)
+    old_page_tries(net, 1, cleo)
+
+
+def test_attack_f_after_leave_the_seats_previous_page_cannot_take_it_back():
+    net, ana = a_table_with_ana_on_her_page()
+    ana.leave()                                             # a bot takes her seat
+    assert net.room.seats[1].bot is not None
+    cleo = cleo_takes(net, 1)
+    old_page_tries(net, 1, cleo)
+
+
+def test_attack_f_a_seat_that_lost_its_token_keeps_no_page_or_peer_id():
+    net, ana = a_table_with_ana_on_her_page()
+    assert net.room.seats[1].page == PAGE
+    ana.leave()
+    assert net.room.seats[1].page is None and net.room.seats[1].peer is None
+
+
+def test_attack_f_a_page_welcomed_with_a_token_never_sends_that_page_id_again():
+    """Only a page never welcomed may use its page id: once its welcome gave it a token,
+    a later first join of that page (after it left, say) is a new person."""
+    net, ana = a_table_with_ana_on_her_page()
+    sent = []
+    ana.send = sent.append
+    ana.token = None                                        # (it left: its token is gone)
+    ana.join("Ana")
+    assert json.loads(sent[-1]).get("page") != PAGE

@@ -193,6 +193,9 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         self.seat = seat
         if is_hex(msg.get("token"), 32):    # a first join's, or after a handover the fresh
             self.token = msg.get("token")    # one for a derived token (docs/protocol.md)
+            # welcomed: from now on it proves its seat with the token; a later first join of
+            # this page (after it left) is a new person, its page id opens nothing
+            self.page_id = None
         if msg.get("room") != self.room:
             # Seated in another room (a handover's new id): the old room's sealed box and
             # standby tokens never open or seat anyone here; the new host sends its own,

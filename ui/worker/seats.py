@@ -30,6 +30,8 @@ class Seat:
     played by a bot standing in (`stand_in`, a level) while that person is away."""
 
     def __init__(self, name, token, bot=None):
+        self.peer = None          # the PeerJS id whose first join made this seat (not saved)
+        self.page = None          # ... and the `page` id that join gave (not saved)
         self.name = name
         self.token = token
         self.bot = bot            # None or a bot level
@@ -44,10 +46,23 @@ class Seat:
         self.synced = None        # when its last `sync` was answered (ms)
         self.away_since = None    # when it went away (closed or silent), None while here
         self.wins = 0             # games this seat won in this room (kept across new_game)
-        self.peer = None          # the PeerJS id whose first join made this seat (not saved)
-        self.page = None          # ... and the `page` id that join gave (not saved)
         self.slow = False         # its link is slow, from the round trip its pings report
                                   # (ui/shared/linkspeed.py; not saved)
+
+    @property
+    def token(self):
+        """The seat's token (32 hex), or None (a bot's, a seat left for good)."""
+        return self._token
+
+    @token.setter
+    def token(self, token):
+        # A seat whose token changes has changed hands (`approve`), lost its person
+        # (`leave`) or had a derived token replaced: the ids of the first join that made it
+        # name nobody here any more (else the previous person's page takes it back,
+        # `same_person`, with the new person's token, and kicks them).
+        if token != getattr(self, "_token", None):
+            self.peer = self.page = None
+        self._token = token
 
     def to_dict(self):
         save = getattr(self.agent, "to_dict", None)
@@ -186,7 +201,8 @@ def same_person(room, peer, page):
     page, one person, whenever it joins again: a join that waited for the engine, a
     connection made afresh), or in the lobby the seat the same `peer` made (one Peer is one
     page). Never the host's seat or a bot's; a rejoin with a token goes through the seat
-    proof instead."""
+    proof instead. A seat's ids are its first person's only: a new token (`approve`,
+    `leave`, a derived one replaced, `Seat.token`) or a proven rejoin clears them."""
     for index, seat in enumerate(room.seats):
         if index == room.host or seat.bot is not None or seat.token is None:
             continue
@@ -227,6 +243,8 @@ def check_proof(room, conn, msg, now):
     seat = seat_of_token(room, token)
     if seat is None:                        # removed meanwhile
         raise BadMessage("no_seat", "that seat is gone")
+    # a proven page holds its token: its first join's ids open nothing any more
+    room.seats[seat].peer = room.seats[seat].page = None
     fresh = seat in room.derived
     if fresh:
         # a token derived at a handover, which the old host can derive too: this seat gets a
