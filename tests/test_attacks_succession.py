@@ -228,3 +228,96 @@ def test_attack_f_a_page_welcomed_with_a_token_never_sends_that_page_id_again():
     ana.token = None                                        # (it left: its token is gone)
     ana.join("Ana")
     assert json.loads(sent[-1]).get("page") != PAGE
+
+
+# ---- G. an impostor at the room id must not hold the handover off ---------------------------
+
+def seated_client():
+    import os
+    from ui.page.client import Client
+    client = Client(lambda text: None, nonce=lambda: os.urandom(16).hex())
+    client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "a" * 32,
+                               "room": ROOM, "host": 0, "succession": SECRET}), 0)
+    return client
+
+
+def test_attack_g_setup_and_pongs_from_an_impostor_never_stop_the_gone_clock():
+    """The host's tab closed (the PeerJS cloud frees its id); a stranger takes the id and
+    answers every join with `setup` and every ping with `pong`. The seated page's gone
+    clock runs on the host's last proven word: it counts the host gone after gone_ms, and
+    no join wait is re-armed by the impostor."""
+    from ui.page import early
+    from ui.page.link import PING_MS
+    client, link = seated_client(), seated_link()
+    link.lost(1000)                                            # the host's tab closed
+    setup = early.setup_of(early.answer(json.dumps({"type": "join", "v": 1, "name": "x"}),
+                                        "Hana", back=True)[0])
+    t, opened_at, gone_at = 1000, None, None
+    while t < 60000 and gone_at is None:
+        t += 250
+        for todo in link.step(t):
+            if todo == "connect":
+                opened_at = t + 100
+        if opened_at is not None and t >= opened_at:
+            opened_at = None
+            link.opened(t)
+            client.connected()
+            client.join("Ana", client.token, ROOM, "peer-ana")
+            link.joining(t)
+            early.wait_on(client, link, setup, t)             # the impostor's answer
+            armed = link.join_at
+        elif link.open and t % PING_MS == 0:
+            client.receive(json.dumps({"type": "pong", "v": 1, "t": t}), t)
+            early.wait_on(client, link, setup, t)
+            assert link.join_at == armed                       # no wait re-armed
+        if link.host_lost(t):
+            gone_at = t
+    assert gone_at is not None and gone_at - 1000 <= link.gone_ms + 1000, gone_at
+    assert client.setup is not None                            # (the banner may still say it)
+
+
+def test_a_first_joins_setup_still_waits_for_the_room_on_its_connection():
+    """A page with no token trusts the peer at the room id (trust on first use): the host
+    page's `setup` keeps its join waiting (ui/page/early.py), as before."""
+    import os
+    from ui.page import early
+    from ui.page.client import Client
+    client, link = Client(lambda text: None, nonce=lambda: os.urandom(16).hex()), Link(0)
+    link.connecting(0)
+    link.opened(10)
+    client.connected()
+    client.join("Gina")
+    link.joining(20)
+    setup = early.setup_of(early.answer(json.dumps({"type": "join", "v": 1, "name": "G"}),
+                                        "Hana")[0])
+    early.wait_on(client, link, setup, 5000)
+    assert link.join_at == 5000 and link.host_heard == 5000
+
+
+# ---- H. a fake version clash ---------------------------------------------------------------
+
+def bad_version(v):
+    return json.dumps({"type": "error", "v": v, "code": "bad_version", "protocol": v,
+                       "text": "another version", "host_name": "Mallory"})
+
+
+def test_attack_h_an_unproven_peer_cannot_say_the_hosts_game_is_another_version():
+    from ui.page.client import VERSION
+    client = seated_client()
+    client.connected()                                         # a rejoin: not proven yet
+    client.join("Ana", client.token, ROOM, "peer-ana")
+    client.receive(bad_version(VERSION + 1), 0)
+    assert client.version_clash is None
+
+
+def test_attack_h_a_trusted_welcome_clears_a_version_clash():
+    import os
+    from ui.page.client import VERSION, Client
+    client = Client(lambda text: None, nonce=lambda: os.urandom(16).hex())
+    client.connected()                                         # a first join: trusted
+    client.join("Gina")
+    client.receive(bad_version(VERSION + 1), 0)
+    assert client.version_clash is not None                    # (it may say so)
+    client.receive(json.dumps({"type": "welcome", "v": VERSION, "seat": 1, "token": "b" * 32,
+                               "room": ROOM, "host": 0, "succession": SECRET}), 1)
+    assert client.version_clash is None

@@ -167,11 +167,13 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         self.last_type = None
         if msg is None:
             return False
-        if not wire.current(msg):
-            return self._clash(msg)             # another build's room?
         kind = msg.get("type")
         if not self.trusted:
-            return self._unproven(kind, msg)
+            # (a version clash too: an unproven peer cannot say the host's game is another
+            # version; a first join's connection is trusted on first use and may)
+            return self._unproven(kind, msg) if wire.current(msg) else False
+        if not wire.current(msg):
+            return self._clash(msg)             # another build's room?
         self.last_heard = now
         self.status = "ok"                 # a message from the room: it is there
         if self.pause.since is not None:
@@ -227,6 +229,7 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         a restart's banner; `redealt` (a handover dealt this round again: the screens say
         why). True (the model changed)."""
         self._clear_reveals()
+        self.version_clash = None           # a trusted room seated this page: no clash
         self.error = None
         self.name_error = None
         self.restarting = False

@@ -88,13 +88,20 @@ def wait_on(client, link, setup, now):
     still being set up. The guest waits on this connection for its seat (`link.joining`
     re-arms the wait for a welcome; ui/page/link.py) and its banner names the host: a seated
     guest (a reloaded host's) the host it knows, not the message's name. Never a sign of an
-    impostor: nothing of the room's state comes with it."""
+    impostor: nothing of the room's state comes with it. But nothing proves it either: on a
+    connection not proven yet (`client.trusted` False: a seated page's rejoin, before the
+    seat proof) it only names the banner: it is no word from the host for the gone clock
+    and re-arms no wait (a stranger holding the room id once the host's tab closed answers
+    `setup` too, and held every seated page off the handover). A first join (trust on
+    first use) waits as before."""
     known = None
     if client.seat is not None and 0 <= client.host_seat < len(client.players):
         host = client.players[client.host_seat]
         known = host.get("name") if isinstance(host, dict) else None
     client.setup = {"host": known if isinstance(known, str) and known else setup["host"],
                     "back": setup["back"]}
+    if not client.trusted:
+        return
     link.heard(now)
     if link.join_at is not None:      # (a setup before this page joined arms no wait)
         link.joining(now)
