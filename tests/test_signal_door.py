@@ -267,3 +267,36 @@ def test_turn_credentials_are_rate_limited_per_address(deployed):
     got = [turn(deployed.port, client="203.0.113.30")[0] for _ in range(14)]
     assert got[:10] == [200] * 10 and set(got[10:]) == {429}
     assert turn(deployed.port, client="203.0.113.31")[0] == 200       # someone else: fine
+
+
+def test_with_its_own_certificate_it_speaks_tls(tmp_path):
+    """--cert/--key (no proxy): https for the id, wss for the websocket."""
+    import shutil
+    import ssl
+    import subprocess
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is missing")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-keyout", str(tmp_path / "key.pem"),
+                    "-out", str(tmp_path / "cert.pem")], check=True, capture_output=True)
+    s = Server(tmp_path, "--signal-only", "--cert", str(tmp_path / "cert.pem"),
+               "--key", str(tmp_path / "key.pem"), "--origin", PAGE)
+    try:
+        context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+        context.check_hostname = False
+        raw = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+        tls = context.wrap_socket(raw)
+        key = base64.b64encode(os.urandom(16)).decode()
+        tls.sendall(("GET /peerjs/peerjs?key=peerjs&id=%s&token=t HTTP/1.1\r\nHost: 127.0.0.1:%d"
+                     "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+                     "Sec-WebSocket-Version: 13\r\nOrigin: %s\r\n\r\n"
+                     % (rid(1), s.port, key, PAGE)).encode())
+        data = b""
+        while b"OPEN" not in data:
+            chunk = tls.recv(4096)
+            assert chunk, data
+            data += chunk
+        assert data.startswith(b"HTTP/1.1 101")
+        tls.close()
+    finally:
+        s.stop()
