@@ -6,10 +6,13 @@ its fix; docs/protocol.md "Threat model" points here, one row per test."""
 
 import json
 
+import pytest
+
 from crisp_core import verify
-from roomnet import Net, room_of_three
+from roomnet import Net, play_out, room_of_three
 from test_fairplay import play_round
-from ui.worker.room import CONTRIBUTE_MS, LOCAL
+from ui.page.results_model import fair_alarm
+from ui.worker.room import CONTRIBUTE_MS, LOCAL, Room
 
 
 class Tampered(Net):
@@ -220,6 +223,136 @@ def test_attack_3_a_commitment_left_undealt_for_the_next_one_is_a_mismatch():
     net.host.host({"type": "next_round"})
     for client in guests(net):
         assert client.verdict["what"] == "again", client.verdict
+
+
+class ReDealsOverALobby(Tampered):
+    """Re-deals round 1 until it likes the deal, hiding each try behind a new game: a fake
+    commitment the pages answer, its `fair` (the deal "came"), a new game's lobby, then the
+    real commitment. `shift`: 1 renumbers the room's deals past the fake one (a fresh
+    number), 0 reuses it. `tries`: how many re-deals before the real one."""
+
+    def __init__(self, shift, tries=3):
+        Tampered.__init__(self)
+        self.shift = shift
+        self.tries = tries
+
+    def outgoing(self, conn, msg):
+        kind = msg.get("type")
+        if kind in ("commit", "fair") and conn != LOCAL and msg["round"] == 1:
+            deal = msg["deal"] + self.shift * self.tries
+            out = []
+            if kind == "commit":
+                for k in range(self.tries):
+                    number = msg["deal"] + self.shift * k
+                    fake = "%02x" % (0x31 + k) * 32
+                    out += [dict(msg, deal=number, commitment=fake),
+                            dict(type="fair", v=1, round=1, deal=number, commitment=fake,
+                                 contributions=[], skipped=[], dealer=0,
+                                 options=dict(self.room.options, players=3),
+                                 scores=[0, 0, 0], start=self.clock,
+                                 players=["Host", "Ana", "Bea"]),
+                            dict(self.last(conn, "lobby"), started=False)]
+            return out + [dict(msg, deal=deal)]
+        return [msg]
+
+
+@pytest.mark.parametrize("shift", [0, 1])
+def test_attack_3_a_re_deal_behind_a_new_games_lobby_is_a_mismatch(shift):
+    """A page's memory of the commitments it answered lasts the whole room, new games
+    included: a `fair` for the dropped commitment and a new game's lobby do not make the
+    next commitment a fresh one (its number is one already answered, or the answered one
+    never came to its round's end)."""
+    net = tampered_room(lambda: ReDealsOverALobby(shift))
+    net.host.host({"type": "start"})
+    for client in guests(net):
+        assert client.verdict is not None and client.verdict["what"] == "again", client.verdict
+        assert verify.check(client.record)["what"] == "again"
+    play_round(net, (LOCAL, "a", "b"))
+    for client in guests(net):
+        assert client.verdict["ok"] is False and client.verdict["what"] == "again"
+
+
+def test_attack_3_an_honest_new_game_after_game_over_verifies_every_round():
+    """The room's deals are numbered across its games (`deal`, never reused in a room): a
+    new game's round 1 is a new deal, and the page, which keeps what it answered all along,
+    checks it as any other."""
+    from test_room import host_ana_and_a_bot, play_to_game_over
+    net, _ = host_ana_and_a_bot(target=50)
+    ana = net.clients["a"]
+    seen = []
+
+    def check():
+        if ana.verdict is not None and ana.verdict not in seen:
+            seen.append(ana.verdict)
+    for _ in range(2):
+        net.host.host({"type": "start"})
+        deals = [m["deal"] for m in net.received("a", "commit")]
+        assert deals == list(range(1, len(deals) + 1))
+        play_out(net, (LOCAL, "a"), lambda: check() or net.host.view["phase"] == "game_over")
+        check()
+        net.host.host({"type": "new_game"})
+    assert seen and all(v["ok"] for v in seen), [v for v in seen if not v["ok"]]
+    assert len({(v["round"], id(v)) for v in seen}) >= 2
+    saved = Room.from_dict(json.loads(json.dumps(net.room.to_dict())))
+    assert saved.deal.deals == net.room.deal.deals > 2
+
+
+# ---- 4b. a commitment with no proof ---------------------------------------------------------
+
+class HidesTheProof(Tampered):
+    """Commits (and, with `fair`, sends the round's start) but never the proof: the secret
+    stays hidden, so nothing can be checked."""
+
+    def __init__(self, fair=True):
+        Tampered.__init__(self)
+        self.fair = fair
+
+    def outgoing(self, conn, msg):
+        if msg.get("type") == "proof" or (msg.get("type") == "fair" and not self.fair):
+            return []
+        return [msg]
+
+
+@pytest.mark.parametrize("fair", [True, False])
+def test_attack_4_a_round_that_ends_with_no_proof_says_it_was_not_checked(fair):
+    net = tampered_room(lambda: HidesTheProof(fair))
+    net.host.host({"type": "start"})
+    if not fair:
+        # a commitment and views, but no round start: not checkable, said at once
+        for client in guests(net):
+            assert client.verdict["what"] == "unproven", client.verdict
+    play_round(net, (LOCAL, "a", "b"))
+    for client in guests(net):
+        assert client.view["phase"] in ("round_over", "game_over")
+        assert client.verdict["round"] == 1 and client.verdict["what"] == "unproven"
+        assert client.verdict["ok"] is False
+        assert fair_alarm(client, client.view) == "unproven"
+        assert verify.check(client.record)["what"] in ("record", "unproven")
+
+
+def test_attack_4_an_honest_round_never_shows_unchecked_before_its_proof():
+    """The room sends a round's proof before the views that end it (and to a rejoining
+    page before its view), so no page ever sees the end of an honest round unchecked."""
+    net = room_of_three()
+    net.host.host({"type": "start"})
+    verdicts = []
+    for conn in ("a", "b"):
+        client = net.clients[conn]
+        receive = client.receive
+
+        def spy(text, now, client=client, receive=receive):
+            out = receive(text, now)
+            if client.verdict is not None:
+                verdicts.append(client.verdict["what"] if not client.verdict["ok"] else "ok")
+            return out
+        client.receive = spy
+    play_round(net, (LOCAL, "a", "b"))
+    assert verdicts and set(verdicts) == {"ok"}, verdicts
+    token = net.clients["b"].token
+    net.close("b")
+    again = net.guest("b2", "Bea", token)
+    assert again.view["phase"] in ("round_over", "game_over")
+    assert again.verdict["ok"] is True, again.verdict
 
 
 # ---- 4. no commitment at all ---------------------------------------------------------------------

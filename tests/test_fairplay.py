@@ -413,12 +413,15 @@ def test_a_hostile_proof_or_fair_message_never_crashes_a_page():
         client = Client(sent.append, entropy=lambda: "ab" * 16)
         client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "t",
                                    "room": "r"}), 0)
-        client.receive(json.dumps({"type": "commit", "v": 1, "round": 1,
+        client.receive(json.dumps({"type": "commit", "v": 1, "round": 1, "deal": 1,
                                    "commitment": "00" * 32}), 0)
-        client.receive(json.dumps(dict(fair, type="fair", v=1, round=1)), 0)
+        client.receive(json.dumps(dict(fair, type="fair", v=1, round=1, deal=1)), 0)
         for proof in ({"part": 0, "parts": 2, "actions": "x", "secret": 5},
                       {"part": 1, "parts": 2, "actions": [[1e300, "act", {}, []]] * 3}):
             client.receive(json.dumps(dict(proof, type="proof", v=1, round=1)), 0)
+        client.receive(json.dumps({"type": "view", "v": 1, "n": 1, "events": [],
+                                   "players": [], "view": {"round": 1,
+                                                           "phase": "round_over"}}), 0)
         assert client.verdict["ok"] is False and client.verdict["what"] in verify.KINDS
     assert json.loads(sent[0])["type"] == "contribute"
     # a proof of a round far beyond the table's clock stays cheap to check

@@ -616,7 +616,8 @@ def test_a_round_dealt_again_or_not_committed_is_said_at_once_and_on_the_results
     rnd = m.view["round"]
     tree, ctx = show(m)
     assert find(tree, "fair-alarm") is None
-    for what, words in (("again", "dealt this round again"), ("uncommitted", "not checked")):
+    for what, words in (("again", "dealt this round again"), ("uncommitted", "not checked"),
+                        ("unproven", "not checked")):
         m.verdict = {"round": rnd, "ok": False, "skipped": [], "what": what, "saw": [],
                      "expected": [], "detail": "x"}
         tree, ctx = show(m)
@@ -634,6 +635,11 @@ def test_a_round_dealt_again_or_not_committed_is_said_at_once_and_on_the_results
     tree, ctx = show(m)
     assert find(tree, "fair-alarm") is None and find(tree, "round-verified") is None
     assert "not checked" in text_of(find(tree, "round-unchecked"))
+    m.verdict = dict(m.verdict, what="unproven")          # ended with no proof: the same words
+    tree, ctx = show(m)
+    node = find(tree, "round-unchecked")
+    assert node["attrs"]["data-what"] == "unproven" and "not checked" in text_of(node)
+    assert "no se comprueba" in text_of(find(show(m, lang="es")[0], "round-unchecked"))
     m.verdict = dict(m.verdict, what="test_deck")
     tree, ctx = show(m)
     assert "test deck" in text_of(find(tree, "round-test-deck")).lower()

@@ -101,7 +101,9 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         self.fair = {}          # round -> what this page saw of that round's commitment
         self.dialed = None      # the room id this page joined (its own, never the host's word)
         self.committed = {}     # room id -> the highest round this page answered a commit of
-        self.pending = None     # (room, round): a commitment answered, its deal not yet here
+        self.pending = None     # (room, deal, round, commitment, welcomes): answered, its
+                                # round not ended yet (ui/page/fairplay.py)
+        self.welcomes = 0       # welcomes this page got (each a (re)join)
         self._segment = True    # the next view starts a new segment of observed events
         self.verdict = None
         self.record = None
@@ -215,6 +217,7 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         # A (re)seat: the views that follow start over (the room replays the round's log).
         self.fresh = True
         self._segment = True
+        self.welcomes += 1        # the fair-play checks: was this page away since it answered?
         self.log = []
         return self._seated(msg)
 

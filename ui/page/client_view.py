@@ -73,7 +73,7 @@ class ViewSide:
         if self.screen != "gone":
             self.screen = "table"
         self._batch += 1
-        fairplay.observe(self, view.get("round"), msg.get("events") or [])
+        fairplay.observe(self, view.get("round"), msg.get("events") or [], view.get("phase"))
         for event in msg.get("events") or []:
             if not isinstance(event, dict):
                 continue

@@ -3,22 +3,29 @@ Client does with `commit`, `fair` and `proof`, and with each view's events, to r
 round with the engine at its end (crisp_core.verify) and say whether it holds.
 
 Plain functions on the Client (`c`); MicroPython-compatible. State kept on the Client:
-  c.fair       {round: entry}: this round's and the last's (below)
-  c.committed  {room id: the highest round this page answered a commitment for there}
-  c.pending    (room id, round): a commitment it answered whose deal has not come yet
+  c.fair       {round: entry}: this game's rounds, this one and the last (below)
+  c.committed  {room id: the highest deal number this page answered or saw dealt there}: kept
+               for the whole room, new games included (the room never numbers two deals
+               alike)
+  c.pending    (room id, deal, round, commitment, welcomes): the last commitment this page
+               answered (and how many welcomes it had then), until its round ends (a
+               `round_over` seen); also kept over a new game's lobby
   c.verdict, c.record: the round's check and its record (docs/protocol.md)
 The room id is the one this page dialed (`c.dialed`, from `Client.join`), never what the host
 says, so that a host cannot name a new room to commit a round again.
 
-What a host running changed code cannot do here (issue 18; tests/test_attacks.py):
+What a host running changed code cannot do here (tests/test_attacks.py):
 - drop this page's number and still show `round-verified`: the page that sent one must find
   it used or its own seat named as skipped (crisp_core.verify, `contribution`);
-- deal a round again until it likes the deal: a page answers one commitment per (room, round)
-  and a second one, or a new round's while the last answered one was never dealt, or a new
-  game while one was waiting, is a mismatch at once (`again`), kept in the record;
+- deal a round again until it likes the deal: a page answers each deal number once in a
+  room, and a second commitment (for a number it answered, or while the round of the one it
+  answered never ended: a `fair` and a new game's lobby do not end it) is a mismatch at once
+  (`again`), kept in the record;
 - deal with no commitment: a seated guest expects one before a round's first view, else it
   says at once that the round is not checked (`uncommitted`; a test build's stacked deck:
-  `test_deck`).
+  `test_deck`);
+- keep the proof: a round seen without its start (`fair`), or ended without its proof, is not
+  checked, said as such (`unproven`).
 """
 
 from ui.shared.wire import is_hex, is_int
@@ -30,7 +37,9 @@ _DETAILS = {
     "again": "the host committed to this round again: it dealt the round again",
     "uncommitted": "the host's shuffle was not committed: this round is not checked",
     "test_deck": "a test deck: the round was stacked, not shuffled, and is not checked",
+    "unproven": "the host did not show its shuffle: this round is not checked",
 }
+ENDS = ("round_over", "game_over")
 
 
 def where(c):
@@ -59,48 +68,69 @@ def entry_for(c, number):
 def _fresh(room):
     return {"commit": None, "commits": [], "room": room, "sent": None, "info": None,
             "segments": [], "proof": {}, "done": False, "bots": None, "host": None,
-            "alarm": None}
+            "alarm": None, "deal": None, "ended": False}
 
 
 def reset(c):
-    """Back in the lobby (a new game): the old game's checks go, but not a commitment this
-    page answered whose deal never came: a new game started over it is a round dealt again."""
-    pending = c.pending
-    keep = None
-    if pending is not None and pending[0] == where(c) and pending[1] in c.fair:
-        keep = (pending[1], c.fair[pending[1]])
+    """Back in the lobby (a new game): the old game's checks go; what this page answered in
+    this room stays (`committed`, `pending`): a new game started over a commitment whose
+    round never ended is a round dealt again."""
     c.fair = {}
     c.verdict = None
     c.record = None
-    if keep is None:
-        c.committed.pop(where(c), None)
-        c.pending = None
-    else:
-        c.fair[keep[0]] = keep[1]
 
 
-def observe(c, number, events):
+def _open(c, here):
+    """The commitment this page answered in room `here` whose round has not ended, or None."""
+    pending = c.pending
+    return pending if pending is not None and pending[0] == here else None
+
+
+def observe(c, number, events, phase=None):
     """Keep every event this page receives, by round, for the check at the round's end:
     one segment per (re)join (after a rejoin the room replays only the last events). A
-    seated guest's first view of a round with no commitment for it here says so at once."""
+    seated guest's first view of a round with no commitment for it here, or with no start
+    (`fair`), says so at once. `phase`: the view's; the round's end (`ENDS`, or a
+    `round_over` event) checks the round, or says it is not checked with no proof here."""
     if not is_int(number):
         return
     entry = entry_for(c, number)
-    if checks(c) and entry["alarm"] is None and (entry["commit"] is None
-                                                  or entry["room"] != where(c)):
-        entry["alarm"] = "test_deck" if c.test_build else "uncommitted"
-        _alarm(c, number, entry, entry["alarm"])
+    if checks(c) and entry["alarm"] is None:
+        if entry["commit"] is None or entry["room"] != where(c):
+            entry["alarm"] = "test_deck" if c.test_build else "uncommitted"
+            _alarm(c, number, entry, entry["alarm"])
+        elif entry["info"] is None:
+            entry["alarm"] = "unproven"
+            _alarm(c, number, entry, "unproven")
     if c._segment or not entry["segments"]:
         entry["segments"].append([])
         c._segment = False
     kept = sum([len(seg) for seg in entry["segments"]])
+    ended = phase in ENDS
     for event in events:
         if isinstance(event, dict) and kept < OBSERVED_MAX:
             entry["segments"][-1].append(event)
             kept += 1
-        if isinstance(event, dict) and event.get("type") == "round_over" \
-                and c.pending is not None and c.pending[1] <= number:
-            c.pending = None                 # that round was played out: nothing waits
+        if isinstance(event, dict) and event.get("type") == "round_over":
+            ended = True
+    if ended:
+        _ended(c, number, entry)
+
+
+def _ended(c, number, entry):
+    """The round's end seen here: the commitment this page answered for it (or before it)
+    no longer waits; the round is checked if its proof is here, else said not checked."""
+    entry["ended"] = True
+    pending = _open(c, where(c))
+    if pending is not None and is_int(entry["deal"]) and pending[1] <= entry["deal"]:
+        c.pending = None                     # that round was played out: nothing waits
+    if entry["done"]:
+        return
+    if _proven(entry):
+        _check(c, number, entry)
+    elif checks(c) and entry["alarm"] is None:
+        entry["alarm"] = "unproven"
+        _alarm(c, number, entry, "unproven")
 
 
 def receive(c, kind, msg):
@@ -110,7 +140,7 @@ def receive(c, kind, msg):
     if not is_int(number):
         return False
     if kind == "commit":
-        return _commit(c, number, msg.get("commitment"))
+        return _commit(c, number, msg.get("deal"), msg.get("commitment"))
     entry = entry_for(c, number)
     if kind == "fair":
         _fair(c, number, entry, msg)
@@ -118,11 +148,13 @@ def receive(c, kind, msg):
     return _proof(c, number, entry, msg)
 
 
-def _commit(c, number, commitment):
-    """Before the deal: answer at once with this page's contribution, once for each (room,
-    round). Another commitment for a round this page answered, for an earlier round, or for
-    a new round while the last one answered was never dealt: the host deals again."""
-    if not is_hex(commitment, 64):
+def _commit(c, number, deal, commitment):
+    """Before the deal: answer at once with this page's contribution, once for each deal
+    number in a room (`deal`: the room's count of commitments, new games included). A
+    commitment for a deal number this page answered or saw dealt, another one for this game's
+    round, or one while the round of the last one it answered never ended: the host deals
+    again. A commitment with no deal number is not answered (its round: `uncommitted`)."""
+    if not is_hex(commitment, 64) or not is_int(deal) or deal < 1:
         return False
     here = where(c)
     entry = entry_for(c, number)
@@ -130,58 +162,67 @@ def _commit(c, number, commitment):
         if entry["commit"] is not None or entry["room"] is not None:
             entry.update(_fresh(here))       # a handover's new room deals this round anew
         entry["room"] = here
-    if entry["commit"] == commitment:
+    if entry["commit"] == commitment and entry["deal"] == deal:
         return False                         # the same one again: nothing new
     top = c.committed.get(here)
-    pending = c.pending
-    left = (pending is not None and pending[0] == here and pending[1] != number
-            and (c.fair.get(pending[1]) or {}).get("alarm") is None)
-    again = entry["commit"] is not None or (top is not None and number <= top) or left
-    if again:
-        if pending is not None and pending[0] == here and pending[1] in c.fair:
-            for old in c.fair[pending[1]]["commits"]:
-                if old not in entry["commits"]:
-                    entry["commits"].insert(0, old)
-        if commitment not in entry["commits"]:
-            entry["commits"].append(commitment)
-        if entry["commit"] is None:
-            entry["commit"] = entry["commits"][0]
-        entry["alarm"] = "again"
-        _alarm(c, number, entry, "again")
+    pending = _open(c, here)
+    left = pending is not None and pending[1] != deal
+    if entry["commit"] is not None or (top is not None and deal <= top) or left:
+        _again(c, number, entry, commitment, pending)
         return True
     entry["commit"] = commitment
     entry["commits"] = [commitment]
+    entry["deal"] = deal
     entry["bots"] = [p.get("seat") for p in c.players
                      if isinstance(p, dict) and p.get("bot") and is_int(p.get("seat"))]
     entry["host"] = c.host_seat
-    c.committed[here] = number
+    c.committed[here] = deal
     if c.entropy is not None and not c.is_host:
         entry["sent"] = c.entropy()
-        c.pending = (here, number)
+        c.pending = (here, deal, number, commitment, c.welcomes)
         c._send({"type": "contribute", "round": number, "value": entry["sent"]})
     return False
 
 
+def _again(c, number, entry, commitment, pending):
+    """The host committed again (`commitment`) over one this page answered (`pending`, or
+    this round's): `again` at once, and every commitment in the record."""
+    if pending is not None and pending[3] not in entry["commits"]:
+        entry["commits"].insert(0, pending[3])
+    if is_hex(commitment, 64) and commitment not in entry["commits"]:
+        entry["commits"].append(commitment)
+    if entry["commit"] is None and entry["commits"]:
+        entry["commit"] = entry["commits"][0]
+    if entry["alarm"] != "again":
+        entry["alarm"] = "again"
+        _alarm(c, number, entry, "again")
+
+
 def _fair(c, number, entry, msg):
-    """The round's start, just before its deal (or a rejoin's first view)."""
+    """The round's start, just before its deal (or a rejoin's first view). A start with no
+    deal number is none (the round is then `unproven`)."""
     here = where(c)
     commitment = msg.get("commitment")
+    deal = msg.get("deal")
+    if not is_int(deal) or deal < 1:
+        return
     if entry["room"] != here:
         # the round moved with the room (a sealed handover: the same commitment goes on)
         if entry["commit"] is not None and commitment != entry["commit"]:
             entry.update(_fresh(here))
         entry["room"] = here
+    if _dealt_again(c, here, deal, commitment):
+        _again(c, number, entry, commitment, _open(c, here))
+        return
     entry["info"] = msg
+    c.committed[here] = max(c.committed.get(here) or 0, deal)
     if entry["commit"] is None and is_hex(commitment, 64):
         entry["commit"] = commitment         # joined after the commitment
         entry["commits"] = [commitment]
+        entry["deal"] = deal
     elif entry["commit"] is not None and commitment != entry["commit"]:
         # dealt from another commitment than the one this page answered: dealt again
-        if is_hex(commitment, 64) and commitment not in entry["commits"]:
-            entry["commits"].append(commitment)
-        if entry["alarm"] is None:
-            entry["alarm"] = "again"
-            _alarm(c, number, entry, "again")
+        _again(c, number, entry, commitment, None)
         return
     if entry["bots"] is None:
         # joined after the commitment: who hosted when it came is not known here (after a
@@ -190,8 +231,24 @@ def _fair(c, number, entry, msg):
         entry["bots"] = [p.get("seat") for p in c.players
                          if isinstance(p, dict) and p.get("bot") and is_int(p.get("seat"))]
         entry["host"] = None
-    if c.pending == (here, number):
-        c.pending = None                     # dealt: the commitment this page answered
+
+
+def _dealt_again(c, here, deal, commitment):
+    """True when a round's start (`deal`, `commitment`) is a deal this page must refuse: not
+    the commitment it answered for that number, a number below the highest it knows, or a
+    later deal while the round of the one it answered never ended (unless this page was
+    welcomed again since it answered: it was away, and may have missed that round's end)."""
+    pending = _open(c, here)
+    top = c.committed.get(here)
+    if pending is not None and deal == pending[1]:
+        return commitment != pending[3]
+    if top is not None and deal < top:
+        return True
+    if pending is not None and deal > pending[1]:
+        if c.welcomes <= pending[4]:
+            return True
+        c.pending = None                     # away over its end: nothing waits now
+    return False
 
 
 def _proof(c, number, entry, msg):
@@ -201,16 +258,29 @@ def _proof(c, number, entry, msg):
             or not 0 <= part < parts <= PROOF_PARTS_MAX):
         return False
     entry["proof"][part] = msg
-    if len(entry["proof"]) < parts or entry["info"] is None:
-        return False
+    if not _proven(entry) or not entry["ended"]:
+        return False                         # checked at the round's end (`_ended`)
+    _check(c, number, entry)
+    return True
+
+
+def _proven(entry):
+    """True when all of the round's proof and its start are here."""
+    parts = entry["proof"].get(0, {}).get("parts") if 0 in entry["proof"] else None
+    return (is_int(parts) and entry["info"] is not None
+            and all(k in entry["proof"] for k in range(parts)))
+
+
+def _check(c, number, entry):
+    """Check the round (its proof and its end are here), once."""
     entry["done"] = True
+    parts = entry["proof"][0]["parts"]
     try:
         _verify(c, number, entry, parts)
     except Exception as e:        # a bug or a host's garbage: a loud mismatch, no crash
         c.verdict = {"round": number, "ok": False, "skipped": [], "what": "record",
                      "detail": "the check failed: " + type(e).__name__,
                      "saw": [], "expected": []}
-    return True
 
 
 def record_of(c, number, entry, parts=0):

@@ -100,7 +100,7 @@ def tally(model, ctx):
                             for w, s, name, bot in rows]))
 
 
-FAIR_WHATS = ("record", "uncommitted", "again", "commitment", "contribution", "log", "deal",
+FAIR_WHATS = ("record", "uncommitted", "unproven", "again", "commitment", "contribution", "log", "deal",
               "peek", "draw", "jack", "queen", "discard", "recycle", "hands", "event")
 
 
@@ -128,11 +128,12 @@ def fair_tree(fair, info, ctx):
     if fair.get("what") == "test_deck":
         return h("div", {"class": "fair ok", "data-testid": "round-test-deck", "role": "status"},
                  h("p", None, ctx.t("fair_test_deck")))
-    if fair.get("what") == "uncommitted":
+    if fair.get("what") in ("uncommitted", "unproven"):
+        # not checked: no commitment, or no proof (or no round start) from the host
         return h("div", {"class": "fair bad", "data-testid": "round-unchecked", "role": "alert",
-                         "data-what": "uncommitted"},
+                         "data-what": fair["what"]},
                  h("p", {"class": "fair-title"}, icon("warning", "fair-mark"), " ",
-                   ctx.t("fair_what_uncommitted")), save)
+                   ctx.t("fair_what_" + fair["what"])), save)
     what = fair.get("what") if fair.get("what") in FAIR_WHATS else "event"
     saw = " ".join([c for c in fair.get("saw") or [] if isinstance(c, str)]) or "\u2014"
     expected = " ".join([c for c in fair.get("expected") or [] if isinstance(c, str)]) or "\u2014"

@@ -11,7 +11,7 @@ from crisp_core.checks import is_int, is_number
 # A saved room (ui/worker/saves.py `to_dict`): its fields, those older saves may lack, and a
 # seat's.
 SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
-SAVED_OPTIONAL = ("fair", "history", "games", "host", "succession",
+SAVED_OPTIONAL = ("fair", "deals", "history", "games", "host", "succession",
                   "seal_n", "seal_checks", "opened", "derived", "standby_check",
                   "lang", "deck_once")   # comeback.saved_keep
 SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")

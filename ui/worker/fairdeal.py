@@ -26,7 +26,8 @@ def load(data):
         return None
     try:
         ok = (is_hex(data["secret"], 2 * shuffle.SECRET_BYTES)
-              and is_int(data["round"]) and is_number(data["deadline"])
+              and is_int(data["round"]) and is_int(data["deal"]) and data["deal"] >= 1
+              and is_number(data["deadline"])
               and isinstance(data["asked"], list) and all(is_int(i) for i in data["asked"])
               and isinstance(data["contributions"], list)
               and all(isinstance(c, list) and len(c) == 2 and is_int(c[0])
@@ -46,16 +47,27 @@ def load(data):
 class FairDeal:
     """The committed shuffle of one room. `room`: the Room it deals for (its seats, game,
     options and outbox). `state`: None, or the commitment of this round (or of the next
-    deal while it waits for contributions: `dealt` False)."""
+    deal while it waits for contributions: `dealt` False). `deals`: how many commitments
+    this room has made, new games included: each commitment's `deal` number, never used
+    twice in a room (a page answers each number once)."""
 
     def __init__(self, room):
         self.room = room
         self.state = None
+        self.deals = 0
         self.cheat = None         # test builds only: "hand" | "deck", a host that cheats
 
     def reset(self):
-        """A new game: no commitment."""
+        """A new game: no commitment (the count of deals goes on)."""
         self.state = None
+
+    def restore(self, state, deals):
+        """A saved room's fair deal (`state` checked by `load`, `deals` its saved count: a
+        number, else 0): the count never falls below the commitment's own number."""
+        self.state = state
+        self.deals = deals if is_int(deals) and deals >= 0 else 0
+        if state is not None:
+            self.deals = max(self.deals, state["deal"])
 
     def waiting_deal(self):
         """True while a deal waits for contributions (the lobby is closed meanwhile)."""
@@ -93,14 +105,16 @@ class FairDeal:
         room = self.room
         secret = secrets.token_hex(shuffle.SECRET_BYTES)
         number = 1 if room.game is None else room.game.round + 1
+        self.deals += 1
         asked = [index for index, seat in enumerate(room.seats)
                  if index != room.host and seat.bot is None and seat.stand_in is None
                  and seat.conn is not None and seat.away_since is None]
-        self.state = {"round": number, "secret": secret,
+        self.state = {"round": number, "deal": self.deals, "secret": secret,
                       "commitment": shuffle.commitment(secret), "asked": asked,
                       "contributions": [], "deadline": now + CONTRIBUTE_MS, "dealt": False,
                       "info": None}
-        msg = wire.message("commit", round=number, commitment=self.state["commitment"])
+        msg = wire.message("commit", round=number, deal=self.deals,
+                           commitment=self.state["commitment"])
         out = [(seat.conn, msg) for seat in room.seats if seat.conn is not None]
         if not self.waiting():
             out += self.deal(now)
@@ -145,7 +159,7 @@ class FairDeal:
         game = room.game
         given = [item[0] for item in fair["contributions"]]
         fair["info"] = {
-            "round": game.round, "commitment": fair["commitment"],
+            "round": game.round, "deal": fair["deal"], "commitment": fair["commitment"],
             "contributions": [list(item) for item in fair["contributions"]],
             "skipped": [index for index in fair["asked"] if index not in given],
             "dealer": game.dealer, "options": dict(game.options),
@@ -164,7 +178,8 @@ class FairDeal:
     def proof(self, events):
         """At the end of a round dealt from a commitment (`events` hold its round_over):
         reveal the secret and the round's inputs in order with their times (the engine's
-        journal), to every seat."""
+        journal), to every seat, before the views that end the round (so that a page never
+        sees the end of a round before its proof)."""
         if not self.dealt() or not any(e.get("type") == "round_over" for e in events):
             return []
         msgs = self.proof_messages()
@@ -181,16 +196,17 @@ class FairDeal:
                 for i in range(parts)]
 
     def replay(self):
-        """What a (re)joining seat gets about the round's commitment: ([the `fair` message
-        before its view], [the proof after it once the round is over])."""
+        """What a (re)joining seat gets about the round's commitment before its view: the
+        `fair` message, then the proof once the round is over (a page checks the round when
+        it has both the proof and the round's end; a round that ends with no proof here is
+        not checked)."""
         game = self.room.game
         if not self.dealt() or self.state["round"] != game.round:
-            return [], []
+            return []
         before = [wire.message("fair", **self.state["info"])]
-        after = []
         if game.phase in ("round_over", "game_over"):
-            after = self.proof_messages()
-        return before, after
+            before += self.proof_messages()
+        return before
 
     def cheat_now(self):
         """Test builds only (`?cheat=`): a host that cheats after committing, to show that

@@ -21,13 +21,13 @@ def after_change(room, events, now):
     receive, and the round's proof when it ended (FairDeal)."""
     room._record(events)
     room.deal.cheat_now()
-    return views(room, events, now) + room.deal.proof(events)
+    return room.deal.proof(events) + views(room, events, now)
 
 
 def views(room, events, now, replay_to=None, only=None, people=False):
     """Every seat's view (only seat `only`'s when given), with its share of `events`; seat
-    `replay_to` gets the round's replay instead (and the round's `fair` before it, its proof
-    after it). Bots plan from the view they get; spectators get the public view. `people`:
+    `replay_to` gets the round's replay instead (and before it the round's `fair`, and its
+    proof once the round is over). Bots plan from the view they get; spectators get the public view. `people`:
     only the connected seats and the spectators (nothing moved at the table, e.g. who
     watches changed: `watchers_changed`), the bots left to their plans."""
     out = []
@@ -40,10 +40,8 @@ def views(room, events, now, replay_to=None, only=None, people=False):
         mine = replay(room, index, now) if index == replay_to else events_for(events, index)
         if seat.conn is None and seat.agent is None:
             continue
-        fair_after = []
         if index == replay_to and seat.conn is not None:
-            fair_before, fair_after = room.deal.replay()
-            out += [(seat.conn, msg) for msg in fair_before]
+            out += [(seat.conn, msg) for msg in room.deal.replay()]
         view = view_for(room.game, index, now)
         if index != room.host:
             view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
@@ -54,7 +52,6 @@ def views(room, events, now, replay_to=None, only=None, people=False):
         msg = view_message(room, seat.n, view, mine, table, replay=index == replay_to)
         if seat.conn is not None:
             out.append((seat.conn, msg))
-            out += [(seat.conn, proof) for proof in fair_after]
         if seat.agent is not None:
             seat.plan = plan(room, index, view, mine, now)
     if room.spectators:

@@ -24,7 +24,8 @@ def to_dict(room):
             "game": room.game.to_dict() if room.game is not None else None,
             "log": list(room.log), "peeks": {str(k): v for k, v in room.peeks.items()},
             "now": room.now, "history": [list(r) for r in room.history],
-            "games": room.games, "fair": room.deal.state, "succession": room.succession,
+            "games": room.games, "fair": room.deal.state, "deals": room.deal.deals,
+            "succession": room.succession,
             "seal_n": room.seal_n, "seal_checks": dict(room.seal_checks),
             "opened": room.opened, "derived": sorted(room.derived),
             "standby_check": room.standby_check, "lang": room.lang, "deck_once": room.deck_once}
@@ -76,7 +77,8 @@ def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.
         room.history = [list(r) for r in history]
     games = d.get("games", 0)
     room.games = games if is_int(games) and games >= 0 else 0
-    room.deal.state = fairdeal.load(d.get("fair"))    # checked there: None when malformed
+    # checked there: None when malformed
+    room.deal.restore(fairdeal.load(d.get("fair")), d.get("deals"))
     return room
 
 
