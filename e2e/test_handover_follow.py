@@ -173,6 +173,21 @@ def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
         "n => (window.__crispWire || []).filter(t => t.includes('\"sealed\"')).length > n",
         arg=seals, timeout=T)
     time.sleep(1.5)
+    # the attack: Ana, the designate, has the host's own `moved` proof for the room's real
+    # next id in her `standby` (and she knows the secret: she could register that id now).
+    # She hands it to Cleo while the host is alive: the proof is real, but Cleo's page does
+    # not follow it while the old host still speaks to her.
+    ap.wait_for_function(
+        "p => (window.__crispWire || []).some(t => t.includes('\"standby\"') && t.includes(p))",
+        arg=cleo_peer, timeout=T)
+    standby = [json.loads(t) for t in ap.evaluate("window.__crispWire")
+               if '"standby"' in t and cleo_peer in t][-1]
+    real_id, mac = [w for w in standby["watchers"] if w["peer"] == cleo_peer][0]["moved"][0]
+    assert real_id.startswith(room_id + "-h1-")
+    answer = ap.evaluate(ATTACK, [cleo_peer, [json.dumps(
+        {"type": "moved", "v": 1, "room": real_id, "mac": mac})]])
+    assert answer["closed"] and answer["got"] == [], answer
+    assert room_id + "-h1" not in cp.url and cp.locator(sel("seat-asked")).count() == 1
 
     hp.close()
     ap.wait_for_function("location.search.includes('host=%s-h1-')" % room_id, timeout=60_000)

@@ -481,6 +481,55 @@ def test_attack_7_no_follow_token_leaves_the_host_and_moved_names_only_the_real_
         take.spec["new_id"]
 
 
+def test_attack_7_a_real_next_id_handed_to_a_spectator_early_waits_for_the_host_to_be_gone():
+    """The designate (Ana, in a room with no sealed box: the host, her and a bot) has the
+    host's own `moved` proofs in her `standby` and the succession secret: she registers the
+    room's real next id while the host is fine and hands Cleo, a spectator, the host's real
+    proof for it. The proof checks out (it is the host's own), so Cleo's page follows it only
+    once the old host has been silent for the gone time on her own clock (the page's Link,
+    fed by what the host sends her), or said itself that it leaves."""
+    from test_takeover import playing, sealed, watching
+    from ui.page.link import HOST_GONE_MS, Link
+    from ui.shared import handover, spectator_moves
+    net = playing(("Ana",), bots=1)
+    cleo = watching(net, "w1", "peer-cleo")
+    net.later(1000)
+    sealed(net)
+    ana = net.clients["g1"]
+    old_id = net.room.room_id
+    real = handover.room_id_after(old_id, 1, ana.succession)
+    entry = [w for w in ana.standby["watchers"] if w["peer"] == "peer-cleo"][0]
+    early = spectator_moves.check_moved(spectator_moves.moved_for(entry, real), cleo.follow,
+                                        old_id, cleo.next_ids)
+    assert early == real                     # a real proof: the check alone cannot tell
+    link = Link(net.clock)                   # Cleo's page's link to the old host
+    heard = len(net.inbox["w1"])
+
+    def listen():
+        nonlocal heard
+        if len(net.inbox["w1"]) > heard:     # the old host spoke to her: its sign of life
+            heard = len(net.inbox["w1"])
+            link.heard(net.clock)
+        return spectator_moves.follow_now(early, link.sign(), net.clock, HOST_GONE_MS,
+                                          cleo.host_leaving)
+    for _ in range(20):                      # a minute of play: the host still there
+        net.later(3000)
+        cleo.ping(net.clock)                 # her page's heartbeat: the host answers
+        assert listen() is False, net.clock
+    # the host gone silent: she follows once it has been quiet that long on her clock
+    quiet = net.clock
+    while not listen():
+        net.clock += 500
+    assert net.clock - quiet >= HOST_GONE_MS - 3000
+    assert spectator_moves.follow_now(early, link.sign(), link.sign() + HOST_GONE_MS - 1,
+                                      HOST_GONE_MS) is False
+    # the host says it leaves (on its own connection to her): she follows at once
+    net.host.host({"type": "leave"})
+    assert cleo.host_leaving
+    assert spectator_moves.follow_now(early, net.clock, net.clock, HOST_GONE_MS, True)
+    assert not spectator_moves.follow_now(None, 0, 10 ** 9, HOST_GONE_MS, True)
+
+
 # ---- 1. a seated guest takes the room on a host reload -------------------------------------------
 
 def test_attack_1_a_room_at_the_next_id_must_prove_it_opened_the_sealed_box():

@@ -212,6 +212,7 @@ class GuestPage(Page):
             elif todo == "ping":
                 client.ping(now)
         self.show_link(now)
+        self.succession.follow_moved(now)     # a spectator's proven move, once the host is gone
         looker = self.phase.get("looker")
         if looker is not None:
             looker.step(now)

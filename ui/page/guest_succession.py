@@ -24,6 +24,8 @@ class Succession:
     def __init__(self, page):
         self.page = page
         self.reask = None             # a spectator's seat request to make again
+        self.moved_to = None          # a spectator's proven move, followed once the old host
+                                      # has been silent for the gone time (`follow_moved`)
 
     # -- the host handover
     def hand_over(self, failed=None):
@@ -119,8 +121,9 @@ class Succession:
     def incoming(self, text, answer, close):
         """A data connection someone opened to this page: the only message that counts on
         one is the room's new host's `moved` to a spectator, proven with its follow token
-        (spectator_moves.check_moved); then the page watches the room at its new id. Anything
-        else gets `error` `bad_message`, its connection closed, nothing changed."""
+        (spectator_moves.check_moved); then the page watches the room at its new id, once its
+        old host has been silent for the gone time (`follow_moved`). Anything else gets
+        `error` `bad_message`, its connection closed, nothing changed."""
         page, client = self.page, self.page.client
         new_id = None
         if not page.retired and client.spectator and client.seat is None \
@@ -132,7 +135,23 @@ class Succession:
             close()
             return
         close()
-        self.watch_at(new_id)
+        self.moved_to = new_id
+        self.follow_moved(page.now())
+
+    def follow_moved(self, now):
+        """A proven move waits (`moved_to`) until the old host has been silent for the gone
+        time on this page's clock (spectator_moves.follow_now); then the page follows it.
+        Called at every step of the page."""
+        page, client = self.page, self.page.client
+        if self.moved_to is None:
+            return
+        if page.retired or not client.spectator or client.seat is not None:
+            self.moved_to = None              # seated, or gone: nothing to follow any more
+            return
+        if spectator_moves.follow_now(self.moved_to, page.link.sign(), now, page.gone_ms,
+                                      client.host_leaving):
+            new_id, self.moved_to = self.moved_to, None
+            self.watch_at(new_id)
 
     def watch_at(self, new_id):
         """The room this page watches moved to `new_id` (a host handover): watch it there,

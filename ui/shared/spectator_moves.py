@@ -137,4 +137,23 @@ def check_moved(text, follow, old_id, marks):
     return new_id
 
 
+def follow_now(new_id, sign, now, gone_ms, left=False):
+    """True when a spectator follows the room to `new_id` (a move `check_moved` proved, or
+    None) now, `now` ms: only once its old host has been silent for `gone_ms` (HOST_GONE_MS)
+    on this page's own clock (`sign`: the old host's last sign of life here, ms, Link.sign),
+    or said itself that it leaves (`left`: its `host_leaving`, on its own connection).
+    The proof alone says nothing of whether the host went: the designate gets the host's own
+    `moved` proofs in its `standby` (a room with no sealed box has nothing else), and the
+    succession secret lets it register the real next id while the host is still there. A
+    proven move that comes early waits (the page looks again at every step) and is followed
+    once the host has been silent that long; never while it still speaks."""
+    if new_id is None:
+        return False
+    if left is True:
+        return True
+    if not isinstance(sign, (int, float)) or not isinstance(now, (int, float)):
+        return False
+    return now - sign >= gone_ms
+
+
 # ---- a reloaded page follows the room (docs/protocol.md "Back from away") ------------------
