@@ -86,21 +86,49 @@ def test_attack_2_a_host_that_drops_every_contribution_is_caught_by_every_guest(
 
 
 class NamesThemSkipped(DropsContributions):
-    """Ignores the numbers but says so: the seats are named as skipped (the limit that stays:
-    the host decides who was in time), which each page tells its player plainly."""
+    """Ignores the numbers of the seats in `dropped` but says so: those seats are named as
+    skipped (the limit that stays: the host decides who was in time), which each page tells
+    its player plainly."""
+
+    dropped = (1, 2)
+
+    def incoming(self, conn, msg):
+        if msg.get("type") == "contribute" and self.room.conns.get(conn) in self.dropped:
+            return None
+        return msg
 
     def outgoing(self, conn, msg):
         return [msg]
 
 
+class SkipsAna(NamesThemSkipped):
+    dropped = (1,)
+
+
 def test_attack_2_a_seat_named_as_skipped_is_told_its_number_was_not_used():
-    net = tampered_room(NamesThemSkipped)
+    net = tampered_room(SkipsAna)
     net.host.host({"type": "start"})
     net.later(CONTRIBUTE_MS)
     play_round(net, (LOCAL, "a", "b"))
     for client in guests(net):
-        assert client.verdict["ok"] and client.verdict["skipped"] == [1, 2]
+        assert client.verdict["ok"] and client.verdict["skipped"] == [1]
         assert verify.check(client.record) is None
+
+
+def test_attack_2_a_deal_with_every_seat_named_skipped_is_not_checked_never_green():
+    """With every seat named skipped the deal is the host's own secret (one it may have
+    ground for a deal it likes): every page says loudly the round is not checked, at the
+    deal and on the results."""
+    net = tampered_room(NamesThemSkipped)
+    net.host.host({"type": "start"})
+    net.later(CONTRIBUTE_MS)
+    for client in guests(net):
+        assert client.verdict["what"] == "alone" and fair_alarm(client, client.view) == "alone"
+    play_round(net, (LOCAL, "a", "b"))
+    for client in guests(net):
+        assert client.verdict["ok"] is False and client.verdict["what"] == "alone"
+        assert client.verdict["skipped"] == [1, 2]
+        assert fair_alarm(client, client.view) == "alone"
 
 
 class AddsItsOwnNumber(Tampered):

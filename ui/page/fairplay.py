@@ -25,7 +25,9 @@ What a host running changed code cannot do here (tests/test_attacks.py):
   says at once that the round is not checked (`uncommitted`; a test build's stacked deck:
   `test_deck`);
 - keep the proof: a round seen without its start (`fair`), or ended without its proof, is not
-  checked, said as such (`unproven`).
+  checked, said as such (`unproven`);
+- deal from its own secret alone (every seat named skipped): not checked, said at the deal
+  and on the results (`alone`), never green.
 """
 
 from ui.shared.wire import is_hex, is_int
@@ -38,6 +40,7 @@ _DETAILS = {
     "uncommitted": "the host's shuffle was not committed: this round is not checked",
     "test_deck": "a test deck: the round was stacked, not shuffled, and is not checked",
     "unproven": "the host did not show its shuffle: this round is not checked",
+    "alone": "no guest's number was used: the deal is the host's own, not checked",
 }
 ENDS = ("round_over", "game_over")
 
@@ -224,6 +227,9 @@ def _fair(c, number, entry, msg):
         # dealt from another commitment than the one this page answered: dealt again
         _again(c, number, entry, commitment, None)
         return
+    if checks(c) and entry["alarm"] is None and not _used(msg):
+        entry["alarm"] = "alone"             # the host's secret alone: nothing to check
+        _alarm(c, number, entry, "alone")
     if entry["bots"] is None:
         # joined after the commitment: who hosted when it came is not known here (after a
         # handover it is not today's host, who then contributed as a guest), so this page
@@ -231,6 +237,13 @@ def _fair(c, number, entry, msg):
         entry["bots"] = [p.get("seat") for p in c.players
                          if isinstance(p, dict) and p.get("bot") and is_int(p.get("seat"))]
         entry["host"] = None
+
+
+def _used(info):
+    """True when the round's start names at least one contribution used (a guest's number
+    went into the deal)."""
+    used = info.get("contributions")
+    return isinstance(used, list) and len(used) > 0
 
 
 def _dealt_again(c, here, deal, commitment):
@@ -326,6 +339,8 @@ def _verify(c, number, entry, parts):
     if result is None and entry["commit"] != info.get("commitment"):
         result = {"what": "commitment", "detail": "the deal's commitment is not the one "
                   "sent before the contributions", "saw": [], "expected": []}
+    if result is None and not _used(info):
+        result = {"what": "alone", "detail": _DETAILS["alone"], "saw": [], "expected": []}
     verdict = {"round": number, "ok": result is None,
                "skipped": info.get("skipped") or []}
     if result is not None:

@@ -100,7 +100,7 @@ def tally(model, ctx):
                             for w, s, name, bot in rows]))
 
 
-FAIR_WHATS = ("record", "uncommitted", "unproven", "again", "commitment", "contribution", "log", "deal",
+FAIR_WHATS = ("record", "uncommitted", "unproven", "alone", "again", "commitment", "contribution", "log", "deal",
               "peek", "draw", "jack", "queen", "discard", "recycle", "hands", "event")
 
 
@@ -128,8 +128,8 @@ def fair_tree(fair, info, ctx):
     if fair.get("what") == "test_deck":
         return h("div", {"class": "fair ok", "data-testid": "round-test-deck", "role": "status"},
                  h("p", None, ctx.t("fair_test_deck")))
-    if fair.get("what") in ("uncommitted", "unproven"):
-        # not checked: no commitment, or no proof (or no round start) from the host
+    if fair.get("what") in ("uncommitted", "unproven", "alone"):
+        # not checked: no commitment, no proof (or no round start), or no guest's number
         return h("div", {"class": "fair bad", "data-testid": "round-unchecked", "role": "alert",
                          "data-what": fair["what"]},
                  h("p", {"class": "fair-title"}, icon("warning", "fair-mark"), " ",

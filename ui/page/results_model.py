@@ -19,10 +19,10 @@ def fair_info(model, view):
 def fair_alarm(model, view):
     """What of this round's check is said at once, during play (ui/page/fairplay.py): "again"
     (the host dealt it again), "uncommitted" (no commitment), "unproven" (no proof or round
-    start): not checked; or None."""
+    start), "alone" (no guest's number used): not checked; or None."""
     verdict = fair_info(model, view)
     what = verdict.get("what") if verdict is not None else None
-    return what if what in ("again", "uncommitted", "unproven") else None
+    return what if what in ("again", "uncommitted", "unproven", "alone") else None
 
 
 def results_info(view, players, ctx):
