@@ -20,7 +20,7 @@ MODULES = (
     "ui.shared.wire",
     "ui.shared.handover", "ui.shared.spectator_moves", "ui.shared.follow",
     "ui.shared.comeback", "ui.shared.roomcode", "ui.shared.savedroom",
-    "ui.shared.hostlife", "ui.shared.graphemes", "ui.shared.lastline",
+    "ui.shared.hostlife", "ui.shared.graphemes", "ui.shared.cleanname", "ui.shared.lastline",
     "ui.page.cues", "ui.page.i18n_lobby", "ui.page.i18n_table", "ui.page.i18n_events",
     "ui.page.i18n_connection", "ui.page.i18n_guided", "ui.page.i18n_rules",
     "ui.page.i18n_reactions", "ui.page.i18n",

@@ -321,3 +321,33 @@ def test_attack_h_a_trusted_welcome_clears_a_version_clash():
     client.receive(json.dumps({"type": "welcome", "v": VERSION, "seat": 1, "token": "b" * 32,
                                "room": ROOM, "host": 0, "succession": SECRET}), 1)
     assert client.version_clash is None
+
+
+# ---- I. names: a lookalike, and what the host's lobby shows while the engine starts --------
+
+def test_attack_i_a_lookalike_name_is_refused_beside_the_name_it_copies():
+    """"Hаna" with a Cyrillic а (U+0430) beside "Hana": two names that read the same."""
+    for copy in ("H\u0430na", "\u041d\u0430n\u0430", "HAN\u0410", "Han\u0251"):
+        net = Net(host="Hana")
+        net.host.join("Hana")
+        net.room.open("g", net.clock, peer="peer-g")
+        out = [json.loads(t) for c, t in net.raw("g", json.dumps(
+            {"type": "join", "v": 1, "name": copy})) if c == "g"]
+        assert out[0].get("code") == "name_taken", (copy, out)
+        assert len(net.room.seats) == 1
+
+
+def test_attack_i_names_that_only_look_alike_in_part_are_still_two():
+    from ui.worker.names import name_key
+    assert name_key("Ana") != name_key("Ane") and name_key("Ivo") != name_key("Iva")
+    assert name_key("\u0410\u043d\u044f") != name_key("Ana")       # Аня (Anya) is not Ana
+
+
+def test_attack_i_the_hosts_lobby_shows_arriving_names_cleaned_as_the_room_will():
+    from ui.page import early
+    from ui.worker.names import clean_name
+    for raw in ("\u202eanaH", "Ana\u200b\u200b", "  Bea\u2066\u2069  ", "C\u0301\u0301\u0301\u0301leo",
+                "\u3164\u3164Dan", "E" * 40):
+        text = json.dumps({"type": "join", "v": 1, "name": raw})
+        assert early.arriving(text) == clean_name(raw), raw
+    assert early.arriving(json.dumps({"type": "join", "v": 1, "name": "\u200b\u202e"})) is None

@@ -18,8 +18,10 @@ Pure (no `js`), MicroPython-compatible.
 
 import json
 
+from ui.shared.cleanname import clean_name
 from ui.shared.gate import MAX_WAITING
 from ui.shared.limits import NAME_MAX
+from ui.shared.wire import BadMessage
 
 SETUP = "setup"
 
@@ -61,15 +63,16 @@ def _setup(host_name, back):
 
 def arriving(text):
     """The name a guest's `join` message `text` gives, for the host's lobby to show the
-    friend as arriving while the engine starts; None for anything else."""
+    friend as arriving while the engine starts, cleaned as the room will clean it
+    (`clean_name`: no right-to-left override or zero-width character shows in the host's
+    own lobby); None for anything else or a name with nothing visible."""
     msg = _message(text)
     if msg is None or msg.get("type") != "join":
         return None
-    name = msg.get("name")
-    if not isinstance(name, str):
+    try:
+        return clean_name(msg.get("name"))    # the room's own cleaning (ui/shared/cleanname.py)
+    except BadMessage:
         return None
-    name = " ".join(name.split())
-    return name[:NAME_MAX] if name else None
 
 
 def setup_of(text):

@@ -7,84 +7,32 @@ messages", `join`). Room-only (the engine worker's Pyodide); pure Python.
 import unicodedata
 
 from crisp_core import bot_names
-from ui.shared.graphemes import ZWJ, cut_whole
-from ui.shared.limits import NAME_MAX
+# the cleaning itself is shared: the host page cleans arriving names with it too
+from ui.shared.cleanname import MAX_MARKS, MAX_NAME, clean_name  # noqa: F401
 from ui.shared.wire import BadMessage
 
-MAX_NAME = NAME_MAX          # characters (ui/shared/limits.py: the screens' name field too)
-MAX_MARKS = 3              # combining marks on one character of a name (Vietnamese needs 2)
-
-# Code points that draw nothing but are not format characters (Cf): fillers and blanks that
-# would make a name invisible, and the combining grapheme joiner.
-INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180E,
-                       0x180F, 0x2800, 0x3164, 0xFFA0])
-
-
-def _is_emoji(ch):
-    """A pictograph an emoji sequence joins (category So: \U0001F469, \u2764, ...)."""
-    return unicodedata.category(ch) == "So"
-
-
-def _emoji_before(chars):
-    """True when `chars` ends with an emoji, maybe followed by its presentation selector
-    (U+FE0F) or a skin tone (U+1F3FB..U+1F3FF): where a joiner may continue the sequence."""
-    i = len(chars) - 1
-    while i >= 0 and (chars[i] == "\ufe0f" or 0x1F3FB <= ord(chars[i]) <= 0x1F3FF):
-        i -= 1
-    return i >= 0 and _is_emoji(chars[i])
-
-
-def clean_name(name):
-    """A player's name as the room keeps and shows it (names are never trusted).
-
-    `name`: what a `join` (or the host page) says. Returns it in NFC with: control, format
-    (Cf), surrogate, private-use and unassigned characters dropped, but a zero-width joiner
-    between two emoji (an emoji sequence such as a family); invisible fillers dropped; every
-    run of whitespace one space, none at the ends; at most MAX_MARKS combining marks on one
-    character; at most MAX_NAME (20) characters, cut only between whole characters
-    (ui/shared/graphemes.py `cut_whole`). Raises BadMessage `bad_name` when it is not
-    text or nothing visible is left.
-    """
-    if not isinstance(name, str):
-        raise BadMessage("bad_name", "the name must be text")
-    name = unicodedata.normalize("NFC", name[:MAX_NAME * 16])
-    # a text ending in a joiner was cut inside an emoji sequence (the name field's maxlength
-    # counts UTF-16 units): the part left of that sequence is not what was typed, it goes
-    name = cut_whole(name, len(name))
-    out = []
-    marks = 0
-    for i, ch in enumerate(name):
-        kind = unicodedata.category(ch)
-        if ch.isspace() or kind[0] == "Z":
-            if out and out[-1] != " ":
-                out.append(" ")
-            marks = 0
-        elif kind in ("Cc", "Cs", "Co", "Cn") or ord(ch) in INVISIBLE:
-            continue
-        elif kind == "Cf":
-            if (ch == ZWJ and _emoji_before(out) and i + 1 < len(name)
-                    and _is_emoji(name[i + 1])):
-                out.append(ch)
-        elif kind[0] == "M":
-            # a mark on nothing (or on a space) is dropped; a tower of them is cut down
-            if out and out[-1] not in (" ", ZWJ) and marks < MAX_MARKS:
-                out.append(ch)
-                marks += 1
-        else:
-            out.append(ch)
-            marks = 0
-    # a cut at 20 characters never leaves part of an emoji sequence or a letter's accents
-    name = cut_whole(unicodedata.normalize("NFC", "".join(out)), MAX_NAME).strip(" " + ZWJ)
-    if not any(not unicodedata.category(ch).startswith("M") and ch not in (" ", ZWJ)
-               for ch in name):
-        raise BadMessage("bad_name", "the name has nothing visible")
-    return name
+# Letters of other scripts (and Latin lookalikes) that read as a Latin letter in a name, as
+# `name_key` sees them (case-folded, NFKC): a seat named "H\u0430na" (Cyrillic \u0430) beside
+# "Hana" is one name read twice. The common ones only: Cyrillic and Greek letters whose
+# small or capital form draws as a Latin one.
+CONFUSABLES = {
+    "\u0430": "a", "\u0432": "b", "\u0435": "e", "\u0451": "\u00eb", "\u043a": "k",
+    "\u043c": "m", "\u043d": "h", "\u043e": "o", "\u0440": "p", "\u0441": "c",
+    "\u0442": "t", "\u0443": "y", "\u0445": "x", "\u0455": "s", "\u0456": "i",
+    "\u0457": "\u00ef", "\u0458": "j", "\u04bb": "h", "\u04cf": "l", "\u0501": "d",
+    "\u051b": "q", "\u051d": "w", "\u0261": "g", "\u0251": "a", "\u0131": "i",
+    "\u03b1": "a", "\u03b2": "b", "\u03b5": "e", "\u03b7": "h", "\u03b9": "i",
+    "\u03ba": "k", "\u03bc": "m", "\u03bd": "n", "\u03bf": "o", "\u03c1": "p",
+    "\u03c4": "t", "\u03c5": "y", "\u03c7": "x", "\u03b6": "z",
+}
 
 
 def name_key(name):
     """What two names are compared by: case-folded, NFKC (so "ANA", "ana" and "\uff21na"
-    are one name)."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    are one name), and each letter that reads as a Latin one taken as it (CONFUSABLES: a
+    skeleton, so "H\u0430na" with a Cyrillic \u0430 is "Hana")."""
+    key = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return "".join([CONFUSABLES.get(ch, ch) for ch in key])
 
 
 def bot_name(room):
