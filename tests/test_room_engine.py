@@ -223,3 +223,29 @@ def test_the_bots_names_follow_the_create_requests_language_and_a_bad_one_is_eng
         ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)
         ask(engine, op="receive", conn="local", text=msg("add_bot", level="easy"), now=20)
         assert engine.room.seats[1].name.endswith(" " + first), lang
+
+
+def test_a_contribution_that_is_not_the_last_is_saved_and_survives_a_restart():
+    """A guest's `contribute` while the deal still waits for another's makes no output; it
+    must still change the save (the host page keeps the last one), or a worker restarted
+    before the deal forgets it and the honest host names that seat as skipped."""
+    engine = created()
+    ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)
+    for conn, name in (("c1", "Bea"), ("c2", "Cid")):
+        ask(engine, op="open", conn=conn, now=20)
+        ask(engine, op="receive", conn=conn, text=msg("join", name=name), now=30)
+    reply = ask(engine, op="receive", conn="local", text=msg("start"), now=40)
+    assert ("c1", "commit") in [(c, k) for c, _, k in reply["out"]]
+    commit = [json.loads(t) for c, t, _ in reply["out"] if c == "c1"][0]
+    reply = ask(engine, op="receive", conn="c1",
+                text=msg("contribute", round=commit["round"], value="01" * 16), now=50)
+    assert reply["out"] == [] and reply["save"] is not None
+    saved = json.loads(reply["save"])
+    assert saved["fair"]["contributions"] == [[1, "01" * 16]]
+
+    # the worker restarts from that save before the deal: Bea's part is kept
+    again = Engine()
+    ask(again, op="restore", saved=saved, pace=0.1, now=60)
+    ask(again, op="tick", now=60 + 3000)
+    info = again.room.deal.state["info"]          # the deal went (the guests are away)
+    assert info["contributions"] == [[1, "01" * 16]] and info["skipped"] == [2]

@@ -33,7 +33,8 @@ Reply (one per request):
   {"op": "out", "checked": room id}  (to "check") the saved room would load
   (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
 `kind` is each output's message type, as the room made it (typed outputs, encoded here once);
-`save` is there whenever the room changed (anything but pongs and errors went out).
+`save` is there whenever the room changed (anything but pongs and errors went out, or a
+change that sends nothing: a contribution the deal still waits with, `Room.unsaved`).
 After every request that ran the room, the room's `sealed` and `standby` messages that are due
 (its sealing policy: Room.after_request, ui/worker/succession.py) go out with the reply;
 a reply may carry "handover": "sealed" | "public" once a takeover made its room.
@@ -229,6 +230,8 @@ class Engine:
         each message once (the edge: ui/shared/wire.py `encode_all`)."""
         changed = any(kind not in hostlife.UNSAVED_KINDS for _, kind, _ in out)
         room = self.room
+        if room is not None and room.unsaved:
+            changed, room.unsaved = True, False   # a change that sent nothing (a contribution)
         if now is not None and room is not None:
             # the room's sealing policy (ui/worker/succession.py `after_request`)
             extra = room.after_request(changed, now)

@@ -131,6 +131,7 @@ class FairDeal:
             return []
         fair["contributions"].append([seat, msg["value"]])
         fair["contributions"].sort()
+        self.room.unsaved = True      # no output yet, but a restart must not forget it
         if not self.waiting():
             return self.deal(now)
         return []

@@ -119,6 +119,7 @@ class Room:
         self.derived = set()      # seats with a handover-derived token not yet replaced
         self.sealed_at = None     # when the last one went
         self.seal_dirty = False   # the room changed since it was last sealed
+        self.unsaved = False      # it changed with nothing sent (a contribution): save it
         self.standby_sent = None  # (designate, its conn, tokens) the last `standby` was for
         self.now = 0
         self.deal = FairDeal(self)    # the committed shuffle of this round (or the next deal)
