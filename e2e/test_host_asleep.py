@@ -10,6 +10,12 @@ page waited SHARE_WAIT_MS for a second share, then dealt round 1 again ("Memoriz
 and right cards…"), while Bea stayed with the old host once it woke (two rooms). Now the
 look carries the holder's share offer (handover.holder_plan, Looker).
 
+The host's page and its engine worker stop within 100 ms of the draw (a phone locked right
+after a move: the host's page freezes as its own screen shows Ana's held card). Before, the
+room was sealed at most once a second, so the box the holders kept could be from before the
+draw: Ana's page resumed the room without her card, the peek over by time ("You are ready
+(time's up)"), the play begun again. Now the seal goes with every move (its views' reply).
+
 Printed: from the freeze to Ana's turn going on under her own page, and her draw timer."""
 
 import time
@@ -17,6 +23,7 @@ import time
 import pytest
 
 from crisp_rooms import no_errors
+from test_engine_restart import engine_worker
 from test_reconnect import table_of_three, timer_ms
 from test_round import T, live, sel, shows
 
@@ -25,6 +32,13 @@ SEATED_THERE = """() => { const w = window.__crispWire || [];
   const i = w.findIndex((t) => t.includes('"welcome"') && t.includes('-h1-'));
   return i >= 0 && w.slice(i + 1).some((t) => t.includes('"view"')); }"""
 BUSY = "(ms) => { setTimeout(() => { const t = Date.now(); while (Date.now() - t < ms) {} }, 0); }"
+# the host's page stops running (`ms`) as soon as its own screen shows a held card: within a
+# frame of the draw it applied and sent
+BUSY_AT_DRAW = """(ms) => { const o = new MutationObserver(() => {
+  if (!document.querySelector('[data-testid="held-card"]:not(.empty)')) return;
+  o.disconnect();
+  setTimeout(() => { const t = Date.now(); while (Date.now() - t < ms) {} }, 0); });
+  o.observe(document.body, {subtree: true, childList: true, attributes: true}); }"""
 
 
 @pytest.mark.parametrize("freeze_s", [40, 65])
@@ -32,13 +46,12 @@ def test_a_host_asleep_past_the_gone_time_keeps_the_round_and_anas_card(
         new_phone, timings, freeze_s):
     host, ana, bea, link = table_of_three(new_phone, draw_seconds=60)
     hp, ap, bp = host.page, ana.page, bea.page
+    hp.evaluate(BUSY_AT_DRAW, freeze_s * 1000)
     live(ap, "deck")
     shows(ap, "held-card", "6d")
-    time.sleep(1.5)                           # the draw sealed (at most once a second)
+    t0 = time.monotonic()                     # the host's page stopped with the draw
+    engine_worker(hp).evaluate(BUSY, freeze_s * 1000)     # and its engine worker
     before = timer_ms(ap)
-
-    hp.evaluate(BUSY, freeze_s * 1000)        # the host's page stops running
-    t0 = time.monotonic()
     while time.monotonic() - t0 < 22:
         time.sleep(0.5)
     bp.evaluate(BUSY, 7000)                   # and Bea's page misses 7 s just before 30 s

@@ -632,8 +632,8 @@ def test_a_saved_rooms_succession_fields_are_checked_and_junk_is_ignored():
 
 def test_attack_1_every_box_sent_is_in_the_hosts_save_with_its_check():
     """The old host checks a successor's proof against the checks its page saved: a box
-    sealed by a tick with nothing else changed (the second after a change) must come with a
-    save too, or the newest box, the one the successor opens, could not be checked."""
+    sealed with a change (every change is sealed in its own reply) must come with a save
+    too, or the newest box, the one the successor opens, could not be checked."""
     from ui.shared import comeback, seal
     from ui.worker.engine import Engine
     engine = Engine()
@@ -652,9 +652,9 @@ def test_attack_1_every_box_sent_is_in_the_hosts_save_with_its_check():
     reply = ask({"op": "tick", "now": 5000})
     view = [json.loads(t) for c, t, _ in reply["out"] if c == "a"
             and json.loads(t)["type"] == "view"][-1]
-    ask({"op": "receive", "conn": "a", "text": text("action", n=view["n"],
-                                                    action={"do": "ready"}), "now": 5200})
-    reply = ask({"op": "tick", "now": 6000})        # the delayed seal, nothing else
+    reply = ask({"op": "receive", "conn": "a", "text": text("action", n=view["n"],
+                                                            action={"do": "ready"}),
+                 "now": 5200})                      # 200 ms after the deal's seal
     boxes = [json.loads(t) for c, t, _ in reply["out"] if json.loads(t)["type"] == "sealed"]
     assert boxes and reply["save"] is not None
     saved = json.loads(reply["save"])

@@ -4,7 +4,7 @@ thin shell around it (engine-worker.js); the host page talks to the room only th
 
 import json
 
-from ui.shared import hostlife
+from ui.shared import hostlife, seal
 from ui.worker.engine import Engine
 
 ROOM = "crisp-" + "b" * 32
@@ -249,3 +249,47 @@ def test_a_contribution_that_is_not_the_last_is_saved_and_survives_a_restart():
     ask(again, op="tick", now=60 + 3000)
     info = again.room.deal.state["info"]          # the deal went (the guests are away)
     assert info["contributions"] == [[1, "01" * 16]] and info["skipped"] == [2]
+
+
+def three_at_the_table():
+    """Ana hosts, Bea (c1) and Cid (c2) join, the round is dealt and everyone is ready:
+    -> (engine, now) with the play begun."""
+    engine = created()
+    ask(engine, op="receive", conn="local", text=msg("join", name="Ana"), now=10)
+    for conn, name in (("c1", "Bea"), ("c2", "Cid")):
+        ask(engine, op="open", conn=conn, now=20)
+        ask(engine, op="receive", conn=conn, text=msg("join", name=name), now=30)
+    ask(engine, op="receive", conn="local", text=msg("start"), now=40)
+    ask(engine, op="tick", now=3040)                  # the deal (no contribution came)
+    now = 3100
+    for conn in ("local", "c1", "c2"):
+        now += 1
+        ask(engine, op="receive", conn=conn,
+            text=msg("action", action={"do": "ready"}), now=now)
+    return engine, now
+
+
+def test_every_move_is_in_the_box_the_holders_keep_at_once():
+    """A move any page has seen applied is in the sealed box the holders keep: the reply
+    that carries its views carries the seal too, however soon after the last seal it
+    came. (Before: at most one seal a second; a host that slept within that second of a
+    move handed over a box without it: a drawn card gone, the peek over by time.) The
+    holders' box is what a handover resumes from, whatever the host's sleep (40 s, 65 s)."""
+    engine, now = three_at_the_table()
+    room = engine.room
+    for step in range(2):                 # a draw and its discard 50 ms apart: each sealed
+        seat = room.game.turn if room.game.phase == "play" else None
+        assert seat is not None, room.game.phase
+        conn = {0: "local", 1: "c1", 2: "c2"}[seat]
+        legal = room.game.legal_actions(seat, now)
+        move = [a for a in legal if a["do"] in ("draw", "discard")][0]
+        now += 50
+        reply = ask(engine, op="receive", conn=conn, text=msg("action", action=move), now=now)
+        kinds = [(c, k) for c, _, k in reply["out"]]
+        assert ("c1", "view") in kinds, (step, move, kinds)
+        sealed = {c: json.loads(t) for c, t, k in reply["out"] if k == "sealed"}
+        assert set(sealed) == {"c1", "c2"}, (step, move, kinds)
+        box = sealed["c1"]["box"]
+        state = seal.open_room(box, [s["share"] for s in sealed.values()], ROOM)
+        assert state["game"] == json.loads(json.dumps(room.game.to_dict())), step
+

@@ -33,7 +33,6 @@ from ui.worker.saves import check_saved, is_event  # noqa: F401
 from ui.worker.seats import (GONE_MS, LEFT_BOT, LOCAL, MAX_SEATS, RATE_BURST,  # noqa: F401
                              RATE_PER_S, SILENT_MS, SYNC_MS, Seat)
 from ui.worker.spectators import MAX_SPECTATORS, SPECTATOR_SILENT_MS  # noqa: F401
-from ui.worker.succession import SEAL_MS  # noqa: F401
 
 
 def new_room_id():
@@ -264,9 +263,6 @@ class Room:
                 due = seats.forfeit_at(self, index)
                 if due is not None:
                     times.append(due)
-        sealing = succession.seal_wakeup(self)
-        if sealing is not None:
-            times.append(sealing)
         return min(times) if times else None
 
     # ---- the front door: the wire table, then the handler --------------------------------

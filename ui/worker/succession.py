@@ -1,7 +1,7 @@
 """Succession: the room's part in a host handover (docs/protocol.md "Host handover"). While
 the game is played the room is sealed for the players (`seal_out`: ui/shared/seal.py) and the
 designated successor gets its `standby` tokens, by the sealing policy run after every request
-(`after_request`, `seal_wakeup`); the successor's engine makes the room again from the sealed
+(`after_request`); the successor's engine makes the room again from the sealed
 box (`from_handover`) or, when the box cannot be opened, from what every page knows
 (`from_public`). Functions of the Room (ui/worker/room.py); outputs are [(conn, message
 dict)]. Room-only (the engine worker); pure Python, randomness from `secrets`.
@@ -18,9 +18,6 @@ from ui.worker import outbox, saves, spectators
 from ui.worker.names import clean_name
 from ui.worker.seats import GONE_MS, LEFT_BOT, MAX_SEATS, Seat
 
-SEAL_MS = 1000                # the room is sealed for the players at most once a second
-
-
 def seal_holders(room):
     """The seats that hold a share of the sealed room: people other than the host, here
     now (not bots, not away, not spectators)."""
@@ -30,10 +27,9 @@ def seal_holders(room):
 
 
 def seal_due(room, now):
-    """True when a game is on, two or more people could hold shares, and the last seal
-    is SEAL_MS old: the page then calls `seal_out`."""
-    return (room.game is not None and len(seal_holders(room)) >= seal.THRESHOLD
-            and (room.sealed_at is None or now - room.sealed_at >= SEAL_MS))
+    """True when a game is on and two or more people could hold shares: the room is then
+    sealed (`seal_out`) with every change. (`now`: ms, the request's; kept for callers.)"""
+    return room.game is not None and len(seal_holders(room)) >= seal.THRESHOLD
 
 
 def sealed_state(room, randbytes=secrets.token_bytes):
@@ -87,9 +83,11 @@ def seal_out(room, now, randbytes=secrets.token_bytes):
 
 def after_request(room, changed, now):
     """The sealing policy, after each request that ran the room (`changed`: the room
-    changed, so its save and its seal are stale): the room sealed for the players at most
-    once a second (SEAL_MS) when it changed since its last seal, and the designated
-    successor's `standby` when the designate or the seats changed. Returns those outputs."""
+    changed, so its save and its seal are stale): the room sealed for the players with
+    every change, in the same reply as the change's views (a move any page has seen applied
+    is in the box the holders keep: a host that sleeps right after it hands over a box
+    with it), and the designated successor's `standby` when the designate or the seats
+    changed. Returns those outputs."""
     room.seal_dirty = room.seal_dirty or changed
     out = []
     if room.seal_dirty and seal_due(room, now):
@@ -98,15 +96,6 @@ def after_request(room, changed, now):
     if standby_due(room):
         out += standby_out(room)
     return out
-
-
-def seal_wakeup(room):
-    """When a change that could not be sealed yet (the last seal was under SEAL_MS old) is
-    to be sealed, if nothing else happens first (ms), or None."""
-    if room.seal_dirty and room.sealed_at is not None and room.game is not None \
-            and len(seal_holders(room)) >= seal.THRESHOLD:
-        return room.sealed_at + SEAL_MS
-    return None
 
 
 def designate(room):
