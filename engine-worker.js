@@ -41,7 +41,7 @@
 //                      or one of its downloads was refused or cut (a pending one is not)
 //                    {op: "died", error: text}  a request threw (Pyodide's fatal error): the
 //                      page starts a new worker (ui/page/enginewatch.py)
-import { build, hostZip as zip, engineSnapshot, loads } from "./config.js";
+import { build, hostZip as zip, engineSnapshot, loads, testBuild } from "./config.js";
 
 let started = null;         // performance.now() when told to start
 // Progress, in whole percent that never go down (a message only when it moves).
@@ -176,6 +176,13 @@ onmessage = (event) => {
     if (event.data && event.data.op === "start" && started === null) {
       started = performance.now();
       start().catch((e) => fail(errorText(e)));
+    }
+    // test builds only ({op: "fault", what}, e2e/test_engine_restart.py): the worker closes
+    // itself (no error event), or from now on every request throws, as every call into
+    // Pyodide does once it has had a fatal error
+    if (testBuild === true && event.data && event.data.op === "fault" && handle) {
+      if (event.data.what === "close") close();
+      else handle = () => { throw new Error("Pyodide already fatally failed and can no longer be used."); };
     }
     return;
   }

@@ -88,3 +88,49 @@ def test_the_engine_worker_dies_mid_turn_and_the_round_goes_on(new_phone, timing
         shows(p, "discard", "6d")
     bp.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)
     no_errors(ana, bea)
+
+
+# The host page counts its engine's restarts and when each began (page time, ms).
+RESTARTS = """() => {
+  const engine = window.crisp.engine, restart = engine.restart.bind(engine);
+  window.__restartAt = [];
+  engine.restart = () => { window.__restartAt.push(performance.now()); restart(); };
+}"""
+
+
+def died_and_came_back(hp, ap, bp, kill, restarts):
+    """`kill` the host's engine worker (a JS expression run on the host page, which also
+    notes when: window.__faultAt) while nobody moves: -> ms from the fault to the page's
+    restart of its engine. The table then goes on: every banner gone, Ana's turn."""
+    hp.evaluate("() => { window.__faultAt = performance.now(); %s; }" % kill)
+    hp.wait_for_function("window.__restartAt.length >= %d" % restarts, timeout=T)
+    found = hp.evaluate("window.__restartAt[%d] - window.__faultAt" % (restarts - 1))
+    for p in (hp, ap, bp):
+        p.wait_for_selector(sel("restarting"), state="detached", timeout=T)
+        p.wait_for_selector(sel("connection"), state="detached", timeout=T)
+    ap.wait_for_selector(sel("deck", ":not([disabled])"), timeout=T)
+    return found
+
+
+def test_an_engine_worker_that_closes_or_throws_is_restarted_within_5_s(new_phone, timings):
+    """A worker that calls close() (no error event) while nobody moves, and one whose every
+    request throws (as Pyodide after its fatal error): a test build's {op: "fault"}. Each is
+    found dead within 5 s of its fault and restarted from the room's last save, the table
+    told; the round goes on (Ana draws her 6d)."""
+    host, ana, bea = table(new_phone)
+    hp, ap, bp = host.page, ana.page, bea.page
+    hp.evaluate(RESTARTS)
+    found = {}
+    for n, what in enumerate(("close", "throw"), 1):
+        found[what] = died_and_came_back(
+            hp, ap, bp, "window.crisp.engine.worker.postMessage({op: 'fault', what: '%s'})"
+            % what, n)
+    print("engine worker found dead (fault -> restart): %r ms" % found)
+    for what, ms in found.items():
+        timings.setdefault("engine worker %s -> restart" % what, []).append(ms)
+    live(ap, "deck")
+    for p in (hp, ap, bp):
+        p.wait_for_selector(sel("held-card"), timeout=T)
+    shows(ap, "held-card", "6d")
+    assert all(ms <= 5000 for ms in found.values()), found
+    no_errors(ana, bea)

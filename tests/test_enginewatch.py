@@ -94,3 +94,35 @@ def test_it_gives_up_after_too_many_restarts_in_a_while():
     later.restarts = list(watch.restarts)
     later.died("fatal", now + RESTART_WINDOW_MS)
     assert later.check(now + RESTART_WINDOW_MS) == "restart"
+
+
+def test_a_worker_that_closed_while_nothing_was_asked_is_found_within_5_s():
+    """A worker that calls close() says nothing (no error event) and answers nothing: while
+    nothing is owed the page asks it something small (`probe_due`, the `alive` probe), so
+    its death is found within 5 s of its last reply whatever the table does."""
+    from ui.page.enginewatch import PROBE_MS
+    watch = running()
+    watch.sent(0)
+    watch.answered()                # the worker's last reply; it closes right after
+    found = None
+    for t in range(0, 10000, 250):  # the page's UI ticks
+        if watch.probe_due(t):
+            watch.sent(t)           # the probe, never answered
+        if watch.check(t) is not None:
+            found = t
+            break
+    assert found is not None and found <= 5000 - 250, found    # (a tick's slack to spare)
+    assert PROBE_MS < REPLY_MS
+
+
+def test_no_probe_while_a_reply_is_owed_or_the_worker_is_not_running():
+    watch = EngineWatch()
+    assert not watch.probe_due(10 ** 6)           # not started
+    watch.started(0)
+    watch.sent(0)
+    assert not watch.probe_due(10 ** 6)           # a reply is owed: it says enough
+    watch.answered()
+    assert watch.probe_due(10 ** 6)
+    watch.sent(10 ** 6)
+    watch.answered()
+    assert not watch.probe_due(10 ** 6 + 1)       # it just answered

@@ -293,3 +293,10 @@ def test_every_move_is_in_the_box_the_holders_keep_at_once():
         state = seal.open_room(box, [s["share"] for s in sealed.values()], ROOM)
         assert state["game"] == json.loads(json.dumps(room.game.to_dict())), step
 
+
+def test_the_probe_of_a_quiet_worker_is_answered_and_changes_nothing():
+    engine = created()
+    before = engine.room.to_dict()
+    assert ask(engine, op="alive") == {"op": "out", "alive": True}
+    assert engine.room.to_dict() == before
+    assert ask(Engine(), op="alive") == {"op": "out", "alive": True}    # no room yet: still

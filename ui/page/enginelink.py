@@ -69,6 +69,8 @@ class EngineLink:
                     self.pct, "% (", self.stage, "): still waiting, Retry offered")
             self.on_status()
         verdict = self.life.check(now) if self.state == "ready" else None
+        if verdict is None and self.state == "ready" and self.life.probe_due(now):
+            self.request({"op": "alive"})     # a quiet table: is the worker still there?
         if verdict is not None:
             log("engine worker dead (", self.life.why, "):", verdict)
             if verdict == "give_up" or self.on_dead is None:
@@ -103,6 +105,11 @@ class EngineLink:
         if op in ("out", "refused"):
             self.life.answered()
             asked = self.sent.pop(0) if self.sent else None
+            if asked == "alive":
+                if op == "refused":       # it answers, but its engine no longer runs
+                    log("engine worker refused its probe:", msg.get("error"))
+                    self.life.died("refused", int(js.crisp.now()))
+                return
             self.on_reply(asked, msg)
             return
         if op == "progress":

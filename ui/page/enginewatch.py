@@ -4,8 +4,11 @@ worker dead, and may it be started again?
 The engine worker (engine-worker.js: the room on Pyodide) answers every request in order,
 in milliseconds. Once it runs, three things say it died: an error event of the worker
 (its script or an uncaught exception), Pyodide's fatal error (every call throws: the worker
-reports it, `died`), and a request with no reply after REPLY_MS (a worker that closed or
-hangs says nothing at all). The page then starts a new worker and restores the room from
+reports it, `died`, or a probe is refused), and a request with no reply after REPLY_MS (a
+worker that closed or hangs says nothing at all). While nothing is owed the page asks it
+something small every PROBE_MS (`probe_due`: the engine's `alive`), so that a worker that
+died while the table was quiet is found within PROBE_MS + REPLY_MS (under 5 s) all the
+same, not at the next move. The page then starts a new worker and restores the room from
 its last save (there is one after every change), at most RESTARTS_MAX times in
 RESTART_WINDOW_MS; past that it gives up and says the game could not go on.
 
@@ -13,7 +16,8 @@ Plain values only (ms, texts); the page does the I/O (ui/page/enginelink.py wire
 MicroPython and CPython.
 """
 
-REPLY_MS = 4000               # a request still unanswered after this long: the worker is dead
+REPLY_MS = 3500               # a request still unanswered after this long: the worker is dead
+PROBE_MS = 500                # nothing asked for this long: the page probes the worker
 GAP_MS = 1500                 # checks this far apart: the page itself did not run meanwhile
 RESTARTS_MAX = 3              # restarts allowed within RESTART_WINDOW_MS
 RESTART_WINDOW_MS = 120000
@@ -32,6 +36,7 @@ class EngineWatch:
     def __init__(self):
         self.running = False       # the worker said it is ready (and has not died since)
         self.pending = []          # send times of the requests it has not answered, oldest first
+        self.last_sent = None      # when the page last asked it anything (ms)
         self.why = None            # why it counts as dead ("error", "fatal", "no_reply")
         self.restarts = []         # when the page restarted it
         self.checked = None        # the last check (ms): a gap after it is the page's own
@@ -47,6 +52,13 @@ class EngineWatch:
 
     def sent(self, now):
         self.pending.append(now)
+        self.last_sent = now
+
+    def probe_due(self, now):
+        """True when the running worker owes nothing and was asked nothing for PROBE_MS:
+        the page then sends it a probe (a request like any, `sent`)."""
+        return (self.running and not self.pending
+                and (self.last_sent is None or now - self.last_sent >= PROBE_MS))
 
     def answered(self):
         if self.pending:

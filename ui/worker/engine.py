@@ -15,6 +15,8 @@ Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "close", "conn", "now"}              a data connection closed
   {"op": "tick", "now"}                       fire what is due
   {"op": "drop"}                              forget the room (the host left it)
+  {"op": "alive"}                             the page's probe of a quiet worker (its
+                                              watchdog, ui/page/enginewatch.py)
   {"op": "check", "saved": <Room.to_dict()>}  would this saved room load? (the landing asks
                                               before it offers one: Room.from_dict's checks)
   {"op": "takeover", "handover": <ui/worker/takeover.py spec>, "pace", "now",
@@ -31,6 +33,7 @@ Reply (one per request):
                                      room yet, bad field, a refused save); `code`: the room's
                                      error code when it refused a name (e.g. "name_taken")
   {"op": "out", "checked": room id}  (to "check") the saved room would load
+  {"op": "out", "alive": true}       (to "alive") the engine runs
   (engine-worker.js adds "failed": true to the refusals it sends when Pyodide could not start)
 `kind` is each output's message type, as the room made it (typed outputs, encoded here once);
 `save` is there whenever the room changed (anything but pongs and errors went out, or a
@@ -48,7 +51,8 @@ from ui.shared import hostlife, savedroom, spectator_moves, wire
 from ui.worker.room import BadMessage, Room, bot_maker
 from ui.worker.takeover import Takeover, share_kind
 
-OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check", "takeover")
+OPS = ("create", "restore", "receive", "open", "close", "tick", "drop", "check", "takeover",
+       "alive")
 WAITING_MAX = 200           # requests kept while a takeover waits for its room
 
 
@@ -211,6 +215,10 @@ class Engine:
         saved = request["saved"]
         Room.from_dict(saved)
         return {"op": "out", "checked": saved.get("room_id")}
+
+    def _alive(self, request):
+        """The page's probe: the engine runs (it changes nothing)."""
+        return {"op": "out", "alive": True}
 
     def _drop(self, request):
         self.room = None
