@@ -8,6 +8,8 @@
 //   files  every file of the build (relative URLs) this worker may cache: what a page or the
 //          engine worker fetched (Pyodide and the engine's zip only on a host page: a guest
 //          never downloads them) is kept when the page says so ({op: "keep", urls})
+//   engine the engine's files: had at install when the previous build's engine was kept
+//          (keepEngine)
 // Every URL is relative to the worker's scope (its folder), so the build works under a
 // sub-path too. Requests for anything else (the PeerJS signaling server) are not touched.
 const BUILD = self.CRISP_BUILD;
@@ -45,8 +47,39 @@ async function keep(urls) {
   }));
 }
 
+// The engine (BUILD.engine: the engine worker, Pyodide, its memory snapshot, the host zip),
+// had before this worker takes over from a build whose engine this browser kept (it hosted
+// or played solo here): else, after a deploy and one online visit, solo offline could not
+// start (the old build's page never fetched the new build's engine). Each file comes from an
+// earlier build's cache when its name is unchanged (versioned names: the same name, the same
+// bytes), else from the network. One that cannot be had fails the install: the old build
+// stays in charge, its cache kept, and the browser tries again at its next update check.
+// A browser that never ran the engine (a guest's phone) downloads none of it.
+async function keepEngine() {
+  const olds = [];
+  for (const name of await caches.keys()) {
+    if (name.startsWith("crisp-") && name !== CACHE) olds.push(await caches.open(name));
+  }
+  let had = false;
+  for (const old of olds) {
+    if ((await old.keys()).some((r) => r.url.endsWith("/pyodide.asm.wasm"))) had = true;
+  }
+  if (!had) return;
+  const cache = await caches.open(CACHE);
+  await Promise.all((BUILD.engine || []).map(async (f) => {
+    const url = new URL(f, SCOPE).href;
+    if (await cache.match(url)) return;
+    let response = null;
+    for (const old of olds) response = response || (await old.match(url)) || null;
+    response = response || (await fetch(url));
+    if (!response.ok) throw new Error(`${f}: HTTP ${response.status}`);
+    await cache.put(url, response);
+  }));
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(keep(BUILD.shell.map((f) => new URL(f, SCOPE).href)).then(() => self.skipWaiting()));
+  event.waitUntil(keep(BUILD.shell.map((f) => new URL(f, SCOPE).href))
+    .then(keepEngine).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from crisp_e2e import ROOT, serve, wait_ready
+from crisp_e2e import ROOT, engine_ready, serve, wait_ready
 from test_round import T, live, sel
 from test_smoke import wait_engine
 
@@ -71,11 +71,16 @@ def deploy(tmp_path):
     dist = os.path.join(str(tmp_path), "dist")
     a = build_into(src, dist)
     with serve(dist) as site:
-        def again(protocol=None):
+        def again(protocol=None, engine=False):
             # a change in the game (a file of ui/), built into the served folder; with
-            # `protocol`, the new build speaks that protocol version
+            # `protocol`, the new build speaks that protocol version; with `engine`, its
+            # engine changed too (a new host zip and snapshot)
             with open(os.path.join(src, "ui", "page", "cards.py"), "a", encoding="utf-8") as f:
                 f.write("\n# deployed again\n")
+            if engine:
+                with open(os.path.join(src, "ui", "worker", "play.py"), "a",
+                          encoding="utf-8") as f:
+                    f.write("\nDEPLOYED_AGAIN = True\n")
             for rel in (("ui", "shared", "wire.py"),):     # the protocol's one VERSION
                 if protocol is None:
                     break
@@ -98,26 +103,36 @@ def test_a_deploy_under_an_open_page_never_mixes_two_builds(new_phone, deploy):
     assert builds(page) == [a, a]
     page.wait_for_function("document.body.dataset.offline === 'engine'", timeout=120_000)
 
-    b = again()
+    b = again(engine=True)
     assert b != a
     # the open page goes on with its own build: a room opens on it
     page.fill(sel("player-name"), "Hana")
     live(page, "create-room")
     page.wait_for_selector(sel("room-link"), timeout=T)
 
-    # every load after the deploy runs one build, page and engine alike; B by the second
-    seen = []
-    for _ in range(3):
-        page.goto(site.url("/"))
+    # every load after the deploy runs one build, page and engine alike: the first one
+    # online (A from its cache, or B), and once B's service worker took over...
+    page.goto(site.url("/"))
+    assert wait_ready(page) == "micropython"
+    seen = [tuple(builds(page))]
+    settled(page)
+    # ...the next, offline, runs B, whose engine its service worker had before it took over
+    # (the old build's page never fetched B's engine): solo plays offline
+    phone.context.set_offline(True)
+    try:
+        page.goto(site.url("/?seed=3&botpace=0.1"))
         assert wait_ready(page) == "micropython"
-        page_build, engine_build = builds(page)
-        seen.append((page_build, engine_build))
-        assert page_build == engine_build, seen
-        assert page_build in (a, b), seen
-        if page_build == b:
-            break
-        settled(page)
-    print("loads after the deploy (page, engine):", seen, "A =", a, "B =", b)
+        page.fill(sel("player-name"), "Sol")
+        page.select_option(sel("solo-bots"), "1")
+        live(page, "play-solo")
+        engine_ready(page)
+        page.wait_for_selector(sel("card-1-left"), timeout=T)
+        seen.append(tuple(page.evaluate("[crisp.build, crisp.engine.build]")))
+    finally:
+        phone.context.set_offline(False)
+    print("loads after the deploy (page, engine), the second offline:", seen, "A =", a,
+          "B =", b)
+    assert seen[0][0] == seen[0][1] and seen[0][0] in (a, b), seen
     assert seen[-1] == (b, b), seen
     assert phone.errors == []
 

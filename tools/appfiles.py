@@ -58,10 +58,22 @@ def manifest():
     }, indent=2) + "\n"
 
 
-def service_worker(source, build, shell, files):
+def engine_files(names, pyodide_dir, pyodide_files, zips):
+    """The engine's files (a host's, solo's), as the service worker's `engine`: what a new
+    build's sw.js has before it takes over from a build whose engine the browser kept
+    (sw.js keepEngine): the engine worker (`names`: its versioned name), Pyodide's files
+    but its package.json, the host zip and the memory snapshot (`zips`)."""
+    return ([names.get("engine-worker.js", "engine-worker.js")]
+            + [pyodide_dir + "/" + f for f in pyodide_files if f != "package.json"]
+            + [zips["host"]] + ([zips["snapshot"]] if zips.get("snapshot") else []))
+
+
+def service_worker(source, build, shell, files, engine=()):
     """sw.js as served: `source` (the repository's sw.js) after a generated first line naming
     the build's files: `build` (an id of the files' content), `shell` (what it caches first,
-    the page's paths) and `files` (every file it may keep). -> (the text, the head dict)."""
-    head = {"id": build, "shell": shell, "files": files}
+    the page's paths), `files` (every file it may keep) and `engine` (the engine's: what it
+    has before it takes over from a build whose engine this browser kept). -> (the text,
+    the head dict)."""
+    head = {"id": build, "shell": shell, "files": files, "engine": list(engine)}
     return ("self.CRISP_BUILD = " + json.dumps(head, separators=(",", ":")) + ";  // GENERATED\n"
             + source), head

@@ -215,7 +215,7 @@ def version_names(out):
 def write_app_files(out, zips, dirs, names=None):
     """manifest.webmanifest, icons/ and sw.js (the service worker: sw.js's source after a
     generated first line naming this build's files, its shell first; see sw.js). -> the
-    service worker's head ({id, shell, files})."""
+    service worker's head ({id, shell, files, engine})."""
     for size in appfiles.ICON_SIZES:
         write(os.path.join(out, appfiles.icon_path(size)), appfiles.png_icon(size))
     write(os.path.join(out, "manifest.webmanifest"), appfiles.manifest())
@@ -226,9 +226,10 @@ def write_app_files(out, zips, dirs, names=None):
                              dirs["pyscript"] + "/core.css", dirs["peerjs"] + "/peerjs.min.js",
                              "manifest.webmanifest", appfiles.icon_path(192)]
              + [dirs["micropython"] + "/" + f for f in MICROPYTHON_FILES])
+    engine = appfiles.engine_files(names or {}, dirs["pyodide"], PYODIDE_FILES, zips)
     with open(os.path.join(ROOT, "sw.js"), encoding="utf-8") as f:
         text, head = appfiles.service_worker(f.read(), versioning.tree_digest(out, files),
-                                             shell, ["./"] + files)
+                                             shell, ["./"] + files, engine)
     write(os.path.join(out, "sw.js"), text)
     return head
 
