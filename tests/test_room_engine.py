@@ -277,12 +277,12 @@ def test_every_move_is_in_the_box_the_holders_keep_at_once():
     holders' box is what a handover resumes from, whatever the host's sleep (40 s, 65 s)."""
     engine, now = three_at_the_table()
     room = engine.room
-    for step in range(2):                 # a draw and its discard 50 ms apart: each sealed
+    for step in range(2):                 # a draw and its next move 50 ms apart: each sealed
         seat = room.game.turn if room.game.phase == "play" else None
         assert seat is not None, room.game.phase
         conn = {0: "local", 1: "c1", 2: "c2"}[seat]
         legal = room.game.legal_actions(seat, now)
-        move = [a for a in legal if a["do"] in ("draw", "discard")][0]
+        move = legal[0]                   # the draw, then what the drawn card allows
         now += 50
         reply = ask(engine, op="receive", conn=conn, text=msg("action", action=move), now=now)
         kinds = [(c, k) for c, _, k in reply["out"]]
