@@ -43,11 +43,13 @@ import json
 import os
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "e2e"))
@@ -171,7 +173,8 @@ def play_round(run, seats, draw_timer=False, callers=None):
             owed -= 1
             took = draw_try(run, s) if first and draw_timer and s.name == "Ana" else None
             first = False
-            if took is False:
+            if took is False or (took is None and not s.page.query_selector(
+                    sel("deck", ":not([disabled])"))):
                 break                       # the timer took the turn
             if took is None:
                 s.page.wait_for_selector(sel("deck", ":not([disabled])"), timeout=30000)
@@ -191,6 +194,8 @@ def play_round(run, seats, draw_timer=False, callers=None):
             crisps = log_counts(host.page).get("crisp", 0)
             called = crisp_try(run, seats, s, crisps)
     run.count("(c) rounds")
+    print("  (%sround over in %.0f s: %d draws)" % (run.tag, time.time() - t0 / 1000, draws),
+          file=sys.stderr, flush=True)
     try:
         got = scores(seats)
     except Exception:
@@ -431,6 +436,7 @@ def main(argv=None):
     ap.add_argument("--draw-rounds", type=int, default=1)
     ap.add_argument("--only", default="four,eight")
     args = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(1))     # (its servers stopped, by PID)
     from playwright.sync_api import sync_playwright
 
     turnserver, why = ensure_coturn()
@@ -454,8 +460,12 @@ def main(argv=None):
                             elif name == "eight":
                                 measure_eight(run, browser, net, site, max(1, args.rounds - 1))
                         except Exception as e:
-                            print("  (%s: failed: %s)" % (name, str(e).splitlines()[0][:160]),
-                                  file=sys.stderr, flush=True)
+                            where = traceback.extract_tb(e.__traceback__)
+                            print("  (%s: failed: %s at %s)" % (
+                                name, str(e).splitlines()[0][:160],
+                                ", ".join("%s:%d" % (os.path.basename(f.filename), f.lineno)
+                                          for f in where[-4:])), file=sys.stderr, flush=True)
+                            run.count("(c) %s: tables that failed (a wait timed out)" % name)
                         print("  (%s, %s: %.0f s)" % (dist, name, time.monotonic() - t),
                               file=sys.stderr, flush=True)
                 finally:

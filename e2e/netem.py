@@ -70,17 +70,17 @@ class Net:
         return answer
 
     def link(self, name, profile_name, seed=0):
-        udp, tcp = self._ask("link %s %s %d" % (name, profile_name, seed)).split()
+        udp, tcp = self._ask("link %s %s %d" % (_word(name), profile_name, seed)).split()
         self.links[name] = Link(name, profile_name, int(udp), int(tcp))
         return self.links[name]
 
     def set(self, name, profile_name, first_ms=None):
-        self._ask("set %s %s %s" % (name, profile_name, "-" if first_ms is None
+        self._ask("set %s %s %s" % (_word(name), profile_name, "-" if first_ms is None
                                     else int(first_ms)))
         self.links[name].profile = profile_name
 
     def stats(self, name):
-        return json.loads(self._ask("stats %s" % name))
+        return json.loads(self._ask("stats %s" % _word(name)))
 
     def close(self):
         try:
@@ -92,6 +92,11 @@ class Net:
         except subprocess.TimeoutExpired:
             self.proc.kill()          # by its PID (Popen), never by name
             self.proc.wait()
+
+
+def _word(name):
+    """A link's name as one word of a command line."""
+    return "_".join(str(name).split()) or "_"
 
 
 def now_ms():

@@ -98,8 +98,8 @@ def test_the_harness_delays_a_udp_round_trip_as_its_profile_says():
     echo.settimeout(1)
     net = Net(echo.getsockname()[1], 9)
     try:
-        link = net.link("ana", "4g", seed=1)
-        net.set("ana", "lan")
+        link = net.link("Guest 4", "4g", seed=1)      # (a name of two words)
+        net.set("Guest 4", "lan")
         page = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         page.settimeout(1)
 
@@ -111,7 +111,7 @@ def test_the_harness_delays_a_udp_round_trip_as_its_profile_says():
             assert page.recvfrom(100)[0] == b"ping"
             return (time.monotonic() - t0) * 1000
         fast = trip()
-        net.set("ana", "3g")
+        net.set("Guest 4", "3g")
         slow = []
         while len(slow) < 3:
             try:
@@ -119,9 +119,9 @@ def test_the_harness_delays_a_udp_round_trip_as_its_profile_says():
             except socket.timeout:     # (2 % loss each way)
                 pass
         assert min(slow) >= 190 and min(slow) > fast, (fast, slow)
-        assert net.stats("ana")["up"]["passed"] >= 4
+        assert net.stats("Guest 4")["up"]["passed"] >= 4
         with pytest.raises(ValueError):
-            net.set("ana", "5g")
+            net.set("Guest 4", "5g")
     finally:
         net.close()
         echo.close()
