@@ -162,7 +162,7 @@ def play_round(run, seats, draw_timer=False, callers=None):
     crisp calls; with `draw_timer`, Ana's first draw is a draw-timer (d) sample. (c)'s
     counts."""
     t0 = time.time() * 1000
-    called, draws, discards, host = False, 0, 0, seats[0]
+    called, draws, discards, host, tries = False, 0, 0, seats[0], 0
     while True:
         s = whose_turn(seats, 60)
         if s is None:
@@ -190,9 +190,15 @@ def play_round(run, seats, draw_timer=False, callers=None):
             click(s.page, testid)
             discards += testid == "discard-held"
             owed += 2 if testid == "use-special" else 0
-        if not called and (callers is None or s.name in callers):
+        if not called and (callers is None or s.name in callers or tries):
             crisps = log_counts(host.page).get("crisp", 0)
-            called = crisp_try(run, seats, s, crisps)
+            if tries >= 6:              # (no sample: a round must end)
+                called = s.page.evaluate("(s) => { const b = document.querySelector(s);"
+                                         " if (b) b.click(); return !!b; }",
+                                         sel("crisp", ":not([disabled])"))
+            else:
+                called = crisp_try(run, seats, s, crisps)
+                tries += 1      # refused: from now on every mover tries
     run.count("(c) rounds")
     print("  (%sround over in %.0f s: %d draws)" % (run.tag, time.time() - t0 / 1000, draws),
           file=sys.stderr, flush=True)
