@@ -351,3 +351,48 @@ def test_attack_i_the_hosts_lobby_shows_arriving_names_cleaned_as_the_room_will(
         text = json.dumps({"type": "join", "v": 1, "name": raw})
         assert early.arriving(text) == clean_name(raw), raw
     assert early.arriving(json.dumps({"type": "join", "v": 1, "name": "\u200b\u202e"})) is None
+
+
+# ---- J. a flood stops at the host page, before the engine worker ---------------------------
+
+def test_attack_j_a_flood_on_one_connection_stops_at_the_page_and_the_flooder_is_closed():
+    """A stranger's connection sends pings as fast as it can (10 000 in 2 s, and texts over
+    MAX_TEXT): the page forwards to the worker no more than a token bucket lets through,
+    closes it once it kept flooding, and a guest's connection beside it loses nothing."""
+    from ui.page.textlimit import (CLOSE_AFTER, TEXT_BURST, TEXTS_PER_S, TextLimit)
+    from ui.shared.wire import MAX_TEXT
+    limit = TextLimit()
+    ping = json.dumps({"type": "ping", "v": 1, "t": 1})
+    forwarded, closed_at, guest_lost = 0, None, 0
+    for i in range(20000):
+        t = i // 5                                             # 5 texts a millisecond
+        verdict = limit.take("flood", ping, t)
+        forwarded += verdict == "pass"
+        if verdict == "close" and closed_at is None:
+            closed_at = i
+        if i % 600 == 0:                                       # a guest's ping every 3 s ...
+            guest_lost += limit.take("guest", ping, t) != "pass"
+    assert forwarded <= TEXT_BURST + TEXTS_PER_S * 4 + 1
+    assert closed_at is not None and closed_at <= TEXT_BURST + CLOSE_AFTER + 50
+    assert guest_lost == 0
+    assert limit.take("big", "x" * (MAX_TEXT + 1), 0) == "too_big"     # told, not forwarded
+    assert limit.take("big", "\u00e9" * (MAX_TEXT // 2 + 1), 0) == "too_big"   # bytes
+    assert limit.take("flood", "x" * (MAX_TEXT + 1), 2000) == "close"   # (no answer now)
+    assert limit.take("big", None, 0) == "pass"                # (a non-text: the room says so)
+
+
+def test_attack_j_a_person_playing_fast_is_never_limited():
+    """What a person sends: a ping every 3 s, bursts of taps (10 at once), a reaction each
+    second, and a rejoin's join and proof: all passes, for ten minutes of play."""
+    from ui.page.textlimit import TextLimit
+    limit = TextLimit()
+    tap = json.dumps({"type": "action", "v": 1, "action": {"do": "draw", "from": "deck"},
+                      "n": 12})
+    for t in range(0, 600000, 1000):
+        texts = [tap] * (10 if t % 5000 == 0 else 1)
+        if t % 3000 == 0:
+            texts.append(json.dumps({"type": "ping", "v": 1, "t": t}))
+        for text in texts:
+            assert limit.take("guest", text, t) == "pass", t
+    limit.forget("guest")
+    assert "guest" not in limit.conns

@@ -3,13 +3,15 @@ ui/page/net_host.py), its guests' connections to the engine's room and back, reg
 again with backoff, and telling a takeover's spectators where the room went. A part of
 HostPage (ui/page/host_page.py), which holds `net`, `engine`, `client`, `room_id`."""
 from ui.page import early
-from ui.page.browser import log, random_hex, set_query
+from ui.page.browser import log, now, random_hex, set_query
 from ui.page.link import backoff, beat_due, welcomes
 from ui.page.net_host import HostNet
+from ui.page.textlimit import TextLimit
 from ui.page.webrtc import incapable
 from ui.shared import wire
 
 BEAT_TEXT = wire.encode(wire.message("beat"))
+TOO_BIG_TEXT = wire.encode(wire.error("too_big", "message larger than 16 KB"))
 
 
 class HostTransport:
@@ -22,6 +24,7 @@ class HostTransport:
         self.failures = 0
         self.retry_at = None
         self.followers = []
+        self.limit = TextLimit()      # each guest connection's texts, before the worker
         self.beat_at = None           # when the last `beat` went out (`beat`)
         self.seated = []              # the connections the room welcomed (they get beats)
         self.early = None             # (host name, resumed) said to guests while the engine
@@ -121,6 +124,16 @@ class HostTransport:
         self.engine.request({"op": "open", "conn": cid, "peer": peer, "now": self.clock()})
 
     def conn_text(self, cid, text):
+        verdict = self.limit.take(cid, text, now())
+        if verdict == "too_big" and self.net is not None:
+            self.net.send(cid, TOO_BIG_TEXT)
+        if verdict != "pass":
+            # a flood or an oversized text: nothing of it reaches the worker (ui/page/textlimit.py)
+            if verdict == "close" and self.net is not None:
+                log("connection", cid, "floods the room: closed")
+                self.net.close(cid)
+                self.conn_close(cid)          # (a close of our own: the room forgets it too)
+            return
         if self.engine.state != "ready" and self.net is not None:
             # the room waits in the engine worker: this page answers pings and joins itself
             # (ui/page/early.py), so that a guest waits on its connection however long it takes
@@ -146,6 +159,7 @@ class HostTransport:
                                     if self.client is not None else [])
 
     def conn_close(self, cid):
+        self.limit.forget(cid)
         if any(c == cid for c, _ in self.early_joined):
             self.early_joined = [pair for pair in self.early_joined if pair[0] != cid]
             self.render_soon()
