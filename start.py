@@ -41,7 +41,7 @@ MODULES = (
     "ui.page.sound", "ui.page.storage", "ui.page.flights", "ui.page.redraw", "ui.page.screen_input", "ui.page.render",
     "ui.page.netcheck", "ui.page.link_signal", "ui.page.link",
     "ui.shared.gate", "ui.page.browser", "ui.page.webrtc", "ui.page.net", "ui.page.net_host", "ui.page.textlimit",
-    "ui.page.net_guest", "ui.page.enginewatch",
+    "ui.page.net_guest", "ui.shared.door", "ui.page.net_door", "ui.page.enginewatch",
     "ui.page.enginelink", "ui.page.early",
     "ui.page.guest_phase", "ui.page.room_commands", "ui.page.base_page",
     "ui.page.host_phase", "ui.page.saved_rooms", "ui.page.lookout", "ui.page.host_saves",

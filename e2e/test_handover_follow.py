@@ -189,6 +189,14 @@ def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
     assert answer["closed"] and answer["got"] == [], answer
     assert room_id + "-h1" not in cp.url and cp.locator(sel("seat-asked")).count() == 1
 
+    # every seated page invites from the table's menu: the room's code, link and QR
+    live(bp, "menu")
+    bp.wait_for_selector(sel("menu-invite") + " " + sel("room-qr"), timeout=T)
+    assert bp.inner_text(sel("menu-invite") + " " + sel("room-link")).endswith(room_id)
+    assert bp.inner_text(sel("menu-invite") + " " + sel("lobby-code")).replace("-", "") \
+        in room_id
+    live(bp, "menu-close")
+
     hp.close()
     ap.wait_for_function("location.search.includes('host=%s-h1-')" % room_id, timeout=60_000)
     engine_ready(ap)                                  # the new host's engine runs the room
@@ -222,11 +230,37 @@ def test_a_spectator_follows_the_room_to_its_new_host(new_phone, timings):
     texts = [t for t in cp.evaluate("window.__crispWire") if t not in sent]
     moved = [json.loads(t) for t in texts if '"moved"' in t]
     assert moved and all(set(m) == {"type", "v", "room", "mac"} for m in moved)
-    assert assert_public_only([json.loads(t) for t in texts
-                               if t.startswith("{") and '"moved"' not in t]) >= 2
+    # (her page, dialing the old id again meanwhile, may hear the door's `elsewhere` first)
+    assert assert_public_only([json.loads(t) for t in texts if t.startswith("{")
+                               and '"moved"' not in t and '"elsewhere"' not in t]) >= 2
     live(ap, "approve-3")
     cp.wait_for_selector(sel("seat-3", ".me"), timeout=T)
-    no_errors(ana, bea, cleo)
+    # Dani opens the room's first link from the group chat: nobody holds the first id but
+    # the new host's door, which sends her page on to the room's id now; she watches there
+    dani = phone(new_phone)
+    dp = dani.page
+    dp.goto(link)
+    t0 = time.monotonic()
+    try:
+        dp.wait_for_function("location.search.includes('room=%s-h1-')" % room_id,
+                             timeout=10_000)
+        dp.wait_for_selector(sel("spectator"), timeout=T)
+        dp.wait_for_selector(sel("seat-1"), timeout=T)
+    except Exception:
+        print("DANI:", "\n".join(t for k, t in dani.console)[-4000:])
+        print("ANA:", "\n".join(t for k, t in ana.console)[-4000:])
+        raise
+    late = time.monotonic() - t0
+    print("the first link after a handover -> watching the new host's table: %.1f s" % late)
+    timings.setdefault("handover: first link -> watching", []).append(late * 1000)
+    elsewhere = [json.loads(t) for t in dp.evaluate("window.__crispWire") if '"elsewhere"' in t]
+    assert elsewhere and all(set(m) == {"type", "v", "room"} for m in elsewhere)
+    assert scores(dp, range(4)) == scores(bp, range(4))
+    # the new host invites from its menu too: the room's link where it is now
+    live(ap, "menu")
+    ap.wait_for_selector(sel("menu-invite"), timeout=T)
+    assert "room=%s-h1-" % room_id in ap.inner_text(sel("menu-invite") + " " + sel("room-link"))
+    no_errors(ana, bea, cleo, dani)
 
 
 def test_a_reloaded_player_finds_its_seat_at_the_new_host(new_phone, timings):

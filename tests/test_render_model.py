@@ -993,6 +993,36 @@ def test_a_menu_on_every_screen_with_the_rules_sound_language_and_leave():
         assert find(show(model, ui)[0], "menu-panel") is None
 
 
+def test_the_tables_menu_invites_with_the_link_code_and_qr_on_every_seated_page():
+    from ui.page import invite
+    for seat, lang in ((0, "en"), (1, "es"), (2, "en")):
+        model = table_model(3, seat=seat)
+        model.room = "crisp-7KQ2M9XRTB"
+        ui = new_ui(lang)
+        tree, ctx = show(model, ui, lang=lang)
+        assert find(tree, "menu-invite") is None           # only in the open menu
+        tap(tree, ctx, "menu", ui, model)
+        tree, ctx = show(model, ui, lang=lang)
+        box = find(tree, "menu-invite")
+        assert box is not None and find(box, "lobby-code") is not None
+        assert text_of(find(box, "lobby-code")) == "7KQ2M-9XRTB"
+        assert text_of(find(box, "room-link")) == "http://x/?room=crisp-7KQ2M9XRTB"
+        assert i18n.t(lang, "invite_table_hint") in text_of(box)
+        assert tap(tree, ctx, "copy-link", ui, model) == [("copy_link", {})]
+        invite.qr_style("http://x/?room=crisp-7KQ2M9XRTB")
+        tree, ctx = show(model, ui, lang=lang)
+        assert find(find(tree, "menu-invite"), "room-qr") is not None
+    # a spectator, and a solo game, invite nobody from the menu
+    watcher = table_model(3, seat=1)
+    watcher.seat, watcher.spectator, watcher.room = None, True, "crisp-7KQ2M9XRTB"
+    solo = table_model(3, seat=0)
+    solo.solo, solo.room = True, "crisp-7KQ2M9XRTB"
+    for model in (watcher, solo):
+        ui = new_ui()
+        ui["menu_open"] = True
+        assert find(show(model, ui)[0], "menu-invite") is None
+
+
 def test_a_room_code_is_typed_forgivingly_and_opens_that_rooms_guest_page():
     from ui.shared import roomcode
     code = "7KQ2M9XRTB"

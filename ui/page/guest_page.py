@@ -291,7 +291,7 @@ class GuestPage(Page):
         if text is None or self.retired:
             return
         msg = wire.read(text, any_version=True)       # each text read once
-        if self.succession.share_proof(msg):
+        if self.succession.share_proof(msg) or self.succession.elsewhere(msg):
             return
         client = self.client
         now = self.now()

@@ -11,7 +11,7 @@ from ui.page import browser, guest_phase
 from ui.page.browser import log
 from ui.page.host_page import HostPage
 from ui.page.lookout import Looker, give_share, offer_share
-from ui.shared import follow, handover, spectator_moves
+from ui.shared import door, follow, handover, spectator_moves
 
 FOLLOW_LOOK_MS = 8000     # a look for the room of a page back from away (Looker)
 FOLLOW_EVERY_MS = 4000    # a seated page back from away looks for its room this often
@@ -165,6 +165,27 @@ class Succession:
         page.at_room(new_id, follow=False)
         page.reconnect(new_id, seated=False)
         page.render()
+
+    def elsewhere(self, msg):
+        """`msg` (read once) came from the door at the room's first id (ui/shared/door.py):
+        the room moved to a later id of its own. A page without a seat goes there as it
+        came (to join in the lobby, or to watch: the same screen, the name it typed); a
+        seated page takes it as a room id nobody holds and finds its room its own way
+        ("Back from away"), with its proofs. True when it was one (anything else, False)."""
+        if not isinstance(msg, dict) or msg.get("type") != "elsewhere":
+            return False
+        page, client = self.page, self.page.client
+        new_id = door.check_elsewhere(msg, page.room_id)
+        page.net.drop()
+        if new_id is None or page.retired:
+            page.net_lost(True)
+            return True
+        if client.token or client.seat is not None:
+            page.net_lost(True)
+            return True
+        log("the room's first id says it is at", new_id, ": going there")
+        self.watch_at(new_id)         # (a spectator's seat request is made again there)
+        return True
 
     def sit_again(self):
         """The new room's `watching` came: ask it for the seat asked of the old one (a

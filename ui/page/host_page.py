@@ -195,6 +195,8 @@ class HostPage(HostTransport, HostSaves, HostReplies, HostMoved, Page):
         it. Returns the room id."""
         self.room_id = hostlife.new_room_id(browser.random_hex(8))
         self.saves.drop_peer_token(self.room_id)
+        # the room keeps the id's PeerJS token for a successor's door (ui/shared/door.py)
+        token = self.saves.peer_token(self.room_id, lambda: browser.random_hex(16))
         self.clock_ = self.room_clock()
         self.phase.to("create")
         self.early = (name, False)    # what the page tells guests while the engine starts
@@ -203,7 +205,8 @@ class HostPage(HostTransport, HostSaves, HostReplies, HostMoved, Page):
                              "pace": self.bot_pace,
                              "cheat": self.cheat, "now": self.clock(),
                              "lang": self.screen.ui.get("lang", "en"),    # the bots' names
-                             "deck_once": deck is not None})   # the guided round's deal
+                             "deck_once": deck is not None,    # the guided round's deal
+                             "door": token})
         self.client = Client(self.local_send, is_host=True)
         return self.room_id
 

@@ -7,6 +7,7 @@ unreadable, the host's name refused. A part of HostPage (ui/page/host_page.py), 
 
 from ui.page import host_phase
 from ui.page.browser import log
+from ui.page.net_door import keep_door
 from ui.shared import hostlife
 
 
@@ -44,6 +45,8 @@ class HostReplies:
         to localStorage, the next wakeup armed."""
         if msg.get("handover") is not None:
             self.took_over(msg)
+        if self.net is not None:
+            keep_door(self, msg)        # a moved room answers its first link (door.py)
         out = msg.get("out")
         todo = hostlife.sort_out(out if isinstance(out, list) else [], "local")
         now = self.now()

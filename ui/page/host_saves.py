@@ -2,7 +2,7 @@
 cannot read, forget one, and hold the lease of the tab that runs it (docs/design.md
 "Persistence"). A part of HostPage (ui/page/host_page.py); the records are
 ui/page/saved_rooms.py's, the rules (lease, resume, clock) ui/shared/hostlife.py's."""
-from ui.page.browser import log
+from ui.page.browser import log, random_hex
 from ui.page.client import Client
 from ui.page.lookout import Probe
 from ui.page.saved_rooms import host_of
@@ -80,7 +80,8 @@ class HostSaves:
         # a guided first round reloaded: its tips come back, at the step on the table
         self.screen.ui["guided"] = self.saves.is_guided(room_id)
         self.engine.request({"op": "restore", "saved": saved, "pace": self.bot_pace,
-                             "cheat": self.cheat, "now": self.clock()})
+                             "cheat": self.cheat, "now": self.clock(),
+                             "door": self.saves.peer_token(room_id, lambda: random_hex(16))})
         self.hold_lease()
         self.client = Client(self.local_send, is_host=True)
         self.client.join(host_of(saved)[1], None)

@@ -25,6 +25,7 @@ class HostTransport:
         self.retry_at = None
         self.followers = []
         self.limit = TextLimit()      # each guest connection's texts, before the worker
+        self.door_net = None          # after a takeover: the door at the room's first id
         self.beat_at = None           # when the last `beat` went out (`beat`)
         self.seated = []              # the connections the room welcomed (they get beats)
         self.early = None             # (host name, resumed) said to guests while the engine
@@ -43,6 +44,8 @@ class HostTransport:
     def stop_net(self):
         if self.net is not None:
             self.net.shutdown()
+        if self.door_net is not None:
+            self.door_net.stop()
 
     def name_room_in_url(self, room_id):
         """The URL names the room (?host=<id>, no ?room= of a guest that took over): a

@@ -35,6 +35,7 @@ EN = {
     # lobby
     "invite": "Invite your friends",
     "invite_hint": "Send them this link, or let them scan the code; they join from their own phone.",
+    "invite_table_hint": "Whoever opens this link watches the game, and can play the next one or take the seat of someone away.",
     "invite_full": "The room is full: a friend who opens this link can watch, and plays as soon as a seat frees up.",
     "copy_link": "Copy link",
     "qr_label": "QR code of the room link: scan it with a phone to join",
@@ -96,6 +97,7 @@ ES = {
     # lobby
     "invite": "Invita a tus amigos",
     "invite_hint": "M\u00e1ndales este enlace o que escaneen el c\u00f3digo; entran desde su propio m\u00f3vil.",
+    "invite_table_hint": "Quien abra este enlace ve la partida y puede jugar la siguiente o ocupar el sitio de alguien ausente.",
     "invite_full": "La sala est\u00e1 llena: quien abra este enlace puede mirar, y juega en cuanto quede un sitio libre.",
     "copy_link": "Copiar enlace",
     "qr_label": "C\u00f3digo QR del enlace de la sala: escan\u00e9alo con un m\u00f3vil para entrar",

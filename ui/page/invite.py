@@ -13,9 +13,23 @@ from ui.page.widgets import button
 COPIED_MS = 2000
 
 
-def invite_box(model, ui, ctx):
+def menu_invite(model, ui, ctx):
+    """The invitation in the table's menu (`menu-invite`), for a seated page of a room with
+    friends (not a solo game, not a spectator's): the same code, link and QR code as the
+    lobby's, with words for a game under way (who opens it watches, and plays the next
+    game or an away seat). None elsewhere."""
+    if read(model, "screen") != "table" or read(model, "spectator") \
+            or read(model, "seat") is None or read(model, "solo", False):
+        return None
+    box = invite_box(model, ui, ctx, "invite_table_hint")
+    if box is None:
+        return None
+    return h("div", {"class": "menu-invite", "data-testid": "menu-invite"}, box)
+
+
+def invite_box(model, ui, ctx, hint=None):
     """The invitation: the room's code, its link (copy, share) and its QR code; None without
-    a link."""
+    a link. `hint`: the key of its hint (else the lobby's, watch_screens.invite_hint)."""
     link = room_link(model, ctx.base)
     if not link:
         return None
@@ -33,7 +47,7 @@ def invite_box(model, ui, ctx):
     local = is_host and roomcode.is_local_link(link)
     return h("section", {"class": "card-box share"},
              h("h2", None, ctx.t("invite")),
-             h("p", {"class": "hint"}, ctx.t(watch_screens.invite_hint(model))),
+             h("p", {"class": "hint"}, ctx.t(hint or watch_screens.invite_hint(model))),
              h("p", {"class": "room-code"}, h("span", None, ctx.t("room_code")), " ",
                h("strong", {"data-testid": "lobby-code", "translate": "no"},
                  roomcode.show(code))) if code else None,

@@ -13,7 +13,7 @@ from ui.page import i18n
 from ui.page import watch_screens
 from ui.page.banner import ENGINE_STAGES, connection_banner  # noqa: F401 (main.py's)
 from ui.page.exit_screens import gone_tree, own_room_tree
-from ui.page.invite import do_later, qr_style, room_link  # noqa: F401 (render's, base_page's)
+from ui.page.invite import do_later, menu_invite, qr_style, room_link  # noqa: F401 (render's, base_page's)
 from ui.page.join_screen import join_tree, room_answered  # noqa: F401 (early's tests)
 from ui.page.landing_screen import landing_tree
 from ui.page.lobby_screen import lobby_tree
@@ -63,7 +63,8 @@ def build(model, ui, ctx):
     # to another index (that redrew the join panel, and its name field lost focus and the
     # phone's keyboard as the player typed). A new screen is a new body.
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
-             keyed(topbar(ui, ctx, title, in_room, sub), "top"),
+             keyed(topbar(ui, ctx, title, in_room, sub,
+                          menu_invite(model, ui, ctx) if ui.get("menu_open") else None), "top"),
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
              keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),

@@ -126,7 +126,7 @@ def lang_switch(ui, ctx):
 
 
 
-def topbar(ui, ctx, title=None, in_room=False, sub=None):
+def topbar(ui, ctx, title=None, in_room=False, sub=None, invite=None):
     """The bar on top of every screen: the game's name (or `title`, the round, with `sub`
     under it, the game's target: two short lines fit a 360 px phone where one long line was
     cut; the whole is the title's tooltip), the language buttons, and the menu (`menu`): the
@@ -135,12 +135,12 @@ def topbar(ui, ctx, title=None, in_room=False, sub=None):
     closes the room, a solo game's ends it). Closed, it is kept from the last render while
     its words are the same (memo.kept)."""
     if ui.get("menu_open"):
-        return _topbar(ui, ctx, title, in_room, sub)
+        return _topbar(ui, ctx, title, in_room, sub, invite)
     return kept(ctx, "topbar", (ctx.lang, ui.get("lang"), title, sub), _topbar, ui, ctx, title,
                 in_room, sub)
 
 
-def _topbar(ui, ctx, title, in_room, sub):
+def _topbar(ui, ctx, title, in_room, sub, invite=None):
     is_open = bool(ui.get("menu_open"))
     if title:
         words = h("span", {"class": "title small",
@@ -157,10 +157,10 @@ def _topbar(ui, ctx, title, in_room, sub):
                     ("local", "menu", not is_open), "btn menu-btn",
                     {"aria-expanded": "true" if is_open else "false",
                      "aria-controls": "menu-panel"}),
-             menu_panel(ui, ctx, in_room) if is_open else None)
+             menu_panel(ui, ctx, in_room, invite) if is_open else None)
 
 
-def menu_panel(ui, ctx, in_room):
+def menu_panel(ui, ctx, in_room, invite=None):
     sound = ui.get("sound", True) is not False
     react = ui.get("reactions", True) is not False
     asking = bool(ui.get("leave_ask"))
@@ -195,6 +195,7 @@ def menu_panel(ui, ctx, in_room):
                h("label", {"class": "field inline"}, h("span", None, ctx.t("language")),
                  select(ctx, "menu-lang", [(c, ctx.t("lang_" + c)) for c in i18n.LANGS],
                         ui.get("lang", "en"), ("field", "lang")))),
+             invite,
              leave,
              h("section", {"class": "menu-rules", "data-testid": "menu-rules"},
                h("h2", None, ctx.t("how_to_play")), rules_text(ctx)),

@@ -137,6 +137,8 @@ FROM_ROOM = {
     "restarting": _row("host page", "game"),
     # the host's page, not the room: every guest's one clock for a pause (ui/page/link.py)
     "beat": _row("host page", None),
+    # the door at a moved room's first id, not the room: where the room is now (door.py)
+    "elsewhere": _row("host page", None, {"room": _text}),
     # the host's page, not the room: its engine still starts (ui/page/early.py)
     "setup": _row("host page", None, {"host": _text, "back": _bool}),
 }

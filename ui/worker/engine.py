@@ -7,7 +7,8 @@ Pure Python like ui/worker/room.py (no `js`, no clock, no I/O): CPython tests dr
 Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "create", "room_id", "name", "seed": int|null, "deck": [card]|null, "pace", "now",
    "lang": "es"|"en" (the bots' names; English when missing),
-   "deck_once": true (optional: the stacked deck deals round 1 only, the guided round's)}
+   "deck_once": true (optional: the stacked deck deals round 1 only, the guided round's),
+   "door": the page's PeerJS token for the room id (optional, 32 hex: ui/shared/door.py)}
   {"op": "restore", "saved": <Room.to_dict()>, "pace", "now"}     a reloaded host's room
                                               (or a hostlife.draft: the room made afresh)
   {"op": "receive", "conn", "text", "now"}    a message from `conn` ("local": the host's screen)
@@ -40,14 +41,16 @@ Reply (one per request):
 change that sends nothing: a contribution the deal still waits with, `Room.unsaved`).
 After every request that ran the room, the room's `sealed` and `standby` messages that are due
 (its sealing policy: Room.after_request, ui/worker/succession.py) go out with the reply;
-a reply may carry "handover": "sealed" | "public" once a takeover made its room.
+a reply may carry "handover": "sealed" | "public" once a takeover made its room, and
+"door": [first id, token] while the room is hosted away from its first id with the box's door
+token (ui/shared/door.py `door_claim`: the page keeps a door there).
 """
 
 import json
 import secrets
 
 from crisp_core import bot_names
-from ui.shared import hostlife, savedroom, spectator_moves, wire
+from ui.shared import door, hostlife, savedroom, spectator_moves, wire
 from ui.worker.room import BadMessage, Room, bot_maker
 from ui.worker.takeover import Takeover, share_kind
 
@@ -104,6 +107,8 @@ class Engine:
         room.make_bot = bot_maker(room.seed, _pace(request))
         room.cheat = _cheat(request)
         room.deck_once = room.deck is not None and request.get("deck_once") is True
+        token = request.get("door")
+        room.door = token if door.is_door_token(token) else None
         room.lang = _lang(request.get("lang"), "en")
         room.now = now
         self.room = room
@@ -118,7 +123,8 @@ class Engine:
             room_id, name, seed, deck, lang = savedroom.draft_fields(saved)
             return self._create({"room_id": room_id, "name": name, "seed": seed, "deck": deck,
                                  "pace": request.get("pace"), "cheat": request.get("cheat"),
-                                 "now": request.get("now"), "lang": lang})
+                                 "now": request.get("now"), "lang": lang,
+                                 "door": request.get("door")})
         room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
         room.cheat = _cheat(request)
         out = room.resumed(self._now(request))
@@ -252,10 +258,14 @@ class Engine:
     def _reply(self, out, changed):
         room = self.room
         wakeup = room.next_wakeup()
-        return {"op": "out", "out": out,
-                "save": _text(room.to_dict()) if changed else None,
-                "wakeup": wakeup, "started": room.game is not None,
-                "room": room.room_id, "dropped": list(room.take_dropped())}
+        reply = {"op": "out", "out": out,
+                 "save": _text(room.to_dict()) if changed else None,
+                 "wakeup": wakeup, "started": room.game is not None,
+                 "room": room.room_id, "dropped": list(room.take_dropped())}
+        claim = door.door_claim(room.room_id, room.door)
+        if claim is not None:
+            reply["door"] = claim       # a moved room: the page keeps its first id's door
+        return reply
 
 
 def _encoded(out):

@@ -79,6 +79,10 @@ class Room:
         # bytes as hex, sent in `welcome` to seated people only, never to spectators.
         self.succession = succession if succession is not None else secrets.token_hex(16)
         self.redealt = None       # the round a host handover dealt again (from_public), or None
+        # The first host's PeerJS token for the room's first id (ui/shared/door.py): only in
+        # the save and the sealed box, so that a successor that opened the box can answer
+        # the room's first link. None: no door (a room rebuilt without the box).
+        self.door = None
         if not handover.is_secret(self.succession):
             raise ValueError("succession: %d hex digits" % handover.SECRET_HEX)
         # Without a seed every room would deal the same decks: draw one (64 bits).

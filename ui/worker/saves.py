@@ -8,7 +8,7 @@ import secrets
 
 from crisp_core import Bot, Game, bot_names, is_card, normalize_options
 from crisp_core.actions import POSITIONS
-from ui.shared import comeback, handover, spectator_moves
+from ui.shared import comeback, door, handover, spectator_moves
 from ui.shared.savedroom import SAVED_FIELDS, SAVED_OPTIONAL, SEAT_FIELDS
 from ui.shared.wire import BOT_LEVELS, DEFAULT_OPTIONS, BadMessage, is_int
 from ui.worker import fairdeal
@@ -28,7 +28,8 @@ def to_dict(room):
             "succession": room.succession,
             "seal_n": room.seal_n, "seal_checks": dict(room.seal_checks),
             "opened": room.opened, "derived": sorted(room.derived),
-            "standby_check": room.standby_check, "lang": room.lang, "deck_once": room.deck_once}
+            "standby_check": room.standby_check, "lang": room.lang, "deck_once": room.deck_once,
+            "door": room.door}
 
 
 def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -59,6 +60,7 @@ def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.
         raise ValueError("saved room: the host's name: " + e.text)
     room.options = dict(d["options"])
     room.deck_once = d.get("deck_once") is True
+    room.door = d.get("door")                 # (checked: check_saved)
     lang = d.get("lang")
     room.lang = lang if isinstance(lang, str) and lang in bot_names.NAMES else "en"
     room.seats = [_seat(d, i, names[i], game is not None, make_bot, load_bot)
@@ -116,7 +118,8 @@ def check_saved(d):
     (`host`: 0 unless the room was handed over) and every other person with a distinct token
     (text), bots without one and of a known level, a stand-in only on a person's seat other
     than the host's, bot plans with a time; the round's log and peeks as
-    events; a clock; the succession secret (32 hex; a save without one gets a fresh one).
+    events; a clock; the succession secret (32 hex; a save without one gets a fresh one);
+    the door token (32 hex, or none).
     The game itself is checked by `Game.from_dict`."""
     def bad(what):
         raise ValueError("saved room: " + what)
@@ -135,6 +138,8 @@ def check_saved(d):
         bad("seed")
     if "succession" in d and not handover.is_secret(d["succession"]):
         bad("succession secret")
+    if d.get("door") is not None and not door.is_door_token(d["door"]):
+        bad("door token")
     deck = d["deck"]
     if deck is not None and (not isinstance(deck, list) or len(deck) > 52
                              or not all(is_card(c) for c in deck)
