@@ -1,6 +1,8 @@
 """The engine benchmark inside Pyodide, in headless Chromium, beside the CPython numbers.
 
     python3 bench/pyodide_bench.py [--seconds S]
+    python3 bench/pyodide_bench.py --bots [--games G] [--dist D]   the expert bot's decisions
+                                            (bench/bot_bench.py) side by side; D: a build
 
 Needs a local build (``python3 tools/build.py``), node with the npm packages installed, Debian
 Chromium at /usr/bin/chromium and the Python ``playwright`` package (``./test.sh`` sets all of
@@ -21,10 +23,10 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench import engine_bench  # noqa: E402
+from bench import bot_bench, engine_bench  # noqa: E402
 
 PAGE_SCRIPT = """
-async ({files, seconds, dir}) => {
+async ({files, seconds, games, dir}) => {
   const t0 = performance.now();
   const { loadPyodide } = await import('./' + dir + '/pyodide.mjs');
   const pyodide = await loadPyodide({ indexURL: new URL('./' + dir + '/', location.href).href });
@@ -34,8 +36,8 @@ async ({files, seconds, dir}) => {
   const out = await pyodide.runPythonAsync(`
 import sys, json
 sys.path.insert(0, '/bench')
-import engine_bench
-json.dumps(engine_bench.run(${seconds}))
+import engine_bench, bot_bench
+json.dumps(bot_bench.run(games=${games}) if ${games} else engine_bench.run(${seconds}))
 `);
   return { started_ms: started, results: JSON.parse(out), version: pyodide.version };
 }
@@ -49,7 +51,8 @@ def _free_port():
 
 
 def _files():
-    files = {"engine_bench.py": open(os.path.join(ROOT, "bench", "engine_bench.py")).read()}
+    files = {name: open(os.path.join(ROOT, "bench", name)).read()
+             for name in ("engine_bench.py", "bot_bench.py")}
     core = os.path.join(ROOT, "crisp_core")
     for name in sorted(os.listdir(core)):
         if name.endswith(".py"):
@@ -79,11 +82,13 @@ def local_site(dist=None):
         server.wait(timeout=10)
 
 
-def run_in_pyodide(seconds):
-    """Start the local server and Chromium; return the dict the page computed."""
+def run_in_pyodide(seconds, games=0, dist=None):
+    """Start the local server and Chromium; return the dict the page computed (the bots'
+    bench of ``games`` games a table when ``games``, else the engine's); ``dist``: the build
+    to serve (dist/)."""
     from playwright.sync_api import sync_playwright
 
-    with local_site() as base, sync_playwright() as pw:
+    with local_site(dist) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=[
             "--no-sandbox", "--disable-background-networking", "--disable-component-update",
             "--no-first-run", "--disable-sync"])
@@ -91,7 +96,7 @@ def run_in_pyodide(seconds):
         page.goto(base + "build.json")
         folder = json.loads(page.inner_text("body"))["vendor"]["pyodide"]
         result = page.evaluate(PAGE_SCRIPT, {"files": _files(), "seconds": seconds,
-                                             "dir": folder})
+                                             "games": games, "dir": folder})
         browser.close()
     return result
 
@@ -99,12 +104,27 @@ def run_in_pyodide(seconds):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     seconds = float(argv[argv.index("--seconds") + 1]) if "--seconds" in argv else 2.0
+    if "--bots" in argv:
+        return bots(int(argv[argv.index("--games") + 1]) if "--games" in argv else 3,
+                    argv[argv.index("--dist") + 1] if "--dist" in argv else None)
     cpython = engine_bench.run(seconds)
     browser = run_in_pyodide(seconds)
     print("%-34s %14s %14s" % ("measure", "CPython", "Pyodide " + browser["version"]))
     for key, value in cpython.items():
         print("%-34s %14s %14s" % (key, value, browser["results"][key]))
     print("%-34s %14s %14.0f" % ("pyodide_start_ms (cold profile)", "-", browser["started_ms"]))
+    print(json.dumps({"cpython": cpython, "pyodide": browser}))
+
+
+def bots(games, dist=None):
+    """The expert bot's bench in CPython and in Pyodide, side by side, per table size."""
+    cpython = bot_bench.run(games=games)
+    browser = run_in_pyodide(0, games, dist)
+    print("%-16s %-8s %12s %14s" % ("measure", "players", "CPython", "Pyodide " + browser["version"]))
+    for players, figures in cpython.items():
+        for key, value in figures.items():
+            print("%-16s %-8s %12s %14s" % (key, players, value,
+                                            browser["results"][players][key]))
     print(json.dumps({"cpython": cpython, "pyodide": browser}))
 
 

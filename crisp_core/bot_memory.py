@@ -148,7 +148,8 @@ class Memory:
         owner_knew = slot[2]
         taken = event.get("taken")
         card = taken if taken is not None else self.held
-        if seat != self.seat and taken is None:
+        if taken is None and (seat != self.seat or self.level == "expert"):
+            # (the expert also keeps what the table may read of its own cards, bot_search)
             # A player keeps a drawn card over one they knew only when it is lower; over an
             # unknown card, only when it is low. Their other known cards were not worse.
             bound = max(1, value(old) - 1) if owner_knew else 5
@@ -164,7 +165,7 @@ class Memory:
         card = event["card"]
         self.discard.append(card)
         seat = event["seat"]
-        if seat != self.seat and not is_special(card):
+        if (seat != self.seat or self.level == "expert") and not is_special(card):
             # They preferred to throw this away: the cards they know are about as low.
             for slot in self._hand(seat):
                 if slot[2]:

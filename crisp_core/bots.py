@@ -26,6 +26,8 @@ Levels (:data:`LEVELS`):
   the order of the deck once the discard pile is turned over, R5.1), estimates unknown cards
   from the cards it has not seen, reads its opponents' swaps and discards, and calls crisp
   when it is likely to be strictly lowest after everyone's last turn, weighing the +5 (R7.3).
+- ``expert``: the hard bot's memory, and a search for each decision that matters: playouts
+  in worlds sampled from what it has not seen (``crisp_core.bot_expert``, ``bot_search``).
 
 The memory (what the seat was shown and what it infers from the public events) is
 :class:`crisp_core.bot_memory.Memory`, which :class:`Bot` is built on; the arithmetic of its
@@ -37,17 +39,16 @@ and, with :meth:`Bot.plan`, well before it closes; every action well before the 
 (R10.2) runs out.
 """
 
-import base64
 import random
-import struct
 
+from . import bot_expert, bot_saved
 from . import bot_odds as odds
 from .actions import POSITIONS, is_int
 # (EASY_FORGET, a level's knob like those below, is importable from here too)
 from .bot_memory import CENTER, EASY_FORGET, Memory  # noqa: F401
 from .cards import is_special, value
 
-LEVELS = ("random", "easy", "hard")
+LEVELS = ("random", "easy", "hard", "expert")
 
 #: Per crisp window, the chance that a random bot calls crisp (so that rounds end).
 RANDOM_CRISP = 0.1
@@ -85,7 +86,7 @@ def think_ms(rng, kind="act", level="hard"):
     if kind == "ready":
         return rng.randint(1200, 2600)
     if kind == "crisp":
-        if level == "hard":
+        if level in ("hard", "expert"):
             return rng.randint(450, 1000)
         return rng.randint(900, 1900)
     return rng.randint(700, 1600)
@@ -99,7 +100,8 @@ class Bot(Memory):
     randomness (forgetting, tie-breaking, random play, think times) from it, so a bot with
     the same ``rng`` state, memory, events and view always makes the same decision.
     ``pace``: a factor on the think times of :meth:`plan` (1 = a person's pace; test pages
-    use less); it changes when the bot acts, never what it does.
+    use less); it changes when the bot acts, never what it does. An expert's search may run
+    in slices of ``slicing`` playouts (``plan``'s argument; ``think`` goes on with it).
     """
 
     def __init__(self, seat, level, rng=None, pace=1.0):
@@ -110,6 +112,12 @@ class Bot(Memory):
         Memory.__init__(self, seat, level, rng if rng is not None else random.Random(0))
         self.pace = float(pace)
         self.memo = None
+        self.pending = None     # an expert's search under way (saved): crisp_core.bot_expert
+        self.search = None      # ... and its playouts so far (not saved: replayed from its seed)
+        self.slicing = None
+        self.asked_at = None    # when the decision was asked (plan's now)
+        self.since = None       # when the decision a search just ended was asked
+        self.viewed_at = None   # when the view think() decides on was made
 
     # ------------------------------------------------------------------------- deciding
 
@@ -129,37 +137,54 @@ class Bot(Memory):
             action = self.memo["action"]
             return dict(action) if action is not None else None
         action = self._choose(view, {entry["do"]: entry for entry in allowed})
+        if action is bot_expert.THINK:
+            return dict(action)
         self.memo = {"key": key, "action": action, "at": None}
         return dict(action) if action is not None else None
 
-    def plan(self, view, events, now):
+    def plan(self, view, events, now, slicing=None):
         """Observe ``events``, decide on ``view`` and pace it like a person: the room's call.
 
         Returns None (nothing to do now: ask again with the next view) or
         ``{"at": ms, "action": {...}}``: apply ``action`` for this seat at ``at`` on the
         host's clock, unless a newer view has been planned meanwhile. A decision kept over
         several views keeps its time. Crisp is planned at least 800 ms before the window
-        closes; any action at least 2 s before the draw or peek timer runs out.
+        closes; any action at least 2 s before the draw or peek timer runs out. ``slicing``:
+        at most that many playouts of an expert's search now; while it is not done the plan
+        is ``{"at": now, "action": {"do": "think"}}``: call :meth:`think` from ``at`` on.
         """
         self.observe(events)
+        self.slicing, self.asked_at = slicing, now
         action = self.decide(view)
-        if action is None:
-            return None
+        viewed, self.viewed_at = self.viewed_at, None
+        since, self.since = self.since, None
+        if action is None or action["do"] == "think":
+            return None if action is None else {"at": now, "action": dict(action)}
         memo = self.memo
         if memo.get("at") is None:
+            start = now if since is None else min(now, since)   # the think time counts from then
+            viewed = now if viewed is None else viewed          # the view's times count from then
             kind = action["do"] if action["do"] in ("ready", "crisp") else "act"
-            at = now + int(think_ms(self.rng, kind, self.level) * self.pace)
+            at = start + int(think_ms(self.rng, kind, self.level) * self.pace)
             limit = None
             if action["do"] == "crisp" and view.get("crisp_window"):
-                limit = now + view["crisp_window"]["left"] - CRISP_MARGIN_MS
+                limit = viewed + view["crisp_window"]["left"] - CRISP_MARGIN_MS
             elif action["do"] == "ready" and view.get("peek_left") is not None:
-                limit = now + view["peek_left"] - DRAW_MARGIN_MS
+                limit = viewed + view["peek_left"] - DRAW_MARGIN_MS
             elif view.get("draw_left") is not None:
-                limit = now + view["draw_left"] - DRAW_MARGIN_MS
+                limit = viewed + view["draw_left"] - DRAW_MARGIN_MS
             if limit is not None:
-                at = max(now, min(at, limit))
+                at = max(start, min(at, limit))
             memo["at"] = at
         return {"at": max(memo["at"], now), "action": dict(action)}
+
+    def think(self, now, slicing):
+        """Go on with the search under way (``slicing`` playouts more, at ``now``): a plan as
+        :meth:`plan` gives, or None when there is no search under way (plan afresh)."""
+        if self.pending is None:
+            return None
+        self.viewed_at = self.pending["since"]
+        return self.plan(self.pending["view"], [], now, slicing)
 
     def _choose(self, view, kinds):
         if "ready" in kinds:
@@ -169,6 +194,8 @@ class Bot(Memory):
             del kinds["crisp"]  # too late to make up one's mind (R10.1)
         if self.level == "random":
             return self._random_choice(kinds)
+        if self.level == "expert":
+            return bot_expert.choose(self, view, kinds)
         if "crisp" in kinds and self._wants_crisp(view):
             return {"do": "crisp"}
         if "draw" in kinds:
@@ -223,7 +250,7 @@ class Bot(Memory):
         slot = self._slot(seat, index)
         if slot[0] is not None:
             return odds.point(value(slot[0]))
-        if self.level != "hard":
+        if self.level not in ("hard", "expert"):
             return odds.point_mean(odds.NAIVE_MEAN)
         bound = slot[1]
         if bound is None or bound >= 10:
@@ -423,47 +450,14 @@ class Bot(Memory):
     # ------------------------------------------------------------------------- saving
 
     def to_dict(self):
-        """The bot as a JSON-safe dict: level, seat, memory and random state."""
-        return {"version": 1, "seat": self.seat, "level": self.level,
-                "rng": _rng_state(self.rng), "pace": self.pace, "events_seen": self.events_seen,
-                "memo": self.memo, "round": self.round,
-                "slots": [[list(slot) for slot in hand] for hand in self.slots],
-                "discard": list(self.discard),
-                "deck_known": list(self.deck_known) if self.deck_known is not None else None,
-                "held": self.held, "holding": self.holding, "drew": self.drew,
-                "turn": self.turn, "caller": self.caller, "my_turns": self.my_turns}
+        """The bot as a JSON-safe dict (crisp_core.bot_saved): level, seat, memory, rng."""
+        return bot_saved.to_dict(self)
 
     @classmethod
     def from_dict(cls, data):
         """Rebuild a bot from :meth:`to_dict` output. Raises ``ValueError`` if malformed."""
-        if not isinstance(data, dict) or data.get("version") != 1:
-            raise ValueError("not a saved Crisp bot")
-        try:
-            bot = cls(data["seat"], data["level"], _rng_from(data["rng"]),
-                      data.get("pace", 1.0))
-            bot.events_seen = data["events_seen"]
-            bot.memo = data["memo"]
-            bot.round = data["round"]
-            bot.slots = [[list(slot) for slot in hand] for hand in data["slots"]]
-            bot.discard = list(data["discard"])
-            bot.deck_known = (list(data["deck_known"]) if data["deck_known"] is not None
-                              else None)
-            for name in ("held", "holding", "drew", "turn", "caller", "my_turns"):
-                setattr(bot, name, data[name])
-        except (KeyError, TypeError, ValueError, struct.error) as exc:
-            raise ValueError("saved bot is malformed: %s" % exc)
-        return bot
+        return bot_saved.from_dict(cls, data)
 
 
-def _rng_state(rng):
-    version, internal, gauss = rng.getstate()
-    packed = base64.b64encode(struct.pack("<%dI" % len(internal), *internal)).decode("ascii")
-    return {"v": version, "s": packed, "g": gauss}
-
-
-def _rng_from(data):
-    raw = base64.b64decode(data["s"])
-    internal = struct.unpack("<%dI" % (len(raw) // 4), raw)
-    rng = random.Random()
-    rng.setstate((data["v"], tuple(internal), data["g"]))
-    return rng
+# (the room's handover seeds a saved bot's rng afresh with these)
+_rng_state, _rng_from = bot_saved._rng_state, bot_saved._rng_from

@@ -1,9 +1,10 @@
 """Bot tournaments: levels against each other over many seeded games, on a simulated clock.
 
-    python -m crisp_core.tournament [--games N] [--players P] [--seed S] [--target T]
+    python -m crisp_core.tournament [--games N] [--players P[,P...]] [--seed S] [--target T]
                                     [--draw-seconds D] [--from-discard] [--levels a,b,c]
 
-For each pairing of levels, plays N games at a table of P seats, the two levels alternating
+For each table size P (``--players 2,4,8``: one table after another) and each pairing of
+levels, plays N games at a table of P seats, the two levels alternating
 round the table and the seats rotated each game, and prints each level's share of the games
 won (a shared win counts as a fraction; 95% Wilson interval) and its average round points
 per seat (mean over games of each game's average, +/- 1.96 standard errors).
@@ -200,27 +201,39 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m crisp_core.tournament",
                                      description="Pit bot levels against each other.")
     parser.add_argument("--games", type=int, default=200, help="games per pairing (200)")
-    parser.add_argument("--players", type=int, default=2, help="seats at the table (2)")
+    parser.add_argument("--players", default="2",
+                        help="seats at the table, or several: 2,4,8 (2)")
     parser.add_argument("--seed", default="0", help="seed of deals and bots (0)")
     parser.add_argument("--target", type=int, default=100, choices=(50, 100, 150))
     parser.add_argument("--draw-seconds", type=int, default=None, choices=(30, 45, 60))
     parser.add_argument("--from-discard", action="store_true",
                         help="allow drawing from the discard (R10.3)")
     parser.add_argument("--levels", default=",".join(LEVELS),
-                        help="comma-separated levels to pair (random,easy,hard)")
+                        help="comma-separated levels to pair (%s)" % ",".join(LEVELS))
     args = parser.parse_args(argv)
     levels = [level.strip() for level in args.levels.split(",") if level.strip()]
     if any(level not in LEVELS for level in levels) or len(levels) < 2:
         parser.error("levels: two or more of %s" % ", ".join(LEVELS))
-    if not 2 <= args.players <= 8 or args.games < 1:
+    try:
+        tables = [int(players) for players in args.players.split(",")]
+    except ValueError:
+        tables = []
+    if not tables or not all(2 <= players <= 8 for players in tables) or args.games < 1:
         parser.error("players must be 2 to 8 and games at least 1")
     options = {"target": args.target, "draw_seconds": args.draw_seconds,
                "draw_from_discard": args.from_discard}
+    for players in tables:
+        _table(args, levels, players, options)
+    return 0
+
+
+def _table(args, levels, players, options):
+    """Print the table of every pairing of ``levels`` at ``players`` seats."""
     print("Crisp bots: %d games per pairing, %d players, target %d, draw timer %s, "
-          "draw from discard %s, seed %s" % (args.games, args.players, args.target,
+          "draw from discard %s, seed %s" % (args.games, players, args.target,
                                            args.draw_seconds or "off",
                                            "on" if args.from_discard else "off", args.seed))
-    print("fair win share with %d players: 0.50 per level (alternating seats)" % args.players)
+    print("fair win share with %d players: 0.50 per level (alternating seats)" % players)
     print()
     header = "%-16s %-7s %-24s %-26s" % ("pairing", "level", "win share [95% CI]",
                                           "avg round points (95% CI)")
@@ -229,7 +242,7 @@ def main(argv=None):
     for a, b in itertools.combinations(levels, 2):
         # The stronger level is named first in each pairing.
         a, b = sorted((a, b), key=LEVELS.index, reverse=True)
-        result = match(a, b, args.games, args.players, args.seed, options)
+        result = match(a, b, args.games, players, args.seed, options)
         for i, level in enumerate((a, b)):
             wins = sum(result[level]["wins"]) / args.games
             low, high = _wilson(wins, args.games)
@@ -238,7 +251,7 @@ def main(argv=None):
                   % ("%s vs %s" % (a, b) if i == 0 else "", level, wins, low, high,
                      points, points_ci))
         sys.stdout.flush()
-    return 0
+    print()
 
 
 if __name__ == "__main__":

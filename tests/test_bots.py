@@ -84,7 +84,7 @@ def test_bots_only_play_legal_actions_under_every_option_combination():
     timeouts = 0
     for index, options in enumerate(OPTION_COMBOS * 18):
         rng = random.Random(index)
-        levels = [rng.choice(LEVELS) for _ in range(options["players"])]
+        levels = [rng.choice(LEVELS[:3]) for _ in range(options["players"])]
         stall = None
         if options["draw_seconds"]:
             def stall(seat, plan, now, rng=rng):
@@ -113,21 +113,21 @@ def test_whole_games_end_with_a_winner_at_every_table_size():
 
 
 def test_a_bot_waits_when_nothing_is_allowed_and_never_asks_for_the_next_round():
-    game = Game.new({"players": 3}, seed=4)
+    game = Game.new({"players": len(LEVELS)}, seed=4)
     bots = [Bot(seat, level, random.Random(seat)) for seat, level in enumerate(LEVELS)]
     events = game.deal_events()
     for seat, bot in enumerate(bots):
         bot.observe(events_for(events, seat))
         assert bot.decide(view_for(game, seat, 0)) == {"do": "ready"}
     now = 0
-    for seat in range(3):
+    for seat in range(len(LEVELS)):
         events = game.apply(seat, {"do": "ready"}, now)
     for seat, bot in enumerate(bots):
         bot.observe(events_for(events, seat))
         view = view_for(game, seat, now)
         if seat != game.turn:
             assert view["allowed"] == [] and bot.decide(view) is None
-    view = {"allowed": [{"do": "next_round"}], "round": 1, "players": 3, "discard": [],
+    view = {"allowed": [{"do": "next_round"}], "round": 1, "players": len(LEVELS), "discard": [],
             "deck_count": 40, "caller": 0, "held": None, "phase": "round_over"}
     for bot in bots:
         assert bot.decide(view) is None

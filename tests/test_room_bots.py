@@ -313,3 +313,35 @@ def test_bots_in_a_room_never_see_another_seats_hidden_card():
     assert max(view["scores"]) >= 50
     assert len(spies) == 4 and all(spy.calls > 50 for spy in spies)
     assert net.leaks == []
+
+
+# ---- an expert bot thinks in slices (the engine worker) ----------------------------------------
+
+def test_expert_bots_think_in_slices_between_messages_and_still_play_on_time():
+    """With the engine worker's slicing (room.sliced_bots) an expert bot never plays more than
+    one slice of playouts in one request (crisp_core.bot_expert.SLICE: ~20 ms in Pyodide);
+    while it thinks its plan is a `think` due at once, the room's ticks go on with it, and
+    it plays rounds to their end, each action from a view it was allowed (R10.1, R10.2)."""
+    from crisp_core import bot_expert, bot_search
+    steps = []
+    step = bot_search.Search.step
+
+    def counted(search, playouts):
+        played = step(search, playouts)
+        steps.append(played)
+        return played
+
+    bot_search.Search.step = counted
+    try:
+        net = with_bots(["expert", "expert"])
+        net.room.sliced_bots = True
+        net.host.host({"type": "start"})
+        rounds = len(net.room.history)
+        play(net, lambda view: len(net.room.history) >= rounds + 2)
+    finally:
+        bot_search.Search.step = step
+    assert steps and max(steps) <= bot_expert.slice_for(3)
+    assert sum(1 for s in steps if s == bot_expert.slice_for(3)) > 5   # searches took slices
+    assert {e["type"] for e in bot_events(net)} >= {"draw", "crisp"}
+    saved = json.loads(json.dumps(net.room.to_dict()))      # a think plan saves and loads
+    assert net.room.from_dict(saved, make_bot=bot_maker(SEED)).seats[1].agent.level == "expert"

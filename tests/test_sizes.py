@@ -15,7 +15,7 @@ FILES_OVER = {
     # the limit went from 600 to the house rule's 400 (stop 31): these were over it
     # (tools/build.py, 512 then, was split by job in stop 36: pageshell.py, appfiles.py)
     "crisp_core/game.py": ("engine", 488),
-    "crisp_core/bots.py": ("engine", 469),
+    "crisp_core/bots.py": ("engine", 463),
     "crisp_core/verify.py": ("fair deal", 408),
 }
 #: (path, function): (owner, lines now): functions still over MAX_FUNCTION_LINES.

@@ -42,7 +42,9 @@ TEST_ONLY_UI = ["ui/page/prof.py"]
 GUEST_CORE_EXCLUDED = ("crisp_core/__init__.py", "crisp_core/bots.py",
                        "crisp_core/bot_memory.py", "crisp_core/bot_odds.py",
                        "crisp_core/tournament.py", "crisp_core/scenario.py",
-                       "crisp_core/bot_names.py")
+                       "crisp_core/bot_names.py", "crisp_core/bot_expert.py",
+                       "crisp_core/bot_search.py", "crisp_core/bot_sim.py",
+                       "crisp_core/bot_saved.py")
 
 
 def page_files(ui_py, core_py, test=False):

@@ -158,7 +158,7 @@ def field_edit(ui, spec, value, model):
         ui["lang"] = lang
         return [("lang", lang)]
     elif op in ("level", "bot_level"):
-        ui[op] = "hard" if value == "hard" else "easy"
+        ui[op] = value if value in ("hard", "expert") else "easy"
     elif op == "target":
         n = int(value)
         ui["target"] = n if n in (50, 100, 150) else 100

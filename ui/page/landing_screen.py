@@ -32,7 +32,8 @@ def resume_box(model, ctx):
 def landing_tree(model, ui, ctx):
     ok = has_name(ui)
     bots = [(i, str(i)) for i in range(1, MAX_PLAYERS)]
-    levels = [("easy", ctx.t("level_easy")), ("hard", ctx.t("level_hard"))]
+    levels = [("easy", ctx.t("level_easy")), ("hard", ctx.t("level_hard")),
+              ("expert", ctx.t("level_expert"))]
     # keyed: the resume offer coming or going never redraws the name field being typed in
     return h("main", {"class": "panel landing"},
              keyed(h("div", {"class": "hero"},

@@ -119,7 +119,8 @@ def host_controls(ui, count, ctx):
     can_start = 2 <= count <= MAX_PLAYERS
     bots = h("div", {"class": "row add-bot"},
              select(ctx, "bot-level", [("easy", ctx.t("level_easy")),
-                                       ("hard", ctx.t("level_hard"))],
+                                       ("hard", ctx.t("level_hard")),
+                                       ("expert", ctx.t("level_expert"))],
                     ui.get("bot_level", "easy"), ("field", "bot_level"), ctx.t("level")),
              button(ctx, "add-bot", ctx.t("add_bot"),
                     ("local", "add_bot") if count < MAX_PLAYERS else None, "btn"))

@@ -26,7 +26,7 @@ from ui.shared.reactions import is_reaction
 VERSION = 1
 MAX_TEXT = 16 * 1024       # bytes (UTF-8), both ways
 MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
-BOT_LEVELS = ("easy", "hard")
+BOT_LEVELS = ("easy", "hard", "expert")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 
 

@@ -105,6 +105,7 @@ class Engine:
         except ValueError:
             room = Room(room_id, name, seed=seed)       # a bad test deck is ignored
         room.make_bot = bot_maker(room.seed, _pace(request))
+        room.sliced_bots = True     # the worker serves every message between bots' slices
         room.cheat = _cheat(request)
         room.deck_once = room.deck is not None and request.get("deck_once") is True
         token = request.get("door")
@@ -126,6 +127,7 @@ class Engine:
                                  "now": request.get("now"), "lang": lang,
                                  "door": request.get("door")})
         room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
+        room.sliced_bots = True
         room.cheat = _cheat(request)
         out = room.resumed(self._now(request))
         self.room = room
@@ -196,6 +198,7 @@ class Engine:
         self.how = takeover.how
         self.room = room
         room.make_bot = bot_maker(room.seed, self.pace)
+        room.sliced_bots = True
         # the bots come named in the host's language, and this page hosts now
         room.lang = _lang(self.lang, room.lang)
         room.seal_dirty = True      # a new host seals its room for the players at once

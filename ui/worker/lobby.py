@@ -133,8 +133,8 @@ def stand_in(room, conn, msg, now):
         return []
     seat.stand_in = msg["level"]
     seat.agent = room.make_bot(seat.stand_in, index)
-    seat.plan = seat.agent.plan(view_for(room.game, index, now),
-                                events_for(room.log, index), now)
+    seat.plan = outbox.plan(room, index, view_for(room.game, index, now),
+                            events_for(room.log, index), now)
     return outbox.broadcast(room)
 
 
@@ -168,7 +168,7 @@ def leave(room, conn, msg, now):
         seat.bot = LEFT_BOT
         seat.away_since = None
         seat.agent = room.make_bot(LEFT_BOT, index)
-        seat.plan = seat.agent.plan(view_for(room.game, index, now),
-                                    events_for(room.log, index), now)
+        seat.plan = outbox.plan(room, index, view_for(room.game, index, now),
+                                events_for(room.log, index), now)
     out = [(conn, wire.kicked("left", "you left"))]
     return out + outbox.broadcast(room) + room.advance(now)

@@ -7,7 +7,7 @@ won). Functions of the Room (ui/worker/room.py); outputs are [(conn, message dic
 Room-only (the engine worker); pure Python.
 """
 
-from crisp_core import events_for, public_events, spectator_view, view_for
+from crisp_core import bot_expert, events_for, public_events, spectator_view, view_for
 from ui.shared import wire
 from ui.shared.wire import MAX_TEXT
 from ui.worker import seats     # (seats imports outbox too: each calls the other, never at import)
@@ -42,9 +42,7 @@ def views(room, events, now, replay_to=None, only=None, people=False):
             continue
         if index == replay_to and seat.conn is not None:
             out += [(seat.conn, msg) for msg in room.deal.replay()]
-        view = view_for(room.game, index, now)
-        if index != room.host:
-            view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
+        view = seat_view(room, index, now)
         seat.n += 1
         if view["allowed"] != seat.allowed:
             seat.allowed = view["allowed"]    # what it may do changed with this view
@@ -60,12 +58,31 @@ def views(room, events, now, replay_to=None, only=None, people=False):
     return out
 
 
+def slicing(room):
+    """The playouts of one slice of a bot's search at this table (about 20 ms in the engine
+    worker at most: crisp_core.bot_expert.SLICE, bench/bot_bench.py)."""
+    return bot_expert.slice_for(len(room.seats))
+
+
+def seat_view(room, index, now):
+    """Seat `index`'s view at `now`: only the host may start the next round."""
+    view = view_for(room.game, index, now)
+    if index != room.host:
+        view["allowed"] = [a for a in view["allowed"] if a.get("do") != "next_round"]
+    return view
+
+
 def plan(room, index, view, events, now):
     """Ask seat `index`'s bot for its next move. A bot that fails (its memory came from a
     tampered save and does not fit the table) is replaced by a fresh one, which starts
-    from what the seat was shown this round: a bot never takes the room down."""
+    from what the seat was shown this round: a bot never takes the room down. With
+    `room.sliced_bots` (the engine worker's) a searching bot thinks a slice at a time
+    (`slicing`): its plan is then `{"at": now, "action": {"do": "think"}}` until it is
+    done, and the room's ticks go on with it (play.run_bots), serving every message between."""
     seat = room.seats[index]
     try:
+        if room.sliced_bots and hasattr(seat.agent, "think"):
+            return seat.agent.plan(view, events, now, slicing=slicing(room))
         return seat.agent.plan(view, events, now)
     except Exception:
         seat.agent = None

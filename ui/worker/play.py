@@ -79,15 +79,34 @@ def advance(room, now, changed=False):
     return []
 
 
+def think(room, index, now):
+    """One more slice of seat `index`'s search (outbox.slicing playouts): its next plan.
+    A bot with no search under way (a fresh one after a reload) plans afresh from the
+    seat's view; a bot that fails is replaced (outbox.plan)."""
+    seat = room.seats[index]
+    try:
+        plan = seat.agent.think(now, outbox.slicing(room))
+    except Exception:
+        plan = None
+    if plan is None and seat.agent is not None:
+        view = outbox.seat_view(room, index, now)
+        plan = outbox.plan(room, index, view, [], now)
+    return plan
+
+
 def run_bots(room, now):
     """Apply the bots' plans due at `now`, each through the same checks as a person's action;
-    a plan of the wrong shape is dropped. The outputs for connected seats."""
+    a plan of the wrong shape is dropped; a bot still thinking (`think`) thinks one more
+    slice (`think`). The outputs for connected seats."""
     out = []
     for index, seat in enumerate(room.seats):
         plan = seat.plan
         if plan is None or plan["at"] > now or room.game is None:
             continue
         seat.plan = None
+        if isinstance(plan["action"], dict) and plan["action"].get("do") == "think":
+            seat.plan = think(room, index, now)
+            continue
         try:
             action = check_action(plan["action"], len(room.seats))
         except BadMessage:

@@ -94,6 +94,7 @@ class Room:
         self.deck_once = False    # the stacked deck deals round 1 only (the guided round's)
         self.make_token = make_token
         self.make_bot = make_bot
+        self.sliced_bots = False  # a searching bot thinks a slice per tick (the engine worker)
         self.options = dict(DEFAULT_OPTIONS)
         self.lang = "en"          # the bots' names' language (the host's: crisp_core/bot_names.py)
         self.seats = [Seat(check_name(host_name), self.new_token())]
