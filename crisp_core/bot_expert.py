@@ -20,6 +20,9 @@ from .bot_search import BUDGET, CRISP_BUDGET, Search, candidates
 
 #: What ``Bot.decide`` returns while a sliced search is not done: ask again (``think``).
 THINK = {"do": "think"}
+#: After this many of its own turns a round is long: the hard bot's call (keener each turn)
+#: decides, so that a round always ends.
+LONG_ROUND = 10
 #: Below this chance of being lowest (the hard bot's estimate) a call is not even searched.
 CRISP_HOPELESS = 0.08
 #: Playouts in one slice in the engine worker, by table size: about 20 ms there at most
@@ -37,6 +40,8 @@ def choose(bot, view, kinds):
     entry}``, crisp already dropped when too late), THINK, or None to wait."""
     n = view["players"]
     if "crisp" in kinds:
+        if bot.my_turns > LONG_ROUND and bot._wants_crisp(view):
+            return {"do": "crisp"}    # a long round: the hard rule, which ends it (R6)
         if bot.win_chance(view) >= CRISP_HOPELESS:
             action = _search(bot, view, candidates(bot, view, {"crisp": kinds["crisp"]}),
                              CRISP_BUDGET.get(n, 240))

@@ -353,7 +353,7 @@ def test_a_saved_and_restored_bot_plays_exactly_like_the_original():
         with pytest.raises(ValueError):
             Bot.from_dict(bad)
     with pytest.raises(ValueError):
-        Bot(0, "expert", random.Random(0))
+        Bot(0, "guru", random.Random(0))
 
 
 # ---- strength ------------------------------------------------------------------------------
