@@ -32,6 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from net_profiles import Direction, profile  # noqa: E402
+from tcp_proxy import stop_child  # noqa: E402
 
 HOST = "127.0.0.1"
 
@@ -83,15 +84,7 @@ class Net:
         return json.loads(self._ask("stats %s" % _word(name)))
 
     def close(self):
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()          # by its PID (Popen), never by name
-            self.proc.wait()
+        stop_child(self.proc)
 
 
 def _word(name):

@@ -22,6 +22,20 @@ import threading
 import time
 
 
+def stop_child(proc):
+    """Stop a proxy's child process (a Popen with a stdin pipe): close its stdin, which ends
+    it, and kill it by its PID if it has not ended within 5 s."""
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()          # by its PID (Popen), never by name
+        proc.wait()
+
+
 class TcpProxy:
     """The proxy in a child process (see the module doc): .port, abort(stall_s), close()."""
 
@@ -40,15 +54,7 @@ class TcpProxy:
         assert self.proc.stdout.readline().strip() == "ok"
 
     def close(self):
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()          # by its PID (Popen), never by name
-            self.proc.wait()
+        stop_child(self.proc)
 
 
 class _Proxy:
