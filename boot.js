@@ -47,7 +47,7 @@
 //                | "ready" | "failed" (also on body[data-engine]); once ready, body[data-engine-from]
 //                says how it started: "snapshot" (the build's memory snapshot), "kept" (its
 //                inflated copy, kept by an earlier start: body[data-engine-kept] "yes") or "start";
-//                restart(): a new worker in place of a dead one (ui/page/enginewatch.py);
+//                restart(): a new worker in place of a dead one (ui/page/host/enginewatch.py);
 //                build: the build id the worker said when ready (always this page's: another's
 //                is refused)
 //   keepAwake(on) hold the Screen Wake Lock while `on` (awake.js; ui/page/main.py: while a round is
@@ -103,7 +103,7 @@ const peerOptions = (forRoom) => {
 // is made with none fresh (a reconnect after the phone slept). A Peer made meanwhile gets
 // them as soon as they come: PeerJS reads peer.options.config for every RTCPeerConnection
 // it makes. When the endpoint does not answer, the page plays on without TURN (direct paths
-// only), says so (crisp.turn "failed", <body data-turn>, ui/page/banner.py), and asks again
+// only), says so (crisp.turn "failed", <body data-turn>, ui/page/screens/banner.py), and asks again
 // TURN_RETRY_MS later.
 const TURN_EARLY_MS = 10 * 60 * 1000;
 const TURN_RETRY_MS = 60 * 1000;
@@ -293,7 +293,7 @@ const offline = {
 };
 
 // The engine worker (engine-worker.js). Messages are JSON text both ways; the worker answers
-// requests in order. What arrives before ui/page/enginelink.py listens is kept for it.
+// requests in order. What arrives before ui/page/host/enginelink.py listens is kept for it.
 const engine = {
   state: "idle",
   worker: null,
@@ -365,7 +365,7 @@ const engine = {
     this.setState("loading");
     this.worker.postMessage({ op: "start" });
   },
-  // A new worker in place of the running one (ui/page/enginewatch.py: it died); the page then
+  // A new worker in place of the running one (ui/page/host/enginewatch.py: it died); the page then
   // restores its room in it. Replies the old one owed never come.
   restart() {
     if (this.worker) this.worker.terminate();
@@ -402,7 +402,7 @@ window.crisp = {
 };
 document.documentElement.dataset.interpreter = window.crisp.interpreter;
 
-// Bots' faces (ui/page/faces.py): does this browser draw colour emoji? One face, the fox
+// Bots' faces (ui/page/screens/faces.py): does this browser draw colour emoji? One face, the fox
 // (crisp_core/bot_faces.py FACES[0]), is drawn once in black on a small canvas: a colour
 // emoji font draws it in its own colours; without one the browser draws an empty box in the
 // fill colour, or nothing. <html data-faces="colour|none"> says which (facesCheck, at the end

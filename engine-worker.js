@@ -5,7 +5,7 @@
 // Made by boot.js as a host page boots (crisp.engine.prepare(): this script and config.js load,
 // nothing else), and told to start Pyodide ({op: "start"}, crisp.engine.start()) once its
 // landing shows; a guest page makes and starts it only when it becomes the host (a host
-// handover, ui/page/guest_succession.py). The
+// handover, ui/page/guest/guest_succession.py). The
 // content-hashed zip of the host's Python comes from config.js (hostZip), written by the
 // build. (Not from the worker's URL:
 // served by the service worker, a worker's location has no query.)
@@ -40,7 +40,7 @@
 //                    {op: "failed", error: text}  Pyodide or the engine could not start,
 //                      or one of its downloads was refused or cut (a pending one is not)
 //                    {op: "died", error: text}  a request threw (Pyodide's fatal error): the
-//                      page starts a new worker (ui/page/enginewatch.py)
+//                      page starts a new worker (ui/page/host/enginewatch.py)
 import { build, hostZip as zip, engineSnapshot, loads, testBuild } from "./config.js";
 
 let started = null;         // performance.now() when told to start
@@ -162,7 +162,7 @@ const waiting = [];      // requests that came before the engine ran
 
 // A request the engine cannot answer at all (Pyodide's fatal error: every call throws from
 // then on) is reported as {op: "died", error}: the page restarts the worker from the room's
-// last save (ui/page/enginewatch.py).
+// last save (ui/page/host/enginewatch.py).
 const answer = (text) => {
   try {
     postMessage(handle(text));

@@ -1,7 +1,7 @@
 # The page's entry script (boot.js: <script type="mpy" src="./start.py">). The page itself is
 # ui/page/main.py, imported from the page's archive, where tools/build.py put it compiled to
 # MicroPython bytecode (.mpy) with the rest of ui/: a script given as source would be compiled
-# on the page's main thread first (ui/page/main.py alone is ~1,400 lines). boot.js writes the
+# on the page's main thread first (~12,000 lines in all). boot.js writes the
 # archive's files into the file system when asked (crisp.pageFiles, pagefiles.js), then calls
 # back: the imports start there.
 #
@@ -13,42 +13,9 @@
 import js
 from pyscript.ffi import create_proxy
 
-# ui/page/main.py's imports, each after those it imports itself (tests/test_start.py checks the
-# order against the sources)
-MODULES = (
-    "crisp_core.actions", "crisp_core.checks", "ui.shared.limits", "ui.shared.reactions",
-    "ui.shared.wire",
-    "ui.shared.handover", "ui.shared.spectator_moves", "ui.shared.follow",
-    "ui.shared.comeback", "ui.shared.roomcode", "ui.shared.savedroom",
-    "ui.shared.hostlife", "ui.shared.graphemes", "ui.shared.cleanname", "ui.shared.lastline",
-    "ui.page.cues", "ui.page.i18n_lobby", "ui.page.i18n_table", "ui.page.i18n_events",
-    "ui.page.i18n_connection", "ui.page.i18n_guided", "ui.page.i18n_rules",
-    "ui.page.i18n_reactions", "ui.page.i18n",
-    "crisp_core.cards", "ui.page.cards", "ui.page.guided", "crisp_core.guided",
-    "ui.shared.proof", "ui.page.fairplay", "ui.page.watchers", "ui.page.client_page",
-    "ui.page.presence", "ui.page.taps", "ui.shared.linkspeed", "ui.page.client_reactions",
-    "ui.page.client_reveals",
-    "ui.page.client_send", "ui.page.client_view", "ui.page.client_handover",
-    "ui.page.client", "ui.page.vdom", "ui.page.memo", "ui.page.icons", "crisp_core.bot_faces",
-    "ui.page.faces", "ui.page.viewmodel", "ui.page.status_line",
-    "ui.page.results_model", "ui.page.table_model", "ui.page.intents", "ui.page.qr",
-    "ui.page.eventlog", "ui.page.rules", "ui.page.widgets",
-    "ui.page.watch_screens", "ui.page.netscreens",
-    "ui.page.banner", "ui.page.results", "ui.page.solo_button", "ui.page.guided_screens",
-    "ui.page.reaction_view", "ui.page.statusbar", "ui.page.table", "ui.page.exit_screens",
-    "ui.page.invite", "ui.page.join_screen", "ui.page.landing_screen", "ui.page.lobby_screen",
-    "ui.page.screens",
-    "ui.page.sound", "ui.page.storage", "ui.page.flights", "ui.page.redraw", "ui.page.screen_input", "ui.page.render",
-    "ui.page.netcheck", "ui.page.link_signal", "ui.page.link",
-    "ui.shared.gate", "ui.page.browser", "ui.page.webrtc", "ui.page.net", "ui.page.net_host", "ui.page.textlimit",
-    "ui.page.net_guest", "ui.shared.door", "ui.page.net_door", "ui.page.enginewatch",
-    "ui.page.enginelink", "ui.page.early",
-    "ui.page.guest_phase", "ui.page.room_commands", "ui.page.base_page",
-    "ui.page.host_phase", "ui.page.saved_rooms", "ui.page.lookout", "ui.page.host_saves",
-    "ui.page.host_transport", "ui.page.host_replies", "ui.page.host_moved", "ui.page.host_page",
-    "ui.page.guest_succession",
-    "ui.page.guest_page", "ui.page.own_room_page", "ui.page.main",
-)
+# ui/page/main.py's imports, each after those it imports itself: GENERATED, tools/build.py writes
+# the order computed from the sources here (tools/startorder.py; tests/test_start.py)
+MODULES = ()
 IMPORT_BUDGET_MS = 30
 _next = [0]
 

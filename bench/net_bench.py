@@ -7,7 +7,7 @@
   init script, as e2e/test_no_webrtc.py does);
 - ICE blocked: ms from the guest page's navigation start until it says the network cannot
   reach the host (`unreachable`), with a relay-only build whose TURN server does not answer
-  (as e2e/test_relay.py); the bound is ui/page/link.py UNREACHABLE_MS (+ one attempt);
+  (as e2e/test_relay.py); the bound is ui/page/net/link.py UNREACHABLE_MS (+ one attempt);
 - round-trip: a data channel's ping-pong (100-byte text, one at a time) between two
   RTCPeerConnections in Chromium, direct on loopback (host candidates) and through Debian's
   coturn on loopback (relay only): median and 95th percentile, ms.
@@ -31,7 +31,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from crisp_e2e import CHROMIUM, LAUNCH_ARGS, PHONE, served_build  # noqa: E402
 from turn_relay import coturn, ensure_coturn, free_udp_port  # noqa: E402
-from ui.page.link import ATTEMPT_MS, UNREACHABLE_MS  # noqa: E402
+from ui.page.net.link import ATTEMPT_MS, UNREACHABLE_MS  # noqa: E402
 
 NO_WEBRTC = "delete window.RTCPeerConnection; delete window.RTCDataChannel;"
 

@@ -48,7 +48,7 @@ times (medians of each run's longest task and count of tasks over 50 ms):
 
 Then one action at 8 players (the host and 7 guests), ``--actions`` times: the host's room
 applying it and building the 8 views (in the engine worker's Pyodide), and one guest's page
-parsing its view and rendering it (ui/page/client.py + ui/page/render.py on MicroPython). Median and
+parsing its view and rendering it (ui/page/client/client.py + ui/page/screens/render.py on MicroPython). Median and
 p95, ms. Prints numbers; asserts nothing.
 """
 
@@ -197,8 +197,8 @@ hooks.main.onReady.add((wrap) => writeFiles(wrap.interpreter.FS, files));
 import json
 import js
 from pyscript.ffi import create_proxy
-from ui.page import render
-from ui.page.client import Client
+from ui.page.screens import render
+from ui.page.client.client import Client
 
 client = Client(lambda text: None)
 client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "t", "room": "r"}), 0)

@@ -84,10 +84,10 @@ def game_views(players, count, seed=5):
 PAGE = r"""
 import json
 from benchclock import now as clock
-from ui.page import screens
-from ui.page.client import Client
-from ui.page.vdom import Patcher
-from ui.page.viewmodel import Ctx, new_ui
+from ui.page.screens import screens
+from ui.page.client.client import Client
+from ui.page.dom.vdom import Patcher
+from ui.page.screens.viewmodel import Ctx, new_ui
 
 class El:
     def __init__(self, tag):
@@ -125,11 +125,11 @@ class Page:
         self.patcher = Patcher(Doc())
         self.tree = None
         try:
-            from ui.page.memo import Memo
+            from ui.page.dom.memo import Memo
             self.memo = Memo()
         except ImportError:
             try:
-                from ui.page.vdom import Memo       # (where a ref before it had it)
+                from ui.page.dom.vdom import Memo       # (where a ref before it had it)
                 self.memo = Memo()
             except ImportError:
                 self.memo = None

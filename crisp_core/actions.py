@@ -4,7 +4,7 @@ One home for: the three positions of a hand, the phases of a round, the sources 
 and the schema of an action (its kind and the fields it may carry). The engine
 (``crisp_core.game``), the room (``ui/worker/play.py``) and the scenario runner
 (``crisp_core.scenario``) check an action's shape with :func:`check_shape`; the screens
-(``ui/page/render.py``, guests included) take the positions and phases from here.
+(``ui/page/screens/render.py``, guests included) take the positions and phases from here.
 
 Deliberately tiny and dependency-free: guests' pages run it on MicroPython, shipped alone
 (tools/build.py puts this one file of ``crisp_core`` in the guest zip), so no imports,

@@ -7,7 +7,7 @@ its face and the rest.
 
 Kept apart from bot_names.py (which needs `unicodedata` to compare names) so that the page's
 MicroPython can show a bot without its face where the browser has no colour-emoji font
-(ui/page/faces.py). Pure: no imports; runs on MicroPython, Pyodide and CPython.
+(ui/page/screens/faces.py). Pure: no imports; runs on MicroPython, Pyodide and CPython.
 """
 
 #: One face per name (the same place in the list): simple animal faces, no skin tones.

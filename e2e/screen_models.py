@@ -22,7 +22,7 @@ def landing(name=""):
 
 def join(name="", status="ok", answered=True):
     """The join screen; `answered`: the room answered (a spectator's lobby): the form shows
-    (before that, only "Looking for the room...": ui/page/screens.py room_answered)."""
+    (before that, only "Looking for the room...": ui/page/screens/screens.py room_answered)."""
     model = {"screen": "join", "status": status, "room": "crisp-abc123",
              "_ui": {"name": name}}
     if answered:

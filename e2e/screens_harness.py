@@ -1,4 +1,4 @@
-"""A page that shows ui/page/render.py's screens for hand-made models, on either interpreter, with
+"""A page that shows ui/page/screens/render.py's screens for hand-made models, on either interpreter, with
 no room and no network: for measuring the screens (touch targets, overflow) and for stressing
 the DOM patcher with many quick updates.
 
@@ -41,7 +41,7 @@ import json
 import sys
 import js
 from pyscript.ffi import create_proxy
-from ui.page import render
+from ui.page.screens import render
 
 CLOCK = [1000000]
 

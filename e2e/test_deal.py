@@ -1,6 +1,6 @@
 """A visible deal (issue 20, "Beyond the fixes"): at a round's start the cards fly face down
 from the dealer's seat to each place one by one, clockwise from the dealer's left, three times
-round the table (R2.2; ui/page/cues.py deal_flights), all within 2 s for 8 seats; nothing flies
+round the table (R2.2; ui/page/screens/cues.py deal_flights), all within 2 s for 8 seats; nothing flies
 when the player asked for reduced motion. The deal is decoration: Ready can be tapped at once.
 
 Printed: how long the deal of 8 seats takes on the page (the last card's landing)."""

@@ -75,7 +75,7 @@ def deploy(tmp_path):
             # a change in the game (a file of ui/), built into the served folder; with
             # `protocol`, the new build speaks that protocol version; with `engine`, its
             # engine changed too (a new host zip and snapshot)
-            with open(os.path.join(src, "ui", "page", "cards.py"), "a", encoding="utf-8") as f:
+            with open(os.path.join(src, "ui", "page", "screens", "cards.py"), "a", encoding="utf-8") as f:
                 f.write("\n# deployed again\n")
             if engine:
                 with open(os.path.join(src, "ui", "worker", "play.py"), "a",

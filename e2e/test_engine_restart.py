@@ -1,7 +1,7 @@
 """Issue 23, fault 3: the host's engine worker dies mid-turn and the round goes on. Ana holds
 her drawn 6d when the worker closes (as a worker Pyodide gave up on, or one the browser
 ended); her discard goes to the dead worker. The host page notices (no reply within
-REPLY_MS, ui/page/enginewatch.py), starts a new worker and restores the room from its last save;
+REPLY_MS, ui/page/host/enginewatch.py), starts a new worker and restores the room from its last save;
 every screen says the game restarts (`restarting`: Ana's and Bea's "Hana's game is
 restarting…"), the guests rejoin their seats, Ana still holds her 6d with her time, plays
 it again and the round goes on. Before: the host page said data-engine=ready and every tap

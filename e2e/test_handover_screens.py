@@ -20,7 +20,7 @@ contradicts itself when:
 
 And the first banner each guest sees is "Game paused: Hana's phone is not answering" with its
 countdown (their own network is fine: not "reconnecting"); the countdown is one clock: both
-screens show the same seconds at every moment (the host's beat, ui/page/link.py `Link.sign`);
+screens show the same seconds at every moment (the host's beat, ui/page/net/link.py `Link.sign`);
 while paused the instruction line says the game is paused; once the game goes on every screen
 names the new host for a few seconds ("Ahora la partida sigue en el móvil de Ana" on Bea's, in Spanish).
 

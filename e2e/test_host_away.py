@@ -173,7 +173,7 @@ def test_a_cut_off_host_shows_away_and_paused_the_same_on_every_guest_page(new_p
         p.wait_for_selector(paused, timeout=T)
     first = [p.get_attribute(sel("turn-timer"), "data-ms") for p in (ap, bp)]
     seen = {first[0], first[1]}
-    # past the pages' first reconnect to the silent host (ui/page/link.py HOST_SILENT_MS, 9 s)
+    # past the pages' first reconnect to the silent host (ui/page/net/link.py HOST_SILENT_MS, 9 s)
     while time.monotonic() - t0 < 16:
         for p in (ap, bp):
             assert p.locator(sel("seat-0", ".away")).count() == 1

@@ -1,6 +1,6 @@
 """A host that reloads mid-game (issue 22 item 2): while its page's engine starts again (here
 Pyodide's wasm held on the reload, to make that window plain to see) every guest is told
-"Hana is back, setting up…" (ui/page/early.py's `setup`, back: true), never a frozen table nor
+"Hana is back, setting up…" (ui/page/host/early.py's `setup`, back: true), never a frozen table nor
 the host-gone panel, and once the engine runs the table comes back for everyone as it was.
 Prints reload -> every screen back, and engine ready -> every screen back (crisp timings)."""
 

@@ -143,7 +143,7 @@ def test_the_hosted_host_page_plays_solo_under_a_sub_path_with_no_network(sealed
         page.wait_for_selector(sel("held-card", "[data-card]"), state="detached", timeout=T)
     log = page.inner_text(sel("event-log"))
     # the bot at seat 1 (crisp_core/bot_names.py), its face shown only where the browser
-    # draws colour emoji (boot.js's check: <html data-faces>, ui/page/faces.py)
+    # draws colour emoji (boot.js's check: <html data-faces>, ui/page/screens/faces.py)
     faces = page.evaluate("document.documentElement.dataset.faces")
     assert faces in ("colour", "none"), faces
     assert ("\U0001F98A Emma" if faces == "colour" else "Emma") in log, log

@@ -2,7 +2,7 @@
 20 s, past the guest's 8 s wait for a welcome (link.ATTEMPT_MS) and the host page's 20 s
 without progress, the guest was once locked out (the room seated its first join on a
 connection that had closed, the later ones got `name_taken`).
-Now the host's page answers at once (ui/page/early.py), the guest is told "Hana is setting
+Now the host's page answers at once (ui/page/host/early.py), the guest is told "Hana is setting
 up the table…" and waits on its connection, and is seated once the engine runs: one
 person, one seat, never `name_taken`."""
 
@@ -12,7 +12,7 @@ from crisp_e2e import engine_ready, wait_ready
 from crisp_rooms import no_errors, open_room, phone, report
 from test_round import T, live, sel
 
-from ui.page.link import ATTEMPT_MS
+from ui.page.net.link import ATTEMPT_MS
 
 # How long the engine stays held after the guest's Join (issue 22 item 2: 20 s): past the
 # guest's own wait for a welcome (ATTEMPT_MS), and past the host page's 20 s without progress

@@ -14,7 +14,7 @@ from test_round import T, join, live, phone_of, sel
 from test_solo import BOTS, RESULTS, STATE, check_faces, check_round, play_my_part
 
 # The hard bot added second; it keeps its name when the first is removed. Its first name: the
-# page shows its face only where the browser draws colour emoji (ui/page/faces.py).
+# page shows its face only where the browser draws colour emoji (ui/page/screens/faces.py).
 OLIVER = first_name(BOTS[2])
 
 

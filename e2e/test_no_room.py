@@ -115,7 +115,7 @@ def test_a_reloaded_seat_whose_room_is_nowhere_looks_once_then_offers_the_way_ou
     page.wait_for_selector(sel("host-gone"), timeout=T)
     assert len(looked(phone)) == 3, phone.console
     assert (room_id + "-h1-") in looked(phone)[0] and (room_id + "-h3-") in looked(phone)[2]
-    # meanwhile it said that it looks (ui/page/i18n_connection.py conn_looking), never "no game here"
+    # meanwhile it said that it looks (ui/page/i18n/i18n_connection.py conn_looking), never "no game here"
     said = page.evaluate("window.__banners")
     assert any("looking for where it went" in t for t in said), said
     assert "room=%s" % room_id in page.url and "host=" not in page.url   # no takeover

@@ -1,4 +1,4 @@
-"""A guest's own tap shows taken on her own screen at once, whatever the link (ui/page/taps.py;
+"""A guest's own tap shows taken on her own screen at once, whatever the link (ui/page/client/taps.py;
 docs/protocol.md "Slow links"): her page holds each move it sends for HOLD_MS before it goes
 out (a slow link's way to the host), and still the control she tapped is drawn taken (Ready
 pressed, the deck lifted: data-pending) in the task of her tap, before the move has even left;

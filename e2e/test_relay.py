@@ -7,7 +7,7 @@ channel's selected candidate pair, read from RTCPeerConnection.getStats() on eac
 
 Without a reachable relay (a build whose TURN server is a port nobody listens on) the host
 is there (it answers through the signaling server) but no channel can open: the guest is
-told the network is why (`unreachable`, ui/page/link.py), within UNREACHABLE_MS plus one attempt,
+told the network is why (`unreachable`, ui/page/net/link.py), within UNREACHABLE_MS plus one attempt,
 never "the host is away"; the host sees that a friend could not connect (`friend-blocked`).
 """
 
@@ -20,7 +20,7 @@ from crisp_e2e import served_build, wait_ready
 from crisp_rooms import join_room, open_room
 from test_round import T, live, sel
 from turn_relay import PC_TAP, SELECTED_PAIRS, free_udp_port
-from ui.page.link import ATTEMPT_MS, UNREACHABLE_MS
+from ui.page.net.link import ATTEMPT_MS, UNREACHABLE_MS
 
 # deal (dealer = host, seat 0): Ana (1): 2c 9d 5h  Bea (2): 3s Td 4c  Hana (0): 7h Ah 8s;
 # then Ana draws 6d, Bea 8d, Hana 8c: no special card, so every turn is draw and discard

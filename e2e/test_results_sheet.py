@@ -9,7 +9,7 @@ from test_screens import console_errors  # noqa: F401
 from test_screens import screens_pages  # noqa: F401 (a fixture)
 from test_table_fit import show, small_phone
 
-# A card in flight as ui/page/flights.py makes one (the same classes and style, fixed over
+# A card in flight as ui/page/screens/flights.py makes one (the same classes and style, fixed over
 # the page), set over the middle of the element `sel`: what an eye meets there (the flight is
 # made hit-testable for the check: a real one lets taps through).
 OVER = """(sel) => {

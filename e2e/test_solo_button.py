@@ -77,7 +77,7 @@ def test_the_tapped_button_shows_progress_in_player_words_then_the_table(new_pho
 
 def test_the_guided_rounds_button_shows_progress_in_player_words_then_the_table(new_phone):
     """The landing's guided first round (a first visit) answers its tap the same way
-    (ui/page/guided_screens.py through solo_button.progress_button)."""
+    (ui/page/screens/guided_screens.py through solo_button.progress_button)."""
     me, page, held = landing(new_phone, hold=True, testid="guided-play")
     page.click(sel("guided-play"))
     assert page.locator(sel("guided-no")).count() == 0

@@ -2,9 +2,9 @@
 `js` and run only in a browser) compiled by MicroPython itself: a syntax MicroPython does not
 take fails here, not first in an e2e test. Run on MicroPython by tests/test_handover.py."""
 
-GLUE = ("main", "browser", "base_page", "lookout", "own_room_page", "host_page",
-        "host_saves", "host_transport", "host_replies", "host_moved", "guest_page",
-        "guest_succession", "enginelink")
+GLUE = ("main", "browser", "base_page", "net/lookout", "own_room_page", "host/host_page",
+        "host/host_saves", "host/host_transport", "host/host_replies", "host/host_moved",
+        "guest/guest_page", "guest/guest_succession", "host/enginelink")
 
 
 def test_the_page_modules_compile():

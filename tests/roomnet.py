@@ -11,7 +11,7 @@ import secrets
 
 import pytest
 
-from ui.page.client import Client
+from ui.page.client.client import Client
 from ui.worker.room import LOCAL, Room
 
 PING_MS = 3000

@@ -11,7 +11,7 @@ import pytest
 from crisp_core import verify
 from roomnet import Net, play_out, room_of_three
 from test_fairplay import play_round
-from ui.page.results_model import fair_alarm
+from ui.page.screens.results_model import fair_alarm
 from ui.worker.room import CONTRIBUTE_MS, LOCAL, Room
 
 
@@ -517,7 +517,7 @@ def test_attack_7_a_real_next_id_handed_to_a_spectator_early_waits_for_the_host_
     once the old host has been silent for the gone time on her own clock (the page's Link,
     fed by what the host sends her), or said itself that it leaves."""
     from test_takeover import playing, sealed, watching
-    from ui.page.link import HOST_GONE_MS, Link
+    from ui.page.net.link import HOST_GONE_MS, Link
     from ui.shared import handover, spectator_moves
     net = playing(("Ana",), bots=1)
     cleo = watching(net, "w1", "peer-cleo")

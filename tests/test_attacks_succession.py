@@ -6,8 +6,8 @@ docs/protocol.md "Threat model" points here."""
 import json
 
 from roomnet import Net
-from ui.page.guest_phase import GuestPhase
-from ui.page.link import ATTEMPT_MS, LATE_GAP_MS, Link
+from ui.page.guest.guest_phase import GuestPhase
+from ui.page.net.link import ATTEMPT_MS, LATE_GAP_MS, Link
 from ui.shared import handover as ho
 from ui.worker.room import bot_maker
 
@@ -16,7 +16,7 @@ ROOM = "crisp-ABCDEFGHJK"
 
 
 def facts(link, now, **kw):
-    """The facts ui/page/guest_page.py gives GuestPhase.step, from a real Link."""
+    """The facts ui/page/guest/guest_page.py gives GuestPhase.step, from a real Link."""
     f = {"gone_ms": link.gone_ms, "successor_ms": 5000, "missing": link.missing,
          "open": link.open, "failures": link.failures, "registered": True,
          "quiet": link.host_quiet(now), "lost": link.host_lost(now), "leaving": False,
@@ -234,7 +234,7 @@ def test_attack_f_a_page_welcomed_with_a_token_never_sends_that_page_id_again():
 
 def seated_client():
     import os
-    from ui.page.client import Client
+    from ui.page.client.client import Client
     client = Client(lambda text: None, nonce=lambda: os.urandom(16).hex())
     client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "a" * 32,
                                "room": ROOM, "host": 0, "succession": SECRET}), 0)
@@ -246,8 +246,8 @@ def test_attack_g_setup_and_pongs_from_an_impostor_never_stop_the_gone_clock():
     answers every join with `setup` and every ping with `pong`. The seated page's gone
     clock runs on the host's last proven word: it counts the host gone after gone_ms, and
     no join wait is re-armed by the impostor."""
-    from ui.page import early
-    from ui.page.link import PING_MS
+    from ui.page.host import early
+    from ui.page.net.link import PING_MS
     client, link = seated_client(), seated_link()
     link.lost(1000)                                            # the host's tab closed
     setup = early.setup_of(early.answer(json.dumps({"type": "join", "v": 1, "name": "x"}),
@@ -278,10 +278,10 @@ def test_attack_g_setup_and_pongs_from_an_impostor_never_stop_the_gone_clock():
 
 def test_a_first_joins_setup_still_waits_for_the_room_on_its_connection():
     """A page with no token trusts the peer at the room id (trust on first use): the host
-    page's `setup` keeps its join waiting (ui/page/early.py), as before."""
+    page's `setup` keeps its join waiting (ui/page/host/early.py), as before."""
     import os
-    from ui.page import early
-    from ui.page.client import Client
+    from ui.page.host import early
+    from ui.page.client.client import Client
     client, link = Client(lambda text: None, nonce=lambda: os.urandom(16).hex()), Link(0)
     link.connecting(0)
     link.opened(10)
@@ -302,7 +302,7 @@ def bad_version(v):
 
 
 def test_attack_h_an_unproven_peer_cannot_say_the_hosts_game_is_another_version():
-    from ui.page.client import VERSION
+    from ui.page.client.client import VERSION
     client = seated_client()
     client.connected()                                         # a rejoin: not proven yet
     client.join("Ana", client.token, ROOM, "peer-ana")
@@ -312,7 +312,7 @@ def test_attack_h_an_unproven_peer_cannot_say_the_hosts_game_is_another_version(
 
 def test_attack_h_a_trusted_welcome_clears_a_version_clash():
     import os
-    from ui.page.client import VERSION, Client
+    from ui.page.client.client import VERSION, Client
     client = Client(lambda text: None, nonce=lambda: os.urandom(16).hex())
     client.connected()                                         # a first join: trusted
     client.join("Gina")
@@ -344,7 +344,7 @@ def test_attack_i_names_that_only_look_alike_in_part_are_still_two():
 
 
 def test_attack_i_the_hosts_lobby_shows_arriving_names_cleaned_as_the_room_will():
-    from ui.page import early
+    from ui.page.host import early
     from ui.worker.names import clean_name
     for raw in ("\u202eanaH", "Ana\u200b\u200b", "  Bea\u2066\u2069  ", "C\u0301\u0301\u0301\u0301leo",
                 "\u3164\u3164Dan", "E" * 40):
@@ -359,7 +359,7 @@ def test_attack_j_a_flood_on_one_connection_stops_at_the_page_and_the_flooder_is
     """A stranger's connection sends pings as fast as it can (10 000 in 2 s, and texts over
     MAX_TEXT): the page forwards to the worker no more than a token bucket lets through,
     closes it once it kept flooding, and a guest's connection beside it loses nothing."""
-    from ui.page.textlimit import (CLOSE_AFTER, TEXT_BURST, TEXTS_PER_S, TextLimit)
+    from ui.page.host.textlimit import (CLOSE_AFTER, TEXT_BURST, TEXTS_PER_S, TextLimit)
     from ui.shared.wire import MAX_TEXT
     limit = TextLimit()
     ping = json.dumps({"type": "ping", "v": 1, "t": 1})
@@ -384,7 +384,7 @@ def test_attack_j_a_flood_on_one_connection_stops_at_the_page_and_the_flooder_is
 def test_attack_j_a_person_playing_fast_is_never_limited():
     """What a person sends: a ping every 3 s, bursts of taps (10 at once), a reaction each
     second, and a rejoin's join and proof: all passes, for ten minutes of play."""
-    from ui.page.textlimit import TextLimit
+    from ui.page.host.textlimit import TextLimit
     limit = TextLimit()
     tap = json.dumps({"type": "action", "v": 1, "action": {"do": "draw", "from": "deck"},
                       "n": 12})

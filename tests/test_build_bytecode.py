@@ -47,15 +47,17 @@ def test_only_the_matching_compiler_is_used():
 
 
 def test_a_compiled_module_goes_into_the_zip_as_mpy(tmp_path):
-    data = build.make_zip(["ui/page/cards.py", "ui/page/vdom.py"], {"ui/page/cards.py": b"M\x06bytecode"})
+    data = build.make_zip(["ui/page/screens/cards.py", "ui/page/dom/vdom.py"],
+                          {"ui/page/screens/cards.py": b"M\x06bytecode"})
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        assert zf.namelist() == ["ui/", "ui/page/", "ui/page/cards.mpy", "ui/page/vdom.py"]
-        assert zf.read("ui/page/cards.mpy") == b"M\x06bytecode"
+        assert zf.namelist() == ["ui/", "ui/page/", "ui/page/dom/", "ui/page/dom/vdom.py",
+                                 "ui/page/screens/", "ui/page/screens/cards.mpy"]
+        assert zf.read("ui/page/screens/cards.mpy") == b"M\x06bytecode"
 
 
 def test_no_compiler_ships_the_sources(monkeypatch, capsys):
     monkeypatch.setattr(build.pyzip, "find_mpy_cross", lambda: None)
-    assert build.page_bytecode(["ui/page/cards.py"], locked_micropython()) == {}
+    assert build.page_bytecode(["ui/page/screens/cards.py"], locked_micropython()) == {}
     assert "ships Python sources" in capsys.readouterr().err
 
 
@@ -97,15 +99,16 @@ try {
   mp.runPython(`
 import sys
 sys.path.insert(0, "/")
-from ui.page import screens, i18n
-from ui.page.vdom import find
-from ui.page.viewmodel import Ctx, new_ui
+from ui.page.i18n import i18n
+from ui.page.screens import screens
+from ui.page.dom.vdom import find
+from ui.page.screens.viewmodel import Ctx, new_ui
 tree = screens.build(None, new_ui("es", ""), Ctx("es"))
-print("RESULT", find(tree, "play-solo") is not None, sys.modules["ui.page.screens"].__file__)
+print("RESULT", find(tree, "play-solo") is not None, sys.modules["ui.page.screens.screens"].__file__)
 `);
 } catch (e) { out += "ERROR " + e + "\n"; }
 process.stdout.write(out);
 """ % {"mpy": json.dumps("file://" + MPY), "top": json.dumps(str(tmp_path / "fs"))})
     proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=120)
     out = proc.stdout + proc.stderr
-    assert re.search(r"RESULT True /+ui/page/screens\.mpy", out), out
+    assert re.search(r"RESULT True /+ui/page/screens/screens\.mpy", out), out

@@ -1,4 +1,4 @@
-"""The screen model (ui/page/client.py): what it keeps from the room's messages, what it sends, and
+"""The screen model (ui/page/client/client.py): what it keeps from the room's messages, what it sends, and
 that it runs unchanged on MicroPython (the guests' interpreter)."""
 
 import json
@@ -11,8 +11,8 @@ import pytest
 
 from roomnet import Net
 from test_room import DECK, play_round, started
-from ui.page.client import REVEAL_MS, SETTLE_MS, Client, left_ms
-from ui.page.presence import elapsed_ms
+from ui.page.client.client import REVEAL_MS, SETTLE_MS, Client, left_ms
+from ui.page.client.presence import elapsed_ms
 from ui.worker.room import LOCAL
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -269,16 +269,16 @@ def summary(client, renders):
 def run_micropython(source):
     """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
     handover.py, limits.py, wire.py, reactions.py, crisp_core/checks.py and actions.py;
-    ui/page/fairplay.py, client_page.py, client_reactions.py, client_reveals.py,
+    ui/page/client/fairplay.py, client_page.py, client_reactions.py, client_reveals.py,
     client_send.py, client_view.py, client_handover.py, presence.py, watchers.py, taps.py;
     ui/shared/linkspeed.py)."""
     names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/spectator_moves",
              "ui/shared/limits", "ui/shared/wire",
              "ui/shared/reactions", "crisp_core/checks", "crisp_core/actions",
-             "ui/page/fairplay", "ui/page/client_page", "ui/page/client_reactions",
-             "ui/page/client_reveals", "ui/page/client_send", "ui/page/client_view",
-             "ui/page/client_handover",
-             "ui/page/presence", "ui/page/watchers", "ui/page/taps", "ui/shared/linkspeed")
+             "ui/page/client/fairplay", "ui/page/client/client_page", "ui/page/client/client_reactions",
+             "ui/page/client/client_reveals", "ui/page/client/client_send", "ui/page/client/client_view",
+             "ui/page/client/client_handover",
+             "ui/page/client/presence", "ui/page/client/watchers", "ui/page/client/taps", "ui/shared/linkspeed")
     writes = ""
     for name in names:
         with open(os.path.join(ROOT, name + ".py"), encoding="utf-8") as f:
@@ -286,6 +286,7 @@ def run_micropython(source):
     script = ("import { loadMicroPython } from %s;\n"
               "const mp = await loadMicroPython({stdout: (line) => console.log(line)});\n"
               "mp.FS.mkdir('/ui'); mp.FS.mkdir('/ui/shared'); mp.FS.mkdir('/ui/page');\n"
+              "mp.FS.mkdir('/ui/page/client');\n"
               "mp.FS.mkdir('/crisp_core');\n"
               "%s"
               "mp.runPython('import sys\\nsys.path.insert(0, \"/\")');\n"
@@ -327,7 +328,7 @@ def test_the_client_runs_on_micropython_with_the_same_result():
     net.host.host({"type": "next_round"})
     assert net.room.seats[2].name == "Bea \U0001f600"
 
-    with open(os.path.join(ROOT, "ui", "page", "client.py"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "ui", "page", "client", "client.py"), encoding="utf-8") as f:
         client_source = f.read()
     namespace = {}
     exec(SUMMARY, namespace)
@@ -389,9 +390,10 @@ def test_a_room_of_another_version_says_whose_page_must_reload():
     Before, each side dropped the other's messages and the guest saw a table that never
     came."""
     import json as _json
-    from ui.page import i18n, screens
-    from ui.page.client import VERSION, Client
-    from ui.page.render import Ctx
+    from ui.page.i18n import i18n
+    from ui.page.screens import screens
+    from ui.page.client.client import VERSION, Client
+    from ui.page.screens.render import Ctx
     from ui.worker.room import LOCAL, Room
     room = Room("crisp-ABCDEFGHJK", "Hana")
     room.receive(LOCAL, _json.dumps({"type": "join", "v": VERSION, "name": "Hana"}), 0)
@@ -438,7 +440,7 @@ def test_a_room_of_another_version_says_whose_page_must_reload():
 # ---- the host's presence: one signal, one arrival time, one elapsed time (issue 19 item 5) ----
 
 def elapsed(client, now):
-    """The one elapsed time of the client's countdowns (ui/page/presence.py)."""
+    """The one elapsed time of the client's countdowns (ui/page/client/presence.py)."""
     return elapsed_ms(client.view_at, client.pause.since, now)
 
 
@@ -491,7 +493,7 @@ def test_a_handover_moves_the_crown_and_keeps_the_game_paused_with_the_old_host_
 def test_a_handover_that_went_through_names_the_new_host_for_a_while():
     """Issue 20.1: Bea's banner went from "the game moves to Ana's phone" to nothing; once the
     new room seats the page, `new_host` says for NEW_HOST_MS who hosts now."""
-    from ui.page.client_page import NEW_HOST_MS
+    from ui.page.client.client_page import NEW_HOST_MS
     client, _ = seated()
     client.receive(view_msg(1, [], phase="play", draw_left=30000), 1000)
     client.hand_over_to(1, "A")

@@ -1,9 +1,9 @@
 """The visible deal (issue 20, "a visible deal"): which flights a deal plays, in the order R2.2
-deals (ui/page/cues.py deal_flights), and when a page plays it (fresh_deal)."""
+deals (ui/page/screens/cues.py deal_flights), and when a page plays it (fresh_deal)."""
 
 from hypothesis import given, strategies as st
 
-from ui.page import cues
+from ui.page.screens import cues
 
 
 def test_a_deal_flies_one_card_at_a_time_clockwise_from_the_dealers_left_three_times_round():

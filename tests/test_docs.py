@@ -154,11 +154,12 @@ def test_every_test_id_of_the_screens_is_in_the_design():
     design = read("docs/design.md")
     ids = set()
     for folder in ("page", "shared", "worker"):
-        for name in os.listdir(os.path.join(ROOT, "ui", folder)):
-            if not name.endswith(".py"):
-                continue
-            for testid, prefix in TESTID.findall(read(os.path.join("ui", folder, name))):
-                ids.add(testid + ("<" if prefix else ""))
+        for here, _, names in os.walk(os.path.join(ROOT, "ui", folder)):
+            for name in names:
+                if not name.endswith(".py"):
+                    continue
+                for testid, prefix in TESTID.findall(read(os.path.join(here, name))):
+                    ids.add(testid + ("<" if prefix else ""))
     assert {"player-name", "card-<", "deck", "status"} <= ids
     missing = sorted(i for i in ids if "`" + i not in design)
     assert missing == [], "test ids missing from docs/design.md: %s" % missing

@@ -1,9 +1,9 @@
-"""ui/page/early.py: what a host page answers its guests itself while its engine starts
+"""ui/page/host/early.py: what a host page answers its guests itself while its engine starts
 (issue 22 item 2)."""
 
 import json
 
-from ui.page import early
+from ui.page.host import early
 
 
 def test_a_ping_gets_its_pong_at_once_and_a_joined_guest_hears_the_table_is_coming():
@@ -42,7 +42,7 @@ def test_the_lobby_shows_an_arriving_friend_by_the_name_the_join_gives():
 
 def _client():
     import os
-    from ui.page.client import Client
+    from ui.page.client.client import Client
     return Client(lambda text: None, nonce=lambda: os.urandom(16).hex())
 
 
@@ -52,7 +52,7 @@ def _setup(name, back=False):
 
 
 def test_a_guest_waits_on_its_connection_and_its_banner_names_the_host():
-    from ui.page.link import ATTEMPT_MS, Link
+    from ui.page.net.link import ATTEMPT_MS, Link
     client, link = _client(), Link(0)
     link.connecting(0)
     link.opened(10)
@@ -68,7 +68,7 @@ def test_a_guest_waits_on_its_connection_and_its_banner_names_the_host():
 
 
 def test_a_seated_guest_names_the_host_it_knows_not_the_message():
-    client, link = _client(), __import__("ui.page.link", fromlist=["Link"]).Link(0)
+    client, link = _client(), __import__("ui.page.net.link", fromlist=["Link"]).Link(0)
     client.receive(json.dumps({"type": "welcome", "v": 1, "seat": 1, "token": "a" * 32,
                                "room": "crisp-r"}), 0)
     client.receive(json.dumps({"type": "lobby", "v": 1, "host": 0, "started": False,
@@ -101,8 +101,8 @@ def test_a_guest_hears_the_host_is_setting_up_as_its_connection_opens_and_may_jo
     """issue 20.7 shows no join form until the room answers: while the engine starts the
     host's page answers the new connection's first ping itself, which arms no wait for a
     welcome before the guest joins."""
-    from ui.page.link import ATTEMPT_MS, Link
-    from ui.page.screens import room_answered
+    from ui.page.net.link import ATTEMPT_MS, Link
+    from ui.page.screens.screens import room_answered
     client, link = _client(), Link(0)
     assert not room_answered(client)
     link.connecting(0)

@@ -1,8 +1,8 @@
-"""ui/page/enginewatch.py: when the host page counts its running engine worker as dead (an error
+"""ui/page/host/enginewatch.py: when the host page counts its running engine worker as dead (an error
 event, Pyodide's fatal error, a reply that never comes) and whether it starts a new one
 (issue 23, fault 3)."""
 
-from ui.page.enginewatch import REPLY_MS, RESTART_WINDOW_MS, RESTARTS_MAX, EngineWatch
+from ui.page.host.enginewatch import REPLY_MS, RESTART_WINDOW_MS, RESTARTS_MAX, EngineWatch
 
 
 def running(now=0):
@@ -100,7 +100,7 @@ def test_a_worker_that_closed_while_nothing_was_asked_is_found_within_5_s():
     """A worker that calls close() says nothing (no error event) and answers nothing: while
     nothing is owed the page asks it something small (`probe_due`, the `alive` probe), so
     its death is found within 5 s of its last reply whatever the table does."""
-    from ui.page.enginewatch import PROBE_MS
+    from ui.page.host.enginewatch import PROBE_MS
     watch = running()
     watch.sent(0)
     watch.answered()                # the worker's last reply; it closes right after

@@ -1,16 +1,16 @@
 """Bots' faces where the browser has no colour-emoji font (issue 20: "▯ Lucía"): boot.js's
 decision from the canvas's pixels (`colourDrawn`, run in node), the page's reading of its
-flag (ui/page/faces.py `mode`), a name split into face and first name
+flag (ui/page/screens/faces.py `mode`), a name split into face and first name
 (crisp_core/bot_faces.py), and the screens in both modes: "colour" as the room names the bots,
 "none" the first name alone, with the robot where the face was in the lobby, the results,
 the podium and the tally. The tests not in CPYTHON_ONLY run on MicroPython too."""
 
 from crisp_core.bot_faces import FACES, first_name, split_face
 from test_render_model import lobby_model, players, table_model
-from ui.page import faces
-from ui.page.vdom import FSI, PDI, find, find_all, text_of
-from ui.page.viewmodel import Ctx, new_ui
-from ui.page.screens import build
+from ui.page.screens import faces
+from ui.page.dom.vdom import FSI, PDI, find, find_all, text_of
+from ui.page.screens.viewmodel import Ctx, new_ui
+from ui.page.screens.screens import build
 
 # (node, CPython's unicodedata and os.path: not on MicroPython; no pytest nor os at the top)
 CPYTHON_ONLY = {"test_boot_js_says_colour_only_for_a_face_drawn_in_colour",
@@ -29,7 +29,7 @@ def no_face(text):
 
 
 def robots(node):
-    """The robots standing for a face (ui/page/faces.py `mark`) under `node`."""
+    """The robots standing for a face (ui/page/screens/faces.py `mark`) under `node`."""
     return find_all(node, lambda n: n.get("tag") == "svg"
                     and "face" in (n["attrs"].get("class") or "").split())
 

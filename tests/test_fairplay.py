@@ -406,7 +406,7 @@ def test_an_illegal_log_is_a_mismatch_not_a_crash():
 
 
 def test_a_hostile_proof_or_fair_message_never_crashes_a_page():
-    from ui.page.client import Client
+    from ui.page.client.client import Client
     sent = []
     for fair in ({"options": "x"}, {"contributions": "x", "options": {"players": 2}},
                  {"contributions": [[1, "zz"]]}, {"dealer": None, "scores": {}}):

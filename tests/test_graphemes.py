@@ -26,7 +26,7 @@ def test_without_unicodedata_the_ranges_say_what_a_mark_is(monkeypatch):
 def test_a_wide_letter_counts_for_more_than_one_when_a_name_is_cut():
     # 20 W's (or fullwidth Ｗ's) cut to 10 characters still ran 27-29 px past a crowded
     # table's last-move line (e2e/test_table_fit.py): a cut counts a letter by its width
-    from ui.page.statusbar import cut_name
+    from ui.page.screens.statusbar import cut_name
     assert graphemes.width_units("Ana") == 3
     assert graphemes.width_units("W") == 1.5 and graphemes.width_units("\uff37") == 2
     assert graphemes.width_units("\u4e2d\u6587") == 4 and graphemes.width_units("e\u0301") == 1

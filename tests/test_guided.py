@@ -7,10 +7,11 @@ import pytest
 from crisp_core import Game, guided as deal
 from crisp_core.cards import stacked_deck
 from roomnet import Net
-from ui.page import guided, i18n
-from ui.page.guided_screens import offer_box, tip
-from ui.page.intents import local_tap
-from ui.page.viewmodel import Ctx, new_ui
+from ui.page import guided
+from ui.page.i18n import i18n
+from ui.page.screens.guided_screens import offer_box, tip
+from ui.page.screens.intents import local_tap
+from ui.page.screens.viewmodel import Ctx, new_ui
 from ui.worker.room import LOCAL, bot_maker
 
 ALL_STEPS = ("peek", "draw", "swap", "jack", "queen", "queen_own", "queen_target", "king",

@@ -13,7 +13,7 @@ import pytest
 
 from roomnet import CARD, Net, play_out
 from ui.shared import seal
-from ui.page.client import Client
+from ui.page.client.client import Client
 from ui.shared.handover import epoch_after, next_token, room_id_after
 from ui.shared.spectator_moves import moved_entries
 from ui.worker.room import LOCAL, Room, bot_maker, check_saved
@@ -443,7 +443,7 @@ def test_the_pages_entry_script_compiles_on_micropython(tmp_path):
     from page_compile_cases import GLUE
     files = {"/tests/page_compile_cases.py": os.path.join(ROOT, "tests", "page_compile_cases.py")}
     for name in GLUE:
-        files["/ui/page/%s.py" % name] = os.path.join(ROOT, "ui", "page", name + ".py")
+        files["/ui/page/%s.py" % name] = os.path.join(ROOT, "ui", "page", *(name + ".py").split("/"))
     ran, failed, out = run_tests_on_micropython(tmp_path, "page_compile_cases", files)
     assert failed == [] and ran == 1, out
 
@@ -520,7 +520,7 @@ def test_a_holder_away_while_its_host_went_still_offers_its_share():
 
 def test_the_host_page_beats_the_connections_the_room_welcomed():
     import json
-    from ui.page.link import welcomes
+    from ui.page.net.link import welcomes
     from ui.worker.room import Room
     room = Room("crisp-" + "0" * 32, "Ana", seed=1)
     room.receive("local", json.dumps({"type": "join", "v": 1, "name": "Ana"}), 0)

@@ -1,12 +1,12 @@
-"""The page's catalogue (ui/page/i18n.py) is put together from its parts by topic
-(ui/page/i18n_*.py): every part has the same keys in both languages, no key is in two parts
+"""The page's catalogue (ui/page/i18n/i18n.py) is put together from its parts by topic
+(ui/page/i18n/i18n_*.py): every part has the same keys in both languages, no key is in two parts
 (a later part would silently win), and nothing is lost or added on the way."""
 
 import ast
 import os
 import re
 
-from ui.page import i18n
+from ui.page.i18n import i18n
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -27,7 +27,7 @@ def test_no_key_is_in_two_parts_and_the_catalogue_is_their_union():
 
 
 def test_every_part_of_the_catalogue_in_the_folder_is_used():
-    names = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "ui", "page"))
+    names = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "ui", "page", "i18n"))
                    if n.startswith("i18n_") and n.endswith(".py"))
     assert names == sorted(part.__name__.split(".")[-1] for part in i18n.PARTS)
 

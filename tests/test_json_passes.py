@@ -16,7 +16,7 @@ share and keys)."""
 import json
 
 from ui.shared import hostlife
-from ui.page.client import Client
+from ui.page.client.client import Client
 from ui.worker.engine import Engine
 
 MAX_PASSES = 15

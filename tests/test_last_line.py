@@ -2,8 +2,8 @@
 log's words elsewhere; the whole line in its title and in the log."""
 
 from test_render_model import NAMES, show, table_model
-from ui.page import i18n_events
-from ui.page.vdom import find, text_of
+from ui.page.i18n import i18n_events
+from ui.page.dom.vdom import find, text_of
 from ui.shared.lastline import SHORT_KEYS, line_key, say, short_line
 
 

@@ -35,17 +35,44 @@ def test_every_ui_module_sits_in_the_folder_of_where_it_runs():
     assert loose == [], "ui/ modules outside ui/page, ui/worker, ui/shared: %s" % loose
 
 
+def folder_modules(folder):
+    """The repo-relative paths ('/'-separated) of the .py files under ui/<folder>/, its
+    sub-packages' too, sorted."""
+    out = []
+    for here, dirs, names in os.walk(os.path.join(ROOT, "ui", folder)):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        out += [os.path.relpath(os.path.join(here, n), ROOT).replace(os.sep, "/")
+                for n in names if n.endswith(".py")]
+    return sorted(out)
+
+
 def test_no_module_imports_across_the_folders():
     wrong = []
     for folder in FOLDERS:
-        for name in sorted(os.listdir(os.path.join(ROOT, "ui", folder))):
-            if not name.endswith(".py"):
-                continue
-            path = os.path.join(ROOT, "ui", folder, name)
-            for target, line in ui_imports(path):
+        for rel in folder_modules(folder):
+            for target, line in ui_imports(os.path.join(ROOT, rel)):
                 if target not in MAY_IMPORT[folder]:
-                    wrong.append("ui/%s/%s:%d imports ui.%s" % (folder, name, line, target))
+                    wrong.append("%s:%d imports ui.%s" % (rel, line, target))
     assert wrong == []
+
+
+# ui/page/'s rooms by job (docs/design.md "The page's modules and phases"): a new module goes
+# into the room of its job; a new room, or a module at the top, is a decision for the docs.
+PAGE_ROOMS = {"host", "guest", "net", "client", "screens", "dom", "i18n"}
+PAGE_TOP_MAX = 15
+
+
+def test_the_page_keeps_its_modules_in_rooms_by_job():
+    page = os.path.join(ROOT, "ui", "page")
+    rooms = {n for n in os.listdir(page) if os.path.isdir(os.path.join(page, n))
+             and n != "__pycache__"}
+    assert rooms == PAGE_ROOMS
+    top = [n for n in os.listdir(page) if n.endswith(".py")]
+    assert "main.py" in top and len(top) <= PAGE_TOP_MAX, sorted(top)
+    for room in rooms:      # one level of rooms: no sub-package inside a sub-package
+        inside = os.listdir(os.path.join(page, room))
+        assert [n for n in inside if os.path.isdir(os.path.join(page, room, n))
+                and n != "__pycache__"] == [], room
 
 
 def test_the_zips_take_their_ui_modules_by_folder():
@@ -55,6 +82,6 @@ def test_the_zips_take_their_ui_modules_by_folder():
                                                   os.path.join(ROOT, "tools", "build.py"))
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
-    ui_py = ["ui/page/render.py", "ui/shared/seal.py", "ui/worker/room.py"]
-    assert build.in_folders(ui_py, "page") == ["ui/page/render.py", "ui/shared/seal.py"]
+    ui_py = ["ui/page/screens/render.py", "ui/shared/seal.py", "ui/worker/room.py"]
+    assert build.in_folders(ui_py, "page") == ["ui/page/screens/render.py", "ui/shared/seal.py"]
     assert build.in_folders(ui_py, "host") == ["ui/shared/seal.py", "ui/worker/room.py"]

@@ -1,7 +1,7 @@
-"""A guest's reconnection policy (ui/page/link.py): when to drop, connect and ping, what the
+"""A guest's reconnection policy (ui/page/net/link.py): when to drop, connect and ping, what the
 player is told, and that it never gives up."""
 
-from ui.page.link import (ATTEMPT_MS, BEHIND_MS, DOUBT_MS, GONE_AFTER, HOST_SILENT_MS, LATE_GAP_MS,
+from ui.page.net.link import (ATTEMPT_MS, BEHIND_MS, DOUBT_MS, GONE_AFTER, HOST_SILENT_MS, LATE_GAP_MS,
                      PING_MS, QUIET_MS, RETRY_MS, Link, backoff)
 
 
@@ -155,16 +155,16 @@ def test_a_join_that_no_welcome_answers_counts_as_a_failed_attempt():
 
 
 def test_the_link_tests_pass_on_micropython(tmp_path):
-    """Guests run ui/page/link.py (and link_signal.py) on MicroPython: the tests above, again, there."""
+    """Guests run ui/page/net/link.py (and link_signal.py) on MicroPython: the tests above, again, there."""
     import os
 
     from test_render_micropython import ROOT, run_tests_on_micropython
 
     files = {"/tests/test_link.py": os.path.join(ROOT, "tests", "test_link.py"),
              "/ui/__init__.py": os.path.join(ROOT, "ui", "__init__.py"),
-             "/ui/page/link.py": os.path.join(ROOT, "ui", "page", "link.py"),
-             "/ui/page/link_signal.py": os.path.join(ROOT, "ui", "page", "link_signal.py"),
-             "/ui/page/netcheck.py": os.path.join(ROOT, "ui", "page", "netcheck.py")}
+             "/ui/page/net/link.py": os.path.join(ROOT, "ui", "page", "net", "link.py"),
+             "/ui/page/net/link_signal.py": os.path.join(ROOT, "ui", "page", "net", "link_signal.py"),
+             "/ui/page/net/netcheck.py": os.path.join(ROOT, "ui", "page", "net", "netcheck.py")}
     files = {k: v for k, v in files.items() if os.path.exists(v)}
     me = "test_the_link_tests_pass_on_micropython"
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_link", files, [me])
@@ -294,7 +294,7 @@ def test_a_page_not_seated_yet_never_says_paused():
 
 # ---- the host's absence shown truthfully (issue 10, item 2) --------------------------------
 
-from ui.page.link import HOST_GONE_MS, QUIET_MS  # noqa: E402
+from ui.page.net.link import HOST_GONE_MS, QUIET_MS  # noqa: E402
 
 
 def seated_link(now=0, gone_ms=HOST_GONE_MS):
@@ -411,7 +411,7 @@ def test_a_page_never_seated_is_never_behind():
 
 # ---- one signal of the host's presence (issue 19 item 5, issue 20 item 1) --------------------
 
-from ui.page.link import steady  # noqa: E402
+from ui.page.net.link import steady  # noqa: E402
 
 
 def test_the_signal_says_paused_since_the_hosts_last_word_and_when_it_counts_as_gone():
@@ -462,7 +462,7 @@ def test_one_backoff_climbs_any_ladder_then_stays_on_its_last_step():
 
 # ---- one clock for every screen's pause (issue 20.1) ---------------------------------------
 
-from ui.page.link import BEAT_MS, BEAT_STALE_MS, beat_due  # noqa: E402
+from ui.page.net.link import BEAT_MS, BEAT_STALE_MS, beat_due  # noqa: E402
 
 
 def guest_until(link, clock, pong_at, beats_until, dies_at):

@@ -1,9 +1,9 @@
-"""ui/page/net.py's revive (issue 14, item 1): a Peer that reports neither open, disconnected nor
+"""ui/page/net/net.py's revive (issue 14, item 1): a Peer that reports neither open, disconnected nor
 destroyed after a reconnect (its websocket hangs on a network that went away) still leads to
 a working Peer, for the host and for a guest, with no help from the page and without closing
 the data connections that are still open.
 
-ui/page/net.py runs in the browser; here `js` and `pyscript.ffi` are stubs: a fake clock with
+ui/page/net/net.py runs in the browser; here `js` and `pyscript.ffi` are stubs: a fake clock with
 setTimeout, and PeerJS Peers whose signaling server the test turns off and on ("down": a
 websocket opened then hangs for ever; "up": it opens)."""
 
@@ -71,7 +71,7 @@ class StubConn:
 
 
 class StubPeer:
-    """The state PeerJS keeps and the events it emits, as far as ui/page/net.py reads them."""
+    """The state PeerJS keeps and the events it emits, as far as ui/page/net/net.py reads them."""
 
     def __init__(self, server, peer_id):
         self.server = server
@@ -138,7 +138,7 @@ class StubPeer:
 
 @pytest.fixture
 def net():
-    """ui.page.net, net_host and net_guest imported against the stubs; yields (module, clock,
+    """ui.page.net.net, net_host and net_guest imported against the stubs; yields (module, clock,
     server): `module` has the three modules' names."""
     clock = Clock()
     server = Server(clock)
@@ -155,11 +155,11 @@ def net():
     ffi = types.ModuleType("pyscript.ffi")
     ffi.create_proxy = lambda fn: fn
     pyscript.ffi = ffi
-    parts = ("ui.page.net", "ui.page.net_host", "ui.page.net_guest")
+    parts = ("ui.page.net.net", "ui.page.net.net_host", "ui.page.net.net_guest")
     saved = {k: sys.modules.get(k) for k in ("js", "pyscript", "pyscript.ffi", "ui.page.browser",
-                                             "ui.page.webrtc") + parts}
+                                             "ui.page.net.webrtc") + parts}
     sys.modules.update({"js": js, "pyscript": pyscript, "pyscript.ffi": ffi})
-    for k in ("ui.page.browser", "ui.page.webrtc") + parts:
+    for k in ("ui.page.browser", "ui.page.net.webrtc") + parts:
         sys.modules.pop(k, None)
     # the transport's three modules (shared, host, guest) as one, as the tests read it
     module = types.SimpleNamespace()

@@ -1,11 +1,11 @@
 """What a page tells the player about the network between phones (issue 21): a browser
-without WebRTC (ui/page/netcheck.py, ui/page/link.py `no_webrtc`), a network that blocks the data
-channel to a host that is there (ui/page/link.py `answered` / `blocked`: "unreachable", not
+without WebRTC (ui/page/net/netcheck.py, ui/page/net/link.py `no_webrtc`), a network that blocks the data
+channel to a host that is there (ui/page/net/link.py `answered` / `blocked`: "unreachable", not
 "host_gone"), and the host's note that a friend could not connect."""
 
-from ui.page import i18n
-from ui.page.link import ATTEMPT_MS, GONE_AFTER, UNREACHABLE_MS, Link
-from ui.page.netcheck import (FRIEND_NOTE_MS, FriendNote, can_play_with_friends, capable_browser,
+from ui.page.i18n import i18n
+from ui.page.net.link import ATTEMPT_MS, GONE_AFTER, UNREACHABLE_MS, Link
+from ui.page.net.netcheck import (FRIEND_NOTE_MS, FriendNote, can_play_with_friends, capable_browser,
                                lost_channel_status, own_link_up,
                                unavailable_concerns)
 

@@ -15,7 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: name: its one home (path).
 HOMES = {"is_int": "crisp_core/actions.py", "is_hex": "crisp_core/checks.py",
-         "same": "crisp_core/checks.py", "QUIET_MS": "ui/page/link_signal.py",
+         "same": "crisp_core/checks.py", "QUIET_MS": "ui/page/net/link_signal.py",
          "CROWDED": "ui/shared/lastline.py"}
 #: (name, path, how many definitions there): owner. Copies still to go.
 COPIES = {

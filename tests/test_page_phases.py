@@ -1,14 +1,14 @@
 """The pages' phases and the decisions of their glue, without a browser: the host page's
-(ui/page/host_phase.py) and the guest's (ui/page/guest_phase.py). Runs on CPython and, below,
+(ui/page/host/host_phase.py) and the guest's (ui/page/guest/guest_phase.py). Runs on CPython and, below,
 again on MicroPython (the pages run these modules there)."""
 
-from ui.page import host_phase
-from ui.page.guest_phase import MOVES as GUEST_MOVES
-from ui.page.guest_phase import PHASES as GUEST_PHASES
-from ui.page.guest_phase import (GuestPhase, after_seal, can_hand_over, handover_name,
+from ui.page.host import host_phase
+from ui.page.guest.guest_phase import MOVES as GUEST_MOVES
+from ui.page.guest.guest_phase import PHASES as GUEST_PHASES
+from ui.page.guest.guest_phase import (GuestPhase, after_seal, can_hand_over, handover_name,
                                  takeover_spec, without)
-from ui.page.guest_phase import move as guest_move
-from ui.page.host_phase import MOVES, PHASES, HostPhase, move, reply_kind
+from ui.page.guest.guest_phase import move as guest_move
+from ui.page.host.host_phase import MOVES, PHASES, HostPhase, move, reply_kind
 
 
 def check_moves(moves, phases, move, from_any, to):
@@ -103,7 +103,7 @@ def test_a_lone_host_looks_after_a_while_and_then_not_too_often():
 
 
 def test_the_landing_model_offers_a_saved_room_summary():
-    from ui.page.host_phase import Landing
+    from ui.page.host.host_phase import Landing
     assert Landing().resume is None and Landing().screen == "landing"
     offer = Landing({"room_id": "crisp-abc", "seats": [{"name": "Ana"}]}, "connecting", 40)
     assert offer.resume is not None and offer.engine_wait == 40
@@ -269,10 +269,8 @@ def test_the_phase_tests_pass_on_micropython(tmp_path):
     from test_render_micropython import ROOT, run_tests_on_micropython, ui_files
 
     files = ui_files("shared")
-    for name in ("host_phase", "guest_phase"):
-        path = os.path.join(ROOT, "ui", "page", name + ".py")
-        if os.path.exists(path):
-            files["/ui/page/%s.py" % name] = path
+    for name in ("host/host_phase", "guest/guest_phase"):
+        files["/ui/page/%s.py" % name] = os.path.join(ROOT, "ui", "page", *(name + ".py").split("/"))
     files["/tests/test_page_phases.py"] = os.path.join(ROOT, "tests", "test_page_phases.py")
     me = "test_the_phase_tests_pass_on_micropython"
     ran, failed, out = run_tests_on_micropython(tmp_path, "test_page_phases", files, [me])

@@ -61,8 +61,8 @@ def read_back(tmp_path, archive):
     return json.loads(out.stdout)
 
 
-PATHS = ["crisp_core/cards.py", "ui/page/vdom.py", "ui/shared/limits.py"]
-BYTECODE = {"ui/page/vdom.py": bytes(range(256)) * 3}
+PATHS = ["crisp_core/cards.py", "ui/page/dom/vdom.py", "ui/shared/limits.py"]
+BYTECODE = {"ui/page/dom/vdom.py": bytes(range(256)) * 3}
 
 
 def expected():
@@ -88,7 +88,8 @@ def test_the_builds_archive_comes_back_byte_for_byte_under_the_working_directory
     assert decoded(result) == expected()
     # each folder made once, parents first
     assert result["made"] == ["/home/web_user/crisp_core", "/home/web_user/ui",
-                              "/home/web_user/ui/page", "/home/web_user/ui/shared"]
+                              "/home/web_user/ui/page", "/home/web_user/ui/page/dom",
+                              "/home/web_user/ui/shared"]
 
 
 def test_a_zip_the_server_already_inflated_reads_the_same(tmp_path):

@@ -1,4 +1,4 @@
-"""The seat proof as a guest runs it (ui/shared/proof.py, ui/page/client.py): a rejoining guest sends
+"""The seat proof as a guest runs it (ui/shared/proof.py, ui/page/client/client.py): a rejoining guest sends
 nothing that lets a peer at the room id take its seat, and takes nothing from a peer that has
 not proved it knows the seat's token (docs/protocol.md "Rejoining: the seat proof").
 
@@ -9,7 +9,7 @@ Pure and MicroPython-compatible: tests/test_seat_proof.py runs these again on Mi
 import json
 
 from ui.shared import proof
-from ui.page.client import Client
+from ui.page.client.client import Client
 
 TOKEN = "5f" * 16
 ROOM = "crisp-" + "ab" * 16

@@ -131,11 +131,11 @@ def test_the_page_shows_a_reaction_for_two_seconds_on_its_seat():
     assert reactions.showing(host.reactions, at) == {1: 4}
 
 
-# ---- the screens (ui/page/reaction_view.py through the table, as tests/test_render_model.py) --
+# ---- the screens (ui/page/screens/reaction_view.py through the table, as tests/test_render_model.py) --
 
 def test_every_screen_shows_a_reaction_on_its_senders_seat_until_two_seconds_are_up():
     from test_render_model import show, table_model
-    from ui.page.vdom import find, find_all, text_of
+    from ui.page.dom.vdom import find, find_all, text_of
     for seat, me in ((2, 1), (1, 1)):                   # another's seat, and my own
         m = table_model(4, seat=me)
         m.reactions = {seat: {"r": 5, "at": 1000, "n": 3}}
@@ -156,9 +156,9 @@ def test_every_screen_shows_a_reaction_on_its_senders_seat_until_two_seconds_are
 
 def test_the_picker_sends_an_index_and_the_menu_switch_turns_reactions_off():
     from test_render_model import show, table_model
-    from ui.page.intents import handle
-    from ui.page.vdom import find
-    from ui.page.viewmodel import new_ui
+    from ui.page.screens.intents import handle
+    from ui.page.dom.vdom import find
+    from ui.page.screens.viewmodel import new_ui
     m = table_model(4, seat=1)
     m.reactions = {2: {"r": 6, "at": 0, "n": 1}}
     ui = new_ui("en")
@@ -180,7 +180,7 @@ def test_the_picker_sends_an_index_and_the_menu_switch_turns_reactions_off():
 
 def test_a_spectator_sees_reactions_and_has_no_picker():
     from test_render_model import show, table_model
-    from ui.page.vdom import find
+    from ui.page.dom.vdom import find
     m = table_model(3, seat=None)
     m.spectator = True
     m.reactions = {1: {"r": 4, "at": 0, "n": 1}}
@@ -193,9 +193,9 @@ def test_the_picker_is_not_live_while_the_game_is_paused():
     """Issue 20.1: nothing a player can tap that does nothing. While the game is paused (the
     host silent, a handover under way) a reaction would reach nobody: the button shows,
     disabled, and an open picker closes."""
-    from ui.page import reaction_view
-    from ui.page.vdom import find
-    from ui.page.viewmodel import Ctx
+    from ui.page.screens import reaction_view
+    from ui.page.dom.vdom import find
+    from ui.page.screens.viewmodel import Ctx
     ui = {"reactions": True, "react_open": True}
     live = reaction_view.picker(ui, Ctx("en", 0, 0, False, ""))
     assert "data-act" in find(live, "react-open")["attrs"] and find(live, "react-picker")

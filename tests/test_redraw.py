@@ -1,17 +1,17 @@
 """The 250 ms tick draws the screen only when something on it can have changed (issue 22.5,
-ui/page/redraw.py): a render says when what it showed changes with the clock (viewmodel.Ctx
+ui/page/dom/redraw.py): a render says when what it showed changes with the clock (viewmodel.Ctx
 `wake`), and the model's stamp says whether anything else changed since.
 
 The pure tests here run on MicroPython too (tests/test_render_micropython.py), the
 interpreter guests run; CPYTHON_ONLY are the ones that read the sources or use the Client's
 room helpers."""
 
-from ui.page import redraw
-from ui.page.cues import ANNOUNCE_MS
-from ui.page.invite import COPIED_MS
-from ui.page.presence import Pause
-from ui.page.vdom import find_all
-from ui.page.viewmodel import SECOND, Ctx, new_ui, secs
+from ui.page.dom import redraw
+from ui.page.screens.cues import ANNOUNCE_MS
+from ui.page.screens.invite import COPIED_MS
+from ui.page.client.presence import Pause
+from ui.page.dom.vdom import find_all
+from ui.page.screens.viewmodel import SECOND, Ctx, new_ui, secs
 from ui.shared.reactions import SHOW_MS
 
 from test_render_model import FakeClient, lobby_model, paused, show, table_model
@@ -193,19 +193,19 @@ def test_a_countdown_draws_every_tick_without_walking_the_model():
 
 
 def test_no_screen_reads_what_the_stamp_leaves_out():
-    # the screens (everything ui/page/screens.py imports, and on, but the Client's own
+    # the screens (everything ui/page/screens/screens.py imports, and on, but the Client's own
     # modules, which keep them) never read an UNSHOWN attribute: a change the stamp does not
     # see changes nothing on screen
     import ast
     import os
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    seen, todo = set(), ["ui.page.screens"]
+    seen, todo = set(), ["ui.page.screens.screens"]
     while todo:
         name = todo.pop()
         if name in seen:
             continue
         seen.add(name)
-        if name.startswith("ui.page.client"):
+        if name.startswith("ui.page.client.client"):
             continue
         path = os.path.join(root, *name.split(".")) + ".py"
         tree = ast.parse(open(path).read())
@@ -218,7 +218,7 @@ def test_no_screen_reads_what_the_stamp_leaves_out():
                 raise AssertionError("%s reads %r" % (name, node.value))
             if isinstance(node, ast.Attribute) and node.attr in redraw.UNSHOWN:
                 raise AssertionError("%s reads .%s" % (name, node.attr))
-    assert "ui.page.table" in seen and "ui.page.client" in seen and "ui.page.banner" in seen and len(seen) > 30
+    assert "ui.page.screens.table" in seen and "ui.page.client.client" in seen and "ui.page.screens.banner" in seen and len(seen) > 30
 
 
 def test_a_beat_changes_nothing_shown_and_a_silent_host_does():

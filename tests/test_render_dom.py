@@ -1,4 +1,4 @@
-"""The DOM part of the screens (ui/page/render.py's `Screen`, ui/page/vdom.py's `Patcher`), on a small
+"""The DOM part of the screens (ui/page/screens/render.py's `Screen`, ui/page/dom/vdom.py's `Patcher`), on a small
 fake DOM.
 
 The fake DOM is strict where browsers are: `replaceChild`/`removeChild` of a node that is not a
@@ -20,8 +20,8 @@ import types
 
 import pytest
 
-from ui.page import eventlog
-from ui.page.render import Screen
+from ui.page.screens import eventlog
+from ui.page.screens.render import Screen
 
 import test_render_model as M
 
@@ -333,7 +333,7 @@ def by_testid(node, testid):
 
 
 def join_model(status):
-    # a page the room answered (a spectator's lobby): the form shows (ui/page/screens.py
+    # a page the room answered (a spectator's lobby): the form shows (ui/page/screens/screens.py
     # room_answered)
     return M.FakeClient(screen="join", status=status, room="r00m", spectator=True,
                         lobby=M.lobby_model(2).lobby)
@@ -639,7 +639,7 @@ def test_the_lobby_shows_at_once_and_its_qr_code_in_a_task_of_its_own(fakejs):
 
 
 def test_a_qr_code_that_cannot_be_drawn_is_not_asked_for_again(fakejs, monkeypatch):
-    from ui.page import qr
+    from ui.page.screens import qr
 
     def broken(text, ecl="M", mask=None):
         yield None
@@ -656,7 +656,7 @@ def test_a_qr_code_that_cannot_be_drawn_is_not_asked_for_again(fakejs, monkeypat
 
 
 def test_the_first_tap_makes_the_audio_context_in_a_task_of_its_own():
-    from ui.page.sound import Sounds
+    from ui.page.screens.sound import Sounds
     made = []
 
     class Audio:
@@ -708,7 +708,7 @@ def test_icons_are_created_in_the_svg_namespace_and_patched_in_place(fakejs):
     """An <svg> made with createElement is an unknown HTML element: it draws nothing. The
     patcher makes icons with createElementNS, and a toggled icon (sound on, then off) is
     patched to the same drawing as a fresh page's."""
-    from ui.page.vdom import SVG_NS
+    from ui.page.dom.vdom import SVG_NS
     screen = new_screen(fakejs)
     model = M.table_model(3, seat=1)
     screen.ui["menu_open"] = True

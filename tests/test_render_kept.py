@@ -1,18 +1,18 @@
 """A tap reaches every screen fast (issue 22.5): the parts of a screen that did not change are
-kept from the last render (ui/page/vdom.py `Memo`, `kept`) and the patcher skips them; a tap
-that is a move is sent before the tap is drawn (ui/page/intents.py `sends_first`). What each
+kept from the last render (ui/page/dom/vdom.py `Memo`, `kept`) and the patcher skips them; a tap
+that is a move is sent before the tap is drawn (ui/page/screens/intents.py `sends_first`). What each
 screen shows stays exactly what a drawing from nothing shows."""
 
 import json
 
 from bench.render_bench import game_views
-from ui.page import eventlog, screens
-from ui.page.client import Client
-from ui.page.intents import sends_first
-from ui.page.memo import Memo, carried, kept
-from ui.page.redraw import draws_at_once
-from ui.page.vdom import Patcher, find, fresh as fresh_copy, h, text_of
-from ui.page.viewmodel import Ctx, new_ui
+from ui.page.screens import eventlog, screens
+from ui.page.client.client import Client
+from ui.page.screens.intents import sends_first
+from ui.page.dom.memo import Memo, carried, kept
+from ui.page.dom.redraw import draws_at_once
+from ui.page.dom.vdom import Patcher, find, fresh as fresh_copy, h, text_of
+from ui.page.screens.viewmodel import Ctx, new_ui
 
 from test_render_dom import Element, _walk, by_testid, fakejs, fresh, new_screen  # noqa: F401
 
@@ -320,7 +320,7 @@ def test_a_tick_words_no_event_again_and_a_new_event_or_name_words_the_log_anew(
 def test_a_tick_words_no_last_move_again_and_keeps_the_status_lines(fakejs, monkeypatch):
     # the status bar's last move and Queen's notice are worded once per change of the log
     # (statusbar.log_words), and its lines are kept while the words are the same
-    from ui.page import statusbar
+    from ui.page.screens import statusbar
     screen, _ = play(fakejs, 8, 16)
     client = screen.model
     worded = []

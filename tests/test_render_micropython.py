@@ -81,12 +81,16 @@ def run_tests_on_micropython(tmp_path, module, files, skip=()):
 
 def ui_files(*folders):
     """{"/ui/<folder>/<name>.py": its path here} for every module of those ui/ folders (page,
-    shared, worker): what to copy into MicroPython's file system."""
+    shared, worker), their sub-packages' too (ui/page/screens/...): what to copy into
+    MicroPython's file system."""
     files = {}
     for folder in folders:
-        for name in sorted(os.listdir(os.path.join(ROOT, "ui", folder))):
-            if name.endswith(".py"):
-                files["/ui/%s/%s" % (folder, name)] = os.path.join(ROOT, "ui", folder, name)
+        for here, dirs, names in os.walk(os.path.join(ROOT, "ui", folder)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    path = os.path.join(here, name)
+                    files["/" + os.path.relpath(path, ROOT).replace(os.sep, "/")] = path
     return files
 
 

@@ -1,4 +1,4 @@
-"""The screens' decisions (ui/page/viewmodel.py, table_model.py, status_line.py,
+"""The screens' decisions (ui/page/screens/viewmodel.py, table_model.py, status_line.py,
 results_model.py, screens.py, table.py, intents.py), tested without a browser.
 
 Two kinds of tests:
@@ -9,16 +9,18 @@ Two kinds of tests:
   that a card face (data-card) shows exactly when this seat may see it (R9).
 """
 
-from ui.page import cards, i18n
-from ui.page import (banner, eventlog, render, results, results_model, screens, status_line, table,
-                     table_model, vdom, viewmodel, widgets)
-from ui.page.presence import Pause, elapsed_ms
-from ui.page.intents import handle
-from ui.page.screens import build
-from ui.page.vdom import find, find_all, text_of
-from ui.page.table_model import table_info
-from ui.page.viewmodel import Ctx, new_ui
-from ui.page.widgets import card_name
+from ui.page.i18n import i18n
+from ui.page.screens import cards
+from ui.page.dom import vdom
+from ui.page.screens import (banner, eventlog, render, results, results_model, screens,
+                             status_line, table, table_model, viewmodel, widgets)
+from ui.page.client.presence import Pause, elapsed_ms
+from ui.page.screens.intents import handle
+from ui.page.screens.screens import build
+from ui.page.dom.vdom import find, find_all, text_of
+from ui.page.screens.table_model import table_info
+from ui.page.screens.viewmodel import Ctx, new_ui
+from ui.page.screens.widgets import card_name
 
 # every module that draws the screens, and the two that touch the DOM
 SCREEN_MODULES = (viewmodel, table_model, status_line, results_model, eventlog, widgets, screens,
@@ -33,7 +35,7 @@ CPYTHON_ONLY = ("test_every_catalogue_key_the_screens_use_exists",
 
 
 class FakeClient:
-    """The model attributes ui/page/client.py gives the screens (docs/protocol.md, "Client")."""
+    """The model attributes ui/page/client/client.py gives the screens (docs/protocol.md, "Client")."""
 
     def __init__(self, **kw):
         self.screen = "join"
@@ -215,7 +217,7 @@ def test_the_host_waiting_for_its_engine_sees_its_progress_or_its_failure():
 
 
 def test_the_engine_progress_banner_names_the_step_the_engine_is_at():
-    # engine-worker.js says which step it is at (ui/page/banner.py ENGINE_STAGES): each has its
+    # engine-worker.js says which step it is at (ui/page/screens/banner.py ENGINE_STAGES): each has its
     # own words in both languages; no step (an older worker) or an unknown one: the old words
     for lang in ("en", "es"):
         texts = set()
@@ -256,7 +258,7 @@ def test_a_slow_engine_start_says_it_takes_long_and_offers_retry_while_it_still_
 
 def test_join_screen_sends_the_typed_name():
     ui = new_ui("es", "Bea")
-    # the room answered (a spectator's lobby): the form shows (before: ui/page/screens.py
+    # the room answered (a spectator's lobby): the form shows (before: ui/page/screens/screens.py
     # room_answered, none)
     model = FakeClient(screen="join", status="connecting", spectator=True,
                        lobby=lobby_model(2).lobby)
@@ -611,7 +613,7 @@ def test_the_round_check_shows_quietly_when_it_holds_and_loudly_when_not():
 
 
 def test_a_round_dealt_again_or_not_committed_is_said_at_once_and_on_the_results():
-    # issue 18, attacks 2-4: the words each page shows (ui/page/fairplay.py sets the verdicts)
+    # issue 18, attacks 2-4: the words each page shows (ui/page/client/fairplay.py sets the verdicts)
     m = table_model(3, seat=1, phase="play", turn=2, allowed=[])
     rnd = m.view["round"]
     tree, ctx = show(m)
@@ -854,7 +856,7 @@ def test_a_reveals_hide_sits_beside_crisp_unless_a_held_card_fills_the_actions_r
 
 
 def test_every_card_movement_is_a_flight_from_its_place_to_its_place():
-    from ui.page import cues
+    from ui.page.screens import cues
     swap = {"type": "swap", "seat": 2, "pos": "left", "card": "9c", "taken": "4h"}
     assert cues.flights([swap]) == [
         {"from": "held-card", "to": "card-2-left", "card": "4h", "delay": 0},
@@ -880,7 +882,7 @@ def test_every_card_movement_is_a_flight_from_its_place_to_its_place():
 
 
 def test_a_call_your_turn_and_the_end_are_cues_new_events_only():
-    from ui.page import cues
+    from ui.page.screens import cues
     view = {"phase": "last_turns", "turn": 2, "last_turns_left": 2}
     assert cues.cue([{"type": "crisp", "seat": 1}], 2, view) == {
         "kind": "crisp", "seat": 1, "n": 2, "mine": True}
@@ -918,7 +920,7 @@ def test_the_announcement_shows_for_a_while_in_a_live_region():
 def test_a_long_name_in_the_announcement_is_cut_at_a_letter_then_one_space():
     # the page's ellipsis (CSS text-overflow) cut "Maximiliano Quintero" after its space and
     # left the box's spare width too: "Maximiliano \u2026   called CRISP!" (issue 20.14)
-    from ui.page.statusbar import ANNOUNCE_NAME, ANNOUNCE_NAME_CROWDED, cut_name
+    from ui.page.screens.statusbar import ANNOUNCE_NAME, ANNOUNCE_NAME_CROWDED, cut_name
     assert cut_name("Ana", 12) == "Ana"
     assert cut_name("Maximiliano Quintero", 12) == "Maximiliano\u2026"
     assert cut_name("Maximiliano Quintero", 10) == "Maximilia\u2026"
@@ -942,7 +944,7 @@ def test_a_name_in_the_announcement_is_cut_between_whole_characters():
     # cut_name counted code points: a cut could leave part of an emoji sequence (a family
     # turned into a couple), half a flag, a letter without its accent (names.cut_whole). It
     # counts width now (tests/test_graphemes.py): a family is one picture, 2 letters wide
-    from ui.page.statusbar import cut_name
+    from ui.page.screens.statusbar import cut_name
     zwj = "\u200d"
     family = zwj.join(["\U0001F468", "\U0001F469", "\U0001F467", "\U0001F466"])  # 7 each
     assert cut_name(family * 3, 12) == family * 3                   # 6 letters wide
@@ -994,7 +996,7 @@ def test_a_menu_on_every_screen_with_the_rules_sound_language_and_leave():
 
 
 def test_the_tables_menu_invites_with_the_link_code_and_qr_on_every_seated_page():
-    from ui.page import invite
+    from ui.page.screens import invite
     for seat, lang in ((0, "en"), (1, "es"), (2, "en")):
         model = table_model(3, seat=seat)
         model.room = "crisp-7KQ2M9XRTB"
@@ -1154,7 +1156,7 @@ def test_card_faces_are_drawn_from_the_code():
 
 
 def render_card(code):
-    from ui.page.widgets import card_node
+    from ui.page.screens.widgets import card_node
     return card_node(code, {"data-testid": "x"}, "lg")
 
 
@@ -1187,13 +1189,13 @@ QR_CRISP_M2 = [
 
 
 def test_qr_code_matches_a_known_encoding():
-    from ui.page import qr
+    from ui.page.screens import qr
     rows = qr.matrix("Crisp!", "M", mask=2)
     assert ["".join(["#" if v else "." for v in r]) for r in rows] == QR_CRISP_M2
 
 
 def _reference_penalty(rows):
-    """ISO/IEC 18004's mask penalty, module by module (what ui/page/qr.py computes faster)."""
+    """ISO/IEC 18004's mask penalty, module by module (what ui/page/screens/qr.py computes faster)."""
     n = len(rows)
 
     def line(cells):
@@ -1225,7 +1227,7 @@ def _reference_penalty(rows):
 
 
 def test_qr_code_takes_the_mask_of_least_penalty():
-    from ui.page import qr
+    from ui.page.screens import qr
     link = "http://192.168.1.20:8000/?room=crisp-7KQ2M9XRTB"
     masked = [qr.matrix(link, "M", mask=m) for m in range(8)]
     penalties = [_reference_penalty(rows) for rows in masked]
@@ -1235,7 +1237,7 @@ def test_qr_code_takes_the_mask_of_least_penalty():
 
 
 def test_qr_code_masks_only_data_modules():
-    from ui.page import qr
+    from ui.page.screens import qr
     # the finder pattern's corner and the timing pattern are the same under every mask
     for m in range(8):
         rows = qr.matrix("Crisp!", "L", mask=m)
@@ -1243,7 +1245,7 @@ def test_qr_code_masks_only_data_modules():
 
 
 def test_lobby_shows_a_qr_code_of_the_link():
-    from ui.page import qr
+    from ui.page.screens import qr
     link = "https://someone.github.io/crisp/?room=crisp-5c97a374b24fdd9b081a27d1c9fb54ae"
     rows = qr.matrix(link)
     assert len(rows) == 37                       # version 5 at level M
@@ -1760,7 +1762,7 @@ def test_the_host_approves_a_spectators_request():
 
 
 def test_the_wake_lock_is_wanted_while_a_round_is_played():
-    from ui.page.viewmodel import awake_wanted
+    from ui.page.screens.viewmodel import awake_wanted
     for phase, want in (("peek", True), ("play", True), ("last_turns", True),
                         ("round_over", False), ("game_over", False)):
         assert awake_wanted(table_model(3, seat=1, phase=phase)) is want, phase
@@ -2061,8 +2063,8 @@ def test_a_guest_waiting_for_the_hosts_table_is_told_who_sets_it_up():
 
 
 def test_play_solo_decides_what_its_button_says_from_the_tap_on():
-    """Issue 22 item 3 / issue 20 item 5 (ui/page/solo_button.py `solo_state`)."""
-    from ui.page.solo_button import solo_state
+    """Issue 22 item 3 / issue 20 item 5 (ui/page/screens/solo_button.py `solo_state`)."""
+    from ui.page.screens.solo_button import solo_state
     assert solo_state(False, None) == ("play_solo", None, False)
     assert solo_state(False, 40) == ("play_solo", None, False)      # (a resumed room waits)
     assert solo_state(True, None) == ("solo_busy", None, True)      # the table on its way
@@ -2107,7 +2109,7 @@ def test_the_tapped_play_solo_button_shows_its_progress_in_player_words():
 
 def test_the_tapped_guided_round_button_shows_its_progress_like_play_solo():
     """Issue 22 item 3: the guided first round's Play (the landing's offer) answers its tap
-    as Play solo does (ui/page/solo_button.py progress_button): at once, in player words."""
+    as Play solo does (ui/page/screens/solo_button.py progress_button): at once, in player words."""
     ui = new_ui("en", "")
     ui["guided_offer"] = True
     tree, ctx = show(FakeClient(screen="landing"), ui)

@@ -7,7 +7,7 @@ import secrets
 import pytest
 
 from roomnet import CARD, Net, engine_bots, play_out, room_of_three
-from ui.page.client import Client
+from ui.page.client.client import Client
 from ui.worker.room import GONE_MS, LOCAL, MAX_TEXT, RATE_BURST, SILENT_MS, Room, new_room_id
 
 # A 3-player round (dealer 0; deal order seat 1, 2, 0; left, center, right):

@@ -2,18 +2,18 @@
 "Spectators"): a friend who opens the link of a full lobby (even of bots) watches, waits for
 a seat and takes the first one the host frees ("make room"); every screen is told who
 watches; a seat given mid-game is said to the table and to its taker. The room's side
-(ui/worker/spectators.py, lobby.py) through the real Client (ui/page/client.py), and the
-screens' words (ui/page/watch_screens.py) on the models the Client keeps."""
+(ui/worker/spectators.py, lobby.py) through the real Client (ui/page/client/client.py), and the
+screens' words (ui/page/screens/watch_screens.py) on the models the Client keeps."""
 
 import json
 
 from roomnet import Net
 from test_render_model import show
 from test_room_watch import started, watcher
-from ui.page import i18n
-from ui.page.vdom import find, text_of
-from ui.page.watch_screens import invite_hint, make_room
-from ui.page.watchers import read_watchers
+from ui.page.i18n import i18n
+from ui.page.dom.vdom import find, text_of
+from ui.page.screens.watch_screens import invite_hint, make_room
+from ui.page.client.watchers import read_watchers
 from ui.worker.room import bot_maker
 
 

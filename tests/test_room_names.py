@@ -222,10 +222,10 @@ def test_a_saved_room_with_a_hostile_name_loads_it_cleaned():
 # ---- what the refused player sees -------------------------------------------------------------
 
 def test_the_join_screen_says_why_a_name_was_refused_and_the_link_does_not_retry_it():
-    from ui.page.link import Link
-    from ui.page.screens import build
-    from ui.page.vdom import find, text_of
-    from ui.page.viewmodel import Ctx, new_ui
+    from ui.page.net.link import Link
+    from ui.page.screens.screens import build
+    from ui.page.dom.vdom import find, text_of
+    from ui.page.screens.viewmodel import Ctx, new_ui
     net = room(host="Hana")
     client = net.guest("a", "hana")
     assert client.name_error == "name_taken" and client.screen == "join"
@@ -246,9 +246,9 @@ def test_the_join_screen_says_why_a_name_was_refused_and_the_link_does_not_retry
 
 
 def test_names_show_isolated_everywhere_and_the_host_is_marked_at_the_table():
-    from ui.page.screens import build
-    from ui.page.vdom import find, find_all, text_of
-    from ui.page.viewmodel import Ctx, new_ui
+    from ui.page.screens.screens import build
+    from ui.page.dom.vdom import find, find_all, text_of
+    from ui.page.screens.viewmodel import Ctx, new_ui
     evil = RLO + "olleH" + "\u2066"
     net = room(host="Hana")
     net.guest("a", "Ana")

@@ -5,7 +5,7 @@ import json
 
 from roomnet import Net, RecordingRoom
 from test_room import DECK, error_only, lobby_of_three, play_round, started
-from ui.page.client import Client
+from ui.page.client.client import Client
 from ui.worker.room import GONE_MS, LOCAL, RATE_BURST, RATE_PER_S, SILENT_MS
 
 PING = '{"type": "ping", "v": 1, "t": 1}'

@@ -6,7 +6,7 @@ connection the guest has since replaced (ui/worker/seats.py `same_person`)."""
 import json
 
 from roomnet import Net
-from ui.page.client import Client
+from ui.page.client.client import Client
 from ui.worker.room import bot_maker
 
 PAGE = "ab" * 16

@@ -1,6 +1,6 @@
 """A new screen opens at its top (issue 20 item 3): the decision the page's render follows."""
 
-from ui.page.screens import opens_at_top, scroll_key
+from ui.page.screens.screens import opens_at_top, scroll_key
 
 
 def test_a_new_screen_opens_at_its_top_and_a_screen_drawn_again_keeps_its_scroll():

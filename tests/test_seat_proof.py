@@ -1,5 +1,5 @@
 """Posing as the host, and stealing seats, against the real room (ui/worker/room.py) and client
-(ui/page/client.py): docs/protocol.md "Rejoining: the seat proof".
+(ui/page/client/client.py): docs/protocol.md "Rejoining: the seat proof".
 
 The attacks: a peer that registers the room id while the host is away (a reload, a closed
 tab) gets a rejoining guest's join; it must learn nothing that takes that seat at the real
@@ -13,7 +13,7 @@ from roomnet import Net
 from test_render_micropython import ROOT, run_tests_on_micropython
 import test_proof
 from ui.shared import proof
-from ui.page.client import Client
+from ui.page.client.client import Client
 from ui.worker.room import LOCAL
 
 

@@ -1,5 +1,5 @@
 """A slow link, fair to its player (docs/protocol.md "Slow links"): a tap shows taken on its
-own screen at once and settles with the room's answer (ui/page/taps.py); the link's round
+own screen at once and settles with the room's answer (ui/page/client/taps.py); the link's round
 trip from the pings (ui/shared/linkspeed.py), countdowns that end a round trip sooner on
 that page, and a slow link said on its own screen and at its seat's place for the others,
 with hysteresis. The decisions run on MicroPython too (the last test), but the room's
@@ -8,9 +8,10 @@ with hysteresis. The decisions run on MicroPython too (the last test), but the r
 import json
 
 from test_render_model import find, show, table_model, text_of
-from ui.page import i18n, taps
-from ui.page.client import Client
-from ui.page.viewmodel import Ctx
+from ui.page.client import taps
+from ui.page.i18n import i18n
+from ui.page.client.client import Client
+from ui.page.screens.viewmodel import Ctx
 from ui.shared import linkspeed
 from ui.shared.linkspeed import LEAD_MAX_MS, SLOW_OFF_MS, SLOW_ON_MS
 
@@ -149,8 +150,8 @@ def test_every_countdown_shown_ends_a_lead_sooner_the_crisp_bar_too():
 
 def show_led(model, elapsed):
     """show(), with the model's view_lead as the render puts it on the Ctx (render.py)."""
-    from ui.page.screens import build
-    from ui.page.viewmodel import new_ui
+    from ui.page.screens.screens import build
+    from ui.page.screens.viewmodel import new_ui
     ctx = Ctx("en", now=0, elapsed=elapsed, base="http://x/")
     ctx.lead = model.view_lead
     return build(model, new_ui("en"), ctx), ctx
@@ -201,7 +202,7 @@ def test_taps_decide_which_control_shows_taken_and_for_how_long():
 
 
 def pending_ids(tree):
-    from ui.page.vdom import find_all
+    from ui.page.dom.vdom import find_all
     return sorted(nd["attrs"].get("data-testid") for nd in find_all(
         tree, lambda nd: nd["attrs"].get("data-pending") == "true"))
 
@@ -228,8 +229,8 @@ def test_the_tapped_control_alone_is_drawn_taken_a_card_a_button_the_deck():
 
 def show_tapped(model):
     """show(), with the model's tapped as the render puts it on the Ctx (render.py)."""
-    from ui.page.screens import build
-    from ui.page.viewmodel import new_ui
+    from ui.page.screens.screens import build
+    from ui.page.screens.viewmodel import new_ui
     ctx = Ctx("en", now=0, base="http://x/")
     ctx.tapped = taps.shown(getattr(model, "tapped", None), ctx)
     return build(model, new_ui("en"), ctx), ctx
@@ -285,7 +286,7 @@ def test_the_room_tells_every_screen_when_a_seat_link_turns_slow_and_back():
 
 def test_a_two_second_blackout_never_makes_a_seat_away():
     from roomnet import room_of_three
-    from ui.page.link import HOST_GONE_MS, QUIET_MS
+    from ui.page.net.link import HOST_GONE_MS, QUIET_MS
     from ui.worker.seats import SILENT_MS
     assert SILENT_MS > 2000 + 3000 and QUIET_MS > 2000 + 1000 and HOST_GONE_MS > 2000
     net = room_of_three()

@@ -1,16 +1,22 @@
 """start.py, the page's entry script, imports the page's modules a few per task (no one long
-task on a phone's CPU): its MODULES must name every module ui/page/main.py imports, each after the
-modules it imports itself, ui.page.main last. A module missing from the list would be imported with
-the one that needs it (one longer task); one out of order would bring its imports along."""
+task on a phone's CPU): its MODULES, written by the build (tools/startorder.py), must name every
+module ui/page/main.py imports, each after the modules it imports itself, ui.page.main last. A
+module missing from the list would be imported with the one that needs it (one longer task);
+one out of order would bring its imports along."""
 
 import ast
 import os
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import startorder  # noqa: E402  (tools/startorder.py)
 
 
 def start_modules():
-    tree = ast.parse(open(os.path.join(ROOT, "start.py"), encoding="utf-8").read())
+    """MODULES of start.py as the build writes it (dist/start.py)."""
+    with open(os.path.join(ROOT, "start.py"), encoding="utf-8") as f:
+        tree = ast.parse(startorder.with_order(f.read()))
     for node in tree.body:
         if isinstance(node, ast.Assign) and node.targets[0].id == "MODULES":
             return [e.value for e in node.value.elts]
@@ -19,7 +25,7 @@ def start_modules():
 
 def module_imports(name):
     """The ui/ and crisp_core/ modules `name` imports as it is imported (its top level: an
-    import inside a function runs later)."""
+    import inside a function runs later), read here again without tools/startorder.py."""
     path = os.path.join(ROOT, *name.split(".")) + ".py"
     tree = ast.parse(open(path, encoding="utf-8").read())
     out = []
@@ -27,10 +33,10 @@ def module_imports(name):
         if isinstance(node, ast.Import):
             out += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module:
-            if node.module in ("ui.page", "ui.worker", "ui.shared"):
-                out += [node.module + "." + a.name for a in node.names]
-            else:
-                out.append(node.module)
+            for a in node.names:
+                sub = node.module + "." + a.name
+                is_module = os.path.isfile(os.path.join(ROOT, *sub.split(".")) + ".py")
+                out.append(sub if is_module else node.module)
     return [m for m in out if m.startswith(("ui.", "crisp_core."))]
 
 
@@ -49,6 +55,27 @@ def test_start_imports_every_module_of_the_page_after_its_own_imports():
             needed.add(name)
             todo += module_imports(name)
     assert set(modules) == needed
+
+
+def test_the_sources_start_py_leaves_its_order_to_the_build():
+    with open(os.path.join(ROOT, "start.py"), encoding="utf-8") as f:
+        text = f.read()
+    assert text.count("\n" + startorder.PLACEHOLDER + "\n") == 1
+
+
+def test_an_import_circle_stops_the_order(tmp_path):
+    for name, text in (("main", "from ui.page.dom import a\n"),
+                       ("dom/a", "import ui.page.dom.b\n"),
+                       ("dom/b", "from ui.page.dom.a import x\n")):
+        path = tmp_path / "ui" / "page" / (name + ".py")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    try:
+        startorder.page_order(str(tmp_path))
+    except ValueError as e:
+        assert "ui.page.dom.a -> ui.page.dom.b -> ui.page.dom.a" in str(e)
+    else:
+        raise AssertionError("no circle found")
 
 
 def test_the_profile_module_is_in_test_builds_only():

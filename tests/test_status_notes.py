@@ -3,8 +3,8 @@ Queen's notice shares the reveal's note, at every table; at a crowded one the no
 shorter."""
 
 from test_render_model import show, table_model
-from ui.page.statusbar import status_lines
-from ui.page.vdom import find, text_of
+from ui.page.screens.statusbar import status_lines
+from ui.page.dom.vdom import find, text_of
 
 
 def test_a_note_takes_the_last_moves_line_at_every_table():

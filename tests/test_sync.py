@@ -9,7 +9,7 @@ import json
 from crisp_core import view_for
 from roomnet import Net
 from test_room import DECK, error_only
-from ui.page.client import SYNC_RETRY_MS
+from ui.page.client.client import SYNC_RETRY_MS
 from ui.worker.room import LOCAL, SYNC_MS
 
 

@@ -13,7 +13,7 @@ import pytest
 from roomnet import CARD, Net
 from crisp_core import bot_names
 from ui.shared import follow, handover, proof, seal, spectator_moves
-from ui.page.client import Client
+from ui.page.client.client import Client
 from ui.worker.engine import Engine
 from ui.shared.handover import Handover, next_token
 from ui.shared.spectator_moves import check_moved
@@ -655,8 +655,9 @@ def test_a_round_dealt_again_says_so_in_its_welcome_and_every_screen_shows_why()
     """Issue 23, fault 4: when the sealed room cannot be opened the successor deals the
     interrupted round again; its welcomes carry `redealt` (that round) while it lasts, and the
     table says why in player words (`redealt`)."""
-    from ui.page import i18n, screens
-    from ui.page.render import Ctx
+    from ui.page.i18n import i18n
+    from ui.page.screens import screens
+    from ui.page.screens.render import Ctx
     public = Room.from_public("crisp-x-h1", 1, [{"name": "Host", "bot": None},
                                                 {"name": "Ana", "bot": None}],
                               {}, [3, 4], 0, 2, 100, make_bot=bot_maker(1, 0.01),

@@ -1,15 +1,16 @@
 """The words players read (issue 20 items 10, 13, 14, and the screens of 6 and 8): the whole
 rules in player words, no technical term on any screen, Spanish that fits any name, one
 tense in the log and the status. Each test reads the real text of a screen tree or of the
-catalogue (ui/page/i18n*.py). A wrong or expired link (item 7): tests/test_wrong_link.py."""
+catalogue (ui/page/i18n/i18n*.py). A wrong or expired link (item 7): tests/test_wrong_link.py."""
 
 import os
 import re
 
 from test_render_model import show, table_model
-from ui.page import i18n, i18n_rules, rules
-from ui.page.vdom import find, find_all, text_of
-from ui.page.widgets import rules_text  # noqa: F401 (the landing's and the menu's: the same)
+from ui.page.i18n import i18n, i18n_rules
+from ui.page.screens import rules
+from ui.page.dom.vdom import find, find_all, text_of
+from ui.page.screens.widgets import rules_text  # noqa: F401 (the landing's and the menu's: the same)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -74,7 +75,7 @@ def test_the_rules_name_everything_a_first_player_meets():
 
 
 def test_every_rules_text_names_rules_that_exist_and_every_key_is_shown():
-    source = open(os.path.join(ROOT, "ui", "page", "i18n_rules.py"), encoding="utf-8").read()
+    source = open(os.path.join(ROOT, "ui", "page", "i18n", "i18n_rules.py"), encoding="utf-8").read()
     cited = set(RULE.findall(source))
     doc = open(os.path.join(ROOT, "docs/rules.md"), encoding="utf-8").read()
     assert cited and all("**" + r + "**" in doc for r in cited), cited - set(RULE.findall(doc))
@@ -152,8 +153,8 @@ def test_spanish_tells_what_just_happened_in_the_perfect_as_the_log_does():
 
 def test_the_game_over_line_says_winners_when_there_are_several():
     # "Winner: Ana, Bea." for a shared win (R8.2): the log's line as the results say it
-    from ui.page.eventlog import event_text
-    from ui.page.viewmodel import Ctx
+    from ui.page.screens.eventlog import event_text
+    from ui.page.screens.viewmodel import Ctx
     players = {0: {"name": "Ana"}, 1: {"name": "Bea"}, 2: {"name": "Cleo"}}
     for lang, one, both in (("en", "Game over. Winner: Ana.", "Game over. Winners: Ana, Bea."),
                             ("es", "Fin de la partida. Gana: Ana.",
@@ -167,7 +168,7 @@ def test_the_game_over_line_says_winners_when_there_are_several():
 # ---- leaving (issue 20 leftovers) ---------------------------------------------------------
 
 def leave_words(model, lang):
-    from ui.page.viewmodel import new_ui
+    from ui.page.screens.viewmodel import new_ui
     ui = new_ui(lang)
     ui["menu_open"] = True
     ui["leave_ask"] = True
@@ -188,7 +189,7 @@ def test_leaving_a_solo_game_says_what_ends_and_never_that_it_closes_for_everyon
         assert i18n.t(lang, "leave_ask_solo") in text
     # and its menu's button leaves the game, not a room a solo game never had (a tester's
     # find: "Salir de la sala")
-    from ui.page.viewmodel import new_ui
+    from ui.page.screens.viewmodel import new_ui
     for lang, says in (("en", "Leave the game"), ("es", "Salir de la partida")):
         ui = new_ui(lang)
         ui["menu_open"] = True
@@ -269,8 +270,8 @@ def test_every_seat_badge_says_its_word_in_one_case_and_in_player_words():
 
 def test_an_away_players_turn_says_why_the_table_waits_and_what_comes_next():
     from test_render_model import paused, players
-    from ui.page.table_model import table_info
-    from ui.page.viewmodel import Ctx, new_ui
+    from ui.page.screens.table_model import table_info
+    from ui.page.screens.viewmodel import Ctx, new_ui
     m = table_model(3, seat=0, turn=1)
     m.players = players(["Hana", "Pepe", "Bea"], away=(1,))
     m.players[1]["skip_in"] = 12000
@@ -343,7 +344,7 @@ def test_the_redeal_names_the_phone_that_went_quiet_in_two_short_lines():
         text = text_of(find(tree, "redealt")).replace("\u2068", "").replace("\u2069", "")
         assert text == said and len(text) <= 70, (lang, text)
     # the Client keeps the seat that hosted before a handover began
-    from ui.page.client import Client
+    from ui.page.client.client import Client
     client = Client(lambda text: None)
     client.hand_over_to(1, "Bea")
     assert client.old_host == 0 and client.host_seat == 1

@@ -3,7 +3,7 @@ and never tried; a room that never answers is said within five seconds and still
 join form shows until the room answers, and a wrong link says what to do instead."""
 
 from test_render_model import show
-from ui.page.vdom import find, text_of
+from ui.page.dom.vdom import find, text_of
 
 
 def test_a_room_id_that_can_be_a_rooms_and_one_that_cannot():
@@ -20,7 +20,7 @@ def test_a_room_id_that_can_be_a_rooms_and_one_that_cannot():
 
 
 def test_a_malformed_link_is_said_at_once_and_never_tried():
-    from ui.page.link import Link
+    from ui.page.net.link import Link
     link = Link(0)
     link.bad_link()
     assert link.step(0) == [] and link.step(60000) == []
@@ -28,7 +28,7 @@ def test_a_malformed_link_is_said_at_once_and_never_tried():
 
 
 def test_a_room_that_never_answers_is_said_within_five_seconds_and_still_tried():
-    from ui.page.link import SILENT_MS, Link
+    from ui.page.net.link import SILENT_MS, Link
     assert SILENT_MS <= 5000
     link = Link(0)
     assert link.step(0) == ["connect"]

@@ -15,7 +15,7 @@ What dist/ holds (every URL in it is relative, so it works at / and under /<repo
 
     index.html, boot.js       the page shell and its bootstrap (copied; index.html gets its
                               Content-Security-Policy <meta>: tools/pageshell.py)
-    start.py                  the page's entry script (boot.js): `import ui.page.main`, from py/page
+    start.py                  the page's entry script (boot.js), its import order: tools/startorder.py
     awake.js                  the Screen Wake Lock, held while a round is played (copied)
     store.js                  localStorage behind a door that never throws (copied)
     pagefiles.js              writes the page's archive into MicroPython's file system (copied)
@@ -93,15 +93,13 @@ NOBLE_FILES = ["sha2.js", "_md.js", "_u64.js", "utils.js", "LICENSE"]
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import netconfig  # noqa: E402  (tools/netconfig.py, beside this file)
 from snapshot import write_snapshot  # noqa: E402  (tools/snapshot.py: the engine's snapshot)
-# Which Python goes into which zip, and its bytecode: tools/pyzip.py (its names, from here too).
-import pyzip  # noqa: E402
-# Which files carry the build's id in their names, and the id: tools/versioning.py.
-import versioning  # noqa: E402
+# Which Python goes into which zip, and its bytecode: tools/pyzip.py (its names, from here too);
+# which files carry the build's id in their names, and the id: tools/versioning.py; index.html's
+# policy and the PyScript config: tools/pageshell.py; the web app manifest, its icons and the
+# service worker's head: tools/appfiles.py; start.py's import order: tools/startorder.py.
+import appfiles, pyzip, startorder, versioning  # noqa: E402,E401
 from versioning import VERSIONED, VERSIONED_REFS, build_id  # noqa: E402,F401
-# index.html's policy and the page's PyScript config: tools/pageshell.py.
 from pageshell import ShellError, pyscript_config, shell_html  # noqa: E402,F401
-# The web app manifest, its icons and the service worker's head: tools/appfiles.py.
-import appfiles  # noqa: E402
 from pyzip import (GUEST_CORE_EXCLUDED, PY_EXTENSIONS, TEST_ONLY_UI,  # noqa: E402,F401
                    UI_FOLDERS, find_mpy_cross, in_folders, make_zip, mpy_cross_matches,
                    page_bytecode, page_files)
@@ -236,7 +234,8 @@ def write_app_files(out, zips, dirs, names=None):
 
 def write_shell(out, mode, dirs, connect):
     """Copy the page shell (SHELL_FILES) into `out`, its ./vendor/<name>/ paths made the
-    versioned folders of `dirs`; index.html gets its CSP (`connect`: connect-src origins)."""
+    versioned folders of `dirs`; index.html gets its CSP (`connect`: connect-src origins),
+    start.py its MODULES (tools/startorder.py)."""
     for name in SHELL_FILES:
         src = os.path.join(ROOT, name)
         if not os.path.isfile(src):
@@ -245,11 +244,13 @@ def write_shell(out, mode, dirs, connect):
             text = f.read()
         for sub, folder in dirs.items():
             text = text.replace(f"./vendor/{sub}/", f"./{folder}/")
-        if name == "index.html":
-            try:
+        try:
+            if name == "index.html":
                 text = shell_html(mode, text, connect)
-            except ShellError as e:
-                fail(str(e))
+            elif name == "start.py":
+                text = startorder.with_order(text)
+        except (ShellError, ValueError) as e:
+            fail(str(e))
         write(os.path.join(out, name), text)
 
 

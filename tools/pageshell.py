@@ -77,7 +77,7 @@ def pyscript_config(interpreter_url, label):
         "# `interpreter` always points at the vendored file: without it PyScript loads its\n"
         "# interpreter from a CDN. No [files]: boot.js writes the page's Python (config.js\n"
         "# `pageZip`, pagefiles.js) into the interpreter's working directory itself, so\n"
-        "# `import ui.page.render` / `import crisp_core` work.\n"
+        "# `import ui.page.screens.render` / `import crisp_core` work.\n"
         f"interpreter = {json.dumps(interpreter_url)}\n"   # (a JSON string is a TOML basic string)
         "# PyScript plugins the game does not use (editor, terminal, pygame...): not loaded.\n"
         "# `error` stays: it shows Python errors on the page.\n"

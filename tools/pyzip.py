@@ -152,7 +152,7 @@ def page_bytecode(paths, micropython):
             if not rel.endswith(".py"):
                 continue
             dst = os.path.join(tmp, rel.replace("/", "_") + ".mpy")
-            # -s: the name tracebacks give (ui/page/render.py), as for the sources
+            # -s: the name tracebacks give (ui/page/screens/render.py), as for the sources
             proc = subprocess.run([tool, "-s", rel, "-o", dst, os.path.join(ROOT, rel)],
                                   capture_output=True, text=True, timeout=60)
             if proc.returncode != 0:

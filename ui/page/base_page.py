@@ -10,12 +10,13 @@ import json
 import js
 from pyscript.ffi import create_proxy
 
-from ui.page import browser, render, room_commands, screens
+from ui.page import browser, room_commands
+from ui.page.screens import render, screens
 from ui.page.browser import Timer, download, log
-from ui.page.intents import sends_first
-from ui.page.viewmodel import awake_wanted
+from ui.page.screens.intents import sends_first
+from ui.page.screens.viewmodel import awake_wanted
 
-UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/page/link.py)
+UI_TICK_MS = 250          # countdowns, one-time reveals, the guest's link (ui/page/net/link.py)
 LEAVE_MS = 600            # a leaving guest waits this long at most for the room to hear it
 
 
@@ -103,7 +104,7 @@ class Page:
             self.screen.land()          # the card flights whose time is up, without a render
 
     def intent(self, name, payload):
-        """A tap's intent (ui/page/render.py has drawn the tap itself already): handled now, the
+        """A tap's intent (ui/page/screens/render.py has drawn the tap itself already): handled now, the
         screen it leads to drawn in a task of its own (render_soon), so that a tap that opens
         another screen (Create room: the lobby) is not one long task. A move
         (intents.sends_first) is drawn when the room's answer comes (on the host's page a

@@ -1,7 +1,7 @@
 """The page's browser glue (MicroPython, main thread): each call wrapped never to fail the
 page. localStorage (ui/page/storage.py), window/document events, the console, the URL's
 parameters (and the test build's), a file download, and one re-armable timer (Timer: the
-page's timers and ui/page/net.py's alike)."""
+page's timers and ui/page/net/net.py's alike)."""
 import json
 
 import js

@@ -13,7 +13,7 @@ cards so that they never end the round before the player has seen every step.
     STORE_KEY               where the page remembers that it was played or skipped
 
 Pure: runs on MicroPython, Pyodide and CPython (tests/test_guided.py). The texts are in
-ui/page/i18n_guided.py ("guide_" + step).
+ui/page/i18n/i18n_guided.py ("guide_" + step).
 """
 
 STORE_KEY = "crisp.guided"        # "seen" (played) | "skipped": never offered again
@@ -44,7 +44,7 @@ def step(view, ui=None):
     view, a spectator's view, or a round after the first: the guide is over).
 
     `view`: the player's view (docs/protocol.md; crisp_core/views.py); `ui`: the screen's
-    own state (its "queen": the Queen's two taps, ui/page/intents.py). The rules the hints
+    own state (its "queen": the Queen's two taps, ui/page/screens/intents.py). The rules the hints
     teach: R2.4 (peek), R3 (draw; swap or discard), R4.4-R4.6 (Jack, Queen, King), R6 and
     R10.1 (the crisp window, the last turns), R7 (the reveal and its scores)."""
     if not isinstance(view, dict) or not isinstance(view.get("seat"), int):

@@ -1,9 +1,9 @@
 # The entry script of every page, on MicroPython (start.py imports it last): which page is
 # this? (docs/design.md "The page's modules and phases")
-#   host page (no ?room=): ui/page/host_page.py. The landing shows; Pyodide starts in the
-#     engine worker meanwhile (ui/page/enginelink.py).
-#   guest page (?room=<id>): ui/page/guest_page.py. It never starts the engine worker, unless
-#     it becomes the host in a host handover (ui/page/guest_succession.py).
+#   host page (no ?room=): ui/page/host/host_page.py. The landing shows; Pyodide starts in the
+#     engine worker meanwhile (ui/page/host/enginelink.py).
+#   guest page (?room=<id>): ui/page/guest/guest_page.py. It never starts the engine worker, unless
+#     it becomes the host in a host handover (ui/page/guest/guest_succession.py).
 #   a room link opened in the browser that hosts the room: ui/page/own_room_page.py.
 # When the page is usable, body[data-ready] is set to "micropython" (e2e tests wait for it);
 # on a host page body[data-engine] follows the engine worker: loading | ready | failed.
@@ -15,8 +15,8 @@ import js
 from pyscript.ffi import create_proxy
 
 from ui.page.browser import _str, now, say_failed, test_param
-from ui.page.guest_page import GuestPage
-from ui.page.host_page import HostPage
+from ui.page.guest.guest_page import GuestPage
+from ui.page.host.host_page import HostPage
 from ui.page.own_room_page import OwnRoomPage, own_status
 
 INTERPRETER = "micropython" if sys.implementation.name == "micropython" else "pyodide"

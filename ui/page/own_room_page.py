@@ -8,7 +8,7 @@ from ui.page.saved_rooms import SavedRooms
 
 
 class OwnRoom:
-    """The model of a room link opened in the browser that hosts the room (ui/page/link.py
+    """The model of a room link opened in the browser that hosts the room (ui/page/net/link.py
     `own_room`): `own` "elsewhere" (a tab runs it now) or "resume" (none does)."""
 
     screen = "own_room"

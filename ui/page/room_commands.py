@@ -1,4 +1,4 @@
-"""Which room message a tap's intent sends (ui/page/intents.py names the intents; the room's
+"""Which room message a tap's intent sends (ui/page/screens/intents.py names the intents; the room's
 messages: docs/protocol.md "Room messages"). Pure: the page sends what this returns.
 
 MicroPython-compatible and tested in CPython (tests/test_page_logic.py)."""

@@ -13,7 +13,7 @@ JOIN_MS = 10000
 MAX_WAITING = 16
 PER_PEER = 3
 
-# What the game's own pages open (ui/page/net.py CONNECT_OPTIONS): anything else is closed at once.
+# What the game's own pages open (ui/page/net/net.py CONNECT_OPTIONS): anything else is closed at once.
 SERIALIZATION = "raw"
 
 

@@ -1,6 +1,6 @@
 """Where a text may be cut: only between whole characters as a reader sees them (a letter with
 its accents, an emoji sequence, a flag). The room cuts players' names with it
-(ui/worker/names.py), the screens cut a name that does not fit (ui/page/statusbar.py
+(ui/worker/names.py), the screens cut a name that does not fit (ui/page/screens/statusbar.py
 `cut_name`). Runs on either interpreter: MicroPython (the page) has no unicodedata, so there a
 mark is one of MARKS' ranges (combining blocks, Hebrew, Arabic, Devanagari marks); the room's
 names are NFC, so most accents are part of their letter anyway.

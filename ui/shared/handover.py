@@ -146,7 +146,7 @@ def successor_mac(key, room_id, seat, holder_peer, holder_nonce, host_nonce):
 class Handover:
     """One page's part in a handover, as decisions (pure; the page does what it says).
 
-    Made when the host counts as gone (ui/page/link.py `host_lost`), from what this page last
+    Made when the host counts as gone (ui/page/net/link.py `host_lost`), from what this page last
     heard: `room_id`, its `seat`, the room's `players` list, the old `host` seat, `sealed`
     (the Client's newest sealed room, or None), the handover's `epoch` (1 for the first) and
     the room's succession `secret` (`welcome`). Raises ValueError without a valid secret.

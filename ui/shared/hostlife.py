@@ -4,7 +4,7 @@ resume, the room's clock, and what the room's outputs ask of the page.
 MicroPython-compatible (the host page's main thread runs it there) and tested in CPython: no
 `js`, no clock, no storage, no randomness of its own. Every function takes what it needs
 (`now` in ms from the page's wall clock, saved records already parsed from JSON) and returns
-plain values; the host page (ui/page/host_page.py) does the I/O (localStorage, timers, PeerJS).
+plain values; the host page (ui/page/host/host_page.py) does the I/O (localStorage, timers, PeerJS).
 
 Storage records (ui/page/saved_rooms.py reads and writes them):
   saved room   "crisp.room.<id>": Room.to_dict() (ui/worker/room.py), written by the page after

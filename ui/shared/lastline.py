@@ -17,7 +17,7 @@ SHORT_KEYS = {"ev_swap": "lm_swap", "ev_swap_you": "lm_swap_you", "ev_jack": "lm
               "ev_king": "lm_king", "ev_king_you": "lm_king_you"}
 
 # seats from which a table is crowded: the page's crowded layout (two opponents a row,
-# ui/page/table.py), its status bar's shorter notes and this line's short words
+# ui/page/screens/table.py), its status bar's shorter notes and this line's short words
 CROWDED = 5
 NAME_CHARS = 10      # characters of a name the short line shows (then "...")
 

@@ -1,10 +1,10 @@
 """Quick reactions: the fixed list a player picks from (docs/protocol.md "Quick reactions").
 
 The wire carries an index into REACTIONS, never text: nothing a player sends is free text,
-so there is nothing to moderate. An entry is a face drawn as an icon (ui/page/icons.py
+so there is nothing to moderate. An entry is a face drawn as an icon (ui/page/screens/icons.py
 `react-<name>`: an SVG drawing, as every icon of the page, never an emoji character, which
 a device without an emoji font shows as an empty box) or a set phrase; each has its words
-in ui/page/i18n_reactions.py (`react_<name>`, es and en: a phrase's text, an icon's name).
+in ui/page/i18n/i18n_reactions.py (`react_<name>`, es and en: a phrase's text, an icon's name).
 The room lets each seat send BURST at once and PER_S a second after that
 (ui/worker/reactions.py); every screen shows a reaction on its sender's seat for SHOW_MS.
 

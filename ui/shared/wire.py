@@ -133,13 +133,13 @@ FROM_ROOM = {
     "standby": _row("room", "game", {"seat": is_seat, "tokens": _dict, "watchers": _list,
                                      "check": _hex64}),
     "reaction": _row("room", "game", {"seat": is_seat, "r": is_reaction}),
-    # the host's page, not the room: its engine restarts (ui/page/enginewatch.py)
+    # the host's page, not the room: its engine restarts (ui/page/host/enginewatch.py)
     "restarting": _row("host page", "game"),
-    # the host's page, not the room: every guest's one clock for a pause (ui/page/link.py)
+    # the host's page, not the room: every guest's one clock for a pause (ui/page/net/link.py)
     "beat": _row("host page", None),
     # the door at a moved room's first id, not the room: where the room is now (door.py)
     "elsewhere": _row("host page", None, {"room": _text}),
-    # the host's page, not the room: its engine still starts (ui/page/early.py)
+    # the host's page, not the room: its engine still starts (ui/page/host/early.py)
     "setup": _row("host page", None, {"host": _text, "back": _bool}),
 }
 
@@ -184,7 +184,7 @@ def read(text, any_version=False):
     `any_version`: a page reads another version's `bad_version` error, `current`), or None
     (`parse` without its limits: the room's views nest deeper than a guest's messages). Its
     `type` is the reader's to judge (a peer that sends no real type may be an impostor:
-    ui/page/client.py)."""
+    ui/page/client/client.py)."""
     if not isinstance(text, str):
         return None
     try:

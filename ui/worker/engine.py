@@ -17,7 +17,7 @@ Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "tick", "now"}                       fire what is due
   {"op": "drop"}                              forget the room (the host left it)
   {"op": "alive"}                             the page's probe of a quiet worker (its
-                                              watchdog, ui/page/enginewatch.py)
+                                              watchdog, ui/page/host/enginewatch.py)
   {"op": "check", "saved": <Room.to_dict()>}  would this saved room load? (the landing asks
                                               before it offers one: Room.from_dict's checks)
   {"op": "takeover", "handover": <ui/worker/takeover.py spec>, "pace", "now",
