@@ -315,15 +315,35 @@ def three_at_the_table(new_phone, gone=None, init=None, bot=False, ana=None):
     return host, ana, bea, link
 
 
+# Every text the banner and the new-host note showed on this page, kept as they come.
+WATCH_NOTES = """() => {
+  window.__eveNotes = [];
+  const keep = () => {
+    for (const id of ['handover', 'new-host', 'connection', 'redealt']) {
+      const el = document.querySelector('[data-testid="' + id + '"]');
+      const t = el && el.innerText;
+      if (t && window.__eveNotes[window.__eveNotes.length - 1] !== t) window.__eveNotes.push(t);
+    }
+  };
+  new MutationObserver(keep).observe(document.body, {subtree: true, childList: true,
+                                                     characterData: true});
+}"""
+
+
 def test_the_host_leaving_through_its_menu_hands_the_room_over_at_once(new_phone, timings):
     """The host's own `leave` mid-game no longer closes the room for everyone: every page
     hears `host_leaving` and hands the room over without waiting 30 s for the host to count
     as gone (no `?hostgone=` here)."""
     host, ana, bea, _ = three_at_the_table(new_phone)
     hp, ap, bp = host.page, ana.page, bea.page
+    bp.evaluate(WATCH_NOTES)        # (Bea's page keeps the notes it showed)
     t0 = time.monotonic()
     live(hp, "menu")
     live(hp, "menu-leave")
+    # the question says what will happen: the game goes on at Ana's
+    ask = hp.inner_text(sel("menu-panel"))
+    assert "It goes on without you: Ana hosts it from now on." in ask, ask
+    assert "closes for everyone" not in ask
     live(hp, "menu-leave-confirm")
     hp.wait_for_function("!location.search.includes('host=')", timeout=T)
     ap.wait_for_function("location.search.includes('host=') && location.search.includes('-h1')",
@@ -343,6 +363,12 @@ def test_the_host_leaving_through_its_menu_hands_the_room_over_at_once(new_phone
     ap.wait_for_selector(sel("held-card", "[data-card]"), timeout=T)
     took = time.monotonic() - t0
     print("host left through its menu -> game going on: %.1f s" % took)
+    # told as a leave on every page, never as a phone gone quiet, and not dealt again
+    said = bp.evaluate("window.__eveNotes || []")
+    assert any("Hana left: Ana hosts now" in t for t in said), said
+    assert not any("gone quiet" in t for t in said), said
+    for p in (ap, bp):
+        assert p.locator(sel("redealt")).count() == 0
     assert took < 25                                   # well before the 30 s of silence
     assert hp.evaluate("Object.keys(localStorage).filter(k => k.startsWith('crisp.room.'))") == []
     no_errors(ana, bea)

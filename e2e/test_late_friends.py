@@ -110,8 +110,10 @@ def test_leave_and_remove_in_the_lobby_and_leave_at_the_table(new_phone):
     bea = join_room(new_phone, link, "Bea", 2, (hp,))
     cid = join_room(new_phone, link, "Cid", 3, (hp,))
     ap, bp, cp = ana.page, bea.page, cid.page
-    # the host removes a person
+    # the host removes a person: one tap asks, on that row; the second removes
     live(hp, "remove-3")
+    assert "Cid" in hp.inner_text(sel("remove-ask-3"))
+    live(hp, "remove-yes-3")
     cp.wait_for_selector(sel("gone"), timeout=T)
     # Bea leaves the lobby (the menu's leave, asked twice): her seat frees up on every
     # screen, her page is at the landing

@@ -263,13 +263,19 @@ def test_a_friend_joins_by_the_room_code_and_a_localhost_link_is_flagged(new_pho
     gp.goto(guest.site.lan_url("/"))
     assert wait_ready(gp) == "micropython"                 # the landing is the host page
     assert gp.is_disabled(sel("join-code"))
+    # the name typed on the landing, then the code: the room's join screen keeps the name
+    gp.fill(sel("player-name"), "Ana")
     gp.fill(sel("room-code"), code.lower().replace("-", " "))
     live(gp, "join-code")
     gp.wait_for_url("**/?room=*", timeout=T)
     assert gp.url.split("?room=")[1] == link.split("?room=")[1]
     assert wait_ready(gp) == "micropython"             # the guest page of that room
     gp.wait_for_selector(sel("connection"), state="detached", timeout=T)
-    gp.fill(sel("player-name"), "Ana")
+    gp.wait_for_selector(sel("invited-with"), timeout=T)
+    # the invitation says who invites and who is there
+    assert text(gp, "invited") == "Hana invites you to a game of Crisp"
+    assert "Hana" in text(gp, "invited-with")
+    assert gp.input_value(sel("player-name")) == "Ana"
     live(gp, "join-room")
     hp.wait_for_selector(sel("player-1"), timeout=T)
     gp.wait_for_selector(sel("lobby-code"), timeout=T)

@@ -519,7 +519,8 @@ def test_the_host_leaving_pauses_the_game_for_its_handover_too():
     assert client.host_leaving and client.pause.since is None
     client.hand_over_to(1, me=True)
     assert client.pause.since == 1200 and client.pause.seat == 0
-    assert client.handover == {"me": True} and client.host_seat == 1
+    # told as a leave: the seat that left (its banner: "Hana left: you host the game now")
+    assert client.handover == {"me": True, "left": 0} and client.host_seat == 1
     assert not client.host_leaving
 
 

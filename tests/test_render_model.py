@@ -335,7 +335,11 @@ def test_lobby_host_can_remove_a_bot_or_a_person_but_not_itself():
     tree, ctx = show(m)
     assert find(tree, "remove-0") is None
     assert tap(tree, ctx, "remove-2", new_ui(), m) == [("remove", {"seat": 2})]
-    assert tap(tree, ctx, "remove-1", new_ui(), m) == [("remove", {"seat": 1})]
+    ui = new_ui()
+    assert tap(tree, ctx, "remove-1", ui, m) == []        # a person: asked first
+    tree, ctx = show(m, ui)
+    assert tap(tree, ctx, "remove-yes-1", ui, m) == [("remove", {"seat": 1})]
+    tree, ctx = show(m)
     assert text_of(find(tree, "remove-1")) == i18n.t("en", "remove_player")
     tree, ctx = show(lobby_model(3, seat=1))       # a guest: no remove
     assert find(tree, "remove-2") is None
@@ -1048,14 +1052,16 @@ def test_a_room_code_is_typed_forgivingly_and_opens_that_rooms_guest_page():
     assert "not a room code" in text_of(tree)
     tap(tree, ctx, "room-code", ui, None, "7kq2m 9xrtb")
     tree, ctx = show(None, ui)
-    assert tap(tree, ctx, "join-code", ui, None) == [("join_code", {"room": "crisp-" + code})]
+    assert tap(tree, ctx, "join-code", ui, None) == [("join_code", {"room": "crisp-" + code,
+                                                                    "name": ""})]
     # a whole room link pasted in fits the field (a hosted build's link is long) and joins
     link = ("https://crisp-cards.example.org/play/crisp/?room=crisp-7KQ2M9XRTB"
             "&hostgone=30000#table")
     assert int(find(tree, "room-code")["attrs"]["maxlength"]) >= len(link) + 100
     ui["code"] = link
     tree, ctx = show(None, ui)
-    assert tap(tree, ctx, "join-code", ui, None) == [("join_code", {"room": "crisp-" + code})]
+    assert tap(tree, ctx, "join-code", ui, None) == [("join_code", {"room": "crisp-" + code,
+                                                                    "name": ""})]
 
 
 def test_the_lobby_shows_the_code_and_warns_when_the_link_is_this_computers_only():
@@ -1619,7 +1625,7 @@ def test_a_lobby_that_loses_its_host_says_it_waits_for_the_host_not_that_a_game_
         m.status = "host_paused"
         tree, ctx = show(m, lang=lang)
         said = text_of(find(tree, "connection"))
-        assert said == i18n.t(lang, "conn_host_paused_lobby"), said
+        assert said == i18n.t(lang, "conn_host_paused_lobby_named", name="Ana"), said
         assert word not in said.lower()
     # the host's page never says "Connecting to the room": it is the room
     for status in ("connecting", "reconnecting"):
@@ -1930,7 +1936,9 @@ def test_a_silent_host_is_named_with_a_countdown_its_seat_away_and_nothing_live(
     for lang in ("en", "es"):
         tree, ctx = show(m, lang=lang, now=10000)
         banner = find(tree, "connection")
-        assert text_of(banner) == i18n.t(lang, "conn_host_silent", name="Ana", s=15)
+        # and what comes at zero: Bob, the next host, takes over
+        assert text_of(banner) == i18n.t(lang, "conn_host_silent_next", name="Ana", s=15,
+                                         next="Bob")
         assert "away" in find(tree, "seat-0")["attrs"]["class"].split()
         assert [s for s in (0, 1, 3) if "away" in find(tree, "seat-%d" % s)["attrs"]
                 ["class"].split()] == [0]

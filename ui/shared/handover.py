@@ -170,8 +170,14 @@ class Handover:
         self.sealed = sealed if isinstance(sealed, dict) else None
         self.successor = successor(players, host)
         self.new_id = room_id_after(room_id, epoch, secret)
-        self.resume = (self.sealed is not None and can_continue(players, host)
-                       and self.successor is not None)
+        # the host's own share, which its deliberate leave gave the successor alone
+        # (`host_leaving`; the Client keeps it as the box's "left"): with it the successor
+        # opens the box by itself, so the round goes on even with one person left
+        left = self.sealed.get("left") if self.sealed is not None else None
+        left = left if isinstance(left, str) and len(left) <= 200 else None
+        self.resume = (self.sealed is not None and self.successor is not None
+                       and (can_continue(players, host)
+                            or (left is not None and self.successor == seat)))
         if self.successor is None:
             self.role = "none"
         elif self.successor == seat:
@@ -182,6 +188,8 @@ class Handover:
         self.shares = []
         if self.role == "host" and self.sealed is not None:
             self.shares.append(self.sealed.get("share"))
+            if left is not None and left not in self.shares:
+                self.shares.append(left)
 
     # ---- a guest: hand the share only to the proven successor ----------------------------
 

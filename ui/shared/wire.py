@@ -120,7 +120,7 @@ FROM_ROOM = {
     "kicked": _row("room", None, {"code": _text, "text": _text}),
     "watching": _row("room", None, {"room": _text, "ask": None, "host": is_seat,
                                     "follow": _hex32, "next": _list}, {"opened": _dict}),
-    "host_leaving": _row("room", "game", {"host": is_seat}),
+    "host_leaving": _row("room", "game", {"host": is_seat}, {"n": is_int, "share": _text}),
     "commit": _row("room", None, {"round": is_int, "deal": is_int, "commitment": _hex64}),
     "fair": _row("room", "game", {"round": is_int, "deal": is_int, "commitment": _hex64,
                                   "contributions": _list, "skipped": _list,

@@ -9,7 +9,7 @@ Room-only (the engine worker); pure Python.
 from crisp_core import Game, events_for, normalize_options, view_for
 from ui.shared import wire
 from ui.shared.wire import DEFAULT_OPTIONS, BadMessage
-from ui.worker import outbox, seats, spectators
+from ui.worker import outbox, seats, spectators, succession
 from ui.worker.names import bot_name, rename_bots
 from ui.worker.seats import LEFT_BOT, LOCAL, MAX_SEATS, Seat
 
@@ -146,9 +146,8 @@ def leave(room, conn, msg, now):
             raise BadMessage("not_allowed", "the host's page closes the room itself")
         # The host leaves mid-game: every page hears it at once and hands the room over
         # to the designated successor without waiting for the host to count as gone
-        # (docs/protocol.md "Host handover"); the host's seat is sealed as it is.
-        return [(c, wire.message("host_leaving", host=room.host))
-                for c in list(room.conns) + list(room.spectators) if c != LOCAL]
+        # (docs/protocol.md "Host handover"), with the room sealed as it stands now.
+        return succession.leave_out(room, now)
     if conn in room.spectators:
         room.forget(conn)
         return [(conn, wire.kicked("left", "you left"))] + outbox.broadcast(room)

@@ -123,6 +123,7 @@ class Room:
         self.derived = set()      # seats with a handover-derived token not yet replaced
         self.sealed_at = None     # when the last one went
         self.seal_dirty = False   # the room changed since it was last sealed
+        self.host_left = False    # the host's player left: no box after its last (leave_out)
         self.unsaved = False      # it changed with nothing sent (a contribution): save it
         self.standby_sent = None  # (designate, its conn, tokens) the last `standby` was for
         self.now = 0

@@ -16,7 +16,7 @@ from ui.shared import comeback, handover, seal, spectator_moves, wire
 from ui.shared.wire import BOT_LEVELS, DEFAULT_OPTIONS, MAX_TEXT, is_hex, is_int
 from ui.worker import outbox, saves, spectators
 from ui.worker.names import clean_name
-from ui.worker.seats import GONE_MS, LEFT_BOT, MAX_SEATS, Seat
+from ui.worker.seats import GONE_MS, LEFT_BOT, LOCAL, MAX_SEATS, Seat
 
 def seal_holders(room):
     """The seats that hold a share of the sealed room: people other than the host, here
@@ -28,8 +28,10 @@ def seal_holders(room):
 
 def seal_due(room, now):
     """True when a game is on and two or more people could hold shares: the room is then
-    sealed (`seal_out`) with every change. (`now`: ms, the request's; kept for callers.)"""
-    return room.game is not None and len(seal_holders(room)) >= seal.THRESHOLD
+    sealed (`seal_out`) with every change, until its host left (`leave_out`). (`now`: ms,
+    the request's; kept for callers.)"""
+    return room.game is not None and len(seal_holders(room)) >= seal.THRESHOLD \
+        and not room.host_left
 
 
 def sealed_state(room, randbytes=secrets.token_bytes):
@@ -58,11 +60,18 @@ def seal_out(room, now, randbytes=secrets.token_bytes):
     the host's own screen. [] when fewer than two could hold it, or when the message would
     pass MAX_TEXT even with the bots' memories left out (then the bots start afresh)."""
     holders = seal_holders(room)
-    if room.game is None or len(holders) < seal.THRESHOLD:
+    if room.game is None or len(holders) < seal.THRESHOLD or room.host_left:
         return []
+    return _sealed(room, now, holders, randbytes)[0]
+
+
+def _sealed(room, now, holders, randbytes):
+    """(the `sealed` outputs to the guests among `holders`, {seat: share}) of a new box
+    sealed for `holders` (the host's seat may be one: `leave_out`), or ([], {})."""
     room.seal_n += 1
     room.sealed_at = now
     state = sealed_state(room, randbytes)
+    guests = [i for i in holders if i != room.host]
     for attempt in (0, 1):
         check = {}
         box, shares = seal.seal_room(state, room.room_id, room.seal_n, holders, randbytes,
@@ -70,15 +79,44 @@ def seal_out(room, now, randbytes=secrets.token_bytes):
         out = [(room.seats[i].conn, wire.encoded(wire.message(
             "sealed", box=box, share=shares[i], host=room.host,
             keys={str(j): handover.successor_key(room.seats[j].token, room.room_id, i)
-                  for j in holders if j != i})))
-            for i in holders]
-        if max(len(msg.text) for _, msg in out) <= MAX_TEXT:
+                  for j in guests if j != i})))
+            for i in guests]
+        if out and max(len(msg.text) for _, msg in out) <= MAX_TEXT:
             room.seal_checks = comeback.keep_check(room.seal_checks, room.seal_n,
                                                    check["opened"])
-            return out
+            return out, shares
         for seat in state["seats"]:
             seat["agent"], seat["plan"] = None, None
-    return []
+    return [], {}
+
+
+def leave_out(room, now, randbytes=secrets.token_bytes):
+    """The host's player leaves mid-game (its own screen's `leave`, docs/protocol.md
+    "Leaving"): the room as it stands now is sealed for the people here and for the host's
+    own seat, and every connection hears `host_leaving`; the designated successor's alone
+    carries the host's share of that box (`n`, `share`), so that with its own share it
+    opens the box at once and the round goes on where it stopped, even with one person
+    left (a host that merely goes silent hands over no share: then two people must remain).
+    The successor reads the room it is about to host anyway; no other page gets a second
+    share. No box is sealed after this one (`host_left`): the successor's is the last.
+    Returns the outputs: the `sealed`, then the `host_leaving`."""
+    out, share, successor = [], None, designate(room)
+    guests = seal_holders(room)
+    if successor is not None and successor in guests and not room.host_left:
+        out, shares = _sealed(room, now, guests + [room.host], randbytes)
+        share = shares.get(room.host) if out else None
+    room.host_left = True
+    room.seal_dirty = False
+    to = room.seats[successor].conn if successor is not None else None
+    for c in list(room.conns) + list(room.spectators):
+        if c == LOCAL:
+            continue
+        if c == to and share is not None:
+            out.append((c, wire.message("host_leaving", host=room.host, n=room.seal_n,
+                                        share=share)))
+        else:
+            out.append((c, wire.message("host_leaving", host=room.host)))
+    return out
 
 
 def after_request(room, changed, now):

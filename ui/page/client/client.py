@@ -150,6 +150,7 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         self.redealt = None       # the round a host handover dealt again (`welcome` redealt)
         self.version_clash = None  # the room speaks another protocol version: {host, name}
         self.players_at_leave = None  # the players list when it said so
+        self.left_host = None     # the seat of a host that said it leaves (its handover says so)
         self.welcomed_at = None   # a welcome came, its view or lobby not yet (`settling`)
         self._batch = 0
         self._reveal_batch = {}

@@ -38,6 +38,8 @@ class HandoverSide:
         if not self.host_leaving:
             self.host_leaving = True
             self.players_at_leave = [p for p in self.players]
+            self.left_host = self.host_seat     # the handover is told as a leave
+            self.sealed = box_left(self.sealed, msg)
         return True
 
     def _on_standby(self, msg, now):
@@ -53,3 +55,18 @@ class HandoverSide:
                             "watchers": spectator_moves.watchers(msg.get("watchers")),
                             "check": msg.get("check") if is_hex(msg.get("check"), 64) else None}
         return False
+
+
+def box_left(sealed, msg):
+    """The box `sealed` (the Client's newest) with the leaving host's own share of it, when
+    the room's `host_leaving` (`msg`, already proven the host's: the Client takes nothing
+    from an unproven peer) carries one for that very box (`n`): only the designated
+    successor's does, and with its own share it opens the box alone
+    (ui/shared/handover.py). Anything else leaves the box as it was."""
+    share, n = msg.get("share"), msg.get("n")
+    if not isinstance(sealed, dict) or not isinstance(share, str) or len(share) > 200 \
+            or not is_int(n) or n != (sealed.get("box") or {}).get("n"):
+        return sealed
+    out = dict(sealed)
+    out["left"] = share
+    return out

@@ -53,13 +53,19 @@ class PageSide:
         if self.view is not None:
             self.pause.begin(self.last_heard if self.last_heard is not None else self.view_at,
                              self.host_seat)
+        left = None
         if seat != self.host_seat:
             # the old host's page is gone: its seat shows away from now on, whatever pauses
             # or resumes, until the new room's players list says who is there
             self.players = _away(self.players, self.host_seat)
             self.old_host = self.host_seat     # the redeal's note names its phone
+            # a host that said it leaves: told as a leave ("Fay left: Eva hosts now")
+            left = self.host_seat if self.left_host == self.host_seat else None
+        self.left_host = None
         self.host_seat = seat
         self.handover = {"me": True} if me else {"name": name, "me": False}
+        if left is not None:
+            self.handover["left"] = left
         self.host_lost = self.host_leaving = False
 
     def set_engine(self, wait, stage, slow=False):
@@ -85,6 +91,8 @@ class PageSide:
                 and not done.get("failed"):
             self.new_host = {"seat": self.host_seat, "me": bool(done.get("me")),
                              "until": now + NEW_HOST_MS}
+            if done.get("left") is not None:
+                self.new_host["left"] = done.get("left")     # told as a leave
         self.handover = handover
 
     def become_local_host(self, send):

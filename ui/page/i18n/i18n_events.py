@@ -109,6 +109,8 @@ EN = {
     "leave_solo": "Leave the game",
     "leave_ask": "Leave the room? You can come back with the link.",
     "leave_ask_host": "Leave the room? It closes for everyone.",
+    "leave_ask_host_next": "Leave the game? It goes on without you: {name} hosts it from now on.",
+    "leave_ask_host_end": "Leave the game? Nobody else can host it: it ends for everyone.",
     "leave_ask_solo": "Leave this game against the bots? It ends here, and you can\u2019t "
                       "come back to it.",
 }
@@ -220,6 +222,8 @@ ES = {
     "leave_solo": "Salir de la partida",
     "leave_ask": "\u00bfSalir de la sala? Puedes volver con el enlace.",
     "leave_ask_host": "\u00bfSalir de la sala? Se cierra para todos.",
+    "leave_ask_host_next": "\u00bfSalir de la partida? Sigue sin ti: desde ahora va en el m\u00f3vil de {name}.",
+    "leave_ask_host_end": "\u00bfSalir de la partida? Nadie m\u00e1s puede llevarla: se termina para todos.",
     "leave_ask_solo": "\u00bfSalir de esta partida contra los bots? Se termina aqu\u00ed y no "
                       "podr\u00e1s volver a ella.",
 }

@@ -31,6 +31,8 @@ EN = {
     "abandon_room": "Abandon it",
     "how_to_play": "How to play",
     "invited": "You're invited to a game of Crisp",
+    "invited_by": "{name} invites you to a game of Crisp",
+    "invited_with": "In the room: {names}",
     "join_room": "Join the room",
     "busy_joining": "Joining\u2026",
     # lobby
@@ -95,6 +97,8 @@ ES = {
     "abandon_room": "Abandonarla",
     "how_to_play": "C\u00f3mo se juega",
     "invited": "Te han invitado a una partida de Crisp",
+    "invited_by": "{name} te invita a una partida de Crisp",
+    "invited_with": "En la sala: {names}",
     "join_room": "Entrar en la sala",
     "busy_joining": "Entrando\u2026",
     # lobby

@@ -11,6 +11,7 @@ from ui.page.client.client import VERSION as PROTOCOL
 from ui.page.dom.vdom import h, isolate
 from ui.page.screens.viewmodel import SECOND, pause_of, player_list, read, seat_name, secs
 from ui.page.screens.widgets import button, leave_button
+from ui.page.screens.room_words import host_said, left_words, silent_words
 
 
 def host_gone_panel(model, ctx, ui):
@@ -18,11 +19,11 @@ def host_gone_panel(model, ctx, ui):
     or to leave; after `keep-waiting` the banner stays, with `leave` still at hand."""
     if ui.get("keep_waiting"):
         return h("div", {"class": "banner host_gone", "data-testid": "connection",
-                         "role": "status"}, ctx.t("conn_host_gone"), " ",
+                         "role": "status"}, host_said(model, ctx, "conn_host_gone"), " ",
                  button(ctx, "leave", ctx.t("leave_game"), ("intent", "leave", {}), "btn small"))
     return h("div", {"class": "banner host_gone host-gone", "data-testid": "host-gone",
                      "role": "alertdialog"},
-             h("p", None, ctx.t("host_gone_title")),
+             h("p", None, host_said(model, ctx, "host_gone_title")),
              h("div", {"class": "row"},
                button(ctx, "keep-waiting", ctx.t("keep_waiting"),
                       ("local", "keep_waiting"), "btn primary"),
@@ -120,14 +121,14 @@ def new_host_note(model, ctx):
     if not isinstance(note, dict) or not ctx.before(note.get("until", 0)) \
             or read(model, "screen") != "table":
         return None
-    if note.get("me"):
-        text = ctx.t("new_host_me")
-    else:
-        players = player_list(model)
-        seat = note.get("seat")
-        if seat not in players:
-            return None
-        text = ctx.t("new_host_other", name=seat_name(players, seat, ctx))
+    players = player_list(model)
+    seat = note.get("seat")
+    if not note.get("me") and seat not in players:
+        return None
+    name = None if note.get("me") else seat_name(players, seat, ctx)
+    text = left_words(model, ctx, note, "new_host", name)     # "Fay left: Eva hosts now."
+    if text is None:
+        text = ctx.t("new_host_me") if note.get("me") else ctx.t("new_host_other", name=name)
     return h("div", {"class": "banner new-host", "data-testid": "new-host", "role": "status"},
              text)
 
@@ -204,8 +205,12 @@ def handover_banner(model, ctx, ui):
     (the crown is on that seat already); the table stays as it was meanwhile, paused, with
     `leave` at hand."""
     moving = read(model, "handover")
+    left = None if moving.get("failed") else left_words(model, ctx, moving, "handover",
+                                                         moving.get("name"))
     if moving.get("failed"):
         text = ctx.t("handover_failed")
+    elif left is not None:
+        text = left                     # the old host said it leaves: told as a leave
     elif moving.get("me"):
         text = ctx.t("handover_me")
     else:
@@ -216,14 +221,15 @@ def handover_banner(model, ctx, ui):
 
 def host_silent_banner(model, ctx, ui):
     """The game paused at the table: the host's phone is not answering, named, with the
-    seconds left before the room moves to its next host (the host's seat shows away)."""
+    seconds left before the room moves to its next host, named (room_words.silent_words;
+    the host's seat shows away)."""
     pause = pause_of(model)
     seat = pause.seat if pause.seat is not None else read(model, "host_seat", 0)
     name = seat_name(player_list(model), seat, ctx)
     gone_at = pause.gone_at
     left = secs(ctx.until(gone_at, SECOND)) if gone_at is not None else 0
     return h("div", {"class": "banner host_paused", "data-testid": "connection",
-                     "role": "status"}, ctx.t("conn_host_silent", name=name, s=left))
+                     "role": "status"}, silent_words(model, ctx, seat, name, left))
 
 
 def host_offline_banner(model, ctx, ui):
@@ -258,7 +264,7 @@ def status_banner(model, ctx, ui):
     if st == "host_paused" and read(model, "screen") == "lobby":
         key = "conn_host_paused_lobby"
     return h("div", {"class": "banner " + st, "data-testid": "connection", "role": "status"},
-             ctx.t(key))
+             host_said(model, ctx, key))
 
 
 def network_banner(model, ctx, ui):

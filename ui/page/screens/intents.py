@@ -6,6 +6,7 @@ Pure: runs on MicroPython, Pyodide and CPython (tests).
 
 from ui.page import guided
 from ui.page.i18n import i18n
+from ui.page.screens import room_words
 from ui.shared import roomcode
 from ui.shared.limits import MAX_PLAYERS, NAME_MAX
 from ui.page.screens.viewmodel import read
@@ -27,6 +28,8 @@ def handle(ui, spec, value, model, now=0):
     kind = spec[0]
     if kind == "intent":
         return [(spec[1], spec[2])]
+    if kind == "local" and spec[1] in room_words.REMOVE_OPS:
+        return room_words.remove_tap(ui, spec[1], spec[2] if len(spec) > 2 else None, model)
     if kind == "local":
         return local_tap(ui, spec[1], spec[2] if len(spec) > 2 else None, now)
     if kind == "field":
@@ -114,7 +117,9 @@ def local_tap(ui, op, arg, now):
         return [("lang", arg)]
     elif op == "join_code":
         code = roomcode.parse(ui.get("code"))
-        return [("join_code", {"room": roomcode.room_id(code)})] if code else []
+        # the name typed on the landing goes with it: the room's join screen starts with it
+        return [("join_code", {"room": roomcode.room_id(code), "name": typed_name(ui)})] \
+            if code else []
     elif op == "menu":
         ui["menu_open"] = bool(arg)
         ui["leave_ask"] = False

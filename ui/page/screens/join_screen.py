@@ -6,7 +6,8 @@ CPython (tests).
 from ui.page.screens import watch_screens
 from ui.page.dom.vdom import h
 from ui.page.screens.viewmodel import read
-from ui.page.screens.widgets import button, decor, has_name, name_input
+from ui.page.screens.widgets import decor, has_name, name_input, needs_name
+from ui.page.screens.room_words import invitation
 
 def join_tree(model, ui, ctx):
     ok = has_name(ui)
@@ -32,16 +33,22 @@ def join_tree(model, ui, ctx):
                      decor(None, "f1"), decor("Ks", "f2"), decor(None, "f3")),
                    h("h2", {"data-testid": "looking-room"}, ctx.t("looking_room")),
                    h("p", {"class": "tagline"}, ctx.t("looking_hint"))))
+    # who invites and who is there (room_words.invitation); the button asks for a name
+    # where it is typed, as the landing's do (widgets.needs_name)
+    title, with_whom = invitation(model, ctx)
     return h("main", {"class": "panel join"},
              h("div", {"class": "hero"},
                h("div", {"class": "fan"},
                  decor(None, "f1"), decor("Ks", "f2"), decor(None, "f3")),
-               h("h2", None, ctx.t("invited")),
+               h("h2", {"data-testid": "invited"}, title),
+               h("p", {"class": "tagline", "data-testid": "invited-with"}, with_whom)
+               if with_whom else None,
                h("p", {"class": "tagline"}, ctx.t("tagline"))),
              name_input(ui, ctx),
              name_refusal(model, ctx),
-             button(ctx, "join-room", ctx.t("busy_joining") if busy else ctx.t("join_room"),
-                    ("local", "submit", "join") if ok else None, "btn primary big"))
+             needs_name(ctx, ok, "join-room",
+                        ctx.t("busy_joining") if busy else ctx.t("join_room"), "join",
+                        "btn primary big"))
 
 
 def room_answered(model):

@@ -12,6 +12,7 @@ from ui.page.screens.results import tally
 from ui.page.dom.vdom import h, isolate
 from ui.page.screens.viewmodel import player_list, read, says_you, seat_name
 from ui.page.screens.widgets import button, select
+from ui.page.screens.room_words import asks_removal, dot_on
 
 def lobby_tree(model, ui, ctx):
     """The lobby: the players, the options (the host sets them), the invitation, the tally of
@@ -21,7 +22,7 @@ def lobby_tree(model, ui, ctx):
     count = len(players)
     is_host = bool(read(model, "is_host", False))
     host = read(model, "host_seat", lobby.get("host", 0))
-    rows = lobby_rows(model, players, host, ctx) + arriving_rows(model, ctx)
+    rows = lobby_rows(model, players, host, ctx, ui) + arriving_rows(model, ctx)
     link_box = invite_box(model, ui, ctx)
     options_box = lobby_options(lobby.get("options") or {}, is_host, ctx)
     players_head = h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS))
@@ -43,10 +44,12 @@ def lobby_tree(model, ui, ctx):
              start, link_box, options_box, tally_box)
 
 
-def lobby_rows(model, players, host, ctx):
-    """One line per player: a dot (there or away), the name (a bot's with the robot where its
-    face would be, on a page that shows no faces: ui/page/screens/faces.py), the badges, and for the
-    host a button to remove anyone but itself."""
+def lobby_rows(model, players, host, ctx, ui=None):
+    """One line per player: a dot (there or away; the host's away while the banner says it
+    does not answer: room_words.dot_on), the name (a bot's with the robot where its face
+    would be, on a page that shows no faces: ui/page/screens/faces.py), the badges, and for the host
+    a button to remove anyone but itself (a person only after a second tap: remove_button)."""
+    ui = ui if ui is not None else {}
     is_host = bool(read(model, "is_host", False))
     me = read(model, "seat")
     rows = []
@@ -62,12 +65,10 @@ def lobby_rows(model, players, host, ctx):
                             else ctx.t("badge_bot")))
         if s == me and not says_you(p.get("name")):       # ("You": no "You YOU")
             badges.append(h("span", {"class": "badge you"}, ctx.t("badge_you")))
-        on = p.get("connected", True) is not False
+        on = dot_on(model, s, p)
         remove = None
         if is_host and s != host:         # a bot, or a person (its page hears `removed`)
-            remove = button(ctx, "remove-" + str(s),
-                            ctx.t("remove_bot") if p.get("bot") else ctx.t("remove_player"),
-                            ("intent", "remove", {"seat": s}), "btn small remove")
+            remove = remove_button(ctx, ui, s, p)
         rows.append(h("li", {"class": "player" + ("" if on else " away"),
                              "data-testid": "player-" + str(s)},
                       h("span", {"class": "dot " + ("on" if on else "off"),
@@ -130,3 +131,24 @@ def host_controls(ui, count, ctx):
                      ("intent", "start", {}) if can_start else None, "btn primary big"),
               None if can_start else h("p", {"class": "hint"}, ctx.t("need_two")))
     return bots, start
+
+
+def remove_button(ctx, ui, seat, player):
+    """The host's Remove on a row: a bot goes in one tap (added again as fast); a person
+    only after the question on their row is answered (room_words.remove_tap), so that a
+    thumb scrolling to Start removes nobody."""
+    if player.get("bot"):
+        return button(ctx, "remove-" + str(seat), ctx.t("remove_bot"),
+                      ("intent", "remove", {"seat": seat}), "btn small remove")
+    who = {"seat": seat, "name": player.get("name")}
+    if not asks_removal(ui, seat, player.get("name")):
+        return button(ctx, "remove-" + str(seat), ctx.t("remove_player"),
+                      ("local", "remove_ask", who), "btn small remove")
+    name = seat_name({seat: player}, seat, ctx)
+    return h("span", {"class": "remove-ask", "role": "group",
+                      "data-testid": "remove-ask-" + str(seat)},
+             h("span", {"class": "remove-q"}, ctx.t("remove_ask", name=name)), " ",
+             button(ctx, "remove-yes-" + str(seat), ctx.t("remove_yes"),
+                    ("local", "remove_yes", who), "btn small danger"),
+             button(ctx, "remove-keep-" + str(seat), ctx.t("remove_keep"),
+                    ("local", "remove_cancel"), "btn small"))

@@ -77,6 +77,8 @@ class InputSide:
                 self._set_doc_lang(payload)
             elif name in ("create_room", "join", "play_solo", "sit"):
                 self._store("crisp.name", payload["name"])
+            elif name == "join_code" and payload.get("name"):
+                self._store("crisp.name", payload["name"])    # the room's join screen has it
             elif name in ("play_guided", "guided_skip"):     # never offered again
                 self._store(guided.STORE_KEY, "seen" if name == "play_guided" else "skipped")
         if sends_first(intents):

@@ -21,6 +21,7 @@ from ui.page.screens.table import table_tree
 from ui.page.dom.vdom import h, keyed
 from ui.page.screens.viewmodel import player_list, read, room_role, seat_name  # noqa: F401 (tests')
 from ui.page.screens.widgets import topbar
+from ui.page.screens.room_words import leave_question
 
 
 def error_toast(model, ctx):
@@ -64,7 +65,8 @@ def build(model, ui, ctx):
     # phone's keyboard as the player typed). A new screen is a new body.
     return h("div", {"class": "screen screen-" + screen, "data-screen": screen},
              keyed(topbar(ui, ctx, title, in_room, sub,
-                          menu_invite(model, ui, ctx) if ui.get("menu_open") else None), "top"),
+                          menu_invite(model, ui, ctx) if ui.get("menu_open") else None,
+                          leave_question(model, ctx, in_room)), "top"),
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
              keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
@@ -93,7 +95,7 @@ def redealt_note(model, ctx):
             "peek", "play", "last_turns"):
         return None
     # the phone that went quiet by name (the Client's `old_host`: the seat that hosted
-    # before the handover) when the page knows it; "the host" only when it does not
+    # before the handover) when the page knows it; else that the game moved, naming nobody
     gone = read(model, "old_host")
     players = player_list(model)
     said = (ctx.t("redealt_named", n=n, name=seat_name(players, gone, ctx))

@@ -126,21 +126,22 @@ def lang_switch(ui, ctx):
 
 
 
-def topbar(ui, ctx, title=None, in_room=False, sub=None, invite=None):
+def topbar(ui, ctx, title=None, in_room=False, sub=None, invite=None, ask=None):
     """The bar on top of every screen: the game's name (or `title`, the round, with `sub`
     under it, the game's target: two short lines fit a 360 px phone where one long line was
     cut; the whole is the title's tooltip), the language buttons, and the menu (`menu`): the
     rules, sound on or off, the language, and leaving the room (`menu-leave`, asked twice)
     when `in_room` ("host" | "guest" | "solo": viewmodel.room_role; the host's leaving
-    closes the room, a solo game's ends it). Closed, it is kept from the last render while
+    closes the room, a solo game's ends it; `ask`: the question's words when the page knows
+    better, room_words.leave_question). Closed, it is kept from the last render while
     its words are the same (memo.kept)."""
     if ui.get("menu_open"):
-        return _topbar(ui, ctx, title, in_room, sub, invite)
+        return _topbar(ui, ctx, title, in_room, sub, invite, ask)
     return kept(ctx, "topbar", (ctx.lang, ui.get("lang"), title, sub), _topbar, ui, ctx, title,
                 in_room, sub)
 
 
-def _topbar(ui, ctx, title, in_room, sub, invite=None):
+def _topbar(ui, ctx, title, in_room, sub, invite=None, ask=None):
     is_open = bool(ui.get("menu_open"))
     if title:
         words = h("span", {"class": "title small",
@@ -157,18 +158,18 @@ def _topbar(ui, ctx, title, in_room, sub, invite=None):
                     ("local", "menu", not is_open), "btn menu-btn",
                     {"aria-expanded": "true" if is_open else "false",
                      "aria-controls": "menu-panel"}),
-             menu_panel(ui, ctx, in_room, invite) if is_open else None)
+             menu_panel(ui, ctx, in_room, invite, ask) if is_open else None)
 
 
-def menu_panel(ui, ctx, in_room, invite=None):
+def menu_panel(ui, ctx, in_room, invite=None, ask_text=None):
     sound = ui.get("sound", True) is not False
     react = ui.get("reactions", True) is not False
     asking = bool(ui.get("leave_ask"))
     leave = None
     if in_room:
         if asking:
-            ask = ctx.t({"host": "leave_ask_host", "solo": "leave_ask_solo"}.get(in_room,
-                                                                                "leave_ask"))
+            ask = ask_text or ctx.t({"host": "leave_ask_host",
+                                     "solo": "leave_ask_solo"}.get(in_room, "leave_ask"))
             leave = h("div", {"class": "leave-ask", "role": "group", "aria-label": ask},
                       h("p", None, ask),
                       h("div", {"class": "row"},
