@@ -259,6 +259,10 @@ def test_every_screen_agrees_with_itself_through_a_host_handover(new_phone):
     for name, first in firsts.items():
         assert first is not None and "Hana" in first and ("not answering" in first
                                                           or "no responde" in first), (name, first)
+    # and what comes at zero: Ana takes over (Bea reads Spanish; Ana's own page: "you")
+    assert "then you take over" in firsts["Ana"], firsts["Ana"]
+    assert "pasa al m\u00f3vil de Ana" in firsts["Bea"].replace("\u2068", "").replace(
+        "\u2069", ""), firsts["Bea"]
     # One clock: the same seconds on both screens at every moment (before the host's beat,
     # each counted from its own last pong: 1-2 s apart, issue 20.1)
     spread = countdown_spread(timelines["Ana"], timelines["Bea"])
