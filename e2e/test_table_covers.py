@@ -12,7 +12,7 @@ import pytest
 import screen_models as M
 from test_screens import OWN_ACTIONS, console_errors, open_screens  # noqa: F401
 from test_screens import screens_pages  # noqa: F401 (a fixture)
-from test_table_fit import REVIEW, WIDE, show, small_phone
+from test_table_fit import REVIEW, TABLE_STATES, WIDE, show, small_phone
 
 # What an announcement covers: [(what, its test id or class)] for the instruction line, the
 # second status line, the player's own cards, the results' rows, and every button or other
@@ -214,4 +214,115 @@ def test_the_lobby_start_bar_covers_no_row_and_offline_shows_no_invitation(
         assert "20" in page.inner_text('[data-testid="name-max"]')
         assert page.get_attribute('[data-testid="player-name"]', "maxlength") == "20"
     assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+# The quick reactions' button and its picker: [(what, what it overlaps)] by more than half a
+# pixel: the button against every other control and the player's own cards; the picker (when
+# open) against the player's own cards and the table's action buttons.
+REACT_OVER = """() => {
+  const out = [];
+  const name = (e) => e.dataset.testid || e.getAttribute('aria-label') || e.className
+    || e.tagName;
+  const over = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  const btn = document.querySelector('#app [data-testid="react-open"]');
+  if (!btn) return null;
+  const B = btn.getBoundingClientRect();
+  const box = btn.closest('.react-box');
+  const controls = [...document.querySelectorAll(
+      '#app button, #app a[href], #app select, #app input, #app summary, #app [data-act]')]
+    .filter((e) => !box.contains(e) && e.getBoundingClientRect().width > 0);
+  const cards = [...document.querySelectorAll('#app .seat.me .card')];
+  for (const e of controls.concat(cards))
+    if (over(B, e.getBoundingClientRect())) out.push(['button', name(e)]);
+  const picker = document.querySelector('#app [data-testid="react-picker"]');
+  if (picker) {
+    const P = picker.getBoundingClientRect();
+    for (const e of cards.concat([...document.querySelectorAll('#app .actions [data-act]')]))
+      if (over(P, e.getBoundingClientRect())) out.push(['picker', name(e)]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (390, 844)])
+def test_the_reactions_button_and_picker_cover_no_control_or_own_card(
+        new_phone, screens_pages, width, height):
+    """The quick reactions' button overlaps no other control (the Crisp button under it) and
+    none of the player's own cards, at every table size (2 to 8 seats) and in every state of a
+    round; its picker, open, covers neither the player's own cards nor the table's buttons
+    while the Crisp window is open. Both languages."""
+    phone = small_phone(new_phone, screens_pages, width, height)
+    page = phone.page
+    problems = []
+    for lang in ("en", "es"):
+        for n in range(2, 9):
+            models = dict(M.screens(n, n // 2, REVIEW))
+            for name in TABLE_STATES:
+                for opened in ((False, True) if name == "crisp-window" else (False,)):
+                    model = models[name]
+                    ui = dict(model.get("_ui") or {}, react_open=opened)
+                    show(page, dict(model, _ui=ui), lang)
+                    r = page.evaluate(REACT_OVER)
+                    assert r is not None, (n, name)
+                    if r:
+                        problems.append((lang, n, name, opened, r))
+    assert problems == []
+    assert console_errors(phone) == [] and phone.errors == []
+
+
+# The Crisp button's words at this moment: [(which, WCAG contrast ratio)] of each of its words
+# (the word, its seconds' chip) over every colour under part of it: the bar's fill (the time
+# left, which drains to the left) and the button's own background it uncovers; a chip's own
+# translucent background composited over what is under it. And the button's background
+# image (a gradient would hide its colours from this reading).
+CRISP_CONTRAST = """() => {
+  const rgba = (s) => { const v = s.match(/[\\d.]+/g).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const over = (t, u) => [0, 1, 2].map((i) => t[i] * t[3] + u[i] * (1 - t[3])).concat([1]);
+  const lum = (c) => { const f = (x) => { x /= 255;
+      return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const ratio = (a, b) => { const x = lum(a), y = lum(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  const btn = document.querySelector('#app [data-testid="crisp"]');
+  const fill = btn.querySelector('.crisp-fill');
+  const F = fill.getBoundingClientRect();
+  const bg = rgba(getComputedStyle(btn).backgroundColor);
+  const fc = rgba(getComputedStyle(fill).backgroundColor);
+  const out = [];
+  for (const sel of ['.crisp-word', '.crisp-left']) {
+    const e = btn.querySelector(sel), R = e.getBoundingClientRect(), st = getComputedStyle(e);
+    const fg = rgba(st.color), own = rgba(st.backgroundColor);
+    const under = [];
+    if (F.width > 0.5 && R.left < F.right - 0.5) under.push(['fill', fc]);
+    if (R.right > F.right + 0.5) under.push(['button', bg]);
+    for (const [what, u] of under)
+      out.push([sel + ' on ' + what,
+                Math.round(100 * ratio(fg, own[3] > 0 ? over(own, u) : u)) / 100]);
+  }
+  return {ratios: out, image: getComputedStyle(btn).backgroundImage};
+}"""
+
+
+@pytest.mark.parametrize("width,height,n", [(360, 640, 8), (390, 844, 3)])
+def test_the_crisp_buttons_words_read_at_4_5_to_1_through_its_whole_window(
+        new_phone, screens_pages, width, height, n):
+    """The Crisp button's word and its seconds, white over the bar that drains (the time
+    left) and over the button it uncovers, read at 4.5:1 or more (WCAG AA for text under
+    18.66 px bold: 17 px at 8 seats) at every moment of the 3 s window, sampled from the
+    first frame to the last (the bar stands where the view puts it with reduced motion)."""
+    phone = small_phone(new_phone, screens_pages, width, height)
+    page = phone.page
+    model = dict(M.screens(n, 1, REVIEW))["crisp-window"]
+    low = []
+    for left in (3000, 2700, 2250, 1800, 1500, 1200, 900, 600, 300, 60, 1):
+        v = dict(model["view"], crisp_window={"seat": 1, "left": left, "sent": left})
+        show(page, dict(model, view=v), "es")
+        r = page.evaluate(CRISP_CONTRAST)
+        assert r["image"] == "none", r
+        assert r["ratios"], left
+        low += [(left, what, x) for what, x in r["ratios"] if x < 4.5]
+    assert low == []
     assert console_errors(phone) == [] and phone.errors == []
