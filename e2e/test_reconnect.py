@@ -8,8 +8,6 @@ The stacked deck (3 players, dealer = host, seat 0):
 
 import time
 
-import pytest
-
 from crisp_rooms import (CUT, away, banner, join_room, no_errors, open_room, phone, report,
                          signature, wait_away, wait_signature)
 from crisp_e2e import engine_ready, wait_ready
@@ -182,7 +180,6 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
     before = {name: signature(p) for name, p in pages}
 
     back_ms = []
-    lost = []          # (ms left before, after, s away) of a reload whose timer ran on
     for _ in range(3):
         for p in (ap, bp):
             p.evaluate(AWAY_SAID)
@@ -200,8 +197,7 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
         # the draw timer paused while the host was away (docs/design.md "Time")
         m1, t1 = timer_ms(ap), time.monotonic()
         print("draw timer: %d ms left before, %d ms after %.1f s away" % (m0, m1, t1 - t0))
-        if m1 < m0 - 2500:
-            lost.append((m0, m1, round(t1 - t0, 1)))
+        assert m1 >= m0 - 2500, (m0, m1, t1 - t0)
     report(timings, "host reload: every screen back as before (reload to all three match)",
            back_ms)
 
@@ -237,11 +233,6 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
     shows(bp, "held-card", "Jc")
     no_errors(ana, bea)
     assert host.errors == []
-    # Known regression, seen in about half the runs of the last full suite: a reload whose
-    # guests take ~8 s to be back (instead of ~2) lets the host's draw timer run on meanwhile.
-    # Everything else above still holds strictly; this part is reported, not hidden.
-    if lost:
-        pytest.xfail("the draw timer ran on during a slow host reload: %r" % (lost,))
 
 
 def test_one_tab_at_a_time_runs_a_room_and_a_saved_game_can_be_abandoned(new_phone):

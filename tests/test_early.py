@@ -16,6 +16,17 @@ def test_a_ping_gets_its_pong_at_once_and_a_joined_guest_hears_the_table_is_comi
         {"type": "setup", "v": 1, "host": "Hana", "back": False}]
 
 
+def test_a_ping_the_page_answered_goes_no_further_and_everything_else_goes_on():
+    # the engine's own pong, a whole engine start later, would be a second answer that the
+    # guest takes for its link's round trip (seconds: "your connection is slow")
+    assert early.answered(json.dumps({"type": "ping", "v": 1, "t": 1234, "rtt": 40}))
+    for text in (json.dumps({"type": "join", "v": 1, "name": "Gina"}),
+                 json.dumps({"type": "proof", "v": 1, "mac": "0" * 64}),
+                 json.dumps({"type": "ping", "v": 1, "t": True}),
+                 json.dumps({"type": "ping", "v": 1}), "not json", "[1]", None):
+        assert not early.answered(text), text
+
+
 def test_a_join_is_told_the_host_is_setting_up_the_table():
     join = json.dumps({"type": "join", "v": 1, "name": "Gina"})
     assert [json.loads(t) for t in early.answer(join, "Hana")] == [

@@ -101,6 +101,32 @@ def test_a_guest_learns_its_round_trip_from_its_pongs_says_it_slow_and_reports_i
     assert client.rtt == 100 and not client.slow
 
 
+def test_a_reloaded_hosts_late_pongs_are_no_round_trips_and_never_make_the_link_slow():
+    # A host reload: the guest's ping on its new connection waits in the host's starting
+    # engine behind its rejoin; the host page answers it at once (a pong the unproven
+    # connection ignores) and the engine answered it again a whole start later, after the
+    # seat proof. Two reloads and the median was seconds: "your connection is slow" on
+    # every guest, "slow connection" at their seats, for the next three pings.
+    client, sent = seated_client()
+    for t in (1000, 4000, 7000):
+        pong(client, t, t + 20)
+    assert client.rtt == 20
+    now = 8000
+    for _ in range(2):                                    # two reloads (the seat proof
+        client.ping(now)                                  # aside): it waits with the rejoin
+        assert client.receive(WELCOME, now + 1400)        # ... seated again
+        pong(client, now, now + 1410)                     # the engine's late pong
+        now += 3000
+    assert client.rtt == 20 and not client.slow and client.view_lead == 0
+    client.ping(now)
+    assert json.loads(sent[-1])["rtt"] == 20
+    pong(client, now, now + 30)
+    pong(client, now, now + 2000)                         # a second pong for the same ping
+    assert client.rtts == [20, 20, 30] and client.rtt == 20
+    pong(client, now - 3000, now + 2100)                  # one for an older ping
+    assert client.rtts == [20, 20, 30]
+
+
 def test_a_views_countdowns_end_a_round_trip_sooner_on_a_guest_and_never_jump_meanwhile():
     client, sent = seated_client()
     assert client.view_lead == 0                          # no pong yet

@@ -41,6 +41,19 @@ def add_sample(samples, rtt):
     return kept[-SAMPLES:]
 
 
+def is_sample(t, since, last):
+    """Whether a pong for the ping sent at `t` (ms, the page's clock) is a round trip of the
+    link: not one for a ping sent before `since` (ms or None: the page's last welcome; such a
+    ping waited behind the rejoin, a reloaded host's engine starting, the seat proof) and
+    not a second pong for a ping already counted (`last`: the `t` of the last sample, or
+    None), e.g. the host page's own answer and then the engine's."""
+    if not _plain_ms(t):
+        return False
+    if since is not None and t < since:
+        return False
+    return last is None or t > last
+
+
 def estimate(samples):
     """The link's round trip (ms, an int): the median of `samples` (with two, the smaller:
     one late pong alone never counts), or None before the first pong."""

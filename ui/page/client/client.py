@@ -63,7 +63,8 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
       host_lost  the host counts as gone (ui/page/net/link.py `host_lost`); behind: this page was
                away itself (it only follows the room, never takes it over)
       n        the counter of the last view; latency: ms of the last ping round trip
-      rtt, slow  the link's round trip (ms, the median of the last pongs', `rtts`) and
+      rtt, slow  the link's round trip (ms, the median of the last pongs', `rtts`: each
+               ping's first pong, none for a ping sent before the last welcome) and
                whether it is slow (ui/shared/linkspeed.py); view_lead: ms this view's
                countdowns end sooner on this page (a round trip; 0 on the host's screen)
       tapped   the move sent and not answered yet, drawn taken (ui/page/client/taps.py), or None
@@ -130,6 +131,8 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         self.latency = None
         self.rtts = []            # the last pongs' round trips (ui/shared/linkspeed.py)
         self.rtt = None           # ... their median, ms, once one came
+        self.pong_t = None        # the ping (its `t`) of the last of them: each counts once
+        self.pongs_from = None    # ... and none for a ping sent before the last welcome
         self.slow = False         # this page's link to the host is slow (with hysteresis)
         self.view_lead = 0        # ms: this view's countdowns end this much sooner here
         self.tapped = None        # the move sent and not answered yet (ui/page/client/taps.py)
@@ -215,6 +218,7 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         self.spectator = False
         self.ask = None
         self.welcomed_at = now
+        self.pongs_from = now     # a ping that waited behind this rejoin is no round trip
         # A (re)seat: the views that follow start over (the room replays the round's log).
         self.fresh = True
         self._segment = True

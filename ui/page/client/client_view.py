@@ -30,6 +30,8 @@ class ViewSide:
         changed = False
         if isinstance(t, (int, float)):
             self.latency = now - t
+        if linkspeed.is_sample(t, self.pongs_from, self.pong_t):
+            self.pong_t = t
             self.rtts = linkspeed.add_sample(self.rtts, self.latency)
             self.rtt = linkspeed.estimate(self.rtts)
             slow = linkspeed.is_slow(self.slow, self.rtt)    # "your connection is slow"

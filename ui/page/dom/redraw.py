@@ -16,7 +16,8 @@ Pyodide and CPython (tests).
 
 # The Client's attributes no screen reads: they change with every message (a beat, a pong)
 # while nothing shown does. tests/test_redraw.py checks that no screen module reads them.
-UNSHOWN = ("last_heard", "last_type", "latency", "synced_at", "rtts", "rtt")
+UNSHOWN = ("last_heard", "last_type", "latency", "synced_at", "rtts", "rtt", "pong_t",
+           "pongs_from")
 
 _PLAIN = (bool, int, float, str)
 SHORT = 16          # a tuple this long or shorter is stamped by its items

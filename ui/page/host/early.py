@@ -6,13 +6,14 @@ The room lives in the engine worker, and what guests send before it runs waits t
 pong and its join no welcome, and after ATTEMPT_MS (ui/page/net/link.py) it connects afresh, so
 one person's join arrived many times. So the host page answers at once, from the main thread:
 
-- a `ping` gets its `pong` (the host is there);
+- a `ping` gets its `pong` (the host is there), and goes no further (`answered`);
 - a `join` gets `setup`: {"type": "setup", "v": 1, "host": <the host's name>, "back": bool}
   (back: a reloaded host resuming its room), which the guest shows as "Hana is setting up the
   table…" ("Hana is back, setting up…") and waits on the same connection, however long the
   engine takes, until the room seats it.
 
-The messages still go to the engine as they came: the room seats the join the moment it runs.
+Every other message still goes to the engine as it came: the room seats the join the moment
+it runs.
 Pure (no `js`), MicroPython-compatible.
 """
 
@@ -54,6 +55,20 @@ def answer(text, host_name, back=False, joined=False):
     if kind in ("join", "watch"):
         return _setup(host_name, back)
     return []
+
+
+def answered(text):
+    """True when the host page's own answer (`answer`) is the whole answer to the guest's
+    message `text` (a JSON text), so that it is not passed on to the engine: a ping. Its
+    pong went out at once; the engine would answer it again once it runs, a whole engine
+    start later, and the guest would take that second pong for a round trip of its link
+    (seconds: "your connection is slow" at a reloaded host's every guest,
+    ui/shared/linkspeed.py). False for anything else (the room answers it)."""
+    msg = _message(text)
+    if msg is None or msg.get("type") != "ping":
+        return False
+    t = msg.get("t")
+    return isinstance(t, (int, float)) and not isinstance(t, bool)
 
 
 def _setup(host_name, back):

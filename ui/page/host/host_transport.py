@@ -150,6 +150,8 @@ class HostTransport:
             joined = any(c == cid for c, _ in self.early_joined)
             for reply in early.answer(text, name, back, joined):
                 self.net.send(cid, reply)
+            if early.answered(text):
+                return                        # (a ping: answered once, here)
         self.engine.request({"op": "receive", "conn": cid, "text": text, "now": self.clock()})
 
     def arriving(self):
