@@ -71,6 +71,43 @@ LAST_MS = 300          # (d): a tap in the last this many ms the screen showed
 ANSWER_S = 10          # a tap's lines on the other screens, at most this long after it
 
 
+# (c)'s complete count of the lines each page's event log showed: the log on the page keeps
+# only its newest 40 lines, so the bench follows it as it changes (a MutationObserver: one
+# render adds one to three lines) and counts each line that came on top of the lines it
+# last saw (by their words and kinds). A log drawn again whole (a replay after a resync,
+# the same events) adds nothing; a move shown twice is two lines, a lost one none.
+LOG_COUNT = """
+(() => {
+  let last = [];
+  window.__crispCounts = {};
+  window.__crispCountsReset = () => { window.__crispCounts = {}; last = []; };
+  const look = () => {
+    const ol = document.querySelector('[data-testid="event-log"]');
+    if (!ol) return;
+    const cur = [...ol.querySelectorAll('li.ev')].map((li) =>
+      [...li.classList].find((c) => c !== 'ev' && c !== 'fresh') + '|' + li.textContent);
+    let k = 0;
+    const same = (k) => { const m = Math.min(last.length, cur.length - k);
+      if (m <= 0) return false;
+      for (let i = 0; i < m; i++) if (cur[k + i] !== last[i]) return false;
+      return true; };
+    while (k < cur.length && !same(k)) k++;
+    for (let i = 0; i < k; i++) {
+      const kind = cur[i].split('|')[0];
+      window.__crispCounts[kind] = (window.__crispCounts[kind] || 0) + 1; }
+    last = cur;
+  };
+  new MutationObserver(look).observe(document, {subtree: true, childList: true,
+                                                characterData: true});
+})();
+"""
+
+
+def counted(page):
+    """{kind: lines} the page's event log showed since the round began (LOG_COUNT)."""
+    return page.evaluate("window.__crispCounts")
+
+
 def one_way(name):
     return PROFILES[name].one_way_ms
 
@@ -163,6 +200,8 @@ def play_round(run, seats, draw_timer=False, callers=None):
     counts."""
     t0 = time.time() * 1000
     called, draws, discards, host, tries = False, 0, 0, seats[0], 0
+    for s in seats:
+        s.page.evaluate("window.__crispCountsReset()")
     while True:
         s = whose_turn(seats, 60)
         if s is None:
@@ -209,7 +248,7 @@ def play_round(run, seats, draw_timer=False, callers=None):
         return
     run.count("(c) rounds with differing scores", int(any(r != got[0] for r in got)))
     for s in seats:
-        counts = log_counts(s.page)
+        counts = counted(s.page)
         lost = abs(counts.get("draw", 0) - draws)
         if not counts.get("timeout"):
             lost += abs(counts.get("discard", 0) - discards)
@@ -289,7 +328,7 @@ def table(browser, net, site, plan, contexts):
         context = browser.new_context(**PHONE, permissions=["microphone"],
                                       reduced_motion="reduce")
         contexts.append(context)
-        for script in [READY_PROBE, LOG_WATCH] + list(init):
+        for script in [READY_PROBE, LOG_WATCH, LOG_COUNT] + list(init):
             context.add_init_script(script)
         page = context.new_page()
         rate = rates[len(contexts) - 1]
@@ -325,9 +364,19 @@ def ready(seats):
         s.page.click(sel("ready", ":not([disabled])"))
 
 
-def next_round(seats):
-    seats[0].page.wait_for_selector(sel("next-round", ":not([disabled])"), timeout=60000)
-    seats[0].page.click(sel("next-round", ":not([disabled])"))
+def next_round(run, seats):
+    """The next round: the host's next-round, or at the game's end its new game, started
+    again (the same seats: --rounds may outlast a game to 150 points)."""
+    host = seats[0].page
+    either = sel("next-round", ":not([disabled])") + ", " + sel("new-game", ":not([disabled])")
+    host.wait_for_selector(either, timeout=60000)
+    if host.query_selector(sel("new-game", ":not([disabled])")):
+        run.count("(c) games ended (a new game started)")
+        host.click(sel("new-game", ":not([disabled])"))
+        host.wait_for_selector(sel("start-game", ":not([disabled])"), timeout=60000)
+        host.click(sel("start-game"))
+    else:
+        host.click(sel("next-round", ":not([disabled])"))
     for s in seats:
         s.page.wait_for_selector(sel("round-results"), state="detached", timeout=60000)
     ready(seats)
@@ -342,7 +391,7 @@ def measure_four(run, browser, net, site, rounds, draw_rounds):
         run.moves, run.tag = 0, "four: "
         for r in range(rounds):
             if r:
-                next_round(seats)
+                next_round(run, seats)
             play_round(run, seats, draw_timer=r < draw_rounds, callers=("Ana",))
         cpu.take(run, seats, "1x host")
         rtts = [p["rtt"] for p in seats[0].page.evaluate(ROUND_TRIPS_JS)]
@@ -351,7 +400,7 @@ def measure_four(run, browser, net, site, rounds, draw_rounds):
         seats[3].link.base = "lan"
         run.tag = "four, Cleo stall: "
         for r in range(rounds):
-            next_round(seats)
+            next_round(run, seats)
             play_round(run, seats, callers=("Ana",))
         st = net.stats("Cleo")
         run.count("(c) Cleo's stall: packets blacked out", st["up"]["blacked"]
@@ -371,7 +420,7 @@ def measure_eight(run, browser, net, site, rounds):
         run.moves, run.tag = 0, "eight: "
         for r in range(rounds):
             if r:
-                next_round(seats)
+                next_round(run, seats)
             play_round(run, seats)
         cpu.take(run, seats, "8 views")
     finally:
@@ -438,7 +487,7 @@ def show(keys, runs, labels):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--against", default="main", help="the git ref to compare with")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--draw-rounds", type=int, default=1)
     ap.add_argument("--only", default="four,eight")
     args = ap.parse_args(argv)
