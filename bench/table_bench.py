@@ -492,16 +492,29 @@ def main(argv=None):
     ap.add_argument("--only", default="four,eight")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(1))     # (its servers stopped, by PID)
-    from playwright.sync_api import sync_playwright
 
     turnserver, why = ensure_coturn()
     if turnserver is None:
         sys.exit(why)
     folder = tempfile.mkdtemp(prefix="crisp-coturn-")
+    runs = [Run(), Run()]
+    try:
+        measure(args, turnserver, folder, runs)
+    except SystemExit:
+        print("  (stopped: the figures so far)", file=sys.stderr, flush=True)
+    shutil.rmtree(folder, ignore_errors=True)
+    keys = []
+    for r in runs:
+        keys += [k for k in r.s if k not in keys]
+    show(sorted(keys), runs, ["this tree", args.against])
+
+
+def measure(args, turnserver, folder, runs):
+    """Both builds' tables, into `runs` (this tree's, then the ref's); SIGTERM stops it."""
+    from playwright.sync_api import sync_playwright
     with coturn(folder, turnserver) as relay, builds(args.against, relay) as dists, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
-        runs = [Run(), Run()]
         for dist, run in zip(dists, runs):
             with serve(dist) as site:
                 net = Net(relay.port, site.port)
@@ -526,11 +539,6 @@ def main(argv=None):
                 finally:
                     net.close()
         browser.close()
-    shutil.rmtree(folder, ignore_errors=True)
-    keys = []
-    for r in runs:
-        keys += [k for k in r.s if k not in keys]
-    show(sorted(keys), runs, ["this tree", args.against])
 
 
 if __name__ == "__main__":
