@@ -722,3 +722,15 @@ def test_icons_are_created_in_the_svg_namespace_and_patched_in_place(fakejs):
     assert screen.ui["sound"] is False
     assert "icon-sound-off" in by_testid(screen.root, "sound-toggle").canon()
     assert fakejs.errors == [] and screen.root.canon() == fresh(fakejs, screen, model)
+
+
+@pytest.mark.parametrize("lang,words", [("en", "3 s left"), ("es", "quedan 3 s")])
+def test_the_crisp_windows_seconds_say_they_are_what_is_left(fakejs, lang, words):
+    # a bare "3 s" beside "Your turn in 2 s..." (which means wait) read as a delay too
+    screen = new_screen(fakejs)
+    screen.ui["lang"] = lang
+    screen.update(M.table_model(4, seat=1, turn=2, crisp_window={"seat": 1, "left": 2400},
+                                allowed=[{"do": "crisp"}]))
+    chip = [el for el in _walk(screen.root) if isinstance(el, Element)
+            and "crisp-left" in el.attributes.get("class", "")]
+    assert [c.textContent for c in chip] == [words]

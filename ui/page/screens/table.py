@@ -295,7 +295,8 @@ def crisp_button(info, ctx):
     crisp = info["crisp"]
     crisp_kids = [h("span", {"class": "crisp-word"}, ctx.t("crisp"))]
     if crisp["left"] is not None:
-        crisp_kids.append(h("span", {"class": "crisp-left"}, str(secs(crisp["left"])) + " s"))
+        crisp_kids.append(h("span", {"class": "crisp-left"},
+                            ctx.t("crisp_left", n=secs(crisp["left"]))))
         crisp_kids.insert(0, crisp_bar(crisp["left"], crisp["sent"], crisp["window"]))
     return button(ctx, "crisp", crisp_kids, crisp["spec"],
                   "btn crisp" + (" hot" if crisp["spec"] else ""),
