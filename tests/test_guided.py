@@ -109,6 +109,9 @@ def view(**kw):
     (view(phase="peek", allowed=[{"do": "ready"}]), None, "peek"),
     (view(phase="peek"), None, "wait"),
     (view(turn=0, allowed=[{"do": "draw", "from": ["deck"]}]), None, "draw"),
+    # my turn in R10.1's wait (the deck does not answer yet): said so, not "the others play"
+    (view(turn=0, start_in=1900), None, "soon"),
+    (view(turn=0, start_in=1900, phase="last_turns", caller=2), None, "soon"),
     (view(turn=0, pending_draws=1, allowed=[{"do": "draw", "from": ["deck"]}]), None,
      "extra_draw"),
     (view(turn=0, held={"seat": 0, "card": "5h"}, allowed=[{"do": "discard"}]), None, "swap"),

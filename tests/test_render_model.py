@@ -887,16 +887,19 @@ def test_every_card_movement_is_a_flight_from_its_place_to_its_place():
 
 def test_a_call_your_turn_and_the_end_are_cues_new_events_only():
     from ui.page.screens import cues
-    view = {"phase": "last_turns", "turn": 2, "last_turns_left": 2}
+    draw = [{"do": "draw", "from": "deck"}]
+    view = {"phase": "last_turns", "turn": 2, "last_turns_left": 2, "caller": 1,
+            "allowed": draw}
     assert cues.cue([{"type": "crisp", "seat": 1}], 2, view) == {
         "kind": "crisp", "seat": 1, "n": 2, "mine": True}
     assert cues.cue([{"type": "crisp", "seat": 1}], 0, view)["mine"] is False
     assert cues.cue([{"type": "turn", "seat": 2}], 2, view)["kind"] == "last_turn"
-    assert cues.cue([{"type": "turn", "seat": 2}], 2, {"phase": "play"})["kind"] == "your_turn"
-    assert cues.cue([{"type": "play", "turn": 2}], 2, {"phase": "play"})["kind"] == "your_turn"
-    assert cues.cue([{"type": "turn", "seat": 1}], 2, {"phase": "play"}) is None
+    mine = {"phase": "play", "turn": 2, "allowed": draw}
+    assert cues.cue([{"type": "turn", "seat": 2}], 2, mine)["kind"] == "your_turn"
+    assert cues.cue([{"type": "play", "turn": 2}], 2, mine)["kind"] == "your_turn"
+    assert cues.cue([{"type": "turn", "seat": 1}], 2, mine) is None
     assert cues.cue([{"type": "round_over"}, {"type": "game_over", "winners": [0]}], 2,
-                    {})["kind"] == "game_over"
+                    {"phase": "game_over"})["kind"] == "game_over"
     for kind in ("your_turn", "last_turn", "crisp", "round_over", "game_over"):
         assert cues.TONES[kind] and cues.VIBRATIONS[kind]
     log = [{"type": "deal"}, {"type": "play", "turn": 0}, {"type": "draw", "seat": 0}]
@@ -1915,6 +1918,10 @@ def test_the_connection_banner_is_a_table_from_the_phase_and_the_hosts_signal():
     assert pick("table", "host_unverified") == "host_unverified"
     assert pick("table", "reconnecting") == "status"
     assert pick("table", "ok") == "none"
+    # a reloaded page taking its seat back says so on its screen, no red "connection lost"
+    assert pick("coming_back", "reconnecting") == pick("coming_back", "connecting") == "none"
+    assert pick("coming_back", "lost") == "host_gone"
+    assert pick("coming_back", "no_room") == "no_room"
     # every banner the table names is drawn
     named = (set(banner.PAIRS.values()) | set(banner.PHASES.values())
              | set(banner.SIGNALS.values()))

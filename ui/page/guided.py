@@ -18,7 +18,7 @@ ui/page/i18n/i18n_guided.py ("guide_" + step).
 
 STORE_KEY = "crisp.guided"        # "seen" (played) | "skipped": never offered again
 SOLO = {"bots": 2, "level": "easy", "target": 50}
-STEPS = ("peek", "wait", "draw", "extra_draw", "swap", "jack", "queen", "queen_own",
+STEPS = ("peek", "wait", "soon", "draw", "extra_draw", "swap", "jack", "queen", "queen_own",
          "queen_target", "king", "crisp", "called", "last_turns", "reveal")
 SPECIAL = {"J": "jack", "Q": "queen", "K": "king"}
 
@@ -70,6 +70,9 @@ def step(view, ui=None):
         if kind is not None and kind in allowed:
             return kind
         return "swap"
+    if "draw" not in allowed and view.get("turn") == me and phase in ("play", "last_turns") \
+            and view.get("start_in"):
+        return "soon"                            # my turn, the deck answers once R10.1's wait ends
     if "draw" in allowed:
         return "extra_draw" if view.get("pending_draws") else "draw"
     if phase == "last_turns":

@@ -24,7 +24,7 @@ TARGETS = (
     ("ui.page.client.client", "Client", "receive"), ("ui.page.client.client_view", "ViewSide", "_view"),
     ("ui.page.client.client", "Client", "_fair_message"),
     ("ui.page.screens.render", "Screen", "_render_once"), ("ui.page.screens.render", "Screen", "_draw"),
-    ("ui.page.screens.render", "Screen", "_take_events"), ("ui.page.screens.render", "Screen", "_fly"),
+    ("ui.page.screens.away_page", "AwaySide", "_take_events"), ("ui.page.screens.render", "Screen", "_fly"),
     ("ui.page.screens.render", "Screen", "_run_later"), ("ui.page.screens.render", None, "build"),
     ("ui.page.screens.render", None, "do_later"),
     ("ui.page.dom.vdom", "Patcher", "create"), ("ui.page.dom.vdom", "Patcher", "patch"),

@@ -6,21 +6,21 @@
 
 The texts themselves are in parts by what they are about, each with both languages side by
 side (ui/page/i18n/i18n_lobby.py, i18n_table.py, i18n_events.py, i18n_connection.py,
-i18n_guided.py, i18n_rules.py, i18n_reactions.py); this module puts them together in ``EN``
-and ``ES`` and is the only lookup the screens use.
+i18n_guided.py, i18n_rules.py, i18n_reactions.py, i18n_away.py); this module puts them
+together in ``EN`` and ``ES`` and is the only lookup the screens use.
 
 Player names are inserted into these strings, and the strings always become text nodes
 (never HTML), so a name shows exactly as typed. Runs on MicroPython, Pyodide and CPython.
 """
 
-from ui.page.i18n import (i18n_connection, i18n_events, i18n_guided, i18n_lobby, i18n_reactions,
-                          i18n_rules, i18n_table)
+from ui.page.i18n import (i18n_away, i18n_connection, i18n_events, i18n_guided, i18n_lobby,
+                          i18n_reactions, i18n_rules, i18n_table)
 
 LANGS = ("es", "en")
 DEFAULT = "en"
 
 PARTS = (i18n_lobby, i18n_table, i18n_events, i18n_connection, i18n_guided, i18n_rules,
-         i18n_reactions)
+         i18n_reactions, i18n_away)
 EN = {}
 ES = {}
 for _part in PARTS:

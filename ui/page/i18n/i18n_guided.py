@@ -16,6 +16,8 @@ EN = {
                   "they will be hidden again. Nobody sees their center card, not even you.",
     "guide_wait": "The others are playing. Watch what they throw away: "
                   "it tells you what they had.",
+    "guide_soon": "Your turn comes in a moment: the one before may still call crisp. "
+                  "When the deck lights up, draw a card.",
     "guide_draw": "Your turn! Every turn starts by drawing a card from the deck. "
                   "Only you see it.",
     "guide_extra_draw": "The King gives you more draws: draw again and keep or throw away "
@@ -57,6 +59,8 @@ ES = {
                   "ni t\u00fa.",
     "guide_wait": "Ahora juegan los dem\u00e1s. F\u00edjate en lo que tiran: te dice lo "
                   "que ten\u00edan.",
+    "guide_soon": "Te toca en un momento: quien acaba de jugar a\u00fan puede cantar "
+                  "crisp. Cuando el mazo se ilumine, roba una carta.",
     "guide_draw": "\u00a1Te toca! Cada turno empieza robando una carta del mazo. "
                   "Solo la ves t\u00fa.",
     "guide_extra_draw": "El Rey te da m\u00e1s robos: roba otra vez y qu\u00e9date o tira "

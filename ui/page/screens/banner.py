@@ -37,7 +37,8 @@ ENGINE_STAGES = ("download", "compile", "python", "engine")
 
 def banner_phase(model):
     """The page's phase, as the connection banner sees it: "no_webrtc" (this browser cannot
-    connect to anyone), "engine" (the host waits for its engine), "version_clash" (the host's page runs another version), "restarting" (the host's
+    connect to anyone), "coming_back" (a page taking its seat back: a reload, a phone
+    back), "engine" (the host waits for its engine), "version_clash" (the host's page runs another version), "restarting" (the host's
     engine restarts from the room's last save), "handing_over", "hosting", "table" (a seated
     player at a game), or "room" (a guest anywhere else: joining, the lobby, watching,
     looking for the room)."""
@@ -55,6 +56,8 @@ def banner_phase(model):
         return "hosting"
     if read(model, "screen") == "table" and read(model, "seat") is not None:
         return "table"
+    if read(model, "screen") == "join" and read(model, "token"):
+        return "coming_back"
     return "room"
 
 
@@ -83,6 +86,9 @@ def banner_signal(model):
 # phase (SIGNALS); none found: no banner.
 PAIRS = {("hosting", "connecting"): "host_offline", ("hosting", "reconnecting"): "host_offline",
          ("table", "silent"): "host_silent"}
+# A page taking its seat back (a reload: off the signaling server until its Peer opens) says
+# so on its own screen, not as a lost connection; a gone host or no room is still said
+COMING_BACK_QUIET = ("connecting", "reconnecting", "looking", "host_paused")
 PHASES = {"no_webrtc": "no_webrtc", "engine": "engine", "version_clash": "version_clash",
           "restarting": "restarting", "handing_over": "handover",
           "hosting": "network"}        # (a friend whose connection never opens, or none)
@@ -95,6 +101,8 @@ for _said in ("silent", "connecting", "reconnecting", "host_gone", "host_paused"
 
 def banner_for(phase, signal):
     """The banner's name for (phase, signal) (PAIRS, PHASES, SIGNALS), or "none"."""
+    if phase == "coming_back" and signal in COMING_BACK_QUIET:
+        return "none"
     if (phase, signal) in PAIRS:
         return PAIRS[(phase, signal)]
     return PHASES.get(phase) or SIGNALS.get(signal) or "none"

@@ -117,11 +117,61 @@ def fresh_deal(view, me, last_phase):
     return True
 
 
-def cue(events, me, view):
+PLAY = ("play", "last_turns")
+
+
+def my_turn(view, me):
+    """Whether `view` (a player's view dict) is seat `me`'s turn in a phase of play."""
+    return (isinstance(view, dict) and me is not None and view.get("turn") == me
+            and view.get("phase") in PLAY)
+
+
+def _may_draw(view):
+    for entry in view.get("allowed") or []:
+        if isinstance(entry, dict) and entry.get("do") == "draw":
+            return True
+    return False
+
+
+def turn_cue(view, me, start_left=0):
+    """The cue of seat `me`'s turn as the table is now, or None: {"kind": "your_turn" |
+    "last_turn" (while the last turns are played, R6.2), "seat": me, "n": last turns left}
+    only once the turn can be played: its start delay over (`start_left`, ms left of it as
+    the table shows it, R10.1) and the room offering the draw (the deck answers a tap), or
+    the turn under way (a card held, a King's next draw). The sound never sends a player to
+    a deck that does not answer yet."""
+    if not my_turn(view, me) or start_left:
+        return None
+    held = view.get("held")
+    if not _may_draw(view) and not (isinstance(held, dict) and held.get("seat") == me):
+        return None
+    kind = "last_turn" if view.get("phase") == "last_turns" else "your_turn"
+    return {"kind": kind, "seat": me, "n": view.get("last_turns_left") or 0}
+
+
+def turn_began(events, me):
+    """True when `events` begin a turn of seat `me` (its `turn`, or the round's `play` on
+    its turn): its cue waits until the turn can be played (`turn_cue`)."""
+    if me is None:
+        return False
+    for ev in events:
+        if isinstance(ev, dict) and "to" not in ev and (
+                (ev.get("type") == "turn" and ev.get("seat") == me)
+                or (ev.get("type") == "play" and ev.get("turn") == me)):
+            return True
+    return False
+
+
+def cue(events, me, view, start_left=0):
     """The one announcement for `events` (new since the last render), or None:
     {"kind": "crisp" | "game_over" | "round_over" | "last_turn" | "your_turn", "seat": s,
-     "n": last turns left, "mine": (crisp) this seat's turn is the first last turn}. A call wins over the rest; the end of a game over the end of a
-    round; then this seat's turn ("last_turn" while the last turns are played, R6.2)."""
+     "n": last turns left, "mine": (crisp) this seat's turn is the first last turn}. A call
+    wins over the rest; the end of a game over the end of a round; then this seat's turn
+    ("last_turn" while the last turns are played, R6.2). Each only while it is still true
+    of the table now (`view`: a page back from the background gets a backlog of events and
+    must not buzz for a turn gone by): a call while the last turns of that call are played,
+    an end while the table shows it, a turn once it can be played (`turn_cue`, with
+    `start_left` ms left of its start delay)."""
     kinds = {}
     for ev in events:
         if not isinstance(ev, dict) or "to" in ev:
@@ -135,18 +185,18 @@ def cue(events, me, view):
             kinds["turn"] = me
         elif ty == "play" and me is not None and ev.get("turn") == me:
             kinds["turn"] = me                      # the round's first turn is mine
-    view = view or {}
+    view = view if isinstance(view, dict) else {}
+    phase = view.get("phase")
     left = view.get("last_turns_left") or 0
-    if "crisp" in kinds:
+    if "crisp" in kinds and phase == "last_turns" and view.get("caller") == kinds["crisp"]:
         # "mine": the call made this seat's turn, already begun, one of the last turns
         return {"kind": "crisp", "seat": kinds["crisp"], "n": left,
                 "mine": view.get("turn") == me and me is not None and kinds["crisp"] != me}
     for kind in ("game_over", "round_over"):
-        if kind in kinds:
+        if kind in kinds and phase == kind:
             return {"kind": kind, "seat": None, "n": 0}
     if "turn" in kinds:
-        last = view.get("phase") == "last_turns"
-        return {"kind": "last_turn" if last else "your_turn", "seat": me, "n": left}
+        return turn_cue(view, me, start_left)
     return None
 
 

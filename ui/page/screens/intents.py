@@ -98,6 +98,12 @@ def local_tap(ui, op, arg, now):
     if op == "keep_waiting":
         ui["keep_waiting"] = True
         return []
+    if op == "away_ok":
+        ui["away"] = None                      # "while you were away" read: it goes
+        return []
+    if op == "notify":
+        ui["notify_offer"] = False             # asked once: the page asks the browser on yes
+        return [("notify", bool(arg))]
     if op == "sit":
         # a spectator asks for seat `arg` (None: a seat in the next game), by its name
         name = typed_name(ui)

@@ -3,7 +3,7 @@ name and Join; the room's refusal of a name. Pure: runs on MicroPython, Pyodide 
 CPython (tests).
 """
 
-from ui.page.screens import watch_screens
+from ui.page.screens import away_screens, watch_screens
 from ui.page.dom.vdom import h
 from ui.page.screens.viewmodel import read
 from ui.page.screens.widgets import decor, has_name, name_input, needs_name
@@ -12,8 +12,8 @@ from ui.page.screens.room_words import invitation
 def join_tree(model, ui, ctx):
     ok = has_name(ui)
     status = read(model, "status", "")
-    # after the tap, or when a reloaded page takes its seat back by itself (it has a token)
-    busy = status in ("connecting", "looking") and bool(ui.get("joined") or read(model, "token"))
+    # after the tap (a reloaded page that takes its seat back by itself: `coming_back_tree`)
+    busy = status in ("connecting", "looking") and bool(ui.get("joined"))
     if status in ("no_room", "no_webrtc", "bad_link"):
         # the banner above says why (no game here; this browser cannot play with friends)
         # and offers the way back, or solo: no form that could never work
@@ -22,6 +22,8 @@ def join_tree(model, ui, ctx):
                    h("div", {"class": "fan"},
                      decor(None, "f1"), decor(None, "f2"), decor(None, "f3")),
                    h("h2", None, ctx.t(status + "_title"))))
+    if read(model, "token") and read(model, "name_error") is None:
+        return away_screens.coming_back_tree(ctx)    # its seat taken back by itself: no form
     if watch_screens.room_full(model):
         return watch_screens.room_full_tree(model, ui, ctx)   # watch, and play when there is room
     if not room_answered(model):

@@ -9,6 +9,7 @@ taps to `intents.handle`. Runs on MicroPython and Pyodide: plain classes and dic
 
 from ui.page.screens import cues
 from ui.page.screens import faces
+from ui.page.screens.away_page import AwaySide
 from ui.page import guided
 from ui.page.i18n import i18n
 from ui.page.dom import redraw
@@ -26,9 +27,10 @@ from ui.page.screens.viewmodel import Ctx, new_ui, pause_of, read
 ERROR_MS = 5000
 
 
-class Screen(InputSide):
+class Screen(InputSide, AwaySide):
     """Renders the Client model into `root` and turns taps into `on_intent(name, payload)`
-    (InputSide, ui/page/screens/screen_input.py)."""
+    (InputSide, ui/page/screens/screen_input.py); what the table's events play, and the signs
+    for a player elsewhere (AwaySide, ui/page/screens/away_page.py)."""
 
     def __init__(self, root, on_intent):
         import js
@@ -71,7 +73,7 @@ class Screen(InputSide):
         self.ui["sound"] = self._stored("crisp.sound") != "off"
         self.ui["reactions"] = self._stored("crisp.reactions") != "off"
         self.sounds = Sounds(js, create_proxy)
-        self._last_event = None     # the newest event of the log already played
+        self._away_init()
         self.flights = Flights(js, root, self.patcher, is_none, self._warn)
         self._last_phase = None     # the table's phase at the last render (the deal: cues)
         self._set_doc_lang(lang)
@@ -137,7 +139,8 @@ class Screen(InputSide):
         the last render showed changes with the clock by now (a countdown, a note's end),
         jobs are deferred, the storage note changed, or the model or ui differs from the last
         render's (False: the 250 ms tick, or a beat from the host, need not draw)."""
-        busy = bool(self._later) or self.store.state() != self.ui.get("storage")
+        busy = bool(self._later) or self.store.state() != self.ui.get("storage") \
+            or self.away_due(self._now())
         return redraw.due(self._wake, self._now(), busy, self._stamp,
                           lambda: redraw.stamp(model, self.ui), self._drawn_at)
 
@@ -189,13 +192,14 @@ class Screen(InputSide):
         if err is not None and read(model, "screen") != "gone" \
                 and not ctx.within(self._err_at, ERROR_MS + 1):
             shown = _NoError(model)
-        fresh = self._take_events(model, now)
+        fresh = self._take_events(model, now, ctx)
         deal = self._take_deal(model)
         self.ui["storage"] = self.store.state()    # a note on every screen unless "ok"
         tree = build(shown, self.ui, ctx)
         self._wake, self._drawn_at = ctx.wake, now
         self.acts = ctx.acts
         self._draw(tree)
+        self._show_title(model, ctx)
         shown_screen = scroll_key(read(model, "screen", "landing"), read(model, "view"))
         if opens_at_top(self._screen, shown_screen):
             self._to_top()
@@ -258,27 +262,7 @@ class Screen(InputSide):
         self.root.appendChild(self.patcher.create(tree))
         self.tree = tree
 
-    # -- cues: what new events play (ui/page/screens/cues.py)
-    def _take_events(self, model, now):
-        """The table's events that are new since the last render (none on other screens, and
-        none when the log started over); their announcement goes into ui["announce"] and its
-        sound plays (unless the player turned sounds off)."""
-        if read(model, "screen") != "table":
-            self._last_event = None
-            return []
-        log = read(model, "log", []) or []
-        fresh = cues.new_events(log, self._last_event)
-        self._last_event = log[-1] if log else None
-        if not fresh:
-            return []
-        cue = cues.cue(fresh, read(model, "seat"), read(model, "view"))
-        if cue is not None:
-            cue["at"] = now
-            self.ui["announce"] = cue
-            if self.ui.get("sound", True):
-                self.sounds.play(cue["kind"])
-        return fresh
-
+    # -- cues: what new events play (ui/page/screens/away_page.py AwaySide)
     def _take_deal(self, model):
         """The deal's flights (cues.deal_flights) when the table newly shows a round's peek
         (cues.fresh_deal), else []."""

@@ -13,7 +13,7 @@ from ui.page.screens.viewmodel import read
 class InputSide:
     """The Screen's input (a mixin: the Screen's `js`, `root`, `acts`, `ui`, `model`,
     `sounds`, `on_intent`, `_rendering`, `_none`, `_store`, `_now`, `_warn`,
-    `_reduced_motion`, `_set_doc_lang` and `render`)."""
+    `_reduced_motion`, `_set_doc_lang`, `notify_answer` and `render`)."""
 
     def _on_event(self, event):
         if self._rendering:
@@ -72,6 +72,8 @@ class InputSide:
                     self.sounds.play("your_turn")     # a sample of what it sounds like
             elif name == "reactions":
                 self._store("crisp.reactions", "on" if payload else "off")
+            elif name == "notify":
+                self.notify_answer(payload)     # (in the tap: the browser asks only then)
             elif name == "lang":
                 self._store("crisp.lang", payload)
                 self._set_doc_lang(payload)
@@ -112,5 +114,5 @@ class InputSide:
 
     def _emit(self, intents):
         for name, payload in intents:
-            if name not in ("sound", "reactions", "focus"):     # (this page's own)
+            if name not in ("sound", "reactions", "focus", "notify"):   # (this page's own)
                 self.on_intent(name, payload)

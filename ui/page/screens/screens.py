@@ -10,6 +10,7 @@ CPython (tests).
 
 from crisp_core.actions import END_PHASES
 from ui.page.i18n import i18n
+from ui.page.screens import away_screens
 from ui.page.screens import watch_screens
 from ui.page.screens.banner import ENGINE_STAGES, connection_banner  # noqa: F401 (main.py's)
 from ui.page.screens.exit_screens import gone_tree, own_room_tree
@@ -70,6 +71,9 @@ def build(model, ui, ctx):
              keyed(connection_banner(model, ctx, ui), "conn"),
              keyed(storage_note(ui, ctx), "store"),
              keyed(redealt_note(model, ctx) if screen == "table" else None, "redealt"),
+             keyed(away_screens.away_note(model, ui, ctx), "away"),
+             keyed(away_screens.notify_offer(model, ui, ctx), "notify"),
+             keyed(away_screens.nudge_note(model, ui, ctx), "nudge"),
              keyed(watch_screens.took_note(model, ctx) if screen == "table" else None, "took"),
              keyed(watch_screens.watchers_line(model, ctx) if screen in ("lobby", "table")
                    else None, "watchers"),

@@ -1,0 +1,68 @@
+"""The catalogue's texts for a player whose page was away or elsewhere (part of ui/page/i18n/i18n.py):
+the "while you were away" summary, the tab's title while the page is hidden, the system
+notification of a turn and the offer to send it, the nudge of a turn that waits, and a reloaded
+page coming back to its table. English and Spanish side by side.
+"""
+
+EN = {
+    "away_title": "While you were away",
+    "away_skipped_one": "1 turn of yours was skipped",
+    "away_skipped_other": "{n} turns of yours were skipped",
+    "away_played_one": "a bot played 1 turn for you",
+    "away_played_other": "a bot played {n} turns for you",
+    "away_discarded": "discarded for you: {cards}",
+    "away_crisp": "{name} called crisp",
+    "away_crisp_you": "you called crisp",
+    "away_round_over": "the round ended",
+    "away_game_over": "the game ended",
+    "away_ok": "OK",
+    "title_your_turn": "(!) Your turn \u00b7 Crisp",
+    "title_your_last_turn": "(!) Your last turn \u00b7 Crisp",
+    "title_peek": "(!) Look at your cards \u00b7 Crisp",
+    "title_turn_of": "{name}'s turn \u00b7 Crisp",
+    "title_round_over": "Round over \u00b7 Crisp",
+    "title_game_over": "Game over \u00b7 Crisp",
+    "title_lobby_one": "1 player in the room \u00b7 Crisp",
+    "title_lobby_other": "{n} players in the room \u00b7 Crisp",
+    "notify_turn": "Your turn in Crisp",
+    "notify_last_turn": "Your last turn in Crisp",
+    "notify_body": "The table is waiting for you.",
+    "notify_offer": "Want a notice on this phone when it is your turn, even in another app?",
+    "notify_yes": "Yes, tell me",
+    "notify_no": "No, thanks",
+    "nudge_you": "Still your turn: the table is waiting for you.",
+    "coming_back": "Coming back to the table\u2026",
+    "coming_back_hint": "Your seat and your cards are kept.",
+}
+
+ES = {
+    "away_title": "Mientras no estabas",
+    "away_skipped_one": "se ha saltado 1 turno tuyo",
+    "away_skipped_other": "se han saltado {n} turnos tuyos",
+    "away_played_one": "un bot ha jugado 1 turno por ti",
+    "away_played_other": "un bot ha jugado {n} turnos por ti",
+    "away_discarded": "se ha descartado por ti: {cards}",
+    "away_crisp": "{name} ha cantado crisp",
+    "away_crisp_you": "has cantado crisp",
+    "away_round_over": "ha terminado la ronda",
+    "away_game_over": "ha terminado la partida",
+    "away_ok": "Vale",
+    "title_your_turn": "(!) Tu turno \u00b7 Crisp",
+    "title_your_last_turn": "(!) Tu \u00faltimo turno \u00b7 Crisp",
+    "title_peek": "(!) Mira tus cartas \u00b7 Crisp",
+    "title_turn_of": "Turno de {name} \u00b7 Crisp",
+    "title_round_over": "Fin de la ronda \u00b7 Crisp",
+    "title_game_over": "Fin de la partida \u00b7 Crisp",
+    "title_lobby_one": "1 jugador en la sala \u00b7 Crisp",
+    "title_lobby_other": "{n} jugadores en la sala \u00b7 Crisp",
+    "notify_turn": "Te toca en Crisp",
+    "notify_last_turn": "Tu \u00faltimo turno en Crisp",
+    "notify_body": "La mesa te est\u00e1 esperando.",
+    "notify_offer": "\u00bfTe avisamos en este m\u00f3vil cuando te toque, aunque est\u00e9s "
+                    "en otra app?",
+    "notify_yes": "S\u00ed, av\u00edsame",
+    "notify_no": "No, gracias",
+    "nudge_you": "Sigue siendo tu turno: la mesa te est\u00e1 esperando.",
+    "coming_back": "Volviendo a la mesa\u2026",
+    "coming_back_hint": "Tu sitio y tus cartas se guardan.",
+}
