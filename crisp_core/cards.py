@@ -54,17 +54,6 @@ def stacked_deck(top):
     return list(top) + [card for card in CANONICAL if card not in seen]
 
 
-def shuffled_deck(seed, round_number):
-    """A shuffled deck for one round, the same for the same ``seed`` and ``round_number``.
-
-    The portable shuffle of ``crisp_core.shuffle`` (SHA-256 counter mode and Fisher-Yates,
-    never ``random.Random``), seeded from both values so that every round of a game has a
-    fresh, reproducible order (R2.2), on CPython and MicroPython alike.
-    """
-    from .shuffle import seeded_deck  # (shuffle imports this module)
-    return seeded_deck(seed, round_number)
-
-
 def hand_points(hand):
     """Total of a hand of three cards (R7.1)."""
     return sum(value(card) for card in hand)

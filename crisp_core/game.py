@@ -12,7 +12,7 @@ each allowed action does, ``crisp_core.moves`` (Game is built on its Moves); sav
 check of a saved state, ``crisp_core.saved``.
 """
 
-from . import cards, legal, saved
+from . import cards, legal, saved, shuffle
 from .actions import CALL_WINDOW_MS, PLAY_PHASES, is_int
 # the names of crisp_core.legal that callers take from here too
 from .legal import (BAD_ACTION, DRAW_SECONDS, ILLEGAL, NOT_YOUR_TURN, TARGETS,  # noqa: F401
@@ -119,7 +119,7 @@ class Game(Moves):
             return cards.stacked_deck(self.stack)
         if self.seed is None:
             return list(cards.CANONICAL)
-        return cards.shuffled_deck(self.seed, self.round)
+        return shuffle.seeded_deck(self.seed, self.round)
 
     def _deal(self, now, deck):
         """Deal a round (R2): three passes from the dealer's left, left/center/right."""

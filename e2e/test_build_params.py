@@ -11,7 +11,7 @@ out of reach here) is checked too, served from this machine.
 
 import pytest
 
-from crisp_core.cards import shuffled_deck
+from crisp_core.shuffle import seeded_deck as shuffled_deck
 from crisp_e2e import engine_ready, served_build, wait_ready
 from test_round import T, sel
 

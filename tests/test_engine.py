@@ -8,7 +8,8 @@ import json
 import pytest
 
 from crisp_core import Game, IllegalAction, events_for, view_for
-from crisp_core.cards import CANONICAL, shuffled_deck, stacked_deck, value
+from crisp_core.cards import CANONICAL, stacked_deck, value
+from crisp_core.shuffle import seeded_deck as shuffled_deck
 
 # Dealer 0, 3 players: seat 1 gets deck[0], deck[3], deck[6]; seat 2 deck[1], [4], [7];
 # seat 0 deck[2], [5], [8]. Then the deck: Jh 5h Ah 9d Qs Kd ...

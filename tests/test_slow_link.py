@@ -313,7 +313,7 @@ def test_the_room_tells_every_screen_when_a_seat_link_turns_slow_and_back():
 def test_a_two_second_blackout_never_makes_a_seat_away():
     from roomnet import room_of_three
     from ui.page.net.link import HOST_GONE_MS, QUIET_MS
-    from ui.worker.seats import SILENT_MS
+    from ui.worker.away import SILENT_MS
     assert SILENT_MS > 2000 + 3000 and QUIET_MS > 2000 + 1000 and HOST_GONE_MS > 2000
     net = room_of_three()
     net.host.host({"type": "start"})

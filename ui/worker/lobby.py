@@ -119,7 +119,7 @@ def remove_seat(room, index, code, text):
 
 
 def stand_in(room, conn, msg, now):
-    """A bot plays an away person's seat until that person is back (`seats.join`, `seats.heard`).
+    """A bot plays an away person's seat until that person is back (`seats.join`, `away.heard`).
     It starts from what that seat was shown this round (the round's events for it)."""
     index = msg["seat"]
     if not seats.guest_seat(room, index) or room.seats[index].bot is not None:

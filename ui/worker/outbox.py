@@ -10,7 +10,7 @@ Room-only (the engine worker); pure Python.
 from crisp_core import bot_expert, events_for, public_events, spectator_view, view_for
 from ui.shared import wire
 from ui.shared.wire import MAX_TEXT
-from ui.worker import seats     # (seats imports outbox too: each calls the other, never at import)
+from ui.worker import away
 
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
 LOG_KEEP = 300                # events of the round the room keeps for replays
@@ -185,7 +185,7 @@ def players(room):
     whose link is slow (seats.ping); `asks`: the name of a
     spectator asking for that seat (docs/protocol.md "Spectators"), when one does;
     `skip_in`: for an away seat the game waits for, the ms until the room plays its part
-    (its peek confirmed, its turn timed out: seats.forfeit_at, R2.4, R10.2)."""
+    (its peek confirmed, its turn timed out: away.forfeit_at, R2.4, R10.2)."""
     table = [wire.player(i, s.name, s.bot or s.stand_in,
                          s.bot is not None or (s.conn is not None and s.away_since is None),
                          s.wins)
@@ -193,7 +193,7 @@ def players(room):
     for i, entry in enumerate(table):
         if entry["connected"] and room.seats[i].slow and room.seats[i].conn is not None:
             entry["slow"] = True      # its link is slow: every screen says so at its place
-        due = seats.forfeit_at(room, i) if not entry["connected"] and i != room.host else None
+        due = away.forfeit_at(room, i) if not entry["connected"] and i != room.host else None
         if due is not None:
             entry["skip_in"] = max(0, due - room.now)
     for watcher in room.spectators.values():

@@ -11,7 +11,7 @@ from crisp_core import Bot, IllegalAction
 from crisp_core.actions import ActionError, check_shape
 from ui.shared import wire
 from ui.shared.wire import BadMessage
-from ui.worker import outbox, seats
+from ui.worker import away, outbox
 from ui.worker.seats import LOCAL
 
 
@@ -73,7 +73,7 @@ def advance(room, now, changed=False):
     """Fire what is due at `now` (the engine's deadlines, away players' parts) and send
     views when anything moved (a passed deadline may change only what a seat may do)."""
     deadline = room.game.next_deadline()
-    events = room.game.advance(now) + seats.forfeits(room, now)
+    events = room.game.advance(now) + away.forfeits(room, now)
     if changed or events or (deadline is not None and deadline <= now):
         return outbox.after_change(room, events, now)
     return []

@@ -24,14 +24,15 @@ from ui.shared import handover, roomcode, wire
 from ui.shared.gate import Gate
 from ui.shared.wire import (BOT_LEVELS, DEFAULT_OPTIONS, MAX_TEXT, VERSION,  # noqa: F401
                             BadMessage, parse)
-from ui.worker import lobby, outbox, play, reactions, saves, seats, spectators, succession
+from ui.worker import away, lobby, outbox, play, reactions, saves, seats, spectators, succession
 from ui.worker.fairdeal import CONTRIBUTE_MS, PROOF_ACTIONS, FairDeal  # noqa: F401
 from ui.worker.names import MAX_NAME, check_name, clean_name  # noqa: F401
 from ui.worker.outbox import LOG_KEEP, LOG_REPLAY  # noqa: F401
 from ui.worker.play import bot_maker, check_action  # noqa: F401
 from ui.worker.saves import check_saved, is_event  # noqa: F401
-from ui.worker.seats import (GONE_MS, LEFT_BOT, LOCAL, MAX_SEATS, RATE_BURST,  # noqa: F401
-                             RATE_PER_S, SILENT_MS, SYNC_MS, Seat)
+from ui.worker.away import GONE_MS, SILENT_MS  # noqa: F401
+from ui.worker.seats import (LEFT_BOT, LOCAL, MAX_SEATS, RATE_BURST, RATE_PER_S,  # noqa: F401
+                             SYNC_MS, Seat)
 from ui.worker.spectators import MAX_SPECTATORS, SPECTATOR_SILENT_MS  # noqa: F401
 
 
@@ -193,7 +194,8 @@ class Room:
             return _typed(seats.limited(self, conn, now))
         out = []
         try:
-            out += seats.heard(self, conn, now)
+            if away.heard(self, conn, now):       # a seat back from away: everyone sees it
+                out += outbox.broadcast(self)
             msg = parse(text)
             return _typed(out + self._dispatch(conn, msg, now))
         except BadMessage as e:
@@ -236,7 +238,7 @@ class Room:
         for conn in silent:
             self.drop(conn)                   # a watching tab that died without a word
         told = outbox.watchers_changed(self) if silent else []    # it leaves `watchers`
-        changed = seats.check_silence(self, now)
+        changed = away.check_silence(self, now)
         if self.deal.due(now):
             return _typed(told + self.deal.deal(now) + play.run_bots(self, now))
         if self.game is None:
@@ -266,7 +268,7 @@ class Room:
                 if seat.conn is not None and seat.seen is not None:
                     times.append(seat.seen + SILENT_MS)
             else:
-                due = seats.forfeit_at(self, index)
+                due = away.forfeit_at(self, index)
                 if due is not None:
                     times.append(due)
         return min(times) if times else None

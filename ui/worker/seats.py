@@ -1,11 +1,11 @@
 """Seats and the door of the room (docs/protocol.md "Room messages", "Rejoining: the seat
 proof", "Room"): `Seat`, joining (a first join's trust on first use, a rejoin's seat proof),
-the seat a `join` gets and its name, presence (pings, silence, away seats' forfeits) and the
-flood control every connection passes first. Functions of the Room (ui/worker/room.py);
-outputs are [(conn, message dict)]. Room-only (the engine worker); pure Python.
+the seat a `join` gets and its name, and the flood control every connection passes first
+(presence, silence and away seats' forfeits: ui/worker/away.py). Functions of the Room
+(ui/worker/room.py); outputs are [(conn, message dict)]. Room-only (the engine worker); pure
+Python.
 """
 
-from crisp_core import IllegalAction
 from ui.shared import linkspeed, proof, wire
 from ui.shared.limits import MAX_PLAYERS
 from ui.shared.wire import BadMessage, is_hex, is_int, same
@@ -14,10 +14,6 @@ from ui.worker.names import check_name, clean_name, name_key, rename_bots
 
 LOCAL = "local"               # the host's own screen: its seat, and host-only messages
 MAX_SEATS = MAX_PLAYERS
-SILENT_MS = 9000              # a guest not heard from this long is away: 3 missed pings (every
-                              # 3 s), so a closed tab or a dead phone shows within 10 s
-GONE_MS = 20000               # the grace: away this long while the game waits for it, the room
-                              # plays its part (peek confirmed, turns timed out) until it is back
 RATE_BURST = 40               # messages a connection may send at once (token bucket) ...
 RATE_PER_S = 10               # ... and per second after that; a person taps a few a second
 RATE_ERROR_MS = 1000          # at most one `rate_limited` error a second to a flooding peer
@@ -76,68 +72,6 @@ class Seat:
             self.stand_in = None
             self.agent = None
             self.plan = None
-
-
-def heard(room, conn, now):
-    """A message from `conn`: its seat is here (again)."""
-    index = room.conns.get(conn)
-    if index is None:
-        watcher = room.spectators.get(conn)
-        if watcher is not None:
-            watcher["seen"] = now
-        return []
-    seat = room.seats[index]
-    seat.seen = now
-    if seat.away_since is None:
-        return []
-    seat.away_since = None
-    seat.stop_stand_in()
-    return outbox.broadcast(room)
-
-
-def check_silence(room, now):
-    """Guests ping every 3 s: one silent for SILENT_MS is away (PeerJS `close` often
-    never fires on a phone that went to sleep)."""
-    changed = False
-    for index, seat in enumerate(room.seats):
-        if (index != room.host and seat.conn is not None and seat.away_since is None
-                and seat.seen is not None and now - seat.seen >= SILENT_MS):
-            seat.away_since = seat.seen + SILENT_MS
-            changed = True
-    return changed
-
-
-def forfeit_at(room, index):
-    """When the room will play for away seat `index` (its peek or its turn), or None."""
-    seat = room.seats[index]
-    if room.game is None or seat.away_since is None or seat.agent is not None:
-        return None               # (a bot standing in plays for it)
-    since = room.game.awaiting(room.now).get(index)
-    if since is None:
-        return None
-    return max(seat.away_since + GONE_MS, since)
-
-
-def forfeits(room, now):
-    """Play the part of seats away for GONE_MS that the game waits for: confirm their
-    peek, time out their turn (Game.forfeit, R2.4, R10.2). A timed-out turn may pass to
-    another away seat, hence the loop."""
-    events = []
-    for _ in range(len(room.seats) + 1):
-        acted = False
-        for index in range(len(room.seats)):
-            if index == room.host:
-                continue
-            due = forfeit_at(room, index)
-            if due is not None and due <= now:
-                try:
-                    events += room.game.forfeit(index, now)
-                    acted = True
-                except IllegalAction:
-                    pass
-        if not acted:
-            break
-    return events
 
 
 def allow(room, conn, now):

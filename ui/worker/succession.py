@@ -16,7 +16,8 @@ from ui.shared import comeback, handover, seal, spectator_moves, wire
 from ui.shared.wire import BOT_LEVELS, DEFAULT_OPTIONS, MAX_TEXT, is_hex, is_int
 from ui.worker import outbox, saves, spectators
 from ui.worker.names import clean_name
-from ui.worker.seats import GONE_MS, LEFT_BOT, LOCAL, MAX_SEATS, Seat
+from ui.worker.away import GONE_MS
+from ui.worker.seats import LEFT_BOT, LOCAL, MAX_SEATS, Seat
 
 def seal_holders(room):
     """The seats that hold a share of the sealed room: people other than the host, here
