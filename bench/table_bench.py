@@ -61,7 +61,7 @@ from net_table import (bad_since, log_counts, open_table, scores, tap_before,  #
                        whose_turn)
 from netem import Net  # noqa: E402
 from side_by_side import LOG_WATCH, WORKER_SPANS, mpy_cross, pct  # noqa: E402
-from test_round import sel  # noqa: E402
+from crisp_e2e import sel  # noqa: E402
 from turn_relay import coturn, ensure_coturn  # noqa: E402
 
 FOUR = [("Hana", "4g", 1), ("Ana", "3g", 1), ("Bea", "4g", 4), ("Cleo", "lan", 1)]

@@ -3,6 +3,7 @@
 import contextlib
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -210,3 +211,68 @@ def serve(dist, *serve_args):
     finally:
         stop(proc)
         log.close()
+
+
+# Taps and waits every e2e test shares, and test_round's stacked round (its deck, read by the
+# tests that replay it).
+
+DECK = ["2c", "3s", "7h", "9d", "Td", "Ah", "5h", "4c", "8s",
+        "6d", "Jc", "Qs", "Kd", "3h", "9c", "8d", "8c"]
+CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
+# Records every message a data channel hands to PeerJS, before any page code sees it.
+WIRE_TAP = """
+(() => {
+  window.__crispWire = [];
+  const add = RTCDataChannel.prototype.addEventListener;
+  RTCDataChannel.prototype.addEventListener = function (type, listener, options) {
+    if (type === "message") {
+      const inner = listener;
+      listener = function (event) {
+        window.__crispWire.push(typeof event.data === "string" ? event.data : "<binary>");
+        return inner.apply(this, arguments);
+      };
+    }
+    return add.call(this, type, listener, options);
+  };
+})();
+"""
+
+T = 30_000  # ms: generous waits for a loaded 2-core machine
+
+
+def sel(testid, extra=""):
+    """The CSS selector of the element with data-testid `testid`, then `extra`."""
+    return '[data-testid="%s"]%s' % (testid, extra)
+
+
+def live(page, testid, timeout=T):
+    """Wait until the control is enabled (the room offers it), then tap it."""
+    page.wait_for_selector(sel(testid, ":not([disabled])"), timeout=timeout)
+    page.click(sel(testid, ":not([disabled])"))
+
+
+def shows(page, testid, card, timeout=T):
+    """Wait until the element `testid` shows the face of `card` (its data-card)."""
+    page.wait_for_selector(sel(testid, '[data-card="%s"]' % card), timeout=timeout)
+
+
+def face_down(page, testid):
+    """Whether the card `testid` is face down (no data-card)."""
+    return page.get_attribute(sel(testid), "data-card") is None
+
+
+def phone_of(new_phone):
+    # Reduced motion: the pulsing "hot" buttons hold still, so taps need no forcing.
+    return new_phone(reduced_motion="reduce")
+
+
+def join(new_phone, link, name):
+    """A guest phone (reduced motion, the wire tap) at the room `link`, joined as `name`."""
+    phone = phone_of(new_phone)
+    phone.context.add_init_script(WIRE_TAP)
+    page = phone.page
+    page.goto(link)
+    assert wait_ready(page) == "micropython"
+    page.fill(sel("player-name"), name)
+    live(page, "join-room")
+    return phone

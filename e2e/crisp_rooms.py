@@ -5,7 +5,7 @@ import statistics
 import time
 
 from crisp_e2e import engine_ready, wait_ready
-from test_round import T, WIRE_TAP, live, sel
+from crisp_e2e import T, WIRE_TAP, live, sel
 
 # Lets a test cut a page's data channels: while window.__crispCut is true nothing goes out
 # and nothing comes in, and no channel closes (a phone whose network went away).

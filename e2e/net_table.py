@@ -21,7 +21,7 @@ import time
 
 from crisp_e2e import engine_ready, wait_ready
 from netem import page_init
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 # What the screen says, as the page draws it (a MutationObserver): every banner of the
 # ones a table must not see from a short blackout, with its time and text, in

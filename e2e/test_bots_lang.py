@@ -17,7 +17,7 @@ from crisp_core.bot_names import NAMES, bot_name, first_name
 from crisp_e2e import engine_ready, wait_ready
 from crisp_rooms import join_room, no_errors, open_room, phone
 from test_handover import play_turn
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 from ui.shared import hostlife, savedroom
 
 ES = {"locale": "es-ES"}

@@ -13,7 +13,7 @@ import pytest
 
 from crisp_core.shuffle import seeded_deck as shuffled_deck
 from crisp_e2e import engine_ready, served_build, wait_ready
-from test_round import T, sel
+from crisp_e2e import T, sel
 
 # Stacked: seat 1 (the bot) is dealt first, then seat 0 (the player): 2c left, 6c right.
 STACK = ["Ah", "2c", "3d", "4h", "5s", "6c"]

@@ -4,7 +4,7 @@ the link by hand, and the page raises nothing (found by a first-time player's tr
 said "Copied!" and nothing was copied)."""
 
 from crisp_rooms import open_room
-from test_round import T, sel
+from crisp_e2e import T, sel
 
 
 def test_copy_link_says_copied_only_when_the_clipboard_took_it(new_phone):

@@ -8,7 +8,7 @@ fires on either page (nor a CSP message in their consoles).
 import re
 
 from crisp_e2e import engine_ready, wait_ready
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 # Deal (dealer Hana, seat 0): Ana (1) 2c 9d 5h, Hana (0) 7h Ah 8s. Ana draws 6d into her
 # center and calls crisp; Hana's last turn draws 8c and discards it.

@@ -6,7 +6,7 @@ when the player asked for reduced motion. The deal is decoration: Ready can be t
 Printed: how long the deal of 8 seats takes on the page (the last card's landing)."""
 
 from crisp_e2e import engine_ready, wait_ready
-from test_round import T, sel
+from crisp_e2e import T, sel
 from test_table_feel import FLIGHTS
 
 def solo(new_phone, bots, **context):

@@ -18,7 +18,7 @@ import time
 import pytest
 
 from crisp_e2e import ROOT, engine_ready, serve, wait_ready
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 from test_smoke import wait_engine
 
 # the page shell (tools/build.py SHELL_FILES) and what the build reads beside it

@@ -14,7 +14,7 @@ import time
 from crisp_rooms import join_room, no_errors, open_room
 from test_reconnect import QUERY, timer_ms
 from test_smoke import wait_engine
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 WATCH = """
 () => {

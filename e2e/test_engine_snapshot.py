@@ -8,7 +8,7 @@ snapshot is taken there too, and other bytes are still refused."""
 
 from crisp_e2e import wait_ready
 from crisp_rooms import no_errors, phone, report
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 ENGINE_WAIT = 120_000
 SNAPSHOT = "**/py/snapshot-*.gz"

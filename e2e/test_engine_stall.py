@@ -12,7 +12,7 @@ import pytest
 
 from crisp_e2e import wait_ready
 from crisp_rooms import no_errors, open_room, phone, report
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 
 def blocked(new_phone, how):

@@ -11,7 +11,7 @@ import sys
 
 from crisp_rooms import join_room, no_errors, open_room
 from test_lobby_bot import play_round
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

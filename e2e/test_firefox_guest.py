@@ -18,7 +18,7 @@ import pytest
 
 from crisp_e2e import CHROMIUM, LAUNCH_ARGS, PHONE, wait_ready
 from firefox_phone import FirefoxPhone, can_run, chromium_in, private_net, serve_in
-from test_round import face_down, live, sel, shows
+from crisp_e2e import face_down, live, sel, shows
 from test_smoke import wait_engine
 
 DECK = ["2c", "7h", "9d", "Ah", "5h", "8s", "6d", "Jc", "9c", "8d"]

@@ -14,7 +14,7 @@ import json
 import time
 
 from crisp_rooms import join_room, no_errors, open_room
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 DEALT = "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Ad 2d 3d 4d 5d 6d 7d 8d 9d Td Ah 2h 3h 4h".split()
 DRAWS = "5h 6h 7h 8h 9h Th As 2s".split()

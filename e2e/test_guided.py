@@ -10,7 +10,7 @@ waits (R10.1) stay.
 """
 
 from crisp_e2e import engine_ready, wait_ready
-from test_round import T, sel
+from crisp_e2e import T, sel
 from test_solo import tap
 
 # One look at the tip and at what the player may tap.

@@ -21,7 +21,7 @@ import time
 
 from crisp_e2e import engine_ready, wait_ready
 from crisp_rooms import CUT, join_room, no_errors, open_room
-from test_round import CARD, WIRE_TAP, T, live, sel
+from crisp_e2e import CARD, WIRE_TAP, T, live, sel
 
 GONE_MS = 3000
 

@@ -28,7 +28,7 @@ from crisp_rooms import no_errors, phone, wait_away
 from test_handover import GONE_MS, play_turn, scores, three_at_the_table, wait_crown
 from test_late_friends import assert_public_only
 from test_network_change import SILENCE, SignalingCut
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 
 def seat_cards(page, seat):

@@ -32,7 +32,7 @@ import time
 
 from crisp_rooms import no_errors
 from test_handover import going_on, three_at_the_table
-from test_round import T, sel
+from crisp_e2e import T, sel
 
 # Records what the screen shows, each time it changes (however briefly), with its time.
 WATCH_SCREEN = """
@@ -86,7 +86,7 @@ ABSENT = ("connection", "host-gone", "host-unverified")
 PAUSED = ("The game is paused: nothing to tap until it goes on.",           # st_paused
           "La partida est\u00e1 en pausa: no hay nada que tocar hasta que siga.")
 
-# How many pongs the page has received (the wire tap, test_round.WIRE_TAP).
+# How many pongs the page has received (the wire tap, crisp_e2e.WIRE_TAP).
 PONGS = """() => (window.__crispWire || []).filter(t => t.includes('"pong"')).length"""
 
 # The game going on under its new host: no banner, Hana's seat away, the crown on a seat there.

@@ -25,7 +25,7 @@ import pytest
 from crisp_rooms import no_errors
 from test_engine_restart import engine_worker
 from test_reconnect import table_of_three, timer_ms
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 # Bea's page heard a welcome from the room at its next id (`-h1-`), and a view after it
 SEATED_THERE = """() => { const w = window.__crispWire || [];

@@ -9,7 +9,7 @@ import time
 
 from crisp_e2e import wait_ready
 from crisp_rooms import CUT, join_room, no_errors, open_room
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 # navigator.wakeLock stubbed: records each request and release; `__wake.drop()` does what the
 # browser does when the page is hidden (it lets the lock go).

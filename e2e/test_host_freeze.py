@@ -12,7 +12,7 @@ import time
 
 from crisp_rooms import no_errors
 from test_reconnect import table_of_three, timer_ms
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 FREEZE_S = 65          # longer than the 60 s draw timer
 

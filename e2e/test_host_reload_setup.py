@@ -9,7 +9,7 @@ import time
 from crisp_e2e import engine_ready, wait_ready
 from crisp_rooms import (SIGNATURE, join_room, no_errors, open_room, report, signature,
                          wait_signature)
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 # The wasm is held this long once both guests say the host is back and setting up: long
 # enough to see that they keep saying so (and show nothing else) while the engine starts.

@@ -8,7 +8,7 @@ import json
 import time
 
 from crisp_rooms import join_room, no_errors, open_room, signature, wait_signature
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 DECK = ["2c", "3s", "7h", "9d", "Td", "Ah", "5h", "4c", "8s", "6d", "Jc", "Qs"]
 XSS = "<img src=x onerror=alert(1)>"

@@ -8,7 +8,7 @@ import time
 
 from crisp_e2e import wait_ready
 from crisp_rooms import join_room, open_room, phone
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 FLOOD = """
 async ([room, peers, every]) => {

@@ -14,7 +14,7 @@ import time
 
 from crisp_e2e import wait_ready
 from crisp_rooms import join_room, open_room
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 DECK = ["2c", "3s", "9d", "Td", "5h", "4c"]   # 2 players: Ana 2c 9d 5h, Hana 3s Td 4c
 

@@ -10,7 +10,7 @@ import time
 
 from crisp_e2e import engine_ready, wait_ready
 from crisp_rooms import no_errors, open_room, phone, report
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 from ui.page.net.link import ATTEMPT_MS
 

@@ -7,7 +7,7 @@ import json
 
 from crisp_e2e import wait_ready
 from crisp_rooms import join_room, no_errors, open_room, phone, wait_away
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 
 def wire(page):

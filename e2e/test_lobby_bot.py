@@ -10,7 +10,7 @@ import time
 
 from crisp_core.bot_faces import first_name
 from crisp_e2e import engine_ready, wait_ready
-from test_round import T, join, live, phone_of, sel
+from crisp_e2e import T, join, live, phone_of, sel
 from test_solo import BOTS, RESULTS, STATE, check_faces, check_round, play_my_part
 
 # The hard bot added second; it keeps its name when the first is removed. Its first name: the

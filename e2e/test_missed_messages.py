@@ -11,7 +11,7 @@ import time
 from crisp_e2e import wait_ready
 from crisp_rooms import join_room, no_errors, open_room, phone, report
 from test_reconnect import QUERY
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 # While window.__crispDrop is true, the page's data channels lose every message both ways
 # (nothing closes; the channel's sequence goes on afterwards without them).

@@ -13,7 +13,7 @@ import json
 
 from crisp_rooms import no_errors, open_room, phone
 from crisp_e2e import wait_ready
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 from ui.worker.room import LOCAL, Room
 
 WIDE = "\ufdfd" * 20                      # the widest glyph there is, 20 times

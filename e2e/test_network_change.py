@@ -18,7 +18,7 @@ import time
 from crisp_rooms import join_room, no_errors, open_room, report, wait_away
 from tcp_proxy import TcpProxy
 from test_reconnect import DECK, QUERY
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 STALL_S = 10
 

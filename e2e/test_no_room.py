@@ -6,7 +6,7 @@ import json
 import time
 
 from crisp_e2e import wait_ready
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 
 # Whether the join form ever showed, and what the page said while it looked for the room.

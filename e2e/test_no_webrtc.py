@@ -8,7 +8,7 @@ the player reads why, which browser can play with friends, and that solo works:
 """
 
 from crisp_e2e import wait_ready
-from test_round import T, sel
+from crisp_e2e import T, sel
 
 NO_WEBRTC = """
 delete window.RTCPeerConnection;

@@ -5,7 +5,7 @@ The web app manifest makes the page installable (a name and icons)."""
 import time
 
 from crisp_e2e import engine_ready, wait_ready
-from test_round import T, sel
+from crisp_e2e import T, sel
 from test_smoke import wait_engine
 from test_solo import STATE, play_my_part
 

@@ -4,7 +4,7 @@ resume hosting it; never a join form, never a second seat with the host's name."
 
 from crisp_e2e import wait_ready
 from crisp_rooms import join_room, no_errors, open_room
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 
 def test_the_hosts_browser_opening_its_room_link_never_takes_a_second_seat(new_phone):

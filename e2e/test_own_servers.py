@@ -31,7 +31,7 @@ import pytest
 
 from crisp_e2e import ROOT, free_port, serve, served_build, stop, wait_ready
 from crisp_rooms import join_room, open_room
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 from turn_relay import PC_TAP, SELECTED_PAIRS, ensure_coturn, free_udp_port, stun_answers
 
 REALM = "crisp.test"

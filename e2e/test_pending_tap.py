@@ -7,7 +7,7 @@ come late): "your connection is slow" on her screen, "slow connection" at her se
 host's, until it is fast again."""
 
 from crisp_rooms import join_room, no_errors, open_room
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 HOLD_MS = 1500
 SLOW_MS = 400             # a pong this late: the link counts as slow (linkspeed.SLOW_ON_MS)

@@ -5,7 +5,7 @@ player who turns reactions off in the menu gets no picker, and the page remember
 import time
 
 from crisp_rooms import join_room, no_errors, open_room
-from test_round import DECK, T, live, sel
+from crisp_e2e import DECK, T, live, sel
 
 
 def test_a_guests_reaction_shows_on_every_screen_on_her_seat_and_goes(new_phone):

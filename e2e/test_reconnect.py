@@ -11,7 +11,7 @@ import time
 from crisp_rooms import (CUT, away, banner, join_room, no_errors, open_room, phone, report,
                          signature, wait_away, wait_signature)
 from crisp_e2e import engine_ready, wait_ready
-from test_round import T, face_down, live, sel, shows
+from crisp_e2e import T, face_down, live, sel, shows
 
 DECK = ["2c", "3s", "7h", "9d", "Td", "Ah", "5h", "4c", "8s",
         "6d", "Jc", "Qs", "Kd", "3h", "9c", "8d", "8c"]

@@ -3,7 +3,7 @@ localStorage), and a second page opening the same seat takes it over (docs/proto
 
 from crisp_e2e import wait_ready
 from crisp_rooms import open_room
-from test_round import T, live, sel, shows
+from crisp_e2e import T, live, sel, shows
 
 DECK = ["2c", "3s", "9d", "Td", "5h", "4c"]   # 2 players: Ana 2c 9d 5h, Hana 3s Td 4c
 

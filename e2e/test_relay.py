@@ -18,7 +18,7 @@ import pytest
 
 from crisp_e2e import served_build, wait_ready
 from crisp_rooms import join_room, open_room
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 from turn_relay import PC_TAP, SELECTED_PAIRS, free_udp_port
 from ui.page.net.link import ATTEMPT_MS, UNREACHABLE_MS
 

@@ -15,13 +15,10 @@ checked: no card of another seat, nor of the deck, that no rule showed that gues
 """
 
 import json
-import re
 
-from crisp_e2e import engine_ready, wait_ready
+from crisp_e2e import (CARD, DECK, WIRE_TAP, T, engine_ready, face_down, join, live,  # noqa: F401
+                       phone_of, sel, shows, wait_ready)
 
-DECK = ["2c", "3s", "7h", "9d", "Td", "Ah", "5h", "4c", "8s",
-        "6d", "Jc", "Qs", "Kd", "3h", "9c", "8d", "8c"]
-CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
 ALL_CARDS = {r + s for s in "cdhs" for r in "A23456789TJQK"}
 NEVER_DRAWN = ALL_CARDS - set(DECK)
 
@@ -30,60 +27,6 @@ HIDDEN = {
     "Ana": {"Ah", "8s", "3s", "Td", "4c"},              # Hana's center and right, Bea's hand
     "Bea": {"Ah", "8s", "2c", "6d", "5h", "3h"},        # Hana's, Ana's unseen cards
 }
-
-# Records every message a data channel hands to PeerJS, before any page code sees it.
-WIRE_TAP = """
-(() => {
-  window.__crispWire = [];
-  const add = RTCDataChannel.prototype.addEventListener;
-  RTCDataChannel.prototype.addEventListener = function (type, listener, options) {
-    if (type === "message") {
-      const inner = listener;
-      listener = function (event) {
-        window.__crispWire.push(typeof event.data === "string" ? event.data : "<binary>");
-        return inner.apply(this, arguments);
-      };
-    }
-    return add.call(this, type, listener, options);
-  };
-})();
-"""
-
-T = 30_000  # ms: generous waits for a loaded 2-core machine
-
-
-def sel(testid, extra=""):
-    return '[data-testid="%s"]%s' % (testid, extra)
-
-
-def live(page, testid, timeout=T):
-    """Wait until the control is enabled (the room offers it), then tap it."""
-    page.wait_for_selector(sel(testid, ":not([disabled])"), timeout=timeout)
-    page.click(sel(testid, ":not([disabled])"))
-
-
-def shows(page, testid, card, timeout=T):
-    page.wait_for_selector(sel(testid, '[data-card="%s"]' % card), timeout=timeout)
-
-
-def face_down(page, testid):
-    return page.get_attribute(sel(testid), "data-card") is None
-
-
-def phone_of(new_phone):
-    # Reduced motion: the pulsing "hot" buttons hold still, so taps need no forcing.
-    return new_phone(reduced_motion="reduce")
-
-
-def join(new_phone, link, name):
-    phone = phone_of(new_phone)
-    phone.context.add_init_script(WIRE_TAP)
-    page = phone.page
-    page.goto(link)
-    assert wait_ready(page) == "micropython"
-    page.fill(sel("player-name"), name)
-    live(page, "join-room")
-    return phone
 
 
 def test_a_round_with_friends_by_link(new_phone):

@@ -4,7 +4,7 @@ and then the table show from their top (window.scrollY == 0), not where the land
 """
 
 from crisp_e2e import engine_ready, wait_ready
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 SMALL = {"width": 360, "height": 640}
 TOP = "(s) => document.querySelector(s).getBoundingClientRect().top"

@@ -23,7 +23,7 @@ from net_table import (bad_since, log_counts, open_table, play_turn, scores, tap
                        whose_turn)
 from netem import Net, round_trips
 from test_relay import build_with_ice
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 SEATS = [("Hana", "4g"), ("Ana", "3g"), ("Bea", "4g"), ("Cleo", "lan")]
 # no Jack, Queen or King: every turn is a draw and a discard

@@ -22,7 +22,7 @@ import time
 
 from crisp_core.bot_faces import FACES, first_name
 from crisp_e2e import engine_ready, wait_ready
-from test_round import T, sel
+from crisp_e2e import T, sel
 
 RANKS = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 POSITIONS = ("left", "center", "right")

@@ -6,7 +6,7 @@ timings)."""
 
 from crisp_e2e import engine_ready, wait_ready
 from crisp_rooms import no_errors, phone, report
-from test_round import T, sel
+from crisp_e2e import T, sel
 
 # In the page: at the tap (a capturing listener, before the page's own), the wall clock, and
 # in the next animation frame (before it is painted) what the button says; then when the

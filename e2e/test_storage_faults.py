@@ -13,7 +13,7 @@ import time
 
 from crisp_rooms import join_room, no_errors, open_room
 from test_handover import finish_round
-from test_round import T, live, sel
+from crisp_e2e import T, live, sel
 
 BLOCK = """
 (() => {

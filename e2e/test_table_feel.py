@@ -16,7 +16,7 @@ guests (MicroPython) playing test_round's stacked round by taps.
 from crisp_e2e import wait_ready
 from crisp_rooms import join_room, open_room
 from test_screens import axe_violations
-from test_round import DECK, T, face_down, live, sel, shows
+from crisp_e2e import DECK, T, face_down, live, sel, shows
 
 # Web Audio and navigator.vibrate stubs that record what the page plays.
 SOUND_STUBS = """
