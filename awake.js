@@ -1,4 +1,4 @@
-// The Screen Wake Lock (issue 10): a phone whose screen locks mid-round takes its player away,
+// The Screen Wake Lock: a phone whose screen locks mid-round takes its player away,
 // and the host's page with it. ui/page/base_page.py says when it is wanted (`crisp.keepAwake(on)`: while
 // a round is played); this file holds it, asks again when the page is shown (the browser lets
 // it go when the page is hidden), and lets it go when it is no longer wanted. Where the

@@ -234,7 +234,7 @@ async function snapshotBytes(base) {
 
 // The inflated snapshot kept in Cache Storage (KEPT_CACHE: one entry, under the build's
 // snapshot URL), so that the next start skips the inflating: reading its ~31 MB back took ~35 ms
-// where inflating the gzip took ~150 ms (Chromium, a laptop; issue 22). Kept a few seconds
+// where inflating the gzip took ~150 ms (Chromium, a laptop). Kept a few seconds
 // after a start from the build's snapshot, and only when the origin's storage has KEPT_ROOM
 // times its size free (the service worker's caches and the saved rooms come first). Not a
 // "crisp-<build>" cache: sw.js prunes those. A kept copy Pyodide refuses is deleted and the

@@ -1,4 +1,4 @@
-// Crisp's one door to localStorage, guarded on the JavaScript side (issue 23, fault 2).
+// Crisp's one door to localStorage, guarded on the JavaScript side (docs/decisions.md "Faults the page survives").
 //
 // A browser may refuse storage: reading `localStorage` itself throws a SecurityError in some
 // private modes and embedded views, and setItem throws QuotaExceededError when the origin's

@@ -64,7 +64,7 @@ def _seats(value, what):
 
 
 def _committed(record):
-    """The round had one commitment, and only one (attacks 3 and 4 of issue 18): a record
+    """The round had one commitment, and only one (docs/decisions.md "One commitment a round, every seat's number used"): a record
     whose ``commitment`` is null is a round dealt with none (``uncommitted``: not checked);
     ``commitments``, when there, lists every commitment the page got for the round in that
     room, and more than one is a host that dealt the round again until it liked the deal."""
@@ -133,7 +133,7 @@ def _shape(record):
 
 
 def _contributions(record):
-    """Whose numbers the shuffle used (attack 2 of issue 18). A page that sent a contribution
+    """Whose numbers the shuffle used (docs/decisions.md "One commitment a round, every seat's number used"). A page that sent a contribution
     finds it used, or its own seat named as skipped (then its player is told); nobody is
     both. No contribution comes from the host's seat or a bot's (``host``, ``bots``: what the
     page knew when the commitment came): a host that adds a number of its own after seeing

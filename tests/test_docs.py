@@ -163,3 +163,21 @@ def test_every_test_id_of_the_screens_is_in_the_design():
     assert {"player-name", "card-<", "deck", "status"} <= ids
     missing = sorted(i for i in ids if "`" + i not in design)
     assert missing == [], "test ids missing from docs/design.md: %s" % missing
+
+
+TRACKER_TAG = re.compile(r"\b(?:issue|stop)s? #?\d", re.I)
+
+
+def test_product_code_says_its_reasons_not_a_trackers_numbers():
+    """A comment in the product says why in words; a decision that needs its history is in
+    docs/decisions.md. A number of a tracker outside the repository ("issue 20.4") tells a
+    newcomer nothing."""
+    tagged = []
+    for path in sources():
+        top = path.split(os.sep)[0]
+        if top in ("crisp_core", "ui", "tools") or (os.sep not in path and path.endswith(
+                (".js", ".py", ".html"))):
+            for number, line in enumerate(read(path).splitlines(), 1):
+                if TRACKER_TAG.search(line):
+                    tagged.append("%s:%d" % (path, number))
+    assert tagged == []

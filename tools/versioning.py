@@ -5,7 +5,7 @@ import json
 import os
 
 
-# Files whose names carry the build's id (issue 23, fault 1: one page runs one build): every
+# Files whose names carry the build's id (one page runs one build: docs/decisions.md): every
 # file of the page's chain that is not already named for its content (the vendor folders,
 # the content-hashed zips). index.html names boot-<id>.js, which names the rest of its build
 # (VERSIONED_REFS: each reference rewritten), so a page that loaded one build's index.html

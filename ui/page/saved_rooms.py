@@ -84,7 +84,7 @@ class SavedRooms:
     def settle(self, room_id, seated):
         """A page at room `room_id` that came from hosting (`leave_for`), once it knows:
         `seated` (its seat proof there succeeded): its old host room is forgotten, None;
-        else the old id, whose room it hosts again (issue 18 attack 1). None for any other
+        else the old id, whose room it hosts again (docs/decisions.md "A page that says it hosts the room proves it"). None for any other
         page."""
         old = self.storage.get(MOVED + room_id)
         if not isinstance(old, str) or not old:

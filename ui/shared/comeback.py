@@ -1,4 +1,4 @@
-"""The old host comes back (docs/protocol.md "The old host comes back"; issue 18 attack 1): is
+"""The old host comes back (docs/protocol.md "The old host comes back"; docs/decisions.md "A page that says it hosts the room proves it"): is
 the room that answers at this room's next id really this room, moved by a handover while the
 old host's page was away? Only if it proves it opened one of this room's sealed boxes: the
 successor opened it with two shares, and so has the box's `seal.opened_check`; the old host
@@ -56,7 +56,7 @@ def moved_host(saved, new_id, msg):
     (its `host`, `seal_checks`); `msg`: the `watching` (a dict) the peer at `new_id`
     answered with. Only a room that names another seat as host and proves it opened one of
     this room's boxes counts: a seated guest squatting the next id alone cannot, so the old
-    host never gives its room up to it (issue 18 attack 1)."""
+    host never gives its room up to it (docs/decisions.md "A page that says it hosts the room proves it")."""
     if not isinstance(saved, dict) or not isinstance(msg, dict):
         return None
     host = msg.get("host")
@@ -87,7 +87,7 @@ def _is_seat(x):
 
 def watching_proofs(room_id, succession, opened):
     """What a room's `watching` says of its succession: `next`, the marks of its real next
-    ids (a spectator takes a `moved` for one of those only, issue 18 attack 7) and, in a
+    ids (a spectator takes a `moved` for one of those only, docs/decisions.md "Spectator places and follow tokens") and, in a
     room a successor opened from the sealed box (`opened`: {"n", "check"}), its proof."""
     fields = {"next": [spectator_moves.id_mark(i) for i in spectator_moves.next_ids(room_id, succession)]}
     if opened is not None:

@@ -95,7 +95,7 @@ SPECTATORS_PER_PEER = 2       # spectator places one remote PeerJS id may hold
 
 
 def spectator_to_evict(spectators, peers, conn, limit):
-    """Which spectator place a new spectator `conn` takes (issue 18 attack 6: `watch` takes
+    """Which spectator place a new spectator `conn` takes (docs/decisions.md "Spectator places and follow tokens": `watch` takes
     a connection off the waiting list, so the door's per-peer cap no longer applied and one
     stranger held every place), or None for a free place or none to take. `spectators`:
     their conns, oldest first; `peers`: {conn: remote PeerJS id}; `limit`: the places

@@ -1,5 +1,5 @@
-"""Who hosts next when the host is gone, decided the same way on every page (issue 10, item 3;
-docs/protocol.md "Host handover"). Pure and MicroPython-compatible: every
+"""Who hosts next when the host is gone, decided the same way on every page (docs/protocol.md
+"Host handover"). Pure and MicroPython-compatible: every
 page runs it on what it last heard from the room, with nothing to tap or type.
 
 - `successor(players, host)`: the lowest seat of a human player, other than the old host,
@@ -259,7 +259,7 @@ def holder_plan(room_id, seat, players, host, sealed, new_id, secret):
     """The Handover of a holder that was away while its host went (a page that looks for
     the room instead of handing it over, `Link.behind`): its share may still open the
     sealed room at `new_id` for the successor, which waits SHARE_WAIT_MS for a second share
-    and deals the round again without one (issue 23, fault 4). The Handover when this page
+    and deals the round again without one (docs/decisions.md "Faults the page survives"). The Handover when this page
     holds a share for the first next id (epoch_after: a room already handed over goes on
     from its epoch) and names another seat the successor (role "guest",
     `resume`, its `new_id` is `new_id`), else None: a page whose old list names itself never

@@ -185,7 +185,7 @@ def engine_verdict(state, progress_at, now, stage=None):
 
     A download with no new bytes cannot be told from a stalled one (Pyodide's wasm request
     held by a slow network, or hung for ever: Pyodide only warns and its promise never
-    settles), and a request still pending may yet answer (issue 22 item 2: seen failed at
+    settles), and a request still pending may yet answer (seen failed at
     20 s, ready at 29 s). So after ENGINE_SLOW_MS without progress while downloading
     (ENGINE_BUSY_MS once all is downloaded: a long synchronous step such as the memory
     snapshot's restore on a slow phone holds the worker's signs of life back) the start is

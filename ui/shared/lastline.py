@@ -1,4 +1,4 @@
-"""The last move's one line at a crowded table (issue 20.14): which words it says.
+"""The last move's one line at a crowded table: which words it says.
 
 At 5 seats or more a phone's status bar has one line of about 250 px for the last move; the
 log's words for a swap, a Jack, a Queen or a King do not fit there with a long name, and the

@@ -1,5 +1,5 @@
-"""The room's state sealed for the players: the groundwork of the host handover (issue 10,
-item 3; docs/protocol.md "Host handover").
+"""The room's state sealed for the players: the groundwork of the host handover (docs/protocol.md
+"Host handover").
 
 While a game is played, the host can give every player the same sealed copy of the room
 (`seal_room`): its state (`Room.to_dict()`: hands, deck, tokens, bots) compressed and then
@@ -146,7 +146,7 @@ def parse_share(text):
 def opened_check(key):
     """What only the holder of the box's key has (64 hex, from the key: never the key): the
     old host keeps it per box in its save; the successor that opened the box with two shares
-    proves with it that it did (ui/handover.py `opened_mac`, issue 18 attack 1)."""
+    proves with it that it did (ui/handover.py `opened_mac`, docs/decisions.md "A page that says it hosts the room proves it")."""
     return binascii.hexlify(_mac(key, LABEL, "opened")).decode("ascii")
 
 

@@ -1,5 +1,5 @@
-"""The successor's side of a host handover, in its engine worker (issue 10, item 3;
-docs/protocol.md "Host handover"): gathers a second share of the sealed room from a holder
+"""The successor's side of a host handover, in its engine worker (docs/protocol.md "Host
+handover"): gathers a second share of the sealed room from a holder
 that the successor proved itself to, opens the room (`Room.from_handover`), or, when it
 cannot (no box, one person left, no second share in time), rebuilds it from what every page
 knows with the interrupted round dealt again (`Room.from_public`).
@@ -150,7 +150,7 @@ class Takeover:
                 self.how = "sealed"
                 room = Room.from_handover(state, self.seat, now, new_id=self.new_id,
                                           make_bot=self.make_bot, after_seal=self.after_seal)
-                # its proof that it opened the box (`watching` `opened`; issue 18 attack 1)
+                # its proof that it opened the box (`watching` `opened`; docs/decisions.md "A page that says it hosts the room proves it")
                 room.opened = {"n": self.plan.sealed["box"].get("n"), "check": check["opened"]}
                 return room
             if now < self.deadline:

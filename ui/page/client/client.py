@@ -247,7 +247,7 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
 
     def _clash(self, msg):
         """A room of another protocol version refused this page's message (`error`
-        `bad_version`, readable whatever its `v`: issue 23, fault 1): `version_clash` says
+        `bad_version`, readable whatever its `v`: docs/decisions.md "One page runs one build"): `version_clash` says
         whose page is newer ({"host": its version, "name": the host's name}), the screens say
         who must reload. True when `msg` was that."""
         version = msg.get("protocol", msg.get("v"))
@@ -344,7 +344,7 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         """True from a `welcome` until the view or lobby the room sends right after it (the
         seat's table; at most SETTLE_MS after the welcome, `now` ms): a guest page draws the
         two together. Drawn alone, the welcome showed the table of before it under no banner
-        (a host handover's new host's room: the old host shown there, issue 20.1)."""
+        (a host handover's new host's room: the old host shown there)."""
         return self.welcomed_at is not None and 0 <= now - self.welcomed_at < SETTLE_MS
 
     def allowed(self, kind):

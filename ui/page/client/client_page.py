@@ -85,7 +85,7 @@ class PageSide:
         """The page's handover shown: None, {"me": True[, "failed": True]}, {"name", "me"}.
         None with `now` (ms) ends a handover that went through: for NEW_HOST_MS from `now`
         every screen says who hosts now ("Ana is the new host", `new_host`: the crowned seat,
-        `me` on the new host's own page; issue 20.1: the handover banner went without it)."""
+        `me` on the new host's own page: the handover banner went without it)."""
         done = self.handover
         if handover is None and now is not None and isinstance(done, dict) \
                 and not done.get("failed"):

@@ -1,4 +1,4 @@
-"""Parts of the screen kept from one render to the next (issue 22.5): a part whose inputs are
+"""Parts of the screen kept from one render to the next: a part whose inputs are
 equal to the last render's is the very same node, which the patcher (ui/page/dom/vdom.py) skips
 whole (`old is new`), so a tap or a tick rebuilds and walks only what changed; and values a
 render hands to the next (`carried`), so that it redoes only what changed since.
@@ -9,7 +9,7 @@ The page's Screen (ui/page/screens/render.py) owns one `Memo` and hands it to ea
 
 
 class Memo:
-    """Subtrees kept from one render to the next (issue 22.5): a part of the screen whose
+    """Subtrees kept from one render to the next: a part of the screen whose
     inputs are equal to the last render's is the very same node, which the patcher skips
     whole (`old is new`), so a tap or a tick rebuilds and walks only what changed.
 

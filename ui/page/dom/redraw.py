@@ -1,4 +1,4 @@
-"""Whether the page's 250 ms tick must draw the screen again (issue 22.5).
+"""Whether the page's 250 ms tick must draw the screen again.
 
 Every message, tap and engine reply that changes the model draws the screen itself; the tick
 is there for what changes with time alone (a countdown, a note shown for a few seconds, a
@@ -63,7 +63,7 @@ def stamp(model, ui):
 def draws_at_once(model):
     """True when the message the page just read (the Client's `last_type`) is a `view`: a
     move every player waits to see, drawn in the task that read it (no wait for another
-    task, nor for a frame painted in between, issue 22.5). Anything else (a pong, a seal, a
+    task, nor for a frame painted in between). Anything else (a pong, a seal, a
     welcome) is drawn in a task of its own, once for a burst of them."""
     return getattr(model, "last_type", None) == "view"
 

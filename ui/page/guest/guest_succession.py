@@ -228,7 +228,7 @@ class Succession:
             return
         log("away while the host went: looking for the room at", new_id)
         # a holder of the sealed room offers its share on the look too: the successor waits
-        # for it before answering anyone (else it deals the round again, issue 23 fault 4)
+        # for it before answering anyone (else it deals the round again, docs/decisions.md "Faults the page survives")
         seat, host, secret, players = page.follow_source()
         offer = handover.holder_plan(page.room_id, seat, players, host, page.client.sealed,
                                      new_id, secret)

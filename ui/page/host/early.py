@@ -1,5 +1,5 @@
-"""What a host page answers its guests itself while its engine worker starts (issue 22 item 2;
-docs/protocol.md "Engine worker").
+"""What a host page answers its guests itself while its engine worker starts, so that they
+join without waiting for it (docs/protocol.md "Engine worker").
 
 The room lives in the engine worker, and what guests send before it runs waits there for it
 (engine-worker.js). Unanswered, a guest's page would take the host for gone: its pings get no
@@ -49,7 +49,7 @@ def answer(text, host_name, back=False, joined=False):
         t = msg.get("t")
         if not isinstance(t, (int, float)) or isinstance(t, bool):
             return []
-        # (setup to every ping: the guest's join form shows on it, issue 20.7's "no form
+        # (setup to every ping: the guest's join form shows on it: "no form
         # until the room answers"; a guest that has not joined waits for nothing)
         return [json.dumps({"type": "pong", "v": 1, "t": t})] + _setup(host_name, back)
     if kind in ("join", "watch"):

@@ -1,5 +1,5 @@
 """The host page's link to its engine worker (engine-worker.js: ui/worker/engine.py's Room on
-Pyodide), and what the page does when that worker dies (issue 23, fault 3): `EngineLink`
+Pyodide), and what the page does when that worker dies (docs/decisions.md "Faults the page survives"): `EngineLink`
 (requests, replies, the start's progress, the worker's death by ui/page/host/enginewatch.py) and
 `restart_room`. Runs on MicroPython (the page); needs a browser (`js`).
 """

@@ -1,4 +1,4 @@
-"""The host page's watch over its running engine worker (issue 23, fault 3): when is the
+"""The host page's watch over its running engine worker (docs/decisions.md "Faults the page survives"): when is the
 worker dead, and may it be started again?
 
 The engine worker (engine-worker.js: the room on Pyodide) answers every request in order,

@@ -53,7 +53,7 @@ class HostMoved:
         self.wake.cancel()
         self.engine.request({"op": "drop"})
         self.room_id = None             # pagehide saves nothing now; the save stays until
-        self.phase.to("forget")         # its seat proof there succeeds (issue 18 attack 1)
+        self.phase.to("forget")         # its seat proof there succeeds (docs/decisions.md "A page that says it hosts the room proves it")
         self.saves.leave_for(new_id, room_id)
         browser.storage_set("crisp.token." + new_id, token)
         browser.storage_set("crisp.name", name)

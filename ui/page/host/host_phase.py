@@ -111,7 +111,7 @@ def engine_shown(state, pct, waits, slow, in_room):
     Add a bot, a resumed room); `in_room`: the page has a room (its lobby works without the
     engine). While the player waits, every step is shown; in a room's lobby that waits for
     nothing a start going well shows nothing, but one that is slow or failed is said the same
-    way (a host sitting in the lobby is told before it taps Start, issue 22)."""
+    way (a host sitting in the lobby is told before it taps Start)."""
     if state == "ready":
         return None
     if state == "failed":

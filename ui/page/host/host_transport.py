@@ -102,7 +102,7 @@ class HostTransport:
 
     def send_remote(self, todo):
         """The room's messages for its guests (hostlife.sort_out's "remote"), sent before the
-        host's own screen reads its view: every guest's screen waits on them (issue 22.5)."""
+        host's own screen reads its view: every guest's screen waits on them."""
         if self.net is None:
             return
         for conn, text in todo["remote"]:

@@ -98,7 +98,7 @@ EN = {
     "own_room_elsewhere": "You host this room, and another tab of this browser has it open: go back to that tab.",
     "own_room_resume": "You host this room. No tab has it open now: resume hosting it here?",
     "resume_hosting": "Resume hosting",
-    # the network between phones (issue 21)
+    # the network between phones
     "no_webrtc_title": "This browser can\u2019t play with friends",
     "no_webrtc": "It can\u2019t connect phones to each other. Open the game in {browser} to "
                  "play with friends. Games against bots work here.",
@@ -241,7 +241,7 @@ ES = {
     "own_room_elsewhere": "Esta sala la has creado t\u00fa y otra pesta\u00f1a de este navegador la tiene abierta: vuelve a esa pesta\u00f1a.",
     "own_room_resume": "Esta sala la has creado t\u00fa. Ahora no la tiene abierta ninguna pesta\u00f1a: \u00bfseguir con ella aqu\u00ed?",
     "resume_hosting": "Seguir con la sala aqu\u00ed",
-    # the network between phones (issue 21)
+    # the network between phones
     "no_webrtc_title": "Este navegador no puede jugar con amigos",
     "no_webrtc": "No puede conectar los m\u00f3viles entre s\u00ed. Abre el juego en {browser} "
                  "para jugar con amigos. Aqu\u00ed s\u00ed puedes jugar contra bots.",

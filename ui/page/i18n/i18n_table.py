@@ -125,7 +125,7 @@ EN = {
     "seat_label": "{name}, {n} points",
     "lang_es": "Español",
     "lang_en": "English",
-    # issue 20: who the peek waits for; the results' one-line check of the deal
+    # who the peek waits for; the results' one-line check of the deal
     "st_peek_wait_who": "Waiting for {names}: {k}/{n} ready.",
     "names_more": "{names} and {n} more",
     "fair_ok_short": "Fair deal checked",

@@ -27,7 +27,7 @@ A guest never gives up while its page is open (docs/design.md "Persistence and r
   the table meanwhile: its players list may be old. While behind (from then until it hears
   the host, or for `gone_ms` + BEHIND_MS after it is back) it never takes the room over
   itself: it looks for the room at the next ids (docs/protocol.md "Back from away").
-- the network's fault is not the host's (issue 21): when the host answers our attempts
+- the network's fault is not the host's: when the host answers our attempts
   through the signaling server (`answered`) but no data channel opens (ICE failed:
   `blocked`, or nothing open for UNREACHABLE_MS since the first such attempt began), the
   player is told "unreachable" (this network cannot reach the host's phone), not that the
@@ -55,7 +55,7 @@ UNREACHABLE_MS = 15000        # the host answers, and no channel opened for this
 BEAT_MS = 1000                # the host's page sends every guest a `beat` this often, all at once
 SILENT_MS = 5000              # a page never seated here, and nothing at the room id has answered
                               # for this long: said as "no_room" (a wrong or ended link), while
-                              # the page keeps trying (issue 20.7)
+                              # the page keeps trying
 
 
 def backoff(failures, ladder=RETRY_MS):

@@ -26,7 +26,7 @@ class LinkSignal:
         within BEAT_STALE_MS of the host's last word), else its last word (`host_heard`).
         Each guest's own last word from the host is its own pong, answered at its own moment
         (pings are each guest's, 3 s apart): counted from those, the guests' countdowns were
-        1-2 s apart (issue 20.1). Only this page's own clock is read (times it took itself
+        1-2 s apart. Only this page's own clock is read (times it took itself
         with `now`): phones whose clocks differ still agree."""
         if self.beat_at is not None and self.host_heard - self.beat_at <= BEAT_STALE_MS:
             return self.beat_at
@@ -80,7 +80,7 @@ class LinkSignal:
     def own_fault(self):
         """True while this page's own link is down (`online` False), or was down since it
         last heard the host: its lost channel is its own network's fault ("reconnecting"),
-        not the host's phone (issue 20.1: back online, the dead channel was blamed on the
+        not the host's phone (back online, the dead channel was blamed on the
         host until the page reconnected)."""
         return not self.online or self.was_offline
 
@@ -108,5 +108,5 @@ class LinkSignal:
         if self.online and (self.missing or self.failures >= GONE_AFTER):
             return "host_gone"
         # its own link down, or back from being away itself and the host not heard since:
-        # this phone is reconnecting (issue 20.1), not the host silent
+        # this phone is reconnecting, not the host silent
         return lost_channel_status(self.seated, not self.own_fault())

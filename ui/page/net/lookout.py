@@ -95,13 +95,13 @@ class Looker:
 
 class Probe:
     """A resumed host room's check that it was not handed over while its page was away
-    (issue 10: "if the old host comes back, it rejoins as a player in its own seat"): a
+    ("if the old host comes back, it rejoins as a player in its own seat"): a
     Looker at the room's next id (handover.room_id_after, from the saved room's
     succession secret; ValueError without one). A room there whose `watching` names another
     seat as host and proves it opened one of this room's sealed boxes (comeback.moved_host,
     against the save's `seal_checks`, or its designate's `standby_check`) is this room moved: `on_moved(new_id, token, name)`
     with this seat's token there (handover.next_token). Nothing there, or a room that does
-    not prove itself (a seated guest squatting the next id, issue 18 attack 1): the probe
+    not prove itself (a seated guest squatting the next id, docs/decisions.md "A page that says it hosts the room proves it"): the probe
     stops and the page goes on hosting."""
 
     def __init__(self, room_id, saved, on_moved):

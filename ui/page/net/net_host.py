@@ -46,7 +46,7 @@ class HostNet(_Registration):
         self.asked_at = 0
         self.closed = False
         self.incapable = False    # no WebRTC here: no Peer, no retry (`incapable`)
-        self.friends = FriendNote()   # a guest whose connection never opened (issue 21)
+        self.friends = FriendNote()   # a guest whose connection never opened
         self.watch = Timer(self._check)
         self._new_peer()
 

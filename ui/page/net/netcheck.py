@@ -1,4 +1,4 @@
-"""What a page can tell the player about the network between phones (issue 21). Pure: no
+"""What a page can tell the player about the network between phones. Pure: no
 `js`, no clock (every call takes `now`, ms); MicroPython-compatible.
 
 - Playing with friends needs WebRTC data channels (RTCPeerConnection, RTCDataChannel).
@@ -9,7 +9,7 @@
   the signaling server, then never opened: ICE failed, a network that blocks phones from
   reaching each other) says so for FRIEND_NOTE_MS (`friend_note`).
 - A seated guest whose data channel to the host is lost tells whose fault it is
-  (`lost_channel_status`, issue 20.1): its own network when its own link is down, else the
+  (`lost_channel_status`): its own network when its own link is down, else the
   host's phone (the game paused, the countdown to the handover running).
 """
 

@@ -1,7 +1,7 @@
 """The browser's WebRTC, as the pages need to know it (browser only, through `js`): whether
 this browser has data channels at all (boot.js `crisp.webrtc`), how a connection attempt
 stands (boot.js `crisp.channelState`), and what the screens say about it (`describe`,
-`report`, `incapable`; the decisions are ui/page/net/netcheck.py's and ui/page/net/link.py's). Issue 21.
+`report`, `incapable`; the decisions are ui/page/net/netcheck.py's and ui/page/net/link.py's).
 """
 
 import js

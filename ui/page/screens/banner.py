@@ -92,7 +92,7 @@ COMING_BACK_QUIET = ("connecting", "reconnecting", "looking", "host_paused")
 PHASES = {"no_webrtc": "no_webrtc", "engine": "engine", "version_clash": "version_clash",
           "restarting": "restarting", "handing_over": "handover",
           "hosting": "network"}        # (a friend whose connection never opens, or none)
-SIGNALS = {"unreachable": "network",   # the network's fault, not the host's (issue 21)
+SIGNALS = {"unreachable": "network",   # the network's fault, not the host's
            "lost": "host_gone", "no_room": "no_room", "host_unverified": "host_unverified",
            "bad_link": "no_room", "setting_up": "setting_up"}
 for _said in ("silent", "connecting", "reconnecting", "host_gone", "host_paused", "looking"):
@@ -181,7 +181,7 @@ def setup_banner(model, ctx, ui):
 
 
 def version_banner(model, ctx, ui):
-    """The host's page runs another version of the game (issue 23, fault 1): whose page must
+    """The host's page runs another version of the game (docs/decisions.md "One page runs one build"): whose page must
     reload, with the way to it when it is this one."""
     clash = read(model, "version_clash")
     newer = isinstance(clash.get("host"), int) and clash["host"] > PROTOCOL

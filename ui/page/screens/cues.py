@@ -78,7 +78,7 @@ def flights(events):
     return out
 
 
-DEAL_MS = 1800           # a whole deal, 8 seats' 24 cards included: under 2 s (issue 20)
+DEAL_MS = 1800           # a whole deal, 8 seats' 24 cards included: under 2 s
 DEAL_FLIGHT_MS = 320     # one dealt card's flight
 DEAL_GAP_MS = 150        # between two dealt cards at a small table (fewer cards, same pace)
 

@@ -1,5 +1,5 @@
 """Bots' faces on this page: shown where the browser draws colour emoji, left out where it has
-no colour-emoji font (issue 20: a bot read "▯ Lucía", an empty box for its face).
+no colour-emoji font (a bot read "▯ Lucía", an empty box for its face).
 
 boot.js draws one face (the fox) on a small canvas at the page's start and puts what it saw
 on `<html data-faces="colour|none">`; the page reads it once (`mode`, ui/page/screens/render.py) into

@@ -59,7 +59,7 @@ def typed_name(ui):
 def submit(ui, arg):
     """The landing's or the join screen's button (`arg`: "play_solo" | "join" | else create
     a room), with the name typed. Without a name nothing is sent: the player is asked for it
-    where they look (issue 20: greyed buttons did nothing, the hint off screen):
+    where they look (greyed buttons did nothing, the hint off screen):
     ui["name_ask"] makes the hint beside the field an alert (widgets.name_input), and the
     intent ("focus", "player-name") has the page bring that field into view and focus it
     (render.Screen)."""

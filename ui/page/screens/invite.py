@@ -36,7 +36,7 @@ def invite_box(model, ui, ctx, hint=None):
     is_host = bool(read(model, "is_host", False))
     if is_host and read(model, "status") in ("connecting", "reconnecting"):
         # offline (the banner says nobody new can join): no link or code that cannot work
-        # now (issue 20.11); they come back with the connection
+        # now; they come back with the connection
         return h("section", {"class": "card-box share", "data-testid": "invite-offline"},
                  h("h2", None, ctx.t("invite")),
                  h("p", {"class": "hint"}, ctx.t("conn_host_offline")))

@@ -27,7 +27,7 @@ def join_tree(model, ui, ctx):
     if watch_screens.room_full(model):
         return watch_screens.room_full_tree(model, ui, ctx)   # watch, and play when there is room
     if not room_answered(model):
-        # no form until the room answers (issue 20.7): a name typed into a link that leads
+        # no form until the room answers: a name typed into a link that leads
         # nowhere was a join into nothing; the room's first answer brings the form
         return h("main", {"class": "panel join"},
                  h("div", {"class": "hero"},

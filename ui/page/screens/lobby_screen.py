@@ -36,7 +36,7 @@ def lobby_tree(model, ui, ctx):
                  start, h("section", {"class": "card-box"}, players_head, players_list),
                  options_box, tally_box, link_box)
     bots, start = host_controls(ui, count, ctx)
-    # the host: the players and Start right under them, on the first screen (issue 20.14),
+    # the host: the players and Start right under them, on the first screen,
     # then the invitation, the options and the tally
     return h("main", {"class": "panel lobby"},
              watch_screens.make_room_box(model, ctx),    # friends waiting for a seat
@@ -125,7 +125,7 @@ def host_controls(ui, count, ctx):
                     ui.get("bot_level", "easy"), ("field", "bot_level"), ctx.t("level")),
              button(ctx, "add-bot", ctx.t("add_bot"),
                     ("local", "add_bot") if count < MAX_PLAYERS else None, "btn"))
-    # (in the flow under the players, tappable or not: it covers nothing, issue 20.11)
+    # (in the flow under the players, tappable or not: it covers nothing)
     start = h("div", {"class": "start" + ("" if can_start else " idle")},
               button(ctx, "start-game", ctx.t("start_game"),
                      ("intent", "start", {}) if can_start else None, "btn primary big"),

@@ -1,4 +1,4 @@
-"""What the screens say about the network between phones (issue 21): a browser without
+"""What the screens say about the network between phones: a browser without
 WebRTC (`no_webrtc_note`, the landing's `friends_box`), a network that cannot reach the
 host's phone, and, on the host, a friend who could not connect (`network_banner`). Pure
 (ui/page/dom/vdom.py trees), like ui/page/screens/screens.py, which places them.

@@ -52,7 +52,7 @@ def picker(ui, ctx, live=True):
     """The seated player's reactions: a button that opens the choices, one button each
     (`react-<index>`: sends it and closes); None when this page turned reactions off. Not
     `live` (the game paused: the host silent or a handover under way, nobody to hear it):
-    the button shows, disabled, and the choices are closed (issue 20.1: nothing a player can
+    the button shows, disabled, and the choices are closed (nothing a player can
     tap that does nothing)."""
     if ui.get("reactions", True) is False:
         return None

@@ -63,7 +63,7 @@ def who(r, ctx):
 
 
 def you_badge(r, me, ctx):
-    """The "you" mark on this player's own row (issue 20.9), or None (also when its name is
+    """The "you" mark on this player's own row, or None (also when its name is
     itself "you": `says_you`)."""
     if r["seat"] != me or says_you(r["name"]):        # ("You": no "You YOU")
         return None
@@ -115,7 +115,7 @@ def fair_tree(fair, info, ctx):
                   ("intent", "save_record", {"round": fair.get("round")}), "btn small")
     me_skipped = info["me"] in (fair.get("skipped") or [])
     if fair.get("ok"):
-        # one line that says it held; a tap opens how it was checked (issue 20.9)
+        # one line that says it held; a tap opens how it was checked
         return h("details", {"class": "fair ok", "data-testid": "round-verified"},
                  h("summary", {"data-testid": "fair-details"},
                    icon("check", "fair-mark"), " ", ctx.t("fair_ok_short"),
@@ -164,7 +164,7 @@ def end_tree(model, info, ui, ctx, tip=None):
     parts = [sheet_bar(info, is_open, ctx), tip]
     parts.append(h("div", {"class": "sheet-body", "id": "sheet-body", "hidden": not is_open},
                    sheet_body(model, info, ranked, table, ctx)))
-    # what comes next stays in reach at the sheet's foot, however long its body (issue 20.9)
+    # what comes next stays in reach at the sheet's foot, however long its body
     parts.append(h("div", {"class": "sheet-foot"}, end_buttons(info, ctx)))
     return h("section", {"class": "end sheet" + ("" if is_open else " down"),
                          "data-testid": "end-sheet", "aria-labelledby": "sheet-title"}, parts)

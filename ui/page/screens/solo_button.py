@@ -1,6 +1,5 @@
-"""The landing's buttons that start a game on the engine and answer their own tap (issue 22
-item 3, issue 20 item 5): Play solo, and the guided first round's Play
-(ui/page/screens/guided_screens.py). From the tap on, the button itself says in player words that the
+"""The landing's buttons that start a game on the engine and answer their own tap: Play solo,
+and the guided first round's Play (ui/page/screens/guided_screens.py). From the tap on, the button itself says in player words that the
 game is being got ready ("Shuffling the deck… 42 %", a bar filling it), until the table
 follows the moment the engine runs; never a technical word. `solo_state` decides,
 `progress_button` draws (`solo_button`: Play solo's). Pure: runs on MicroPython (the page)

@@ -8,7 +8,7 @@ from ui.page.screens.viewmodel import SECOND, card_text, seat_name, secs
 
 
 def waiting_names(names, ctx):
-    """Who the table waits for (issue 20.2): up to two names, then how many more
+    """Who the table waits for: up to two names, then how many more
     ("Ana, Bea and 3 more"); `names` are already isolated for the page."""
     if len(names) <= 2:
         return ", ".join(names)
@@ -18,7 +18,7 @@ def waiting_names(names, ctx):
 def status_text(info, players, ctx):
     """The one line telling whose turn it is and what is expected of this player. While the
     game is paused (`info["paused"]`: the host silent, or a handover under way) nothing is
-    expected of anyone and nothing can be tapped: the line says so (issue 20.1: "tap one of
+    expected of anyone and nothing can be tapped: the line says so ("tap one of
     your cards" above disabled cards), until the round is over."""
     phase = info["phase"]
     me = info["me"]

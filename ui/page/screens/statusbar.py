@@ -47,7 +47,7 @@ def status_lines(moved, notice, reveal):
     Queen's notice, a reveal), the last move gives its line to it (the note tells that move,
     or the one before it; the log below has every move), and the Queen's notice and a reveal
     share one note: lines and a box less, so that the hand's buttons stay above a phone's
-    fold (issue 20: at a crowded table first; a tester's 4-seat solo game put crisp at
+    fold (at a crowded table first; a tester's 4-seat solo game put crisp at
     622-670 px under a Queen's note and the same move told twice)."""
     if notice and reveal:
         return None, None, notice
@@ -120,7 +120,7 @@ def says_node(info, moved, title):
 # How many characters of a name the announcement shows (its <bdi> is 9em wide, 7em at a
 # crowded table): a longer name is cut here, at a letter, so the line reads "Maximiliano\u2026
 # called CRISP!" with one space; the page's own ellipsis cut after a space and left the box's
-# spare width beside it (issue 20.14). The whole name is in the announcement's title.
+# spare width beside it. The whole name is in the announcement's title.
 ANNOUNCE_NAME = 12
 ANNOUNCE_NAME_CROWDED = 10
 
@@ -173,7 +173,7 @@ def announce_node(ui, info, ctx):
         text = ctx.t("ann_" + ("your_last_turn" if kind == "last_turn" else kind))
     else:
         return None
-    # (a long name is cut in the line: the whole words are its title, issue 20.4)
+    # (a long name is cut in the line: the whole words are its title)
     whole = (whole_text or text) + (" " + sub if sub else "")
     return h("div", {"class": "announce " + kind, "data-testid": "announce",
                      "data-kind": kind, "title": whole.replace("\u2068", "").replace("\u2069", "")},
@@ -208,7 +208,7 @@ def reveal_button(ctx, cls="btn"):
 def reveal_note(shown, ctx, with_button, notice=None):
     """The reveal's note (`shown`: reveal_shown's lines), None when nothing is shown: one line
     saying which card, beside the status, never over the actions, so the crisp button stays
-    in reach (issue 11.2); its Hide button `with_button` (else it is in the actions' row);
+    in reach; its Hide button `with_button` (else it is in the actions' row);
     `notice`: the Queen's notice, said first in the same note (a crowded table)."""
     if not shown:
         return None

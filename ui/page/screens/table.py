@@ -23,9 +23,9 @@ from ui.page.screens.widgets import (button, card_button, card_name, card_node, 
 
 
 def icon_badge(cls, label, testid=None):
-    """A badge drawn as an icon (a name stays readable beside it, issue 11.5): the SVG icon
+    """A badge drawn as an icon (a name stays readable beside it): the SVG icon
     `cls` (ui/page/screens/icons.py), its word `label` its accessible name and its tooltip."""
-    # a tap (focus) shows its word beside it on a phone, where no tooltip shows (issue 20.12)
+    # a tap (focus) shows its word beside it on a phone, where no tooltip shows
     a = {"class": "badge icon " + cls, "title": label, "role": "img", "aria-label": label,
          "tabindex": "0"}
     if testid:
@@ -114,7 +114,7 @@ def head_key(ctx, row, info):
 def opponent_head(ctx, row, info):
     """Another seat's head: its name, badges and score."""
     return h("div", {"class": "seat-head"},
-             # an away seat says so in words (issue 20.12); a seat that is there needs no
+             # an away seat says so in words; a seat that is there needs no
              # mark, and its name gets the room
              name_node(row["name"]),
              h("span", {"class": "badges"}, seat_badges(row, info, ctx)),
@@ -134,7 +134,7 @@ def opponent_hand(ctx, row, holding):
 
 def kept_opponent(ctx, row, info):
     """opponent_node, kept from the last render while its seat's row (and its quick
-    reaction) is the same (issue 22.5: a tap changes one seat or two; the others are neither
+    reaction) is the same (a tap changes one seat or two; the others are neither
     rebuilt nor walked); a seat that changed keeps its head or its hand while that part's
     inputs are the same (the turn moving on changes a seat's class alone)."""
     held = info["held"]
@@ -187,7 +187,7 @@ def table_tree(model, ui, ctx):
     centre = kept_centre(info, ctx)
     # The announcement of a call, this seat's turn, the end of a round (ui/page/screens/cues.py):
     # a line of the status bar, in the page's flow, so that it never covers the instruction,
-    # the hand or a button (issue 20.3); its live region is always there, so that it is heard
+    # the hand or a button; its live region is always there, so that it is heard
     # a Jack's or Queen's reveal: its words in the status bar, its Hide button in the actions'
     # row beside crisp (a row of the status bar pushed crisp off a crowded phone's screen)
     # the guided round's tip: at the reveal it sits in the results sheet, which would cover it

@@ -210,7 +210,7 @@ def name_input(ui, ctx):
     once beside the field the page has just focused."""
     ask = bool(ui.get("name_ask")) and not has_name(ui)
     return h("label", {"class": "field"},
-             # how long a name may be, said before it is typed (issue 20.4)
+             # how long a name may be, said before it is typed
              h("span", None, ctx.t("your_name"), " ",
                h("small", {"class": "name-max", "data-testid": "name-max"},
                  ctx.t("name_max", n=NAME_MAX))),
