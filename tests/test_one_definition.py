@@ -68,3 +68,26 @@ def test_each_shared_check_is_defined_in_its_home_and_the_copies_only_go():
     gone = sorted("%s in %s" % key for key, count in allowed.items()
                   if extra.get(key, 0) < count)
     assert gone == [], "fewer copies now: lower or take out of COPIES: %s" % gone
+
+
+def test_every_message_of_the_product_is_built_by_the_wire():
+    """One encoder: a message (a dict with a "type") is made by ui/shared/wire.py's `message`
+    (its "v") and turned into text by `encode`, never written out with its own "v" nor
+    given one afterwards, anywhere in ui/ but wire.py itself."""
+    sizes = load_sizes()
+    wrong = []
+    for path in sizes.product_files(ROOT):
+        if not path.startswith("ui/") or path == "ui/shared/wire.py":
+            continue
+        tree = ast.parse(open(os.path.join(ROOT, path), encoding="utf-8").read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Dict):
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+                if {"type", "v"} <= keys:
+                    wrong.append("%s:%d" % (path, node.lineno))
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Subscript) and \
+                            isinstance(target.slice, ast.Constant) and target.slice.value == "v":
+                        wrong.append("%s:%d" % (path, node.lineno))
+    assert wrong == []

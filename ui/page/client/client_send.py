@@ -9,7 +9,7 @@ import json
 
 from ui.page.client import taps
 from ui.shared import proof
-from ui.shared.wire import VERSION, is_hex, same
+from ui.shared.wire import is_hex, message, same
 
 
 class SendSide:
@@ -18,8 +18,11 @@ class SendSide:
     progress, what the host's proof must match)."""
 
     def _send(self, msg):
-        msg["v"] = VERSION
-        self.send(json.dumps(msg))
+        fields = dict(msg)
+        # json.dumps, not wire.encode: what a player typed goes out ASCII-escaped, so a lone
+        # surrogate in a name reaches the room as the escape it refuses (bad_name), never as
+        # text that cannot be encoded
+        self.send(json.dumps(message(fields.pop("type"), **fields)))
 
     def connected(self):
         """A new data connection to the room: nothing from it is trusted until it proves

@@ -5,14 +5,12 @@ there, become the host in place, give this seat's share only to a proven success
 a room that moved while this page was away, and follow a watched room to its new id. Held by
 GuestPage (ui/page/guest/guest_page.py) as `succession`; the phase and its data are
 ui/page/guest/guest_phase.py's, the succession rules ui/shared/handover.py's."""
-import json
-
 from ui.page import browser
 from ui.page.guest import guest_phase
 from ui.page.browser import log
 from ui.page.host.host_page import HostPage
 from ui.page.net.lookout import Looker, give_share, offer_share
-from ui.shared import door, follow, handover, spectator_moves
+from ui.shared import door, follow, handover, spectator_moves, wire
 
 FOLLOW_LOOK_MS = 8000     # a look for the room of a page back from away (Looker)
 FOLLOW_EVERY_MS = 4000    # a seated page back from away looks for its room this often
@@ -131,8 +129,8 @@ class Succession:
                 and client.screen != "gone" and text is not None:
             new_id = spectator_moves.check_moved(text, client.follow, page.room_id, client.next_ids)
         if new_id is None:
-            answer(json.dumps({"type": "error", "v": 1, "code": "bad_message",
-                               "text": "this page takes no messages here"}))
+            answer(wire.encode(wire.message("error", code="bad_message",
+                                            text="this page takes no messages here")))
             close()
             return
         close()

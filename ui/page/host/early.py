@@ -22,7 +22,7 @@ import json
 from ui.shared.cleanname import clean_name
 from ui.shared.gate import MAX_WAITING
 from ui.shared.limits import NAME_MAX
-from ui.shared.wire import BadMessage
+from ui.shared.wire import BadMessage, encode, message
 
 SETUP = "setup"
 
@@ -51,7 +51,7 @@ def answer(text, host_name, back=False, joined=False):
             return []
         # (setup to every ping: the guest's join form shows on it: "no form
         # until the room answers"; a guest that has not joined waits for nothing)
-        return [json.dumps({"type": "pong", "v": 1, "t": t})] + _setup(host_name, back)
+        return [encode(message("pong", t=t))] + _setup(host_name, back)
     if kind in ("join", "watch"):
         return _setup(host_name, back)
     return []
@@ -72,8 +72,7 @@ def answered(text):
 
 
 def _setup(host_name, back):
-    return [json.dumps({"type": SETUP, "v": 1, "host": str(host_name or ""),
-                        "back": bool(back)})]
+    return [encode(message(SETUP, host=str(host_name or ""), back=bool(back)))]
 
 
 def arriving(text):

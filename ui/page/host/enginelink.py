@@ -12,7 +12,7 @@ from pyscript.ffi import create_proxy
 from ui.page.screens import screens
 from ui.page.browser import _str, log
 from ui.page.host.enginewatch import EngineWatch
-from ui.shared import hostlife
+from ui.shared import hostlife, wire
 
 CLOSE_AFTER_MS = 1000     # a restart closes the guests' connections this long after its note
 
@@ -162,7 +162,7 @@ def restart_room(page, save):
     # the room's clock holds from when the worker stopped answering: no turn loses the time
     page.clock_.hold(since if isinstance(since, int) and since <= now else now)
     if page.net is not None:
-        note = json.dumps({"type": "restarting", "v": 1})
+        note = wire.encode(wire.message("restarting"))
         cids = list(page.net.conns)
         for cid in cids:
             page.net.send(cid, note)

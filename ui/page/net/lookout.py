@@ -1,7 +1,6 @@
 """The look-out (MicroPython, main thread): is a room at this PeerJS id, and whose page hosts
 it? Looker looks once at one id; Probe is a resumed host room's look at its next id (was it
 handed over while this page was away?). Both send nothing but `watch`."""
-import json
 
 from ui.page.browser import log, now, random_hex
 from ui.page.net.net_guest import GuestNet
@@ -16,8 +15,8 @@ def offer_share(plan, seat, net):
     seat's share on `net`, the connection to the new id (it goes only once the successor
     proved itself: `give_share`)."""
     nonce = plan.challenge(random_hex(16))
-    net.send(json.dumps({"type": "share_offer", "v": 1, "seat": seat,
-                         "n": (plan.sealed.get("box") or {}).get("n"), "nonce": nonce}))
+    net.send(wire.encode(wire.message("share_offer", seat=seat, nonce=nonce,
+                                      n=(plan.sealed.get("box") or {}).get("n"))))
 
 
 def give_share(plan, msg, net):
@@ -63,7 +62,7 @@ class Looker:
             return
         if self.offer is not None:
             offer_share(self.offer, self.offer.seat, self.net)
-        self.net.send(json.dumps({"type": "watch", "v": 1}))
+        self.net.send(wire.encode(wire.message("watch")))
 
     def text(self, text):
         if self.done or text is None:
