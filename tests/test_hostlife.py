@@ -126,8 +126,8 @@ def test_outputs_are_sorted_for_the_page():
            ["c1", '{"type":"kicked"}', "kicked"]]
     todo = sort_out(out, "local")
     assert todo["local"] == ['{"type":"lobby"}']
-    assert todo["remote"] == [("c1", '{"v":1,"type":"kicked"}'), ("c2", '{"type":"pong"}'),
-                              ("c1", '{"type":"kicked"}')]
+    assert todo["remote"] == [("c1", '{"v":1,"type":"kicked"}', "kicked"),
+                              ("c2", '{"type":"pong"}', "pong"), ("c1", '{"type":"kicked"}', "kicked")]
     assert todo["close"] == ["c1"]
     assert todo["changed"] is True
 

@@ -53,7 +53,7 @@ def tap_passes():
         ask(op="open", conn=conn, peer="peer-" + conn, now=now[0])
         ask(op="receive", conn=conn, text=msg("join", name=names[i]), now=now[0])
     reply, out = ask(op="receive", conn="local", text=msg("start"), now=now[0])
-    for conn, text in out["remote"]:
+    for conn, text, _ in out["remote"]:
         m = json.loads(text)
         if m["type"] == "commit":
             ask(op="receive", conn=conn, text=msg("contribute", round=m["round"],
@@ -61,7 +61,7 @@ def tap_passes():
     views = {}
 
     def track(out):
-        for conn, text in out["remote"]:
+        for conn, text, _ in out["remote"]:
             m = json.loads(text)
             if m["type"] == "view":
                 views[conn] = m
@@ -100,7 +100,7 @@ def tap_passes():
         reply, out = ask(op="receive", conn="a", text=tap, now=now[0])
     finally:
         json.dumps, json.loads = real
-    kinds = sorted(json.loads(t)["type"] for _, t in out["remote"])
+    kinds = sorted(json.loads(t)["type"] for _, t, _ in out["remote"])
     return {"dumps": counts["dumps"], "loads": counts["loads"], "remote": kinds,
             "local": len(out["local"])}
 

@@ -207,7 +207,8 @@ def sort_out(out, local):
     """Sort the room's outputs for the page. `out`: [(conn, text, kind)], the engine's reply
     (`kind`: the message's type, as the room made it). Returns a dict:
       local    texts for the host's own screen (conn == `local`), in order
-      remote   [(conn, text)] to send over the data connections, in order
+      remote   [(conn, text, kind)] to send over the data connections, in order (`kind`
+               kept: the page acts on a `welcome` without reading its text)
       close    conns to close after their message was sent (they were `kicked`)
       changed  True when the room changed and should be saved (anything but pongs/errors)"""
     result = {"local": [], "remote": [], "close": [], "changed": False}
@@ -217,7 +218,7 @@ def sort_out(out, local):
         if conn == local:
             result["local"].append(text)
         else:
-            result["remote"].append((conn, text))
+            result["remote"].append((conn, text, kind))
             if kind == "kicked" and conn not in result["close"]:
                 result["close"].append(conn)
         if kind not in UNSAVED_KINDS:

@@ -4,7 +4,7 @@ again with backoff, and telling a takeover's spectators where the room went. A p
 HostPage (ui/page/host/host_page.py), which holds `net`, `engine`, `client`, `room_id`."""
 from ui.page.host import early
 from ui.page.browser import log, now, random_hex, set_query
-from ui.page.net.link import backoff, beat_due, welcomes
+from ui.page.net.link import backoff, beat_due
 from ui.page.net.net_host import HostNet
 from ui.page.host.textlimit import TextLimit
 from ui.page.net.webrtc import incapable
@@ -102,12 +102,13 @@ class HostTransport:
 
     def send_remote(self, todo):
         """The room's messages for its guests (hostlife.sort_out's "remote"), sent before the
-        host's own screen reads its view: every guest's screen waits on them."""
+        host's own screen reads its view: every guest's screen waits on them. A connection
+        the room sent its `welcome` is a seated guest's from then on, and gets the beats."""
         if self.net is None:
             return
-        for conn, text in todo["remote"]:
+        for conn, text, kind in todo["remote"]:
             self.net.send(conn, text)
-            if conn not in self.seated and welcomes(text):
+            if kind == "welcome" and conn not in self.seated:
                 self.seated.append(conn)
 
     def deliver(self, todo, dropped):

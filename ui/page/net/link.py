@@ -72,13 +72,6 @@ def beat_due(last_at, now):
     return last_at is None or now - last_at >= BEAT_MS or now < last_at
 
 
-def welcomes(text):
-    """True when a text the room sends a connection is its `welcome` (the room's compact
-    JSON starts with its type: ui/shared/wire.py `encode`): from then on that connection is
-    a seated guest's, and gets the host page's beats."""
-    return isinstance(text, str) and text.startswith('{"type":"welcome"')
-
-
 def steady(status):
     """The signal of a page with no host to watch (the host's own screen, a page taking the
     room over): `status`, nothing paused, nothing lost (see `Link.signal`)."""
