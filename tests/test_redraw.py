@@ -18,7 +18,8 @@ from test_render_model import FakeClient, lobby_model, paused, show, table_model
 
 CPYTHON_ONLY = ("test_no_screen_reads_what_the_stamp_leaves_out",
                 "test_a_beat_changes_nothing_shown_and_a_silent_host_does",
-                "test_the_tick_draws_a_screen_only_when_it_would_change")
+                "test_the_tick_draws_a_screen_only_when_it_would_change",
+                "test_the_sealed_room_and_standby_after_a_move_change_nothing_shown")
 
 
 def wake(model, ui=None, now=0, elapsed=0):
@@ -233,6 +234,24 @@ def test_a_beat_changes_nothing_shown_and_a_silent_host_does():
     client.set_link({"status": "host_paused", "paused_since": 1200, "gone_at": 16200,
                      "lost": False, "behind": False})
     assert redraw.stamp(client, ui) != before
+
+
+def test_the_sealed_room_and_standby_after_a_move_change_nothing_shown():
+    # the room sends each seat its sealed box after every move: a guest drew its whole
+    # table again for it (and its tick once more), as long as for the move's view itself
+    from test_client import msg, seated, view_msg
+    client, _ = seated()
+    client.receive(view_msg(1), 100)
+    ui = new_ui()
+    before = redraw.stamp(client, ui)
+    client.receive(msg("sealed", box={"n": 3, "iv": "00", "ct": "11"}, share="s3", host=0,
+                       keys={}), 1100)
+    assert client.last_type == "sealed" and client.sealed["box"]["n"] == 3
+    assert redraw.quiet("sealed") and redraw.stamp(client, ui) == before
+    client.receive(msg("standby", seat=1, tokens={"0": "cd" * 16}), 1200)
+    assert client.standby is not None and redraw.quiet("standby")
+    assert redraw.stamp(client, ui) == before
+    assert not redraw.quiet("view") and not redraw.quiet("lobby")
 
 
 def test_the_tick_draws_a_screen_only_when_it_would_change(monkeypatch):

@@ -14,10 +14,11 @@ render: Screen.land.)
 Pyodide and CPython (tests).
 """
 
-# The Client's attributes no screen reads: they change with every message (a beat, a pong)
+# The Client's attributes no screen reads: they change with every message (a beat, a pong;
+# the sealed room and the standby tokens a host handover keeps, which come after every move)
 # while nothing shown does. tests/test_redraw.py checks that no screen module reads them.
 UNSHOWN = ("last_heard", "last_type", "latency", "synced_at", "rtts", "rtt", "pong_t",
-           "pongs_from")
+           "pongs_from", "sealed", "standby")
 
 _PLAIN = (bool, int, float, str)
 SHORT = 16          # a tuple this long or shorter is stamped by its items
@@ -69,10 +70,12 @@ def draws_at_once(model):
 
 
 # The host's messages that say only that it is there (its beat, each second; the answer to
-# this page's ping): what they change (the link's status, the pause) is in the stamp. Never a
-# message that changes a container in place (a reaction replaces an entry of the same dict:
-# the stamp does not see it).
-QUIET = ("beat", "pong")
+# this page's ping) or that a handover keeps unshown (the sealed room, sent after every move,
+# and the standby tokens: a guest drew its whole table once more for each, about as long as
+# for the move's view): what they change that shows (the link's status, the pause) is in the
+# stamp. Never a message that changes a container in place (a reaction replaces an entry of
+# the same dict: the stamp does not see it).
+QUIET = ("beat", "pong", "sealed", "standby")
 
 
 def quiet(kind):
