@@ -3,9 +3,8 @@ invitation form to type into, no live "Join the room", no red "connection lost" 
 form and "Connection lost: reconnecting..." for about a second). Every screen element it ever
 draws from the reload on is recorded by a MutationObserver (however briefly it shows)."""
 
-from crisp_e2e import wait_ready
+from crisp_e2e import T, sel, wait_ready
 from crisp_rooms import join_room, no_errors, open_room
-from test_round import T, sel
 
 SEEN = """
 window.__seen = [];
