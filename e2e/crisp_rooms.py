@@ -33,7 +33,7 @@ CUT = """
 # is live, and whether a seat shows as away; and the status line.
 SIGNATURE = """
 () => {
-  const skip = new Set(["turn-timer", "event-log", "connection", "error"]);
+  const skip = new Set(["turn-timer", "event-log", "connection", "error", "nudge"]);
   const out = [];
   for (const e of document.querySelectorAll("#app [data-testid]")) {
     const id = e.dataset.testid;

@@ -209,7 +209,7 @@ def test_a_reloaded_host_resumes_the_room_and_every_guest_comes_back(new_phone, 
     # The host stays away 9 s, long enough that a running draw timer would show it (the
     # paused banner is said at once now, issue 20.1: no "reconnecting" first to wait out).
     time.sleep(max(0, t0 + 9 - time.monotonic()))
-    assert "waiting" in banner(bp)
+    assert "waiting" in banner(bp).lower()
     # it comes back through the landing, which offers the saved game
     hp = host.context.new_page()
     hp.on("pageerror", lambda e: host.errors.append(str(e)))

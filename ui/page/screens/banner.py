@@ -88,7 +88,7 @@ PAIRS = {("hosting", "connecting"): "host_offline", ("hosting", "reconnecting"):
          ("table", "silent"): "host_silent"}
 # A page taking its seat back (a reload: off the signaling server until its Peer opens) says
 # so on its own screen, not as a lost connection; a gone host or no room is still said
-COMING_BACK_QUIET = ("connecting", "reconnecting", "looking", "host_paused")
+COMING_BACK_QUIET = ("connecting", "reconnecting", "host_paused")
 PHASES = {"no_webrtc": "no_webrtc", "engine": "engine", "version_clash": "version_clash",
           "restarting": "restarting", "handing_over": "handover",
           "hosting": "network"}        # (a friend whose connection never opens, or none)
