@@ -31,11 +31,17 @@ def test_a_turn_cue_waits_for_the_start_delay_and_the_draw_it_opens():
     assert b.take(log, 1, view(1, allowed=DRAW), 2400)[1] is None      # once
 
 
-def test_a_turn_with_no_delay_is_cued_at_once_and_a_last_turn_says_so():
+def turn_begun(seat):
+    """A Backlog that saw a deal at 0 ms and then `seat`'s turn start: (backlog, log)."""
     b = away.Backlog()
     log = [{"type": "deal"}]
-    b.take(log, 2, view(None, "peek"), 0)
-    log.append({"type": "play", "turn": 2})
+    b.take(log, seat, view(None, "peek"), 0)
+    log.append({"type": "play", "turn": seat})
+    return b, log
+
+
+def test_a_turn_with_no_delay_is_cued_at_once_and_a_last_turn_says_so():
+    b, log = turn_begun(2)
     assert b.take(log, 2, view(2, allowed=DRAW), 10)[1]["kind"] == "your_turn"
     assert cues.turn_cue(view(2, "last_turns", DRAW, last_turns_left=1), 2)["kind"] \
         == "last_turn"
@@ -114,10 +120,7 @@ def test_a_replayed_log_goes_on_from_what_was_seen():
 
 
 def test_a_turn_that_waits_is_nudged_once():
-    b = away.Backlog()
-    log = [{"type": "deal"}]
-    b.take(log, 1, view(None, "peek"), 0)
-    log.append({"type": "play", "turn": 1})
+    b, log = turn_begun(1)
     assert b.take(log, 1, view(1, allowed=DRAW), 1000)[1]["kind"] == "your_turn"
     assert b.wake() == 1000 + away.NUDGE_MS
     for t in range(1000, 1000 + away.NUDGE_MS, 250):
