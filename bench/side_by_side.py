@@ -664,20 +664,22 @@ def mpy_cross():
     return find_mpy_cross()
 
 
-def build_tree(src, out, mpy=None):
+def build_tree(src, out, mpy=None, extra=()):
     """tools/build.py --test of the tree at `src` into `out` (a test build: its pages take
-    ?prof=1, the Python spans of the trace). `mpy`: the mpy-cross to compile the page with
-    ($MPY_CROSS): a git ref's worktree has no .venv of its own, and built without one its
-    page ships sources, slower to start than this tree's bytecode (an unfair race)."""
+    ?prof=1, the Python spans of the trace), with build.py's `extra` arguments (e.g.
+    ("--ice", path)). `mpy`: the mpy-cross to compile the page with ($MPY_CROSS): a git
+    ref's worktree has no .venv of its own, and built without one its page ships sources,
+    slower to start than this tree's bytecode (an unfair race)."""
     env = dict(os.environ, MPY_CROSS=mpy) if mpy else None
-    subprocess.run([sys.executable, os.path.join(src, "tools", "build.py"), "--test", "--out",
-                    out], cwd=src, check=True, stdout=subprocess.DEVNULL, env=env)
+    subprocess.run([sys.executable, os.path.join(src, "tools", "build.py"), "--test", *extra,
+                    "--out", out], cwd=src, check=True, stdout=subprocess.DEVNULL, env=env)
 
 
 @contextlib.contextmanager
-def built(ref):
+def built(ref, extra=()):
     """A build of git ref `ref` (a detached worktree of it, with this checkout's
-    node_modules) and of the working tree, in a temporary folder: -> (tree's, ref's)."""
+    node_modules) and of the working tree, in a temporary folder, each with build.py's
+    `extra` arguments: -> (tree's, ref's)."""
     tmp = tempfile.mkdtemp(prefix="crisp-bench-")
     src = os.path.join(tmp, "src")
     try:
@@ -685,8 +687,8 @@ def built(ref):
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.symlink(os.path.join(ROOT, "node_modules"), os.path.join(src, "node_modules"))
         mine, theirs = os.path.join(tmp, "this-tree"), os.path.join(tmp, ref.replace("/", "-"))
-        build_tree(ROOT, mine)
-        build_tree(src, theirs, mpy_cross())
+        build_tree(ROOT, mine, extra=extra)
+        build_tree(src, theirs, mpy_cross(), extra)
         yield mine, theirs
     finally:
         subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", src],

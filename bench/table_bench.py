@@ -45,7 +45,6 @@ import random
 import shutil
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -59,8 +58,8 @@ from crisp_e2e import LAUNCH_ARGS, PHONE, READY_PROBE, serve  # noqa: E402
 from net_profiles import PROFILES  # noqa: E402
 from net_table import (bad_since, log_counts, open_table, scores, tap_before,  # noqa: E402
                        whose_turn)
-from netem import Net  # noqa: E402
-from side_by_side import LOG_WATCH, WORKER_SPANS, mpy_cross, pct  # noqa: E402
+from netem import Net, round_trips  # noqa: E402
+from side_by_side import LOG_WATCH, WORKER_SPANS, built, pct  # noqa: E402
 from crisp_e2e import sel  # noqa: E402
 from turn_relay import coturn, ensure_coturn  # noqa: E402
 
@@ -394,7 +393,7 @@ def measure_four(run, browser, net, site, rounds, draw_rounds):
                 next_round(run, seats)
             play_round(run, seats, draw_timer=r < draw_rounds, callers=("Ana",))
         cpu.take(run, seats, "1x host")
-        rtts = [p["rtt"] for p in seats[0].page.evaluate(ROUND_TRIPS_JS)]
+        rtts = [p["rtt"] for p in round_trips(seats[0].page)]
         run.add("round trips at the host (getStats)", sorted(round(x or 0) for x in rtts))
         net.set("Cleo", "stall", first_ms=5000)
         seats[3].link.base = "lan"
@@ -429,35 +428,15 @@ def measure_eight(run, browser, net, site, rounds):
                 c.close()
 
 
-from netem import ROUND_TRIPS as ROUND_TRIPS_JS  # noqa: E402
-
-
-def build(src, out, ice, mpy=None):
-    env = dict(os.environ, MPY_CROSS=mpy) if mpy else None
-    subprocess.run([sys.executable, os.path.join(src, "tools", "build.py"), "--test", "--ice",
-                    ice, "--out", out], cwd=src, check=True, stdout=subprocess.DEVNULL, env=env)
-
-
 @contextlib.contextmanager
 def builds(ref, relay):
     """(this tree's dist, ref's dist), relay-only test builds naming `relay`."""
-    tmp = tempfile.mkdtemp(prefix="crisp-table-")
-    src = os.path.join(tmp, "src")
-    ice = os.path.join(tmp, "ice.json")
-    with open(ice, "w") as f:
-        json.dump(relay.ice("relay"), f)
-    try:
-        subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", src, ref],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.symlink(os.path.join(ROOT, "node_modules"), os.path.join(src, "node_modules"))
-        mine, theirs = os.path.join(tmp, "this-tree", "dist"), os.path.join(tmp, "ref", "dist")
-        build(ROOT, mine, ice)
-        build(src, theirs, ice, mpy_cross())
-        yield mine, theirs
-    finally:
-        subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", src],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        shutil.rmtree(tmp, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="crisp-table-") as tmp:
+        ice = os.path.join(tmp, "ice.json")
+        with open(ice, "w") as f:
+            json.dump(relay.ice("relay"), f)
+        with built(ref, ("--ice", ice)) as dists:
+            yield dists
 
 
 def summary(values):

@@ -33,6 +33,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from net_profiles import Direction, profile  # noqa: E402
 from tcp_proxy import stop_child  # noqa: E402
+from turn_relay import SELECTED_PAIRS  # noqa: E402
 
 HOST = "127.0.0.1"
 
@@ -309,34 +310,10 @@ def page_init(link):
     return PAGE_INIT % link.udp
 
 
-# Every connected RTCPeerConnection's selected candidate pair: its candidate types and its
-# round trip (ms, getStats' currentRoundTripTime; null until a check measured one).
-ROUND_TRIPS = """
-async () => {
-  const out = [];
-  for (const pc of window.__crispPCs || []) {
-    if (pc.connectionState !== "connected") continue;
-    const stats = await pc.getStats();
-    const byId = {};
-    stats.forEach((s) => { byId[s.id] = s; });
-    let pair = null;
-    stats.forEach((s) => {
-      if (s.type === "transport" && s.selectedCandidatePairId) pair = byId[s.selectedCandidatePairId];
-    });
-    if (!pair) continue;
-    out.push({local: byId[pair.localCandidateId].candidateType,
-              remote: byId[pair.remoteCandidateId].candidateType,
-              rtt: typeof pair.currentRoundTripTime === "number"
-                ? pair.currentRoundTripTime * 1000 : null});
-  }
-  return out;
-}
-"""
-
-
 def round_trips(page):
-    """[{local, remote, rtt (ms or None)}] of the page's connected RTCPeerConnections."""
-    return page.evaluate(ROUND_TRIPS)
+    """[{local, remote, address, rtt (ms or None)}] of the page's connected RTCPeerConnections
+    that have a selected candidate pair (turn_relay.SELECTED_PAIRS, which says how it is found)."""
+    return [p for p in page.evaluate(SELECTED_PAIRS) if p["local"] is not None]
 
 
 if __name__ == "__main__":

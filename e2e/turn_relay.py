@@ -8,7 +8,8 @@ loopback with a config this module writes, and what the pages' RTCPeerConnection
                           (not root), with the reason
     PC_TAP                init script: every RTCPeerConnection the page makes, in
                           window.__crispPCs
-    SELECTED_PAIRS        JS: the selected candidate pair ({local, remote} candidate types)
+    SELECTED_PAIRS        JS: the selected candidate pair ({local, remote} candidate types,
+                          the local address, rtt: getStats' round trip in ms or null)
                           of every connected RTCPeerConnection of the page, from getStats()
 
 Chromium gathers loopback candidates only with --allow-loopback-in-peer-connection
@@ -164,8 +165,10 @@ async () => {
     });
     out.push(pair ? {local: byId[pair.localCandidateId].candidateType,
                      remote: byId[pair.remoteCandidateId].candidateType,
-                     address: byId[pair.localCandidateId].address}
-                  : {local: null, remote: null});
+                     address: byId[pair.localCandidateId].address,
+                     rtt: typeof pair.currentRoundTripTime === "number"
+                       ? pair.currentRoundTripTime * 1000 : null}
+                  : {local: null, remote: null, rtt: null});
   }
   return out;
 }
