@@ -26,10 +26,12 @@ import socket
 import struct
 import subprocess
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
-from crisp_e2e import ROOT, free_port, serve, served_build, stop, wait_ready
+from crisp_e2e import ROOT, free_port, serve, stop
 from crisp_rooms import join_room, open_room
 from crisp_e2e import T, live, sel
 from turn_relay import PC_TAP, SELECTED_PAIRS, ensure_coturn, free_udp_port, stun_answers
@@ -193,25 +195,19 @@ def allocate(port, username, password):
 
 
 def mint(port_of_site, origin=None, fetch_site=None):
-    """GET /peerjs/turn from here as a browser would send it: (status, headers, json)."""
-    conn = socket.create_connection(("127.0.0.1", port_of_site), timeout=5)
-    lines = ["GET /peerjs/turn HTTP/1.1", "Host: 127.0.0.1:%d" % port_of_site,
-             "Connection: close"]
+    """GET /peerjs/turn from here as a browser would send it, with that Origin and
+    Sec-Fetch-Site (none by default, as a same-origin fetch): (status, headers lower-cased
+    as one text, body bytes)."""
+    req = urllib.request.Request("http://127.0.0.1:%d/peerjs/turn" % port_of_site)
     if origin:
-        lines.append("Origin: " + origin)
+        req.add_header("Origin", origin)
     if fetch_site:
-        lines.append("Sec-Fetch-Site: " + fetch_site)
-    conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-    data = b""
-    while True:
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    conn.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    status = int(head.split()[1])
-    return status, head.decode("latin-1").lower(), body
+        req.add_header("Sec-Fetch-Site", fetch_site)
+    try:
+        with urllib.request.urlopen(req, timeout=5) as res:
+            return res.status, str(res.headers).lower(), res.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, str(refused.headers).lower(), refused.read()
 
 
 def test_coturn_refuses_an_expired_credential_and_takes_a_minted_one(turn_site):
