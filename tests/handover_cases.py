@@ -1,5 +1,6 @@
-"""The successor rule's cases (ui/shared/handover.py), plain functions that run on CPython
-(tests/test_handover.py imports them) and on MicroPython (the guests' interpreter)."""
+"""The successor rule's cases (ui/shared/successor.py, through ui/shared/handover.py), plain
+functions that run on CPython (tests/test_handover.py imports them) and on MicroPython (the
+guests' interpreter)."""
 
 import json
 

@@ -268,11 +268,12 @@ def summary(client, renders):
 
 def run_micropython(source):
     """Run `source` on MicroPython with the modules client.py imports (ui/shared/proof.py,
-    handover.py, limits.py, wire.py, reactions.py, crisp_core/checks.py and actions.py;
+    handover.py, successor.py, limits.py, wire.py, reactions.py, crisp_core/checks.py and actions.py;
     ui/page/client/fairplay.py, client_page.py, client_reactions.py, client_reveals.py,
     client_send.py, client_view.py, client_handover.py, presence.py, watchers.py, taps.py;
     ui/shared/linkspeed.py)."""
-    names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/spectator_moves",
+    names = ("ui/shared/proof", "ui/shared/handover", "ui/shared/successor",
+             "ui/shared/spectator_moves",
              "ui/shared/limits", "ui/shared/wire",
              "ui/shared/reactions", "crisp_core/checks", "crisp_core/actions",
              "ui/page/client/fairplay", "ui/page/client/client_page", "ui/page/client/client_reactions",

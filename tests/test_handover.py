@@ -140,6 +140,7 @@ def test_the_successor_rule_runs_on_micropython(tmp_path):
     from test_render_micropython import ROOT, run_tests_on_micropython
     files = {"/tests/handover_cases.py": os.path.join(ROOT, "tests", "handover_cases.py"),
              "/ui/shared/handover.py": os.path.join(ROOT, "ui", "shared", "handover.py"),
+             "/ui/shared/successor.py": os.path.join(ROOT, "ui", "shared", "successor.py"),
              "/ui/shared/follow.py": os.path.join(ROOT, "ui", "shared", "follow.py"),
              "/ui/shared/spectator_moves.py": os.path.join(ROOT, "ui", "shared", "spectator_moves.py"),
              "/ui/shared/proof.py": os.path.join(ROOT, "ui", "shared", "proof.py")}

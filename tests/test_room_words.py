@@ -144,18 +144,3 @@ def test_the_paused_banner_says_who_takes_over_at_zero():
     m.players = [dict(p, connected=p["seat"] == 0) for p in m.players]    # nobody to host
     said = text_of(find(show(m, lang="en", now=10000)[0], "connection"))
     assert said == i18n.t("en", "conn_host_silent", name="Ana", s=15)
-
-
-def test_the_screens_name_the_same_next_host_as_the_handover_does():
-    from ui.page.screens.room_words import next_host
-    from ui.shared.handover import successor
-    cases = [[], [{"seat": 0, "connected": True}],
-             [{"seat": 0, "connected": True}, {"seat": 1, "connected": True, "bot": "easy"},
-              {"seat": 2, "connected": True}, {"seat": 3, "connected": True}],
-             [{"seat": 0}, {"seat": 1, "connected": False}, {"seat": 2}],
-             [{"seat": 0, "connected": True}, {"seat": True, "connected": True},
-              {"seat": 9, "connected": True}, "junk", {"seat": 5, "connected": 1}],
-             [{"seat": 3, "connected": True}, {"seat": 1, "connected": True}]]
-    for players in cases:
-        for host in (0, 1, 3, None):
-            assert next_host(players, host) == successor(players, host), (players, host)

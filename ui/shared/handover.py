@@ -27,42 +27,9 @@ import hmac
 
 from crisp_core.checks import is_hex, same
 from ui.shared import wire
+from ui.shared.successor import _is_seat, can_continue, humans, successor  # noqa: F401 (theirs)
 
 MAX_EPOCH = 99
-
-
-def _is_seat(x):
-    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
-
-
-def humans(players, host):
-    """The seats of the human players other than `host` that were connected, in seat order.
-    `players`: the room's players list ([{seat, name, connected, bot}]); anything malformed
-    is skipped."""
-    seats = []
-    for p in players or []:
-        if not isinstance(p, dict):
-            continue
-        seat = p.get("seat")
-        if not _is_seat(seat) or seat == host or p.get("bot") or p.get("connected") is not True:
-            continue
-        if seat not in seats:
-            seats.append(seat)
-    seats.sort()
-    return seats
-
-
-def successor(players, host=0):
-    """The seat that hosts next: the lowest connected human seat other than `host`, or None
-    when there is none (nobody left to host: the game ends)."""
-    seats = humans(players, host)
-    return seats[0] if seats else None
-
-
-def can_continue(players, host=0):
-    """True when the round in play can go on where it stopped after the handover (at least
-    two human players remain to open the sealed room); False: it is dealt again."""
-    return len(humans(players, host)) >= 2
 
 
 SECRET_HEX = 32       # the room's succession secret: 16 random bytes, as hex

@@ -6,23 +6,12 @@ screens.py); runs on MicroPython, Pyodide and CPython (tests).
 """
 
 from ui.page.screens.viewmodel import pause_of, player_list, read, seat_name
+from ui.shared.successor import successor
 
 # The host's own words for a silent or gone host: each has a "<key>_named" twin with {name}
 # (ui/page/i18n/i18n_connection.py); the plain one is said only when no name is known.
 NAMED = ("conn_host_paused", "conn_host_paused_lobby", "conn_host_gone", "host_gone_title",
          "redealt")
-
-
-def next_host(players, host):
-    """The seat that would host next if `host` went now, as every page names it: the lowest
-    connected person's seat other than `host` (the rule of ui/shared/handover.py
-    `successor`, which the screens do not import: it reads the wire; a test holds the two
-    to the same answers), or None. `players`: the players list [{seat, connected, bot}]."""
-    seats = [p.get("seat") for p in players or [] if isinstance(p, dict)
-             and p.get("seat") != host and not p.get("bot")
-             and p.get("connected") is True and isinstance(p.get("seat"), int)
-             and not isinstance(p.get("seat"), bool) and p.get("seat") >= 0]
-    return min(seats) if seats else None
 
 
 def host_seat_of(model):
@@ -136,13 +125,13 @@ def remove_tap(ui, op, arg, model):
 def leave_question(model, ctx, in_room):
     """The menu's question before the host's page leaves, saying what will happen: in the
     lobby the room closes for everyone (its page is the room); at the table the game goes
-    on at the seat that hosts next (`next_host`, as every page names
+    on at the seat that hosts next (`successor`, the handover's own rule, as every page names
     it: "Eva hosts it from now on"), or, with nobody to host, it ends for everyone. None for
     any other page (its own question)."""
     if in_room != "host" or read(model, "screen") != "table":
         return None
     players = read(model, "players", []) or []
-    nxt = next_host(players, read(model, "host_seat", 0))
+    nxt = successor(players, read(model, "host_seat", 0))
     if nxt is None:
         return ctx.t("leave_ask_host_end")
     return ctx.t("leave_ask_host_next", name=seat_name(player_list(model), nxt, ctx))
@@ -151,10 +140,10 @@ def leave_question(model, ctx, in_room):
 def silent_words(model, ctx, seat, name, left):
     """The paused table's banner while the host (`seat`, called `name`) is silent, `left`
     seconds before it counts as gone: and what comes then, the seat that takes over as
-    every page names it (`next_host`: "then Bob takes over", "then you take over"
+    every page names it (`successor`: "then Bob takes over", "then you take over"
     on its own page); with nobody to take over, the plain countdown."""
     players = read(model, "players", []) or []
-    nxt = next_host(players, seat)
+    nxt = successor(players, seat)
     if nxt is None:
         return ctx.t("conn_host_silent", name=name, s=left)
     if nxt == read(model, "seat"):
