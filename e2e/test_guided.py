@@ -64,8 +64,16 @@ const overTip = () => {
 requestAnimationFrame(overTip);
 """
 
-EVERY_STEP = ("peek", "wait", "draw", "swap", "crisp", "jack", "queen", "queen_own",
+EVERY_STEP = ("peek", "wait", "draw", "swap", "crisp", "missed", "jack", "queen", "queen_own",
               "queen_target", "king", "extra_draw", "called", "reveal")
+
+# The crisp button's seconds and the tip, while the player's window is open
+WINDOW = """() => {
+  const left = document.querySelector('[data-testid="crisp"] .crisp-left');
+  const guide = document.querySelector('[data-testid="guide"]');
+  return {left: left ? left.textContent : null, step: guide && guide.getAttribute('data-step'),
+          text: guide ? guide.textContent : null};
+}"""
 
 
 def start_guided(phone):
@@ -105,6 +113,8 @@ def follow(page, look, swapped):
         return tap(page, "card-1-left")
     if step == "crisp" and len(swapped) == 3:       # low cards only: call (R6.1)
         return tap(page, "crisp", timeout=1000)
+    if step == "crisp":                             # the window waits: "Play on", no call
+        return tap(page, "guide-read", timeout=1000)
     return False
 
 
@@ -115,9 +125,17 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
     page = start_guided(phone)
     page.wait_for_selector(sel("guide"), timeout=T)
     swapped = []
+    windows = []
     for _ in range(3000):
         look = page.evaluate(LOOK)
         step = look["step"]
+        if step == "crisp" and not windows:
+            # the first window waits for its tip (R10.1's 3 s would be gone while reading)
+            # and its tip says the stake before the first call
+            windows.append(page.evaluate(WINDOW))
+            assert "5" in windows[0]["text"], windows
+            seconds = int("".join(c for c in windows[0]["left"] or "0" if c.isdigit()))
+            assert seconds > 10, windows
         if step == "reveal":
             assert look["in_sheet"], look          # the results sheet would cover it
         elif step is not None:

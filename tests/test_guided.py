@@ -158,7 +158,8 @@ def find(node, testid):
         attrs = getattr(node, "attrs", None) or getattr(node, "props", None) or {}
     if isinstance(attrs, dict) and attrs.get("data-testid") == testid:
         return node
-    kids = node.get("children") if isinstance(node, dict) else getattr(node, "children", None)
+    kids = (node.get("children") or node.get("kids")) if isinstance(node, dict) \
+        else getattr(node, "children", None)
     for kid in kids or []:
         found = find(kid, testid)
         if found is not None:
@@ -231,3 +232,89 @@ def test_the_stacked_deal_is_the_first_rounds_only_and_a_save_keeps_that():
         now=0)
     join_and_start(plain)
     assert plain.room.game.stack == deal.deck()
+
+
+def guided_net(guided_room=True):
+    """The guided round's room (`guided_room`: as the landing's offer makes it) up to the
+    first crisp window of the player's, who followed the tips: (net, ui)."""
+    net = Net(deck=deal.deck(), make_bot=bot_maker(3, 0.05), host="Sol")
+    net.room.guided = guided_room
+    net.host.join("Sol")
+    for msg in [{"type": "add_bot", "level": guided.SOLO["level"]}] * guided.SOLO["bots"]:
+        net.host.host(msg)
+    net.host.host({"type": "start"})
+    ui = {"queen": None, "swapped": []}
+    for _ in range(500):
+        if guided.step(net.host.view, ui) == "crisp":
+            return net, ui
+        if not follow_the_tips(net, ui, []):
+            net.later(100)
+    raise AssertionError("no crisp window")
+
+
+def test_a_guided_window_waits_for_its_tip_and_play_on_ends_it():
+    net, ui = guided_net()
+    net.later(20000)                       # far past R10.1's 3 s: still open, nobody began
+    view = net.host.view
+    assert "crisp" in allowed(view) and view["turn"] == 1
+    assert view["crisp_window"]["left"] > 5000
+    assert not [e for e in net.room.game.journal if e[0] > net.clock - 20000]
+    net.host.host({"type": "guide_read"})   # "play on": the player will not call
+    assert net.host.error is None
+    assert "crisp" not in allowed(net.host.view) and net.room.game.window is None
+    net.later(5000)
+    assert net.host.view["turn"] != 1 or net.host.view.get("held")    # the bot has played on
+    assert guided.step(net.host.view, ui) is not None
+
+
+def test_an_unheld_window_keeps_r10_1_and_a_guest_may_not_end_one():
+    net, _ = guided_net(guided_room=False)   # any other room: the 3 s of R10.1
+    net.later(3500)
+    assert "crisp" not in allowed(net.host.view)
+    net, _ = guided_net()
+    game = net.room.game
+    end = game.window[1]
+    net.host.host({"type": "guide_read"})
+    net.host.host({"type": "guide_read"})    # twice: the second finds nothing to end
+    assert net.host.error is None and game.window is None
+    assert end - net.clock > 20000
+    out = net.room.receive("peer-x", '{"type": "guide_read", "v": 1}', net.clock)
+    assert "not_host" in out[0][1]
+
+
+MINE = [{"type": "play", "turn": 1}, {"type": "turn", "seat": 0},
+        {"type": "draw", "seat": 0, "from": "deck"}, {"type": "swap", "seat": 0, "pos": "left",
+                                                      "card": "9h"},
+        {"type": "turn", "seat": 1}]
+
+
+@pytest.mark.parametrize("log, v, key", [
+    (MINE, view(), "missed"),                                   # the window closed, no call
+    (MINE + [{"type": "draw", "seat": 1, "from": "deck"}, {"type": "discard", "seat": 1,
+                                                            "card": "7s"},
+             {"type": "turn", "seat": 2}], view(turn=2), "missed"),   # until my next turn
+    (MINE[:1], view(), "wait"),                                 # before my first turn
+    (MINE, view(allowed=[{"do": "crisp"}]), "crisp"),           # still open
+    (MINE + [{"type": "crisp", "seat": 0}], view(phase="last_turns", caller=0), "called"),
+    (MINE[:-1] + [{"type": "timeout", "seat": 0, "card": None, "forced": False, "lost": 0},
+                  {"type": "turn", "seat": 1}], view(), "wait"),   # a timeout opens none
+    (MINE + [{"type": "turn", "seat": 0}], view(turn=0, start_in=900), "soon"),
+])
+def test_a_window_that_closed_with_no_call_is_told(log, v, key):
+    assert guided.step(v, None, log) == key
+
+
+def test_the_crisp_tip_says_the_stake_and_offers_play_on_in_both_languages():
+    for lang, stake in (("en", "5 points"), ("es", "5 puntos")):
+        ui = new_ui(lang, "")
+        ui["guided"] = True
+        ctx = Ctx(lang, 0)
+        node = tip(Model(screen="table", view=view(allowed=[{"do": "crisp"}]), log=MINE),
+                   ui, ctx)
+        text = i18n.t(lang, "guide_crisp")
+        assert stake in text and "3" not in text            # no 3 s: the window waits
+        assert find(node, "guide-read") is not None
+        node = tip(Model(screen="table", view=view(), log=MINE), ui, ctx)
+        assert find(node, "guide-read") is None
+    from ui.page.room_commands import host_message
+    assert host_message("guide_read", {}) == {"type": "guide_read"}

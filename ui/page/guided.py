@@ -19,7 +19,8 @@ ui/page/i18n/i18n_guided.py ("guide_" + step).
 STORE_KEY = "crisp.guided"        # "seen" (played) | "skipped": never offered again
 SOLO = {"bots": 2, "level": "easy", "target": 50}
 STEPS = ("peek", "wait", "soon", "draw", "extra_draw", "swap", "jack", "queen", "queen_own",
-         "queen_target", "king", "crisp", "called", "last_turns", "reveal")
+         "queen_target", "king", "crisp", "missed", "called", "last_turns", "reveal")
+ENDS = ("swap", "discard", "jack", "queen", "king")    # the events that end a turn (R3.3)
 SPECIAL = {"J": "jack", "Q": "queen", "K": "king"}
 
 
@@ -39,12 +40,32 @@ def _allowed(view):
     return out
 
 
-def step(view, ui=None):
+def window_missed(view, log):
+    """Whether the player's last crisp window closed with no call (R10.1): in `log` (the
+    round's events so far, oldest first, as the Client keeps them) the newest event of the
+    player's own since their turn began is the one that ended it, and no call came since.
+    False before their first turn, during it, after a turn that timed out (no window), or once
+    anyone called."""
+    me = view.get("seat")
+    for ev in reversed(log if isinstance(log, list) else []):
+        if not isinstance(ev, dict) or "to" in ev:
+            continue
+        kind = ev.get("type")
+        if kind in ("crisp", "deal", "play"):
+            return False
+        if ev.get("seat") == me and kind in ENDS + ("turn", "timeout"):
+            return kind in ENDS
+    return False
+
+
+def step(view, ui=None, log=None):
     """The step of the guided round the player is at, one of STEPS, or None (no hint: no
     view, a spectator's view, or a round after the first: the guide is over).
 
     `view`: the player's view (docs/protocol.md; crisp_core/views.py); `ui`: the screen's
-    own state (its "queen": the Queen's two taps, ui/page/screens/intents.py). The rules the hints
+    own state (its "queen": the Queen's two taps, ui/page/screens/intents.py); `log`: the
+    round's events the page has (a window that closed with no call is told: `missed`,
+    `window_missed`). The rules the hints
     teach: R2.4 (peek), R3 (draw; swap or discard), R4.4-R4.6 (Jack, Queen, King), R6 and
     R10.1 (the crisp window, the last turns), R7 (the reveal and its scores)."""
     if not isinstance(view, dict) or not isinstance(view.get("seat"), int):
@@ -77,4 +98,6 @@ def step(view, ui=None):
         return "extra_draw" if view.get("pending_draws") else "draw"
     if phase == "last_turns":
         return "called" if view.get("caller") == me else "last_turns"
+    if phase == "play" and view.get("caller") is None and window_missed(view, log):
+        return "missed"                          # the window closed: nobody called
     return "wait"

@@ -11,7 +11,7 @@ def host_message(name, payload):
     dict) sends, or None when the intent is not a host command. Only the keys a command
     takes go into it: anything else in the payload stays behind."""
     payload = payload if isinstance(payload, dict) else {}
-    if name in ("start", "next_round", "new_game"):
+    if name in ("start", "next_round", "new_game", "guide_read"):
         return {"type": name}
     if name == "options":
         msg = {"type": "options"}

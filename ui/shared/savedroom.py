@@ -13,7 +13,7 @@ from crisp_core.checks import is_int, is_number
 SAVED_FIELDS = ("room_id", "seed", "deck", "options", "seats", "game", "log", "peeks", "now")
 SAVED_OPTIONAL = ("fair", "deals", "history", "games", "host", "succession",
                   "seal_n", "seal_checks", "opened", "derived", "standby_check",
-                  "lang", "deck_once", "door")   # comeback.saved_keep
+                  "lang", "deck_once", "guided", "door")   # comeback.saved_keep
 SEAT_FIELDS = ("name", "token", "bot", "n", "stand_in", "agent", "plan")
 
 

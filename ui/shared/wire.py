@@ -103,6 +103,7 @@ TO_ROOM = {
     "new_game": _row("host", "over"),
     "approve": _row("host", "game", {"seat": is_int}),
     "react": _row("seated", "game", {"r": is_reaction}),
+    "guide_read": _row("host", "game"),
 }
 
 FROM_ROOM = {

@@ -8,6 +8,7 @@ Requests (JSON objects; `now`: the room's clock in ms, from the page):
   {"op": "create", "room_id", "name", "seed": int|null, "deck": [card]|null, "pace", "now",
    "lang": "es"|"en" (the bots' names; English when missing),
    "deck_once": true (optional: the stacked deck deals round 1 only, the guided round's),
+   "guided": true (optional, with deck_once: the guided round, ui/worker/guide.py),
    "door": the page's PeerJS token for the room id (optional, 32 hex: ui/shared/door.py)}
   {"op": "restore", "saved": <Room.to_dict()>, "pace", "now"}     a reloaded host's room
                                               (or a hostlife.draft: the room made afresh)
@@ -108,6 +109,7 @@ class Engine:
         room.sliced_bots = True     # the worker serves every message between bots' slices
         room.cheat = _cheat(request)
         room.deck_once = room.deck is not None and request.get("deck_once") is True
+        room.guided = room.deck_once and request.get("guided") is True
         token = request.get("door")
         room.door = token if door.is_door_token(token) else None
         room.lang = _lang(request.get("lang"), "en")

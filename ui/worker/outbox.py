@@ -10,7 +10,7 @@ Room-only (the engine worker); pure Python.
 from crisp_core import bot_expert, events_for, public_events, spectator_view, view_for
 from ui.shared import wire
 from ui.shared.wire import MAX_TEXT
-from ui.worker import away
+from ui.worker import away, guide
 
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
 LOG_KEEP = 300                # events of the round the room keeps for replays
@@ -20,6 +20,7 @@ def after_change(room, events, now):
     """Record `events` (the engine's), then send every seat its view with the events it may
     receive, and the round's proof when it ended (FairDeal)."""
     room._record(events)
+    guide.hold(room, events, now)           # the guided round's window waits for its tip
     room.deal.cheat_now()
     return room.deal.proof(events) + views(room, events, now)
 

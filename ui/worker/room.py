@@ -24,7 +24,8 @@ from ui.shared import handover, roomcode, wire
 from ui.shared.gate import Gate
 from ui.shared.wire import (BOT_LEVELS, DEFAULT_OPTIONS, MAX_TEXT, VERSION,  # noqa: F401
                             BadMessage, parse)
-from ui.worker import away, lobby, outbox, play, reactions, saves, seats, spectators, succession
+from ui.worker import (away, guide, lobby, outbox, play, reactions, saves, seats, spectators,
+                       succession)
 from ui.worker.fairdeal import CONTRIBUTE_MS, PROOF_ACTIONS, FairDeal  # noqa: F401
 from ui.worker.names import MAX_NAME, check_name, clean_name  # noqa: F401
 from ui.worker.outbox import LOG_KEEP, LOG_REPLAY  # noqa: F401
@@ -60,7 +61,7 @@ HANDLERS = {
     "sit": spectators.sit, "approve": spectators.approve, "leave": lobby.leave,
     "options": lobby.options, "start": lobby.start, "next_round": lobby.next_round,
     "add_bot": lobby.add_bot, "remove": lobby.remove, "stand_in": lobby.stand_in,
-    "new_game": lobby.new_game, "react": reactions.react,
+    "new_game": lobby.new_game, "react": reactions.react, "guide_read": guide.read,
 }
 HOST_ONLY = tuple(kind for kind, row in wire.TO_ROOM.items() if row["from"] == "host")
 
@@ -93,6 +94,7 @@ class Room:
                                       or len(set(self.deck)) != len(self.deck)):
             raise ValueError("deck: distinct card codes only")
         self.deck_once = False    # the stacked deck deals round 1 only (the guided round's)
+        self.guided = False       # the guided round (ui/worker/guide.py: its held windows)
         self.make_token = make_token
         self.make_bot = make_bot
         self.sliced_bots = False  # a searching bot thinks a slice per tick (the engine worker)

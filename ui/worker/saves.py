@@ -29,7 +29,7 @@ def to_dict(room):
             "seal_n": room.seal_n, "seal_checks": dict(room.seal_checks),
             "opened": room.opened, "derived": sorted(room.derived),
             "standby_check": room.standby_check, "lang": room.lang, "deck_once": room.deck_once,
-            "door": room.door}
+            "guided": room.guided, "door": room.door}
 
 
 def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.from_dict):
@@ -60,6 +60,7 @@ def from_dict(cls, d, make_token=secrets.token_hex, make_bot=None, load_bot=Bot.
         raise ValueError("saved room: the host's name: " + e.text)
     room.options = dict(d["options"])
     room.deck_once = d.get("deck_once") is True
+    room.guided = d.get("guided") is True
     room.door = d.get("door")                 # (checked: check_saved)
     lang = d.get("lang")
     room.lang = lang if isinstance(lang, str) and lang in bot_names.NAMES else "en"

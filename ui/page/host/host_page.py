@@ -208,6 +208,7 @@ class HostPage(HostTransport, HostSaves, HostReplies, HostMoved, Page):
                              "cheat": self.cheat, "now": self.clock(),
                              "lang": self.screen.ui.get("lang", "en"),    # the bots' names
                              "deck_once": deck is not None,    # the guided round's deal
+                             "guided": deck is not None,       # its held crisp windows
                              "door": token})
         self.client = Client(self.local_send, is_host=True)
         return self.room_id

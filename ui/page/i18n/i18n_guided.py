@@ -33,8 +33,15 @@ EN = {
     "guide_queen_target": "Now tap a card of another player: you take it. If it lands on "
                           "your left or right you see it once.",
     "guide_king": "A King! Use it: you get two extra draws this turn.",
-    "guide_crisp": "Your turn is over. If you think your cards add up to less than "
-                   "everyone else's, tap Crisp! now: you have 3 seconds. Not yet? Just wait.",
+    "guide_crisp": "Your turn is over: now you may call crisp. Call it if you think your "
+                   "cards add up to less than anyone's: the others play one more turn, then "
+                   "the round ends. Lowest total: 5 points off yours. Anyone as low or "
+                   "lower: 5 points more. The others wait while you read. Not yet? Tap "
+                   "Play on.",
+    "guide_read": "Play on",
+    "guide_missed": "The crisp window has closed: nobody called, so the round goes on. "
+                    "Watch what the others throw away; after your next turn you may call "
+                    "again.",
     "guide_called": "You called crisp! The others each play one last turn, then every "
                     "card is shown.",
     "guide_last_turns": "Someone called crisp: this is the last turn of the round. "
@@ -77,8 +84,15 @@ ES = {
     "guide_queen_target": "Ahora toca una carta de otro jugador: te la llevas. Si queda a tu "
                           "izquierda o a tu derecha, la ves una vez.",
     "guide_king": "\u00a1Un Rey! \u00dasalo: este turno robas dos veces m\u00e1s.",
-    "guide_crisp": "Tu turno ha terminado. Si crees que sumas menos que los dem\u00e1s, "
-                   "pulsa \u00a1Crisp! ahora: tienes 3 segundos. Si no, espera.",
+    "guide_crisp": "Tu turno ha terminado: ahora puedes cantar crisp. C\u00e1ntalo si "
+                   "crees que tus cartas suman menos que las de nadie: los dem\u00e1s juegan "
+                   "un turno m\u00e1s y se acaba la ronda. Si tu suma es la m\u00e1s baja, "
+                   "te quitas 5 puntos; si alguien suma igual o menos, te sumas 5. Los "
+                   "dem\u00e1s esperan mientras lees. \u00bfA\u00fan no? Pulsa Seguir.",
+    "guide_read": "Seguir",
+    "guide_missed": "Se ha cerrado el momento de cantar crisp: nadie ha cantado y la ronda "
+                    "sigue. F\u00edjate en lo que tiran los dem\u00e1s; al acabar tu "
+                    "pr\u00f3ximo turno podr\u00e1s cantar otra vez.",
     "guide_called": "\u00a1Has cantado crisp! Los dem\u00e1s juegan un \u00faltimo turno y "
                     "luego se ven todas las cartas.",
     "guide_last_turns": "Alguien ha cantado crisp: es el \u00faltimo turno de la ronda. "

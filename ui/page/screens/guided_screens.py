@@ -35,14 +35,18 @@ def tip(model, ui, ctx):
     reveal: to close them). None when there is no tip now."""
     if not ui.get("guided") or read(model, "screen") != "table":
         return None
-    key = guided.step(read(model, "view"), ui)
+    key = guided.step(read(model, "view"), ui, read(model, "log"))
     if key is None:
         return None
     last = key == "reveal"
+    # the crisp window waits for its tip (ui/worker/guide.py): "Play on" ends it, no call
+    play_on = button(ctx, "guide-read", ctx.t("guide_read"), ("intent", "guide_read", {}),
+                     "btn small primary") if key == "crisp" else None
     return h("aside", {"class": "guide", "data-testid": "guide", "data-step": key,
                        "role": "status", "aria-live": "polite"},
              h("p", None, h("strong", None, ctx.t("guide_label") + ": "),
                ctx.t("guide_" + key)),
+             play_on,
              button(ctx, "guide-done" if last else "guide-skip",
                     ctx.t("guide_done") if last else ctx.t("guide_skip"),
                     ("local", "guided_skip"), "btn small"))

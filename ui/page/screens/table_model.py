@@ -5,7 +5,7 @@ guest UI has no rules logic); ui/page/screens/table.py draws it. Pure: runs on M
 CPython (tests).
 """
 
-from crisp_core.actions import CALL_WINDOW_MS, END_PHASES, PLAY_PHASES, POSITIONS
+from crisp_core.actions import CALL_WINDOW_MS, END_PHASES, PLAY_PHASES, POSITIONS, is_int
 from ui.page.screens import cards
 from ui.page.screens.results_model import fair_alarm, fair_info, results_info
 from ui.page.screens.status_line import status_sub, status_text
@@ -224,7 +224,10 @@ def timer_info(view, allowed, phase, ctx, mine=False):
                      "left": left, "ends": ctx.instant() + left if left else None,
                      # ms left as the view came, less this page's lead (its bar ends then)
                      "sent": _less(cw.get("left"), ctx.lead) if mine_cw else None,
-                     "window": CALL_WINDOW_MS}}
+                     # a longer window (the guided round's, held for its tip) drains
+                     # over its own length
+                     "window": max(CALL_WINDOW_MS, cw.get("left") or 0) if mine_cw
+                     and is_int(cw.get("left")) else CALL_WINDOW_MS}}
     out["timer_total"] = ((view.get("options") or {}).get("draw_seconds") or 0) * 1000
     out["timer"] = ctx.left(view.get("draw_left")) if phase in PLAY_PHASES else None
     if out["timer"] is not None and out["timer_total"]:
