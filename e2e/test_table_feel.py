@@ -238,7 +238,7 @@ def test_moves_fly_are_told_as_you_and_the_call_is_felt(new_phone):
         assert order == ["result-1", "result-0", "result-2"], order     # 6, 14, 17
         assert "\u22125: the lowest hand, strictly" in text(page, "bonus-why")
         assert page.inner_text(sel("history-1")).split() == ["Ana", "6", "6"]
-        assert text(page, "progress-2") == "83 to go"                   # the target is 100
+        assert text(page, "progress-2") == "83 from the end"                   # the target is 100
     # Bea turned sounds off before the game: not a tone, not a vibration
     assert tones(bp) == [] and vibes(bp) == [] and before["Bea"] == 0
 

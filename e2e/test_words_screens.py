@@ -131,9 +131,9 @@ def test_the_rules_and_the_watchers_read_on_the_page(new_phone, screens_pages):
     phone = open_screens(new_phone, screens_pages, viewport={"width": 360, "height": 640},
                          is_mobile=True, has_touch=True, reduced_motion="reduce")
     page = phone.page
-    for lang, facts in (("en", ("3 seconds", "Nobody ever sees their own center card",
+    for lang, facts in (("en", ("3 seconds", "Your center card stays unseen",
                                 "you see it once", "a tie included")),
-                        ("es", ("3 segundos", "Nadie ve nunca su carta del centro",
+                        ("es", ("3 segundos", "Tu carta del centro no la ves",
                                 "la ves una vez", "tambi\u00e9n con empate"))):
         H.show(page, dict(M.landing(), _ui={"lang": lang}))
         if not page.evaluate("document.querySelector('details.rules').open"):
@@ -141,7 +141,7 @@ def test_the_rules_and_the_watchers_read_on_the_page(new_phone, screens_pages):
         text = page.inner_text("details.rules")
         for fact in facts:
             assert fact in text, (lang, fact)
-        assert page.locator("details.rules h3").count() == 8
+        assert page.locator("details.rules h3").count() == 9      # the picture's, then 8
     name_asked_where_they_look(page)
     model = M.table(4, 1, turn=2)
     model["watchers"] = [{"name": "Cleo", "next": False}, {"name": None, "next": False}]

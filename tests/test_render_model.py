@@ -698,7 +698,9 @@ def test_results_are_ranked_with_each_rounds_points_and_the_bonus_explained():
     assert [r["attrs"]["data-rank"] for r in rows] == ["1", "2", "3"]
     assert text_of(find(tree, "bonus-why")) == "crisp! +5: tied for the lowest hand"
     assert find(tree, "progress-2")["attrs"]["data-progress"] == "57"
-    assert text_of(find(tree, "progress-2")) == "43 to go"
+    # the score at which the game ends, told as a distance to that end, not a goal to reach
+    assert text_of(find(tree, "progress-2")) == "43 from the end"
+    assert "Ends at 100" in text_of(find(tree, "standings"))
     hist = find(tree, "history")
     assert [text_of(c) for c in find(hist, "history-0")["kids"]] == ["Ana", "31", "9", "40"]
     assert "R2" in text_of(hist)

@@ -81,7 +81,7 @@ def test_every_rules_text_names_rules_that_exist_and_every_key_is_shown():
     assert cited and all("**" + r + "**" in doc for r in cited), cited - set(RULE.findall(doc))
     for r in ("R2.4", "R4.5.1", "R4.5.2", "R6.2", "R7.3", "R8.2", "R10.1"):
         assert r in cited, r
-    shown = [k for head, keys in rules.SECTIONS for k in (head,) + keys]
+    shown = [k for head, keys in rules.SECTIONS for k in (head,) + keys] + list(rules.FIGURE_KEYS)
     assert sorted(shown) == sorted(i18n_rules.EN)
     tree, ctx = show(None)
     menu_keys = [n["attrs"].get("data-rule") for n in find_all(
@@ -403,3 +403,30 @@ def test_a_held_king_says_it_must_be_played_and_how_many_draws_are_to_come():
         for lang, must, count in (("en", "must be played", en), ("es", "se juega siempre", es)):
             said = text_of(find(show(m, lang=lang)[0], "status"))
             assert must in said and count in said, (pending, lang, said)
+
+
+def test_the_rules_never_deny_the_jack_and_open_with_a_hand_and_the_seat_icons():
+    """The original sheet: the center card stays unknown at the deal, and a Jack looks at it
+    (R2.4, R4.4); the rules said nobody ever sees it. Their first screen is a picture: a hand
+    drawn as the table draws it, and what each seat icon means."""
+    from ui.page.screens.widgets import card_node
+    for lang, wrong in (("en", ("Nobody ever", "never sees")), ("es", ("nunca su carta",
+                                                                   "Nadie ve"))):
+        tree, ctx = show(None, lang=lang)
+        text = text_of(find_all(tree, lambda n: n["attrs"].get("class") == "rules")[0])
+        for w in wrong:
+            assert w not in text, (lang, w)
+            assert w not in i18n.t(lang, "guide_peek"), (lang, w)
+        nodes = rules.rules_text(ctx, card_node)
+        pic = nodes[0]
+        assert pic["attrs"]["data-testid"] == "rules-picture"
+        cards = find_all(pic, lambda n: "card" in (n["attrs"].get("class") or "").split())
+        assert [c["attrs"]["class"].split()[2] for c in cards] == ["face", "back", "face"]
+        assert all("data-card" not in c["attrs"] for c in cards)     # no card of the table
+        legend = find_all(pic, lambda n: n["attrs"].get("data-testid") == "icon-legend")[0]
+        for key in ("tip_host", "tip_dealer", "tip_bot", "tip_caller"):
+            assert i18n.t(lang, key) in text_of(legend), (lang, key)
+    # shorter than they were (en 2,603 and es 2,697 characters of paragraphs)
+    for lang, before in (("en", 2603), ("es", 2697)):
+        words = sum(len(i18n.t(lang, k)) for _, keys in rules.SECTIONS for k in keys)
+        assert words < before - 150, (lang, words)

@@ -13,7 +13,7 @@ EN = {
     "guide_skip": "Skip the tips",
     "guide_done": "Got it",
     "guide_peek": "Lowest total wins. Look at your left and right cards and remember them: "
-                  "they will be hidden again. Nobody sees their center card, not even you.",
+                  "they will be hidden again. Your center card stays unseen: only a Jack shows it.",
     "guide_wait": "The others are playing. Watch what they throw away: "
                   "it tells you what they had.",
     "guide_soon": "Your turn comes in a moment: the one before may still call crisp. "
@@ -62,8 +62,8 @@ ES = {
     "guide_skip": "Saltar los consejos",
     "guide_done": "Entendido",
     "guide_peek": "Gana quien menos sume. Mira tus cartas de la izquierda y la derecha y "
-                  "recu\u00e9rdalas: se van a tapar otra vez. Nadie ve su carta del centro, "
-                  "ni t\u00fa.",
+                  "recu\u00e9rdalas: se van a tapar otra vez. Tu carta del centro no la ves: "
+                  "solo una Jota te la ense\u00f1a.",
     "guide_wait": "Ahora juegan los dem\u00e1s. F\u00edjate en lo que tiran: te dice lo "
                   "que ten\u00edan.",
     "guide_soon": "Te toca en un momento: quien acaba de jugar a\u00fan puede cantar "

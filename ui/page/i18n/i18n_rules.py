@@ -10,59 +10,60 @@ EN = {
                   "When the game ends, the lowest total wins.",
     "rules_values_h": "What the cards are worth",
     # R1.3, R1.4
-    "rules_values": "Ace 1; 2 to 9 their number; 10, Jack, Queen and King 10 each. A Jack, Queen "
-                    "or King counts 10 only as one of your three cards: dealt to you, or given "
-                    "to you by a Queen.",
+    "rules_values": "Ace 1; 2 to 9 their number; 10, Jack, Queen and King 10 each (a Jack, Queen "
+                    "or King in your hand came from the deal or a Queen).",
     "rules_deal_h": "The deal and your one look",
     # R2.1, R2.2, R2.4, R2.5
     "rules_deal": "Each round everyone gets three cards. Before play you see your left and right "
-                  "cards once: remember them, they turn face down when you tap Ready. Nobody ever "
-                  "sees their own center card, you included. Play starts with the player on the "
-                  "dealer\u2019s left; the dealer moves one seat each round.",
+                  "cards once: remember them, they turn face down when you tap Ready. Your center "
+                  "card stays unseen: only a Jack lets you look at it. The player on the "
+                  "dealer\u2019s left starts; the dealer moves one seat each round.",
     "rules_turn_h": "Your turn",
     # R3.1, R3.2, R4.1, R4.2, R4.3
-    "rules_turn": "Draw the top card of the deck: only you see it. Then swap it for one of your "
-                  "three cards (the card you give up goes face up on the discard pile, and you "
-                  "know the card you put in), or discard it. A Jack, Queen or King you draw never "
-                  "goes into your hand: a Jack or a Queen you may use or discard; a King you must "
-                  "use.",
+    "rules_turn": "Draw the top card of the deck: only you see it. Swap it for one of your "
+                  "cards (the one you give up goes face up on the discard pile), or discard it. "
+                  "A Jack, Queen or King you draw never goes into your hand: a Jack or a Queen "
+                  "you may use or discard; a King you must use.",
     "rules_specials_h": "Jack, Queen and King",
     # R4.4
     "rules_jack": "Jack: look once at your own center card.",
     # R4.5, R4.5.1, R4.5.2, R4.5.3, R4.5.4
-    "rules_queen": "Queen: swap one of your cards for any card of another player (the one who "
-                   "called crisp too), without seeing either. Each card lands where the other one was. If the card you get lands on "
-                   "your left or right you see it once; in your center you don\u2019t. The other "
-                   "player sees the card they get once too, unless it lands in their center.",
+    "rules_queen": "Queen: swap one of your cards for any card of another player (the caller's "
+                   "too), unseen; each lands where the other was. On your left or right you see "
+                   "it once; in your center you don\u2019t. The other player sees the card they "
+                   "get once too, unless it lands in their center.",
     # R4.6
     "rules_king": "King: two extra draws, each one played like a normal draw. A King drawn on an "
                   "extra draw adds two more.",
     # R9.1, R9.2
-    "rules_memory": "Once means once: a card you looked at turns face down again, so remember it. "
-                    "Every card on the discard pile is face up for everyone.",
+    "rules_memory": "Once means once: a card you looked at turns face down again, so remember "
+                    "it. The discard pile is face up for everyone.",
     # R5.1
     "rules_deck": "When the deck runs out, the discard pile is turned over, without shuffling, as "
                   "the new deck.",
     "rules_crisp_h": "Calling crisp",
     # R6.1, R6.2, R6.3, R10.1
-    "rules_crisp": "Think your total is the lowest at the table? When your turn ends you have 3 "
-                   "seconds to tap Crisp!, even if the next player has started. Then everyone "
-                   "else plays one last turn and all hands are shown. Only one call per round.",
+    "rules_crisp": "Think your total is the lowest? When your turn ends you have 3 seconds to "
+                   "tap Crisp!, even if the next player has started. Everyone else then plays "
+                   "one last turn and all hands are shown. One call per round.",
     "rules_score_h": "Points",
     # R7.1, R7.2, R7.3, R7.4
-    "rules_score": "Each player scores the total of their three cards. If the caller has the "
-                   "lowest total and nobody ties it, the caller takes 5 points off (even below "
-                   "zero). Otherwise, a tie included, the caller gets 5 points more. Points add "
-                   "up from round to round.",
+    "rules_score": "Each player scores their three cards. A caller with the lowest total, "
+                   "nobody tying it, takes 5 points off (even below zero); otherwise, a tie "
+                   "included, the caller gets 5 points more. Points add up round to round.",
     # R8.1, R8.2
     "rules_end": "The game ends after the round in which someone reaches or passes the target "
-                 "(100, or 50 or 150 if the host chose so). The lowest total wins; players tied "
-                 "for it share the win.",
+                 "(100, or 50 or 150 if the host chose so). The lowest total wins; ties share "
+                 "the win.",
     "rules_options_h": "If the host turns them on",
+    "rules_pic_h": "Your three cards",
+    "rules_pic_left": "Left: seen once",
+    "rules_pic_center": "Center: unseen (a Jack shows it)",
+    "rules_pic_right": "Right: seen once",
+    "rules_legend_h": "Beside a name at the table:",
     # R10.2
-    "rules_timer": "Time per draw (30, 45 or 60 s): when your time runs out your turn ends. If "
-                   "you had not drawn, a card is drawn for you and discarded; a card you were "
-                   "holding is discarded; and you cannot call crisp.",
+    "rules_timer": "Time per draw (30, 45 or 60 s): when it runs out your turn ends, the card "
+                   "you hold (or one drawn for you) is discarded, and you cannot call crisp.",
     # R10.3
     "rules_discard": "Drawing from the discard: take the top card of the discard pile instead of "
                      "the deck\u2019s. You must swap it into your hand, and a Jack, Queen or King "
@@ -75,38 +76,37 @@ ES = {
                   "derecha. Al acabar la partida gana quien menos puntos tenga.",
     "rules_values_h": "Lo que vale cada carta",
     "rules_values": "El as vale 1; del 2 al 9, su n\u00famero; el 10, la Jota, la Reina y el Rey, "
-                    "10 cada uno. Una Jota, una Reina o un Rey solo vale 10 si es una de tus tres "
-                    "cartas: porque te la repartieron o te lleg\u00f3 con una Reina.",
+                    "10 cada uno (una Jota, Reina o Rey en tu mano vino del reparto o de una "
+                    "Reina).",
     "rules_deal_h": "El reparto y tu \u00fanico vistazo",
     "rules_deal": "En cada ronda cada jugador recibe tres cartas. Antes de jugar ves una vez tus "
                   "cartas de la izquierda y la derecha: recu\u00e9rdalas, se tapan al pulsar "
-                  "Listo. Nadie ve nunca su carta del centro, tampoco t\u00fa. Empieza quien "
-                  "est\u00e1 a la izquierda de quien reparte; quien reparte cambia cada ronda al "
+                  "Listo. Tu carta del centro no la ves: solo una Jota te deja mirarla. Empieza "
+                  "quien est\u00e1 a la izquierda de quien reparte, que cambia cada ronda al "
                   "siguiente sitio.",
     "rules_turn_h": "Tu turno",
-    "rules_turn": "Roba la carta de arriba del mazo: solo la ves t\u00fa. Despu\u00e9s c\u00e1mbiala "
-                  "por una de tus tres cartas (la que sueltas va boca arriba al descarte, y ya "
-                  "sabes cu\u00e1l has puesto) o desc\u00e1rtala. Una Jota, una Reina o un Rey "
-                  "robados nunca entran en tu mano: la Jota y la Reina puedes usarlas o "
-                  "descartarlas; el Rey hay que usarlo.",
+    "rules_turn": "Roba la carta de arriba del mazo: solo la ves t\u00fa. C\u00e1mbiala por una "
+                  "de tus cartas (la que sueltas va boca arriba al descarte) o desc\u00e1rtala. "
+                  "Una Jota, una Reina o un Rey robados nunca entran en tu mano: la Jota y la "
+                  "Reina puedes usarlas o descartarlas; el Rey hay que usarlo.",
     "rules_specials_h": "Jota, Reina y Rey",
     "rules_jack": "Jota: miras una vez tu carta del centro.",
-    "rules_queen": "Reina: cambias una de tus cartas por cualquier carta de otro jugador (tambi\u00e9n "
-                   "de quien cantó crisp), sin ver ninguna de las dos. Cada carta queda en el sitio de la otra. Si la que recibes "
-                   "te queda a la izquierda o a la derecha, la ves una vez; en el centro, no. La "
-                   "otra persona tambi\u00e9n ve una vez la que recibe, salvo que le quede en el "
-                   "centro.",
+    "rules_queen": "Reina: cambias una de tus cartas por cualquier carta de otro jugador "
+                   "(tambi\u00e9n de quien cant\u00f3 crisp), sin verlas; cada una queda en el "
+                   "sitio de la otra. Si la tuya nueva queda a la izquierda o a la derecha, la "
+                   "ves una vez; en el centro, no. La otra persona tambi\u00e9n ve una vez la que "
+                   "recibe, salvo que le quede en el centro.",
     "rules_king": "Rey: dos robos extra, cada uno como un robo normal. Un Rey robado en un robo "
                   "extra suma otros dos.",
-    "rules_memory": "Una vez es una vez: la carta que has mirado se vuelve a tapar, as\u00ed que "
-                    "recu\u00e9rdala. Las cartas del descarte est\u00e1n boca arriba para todos.",
+    "rules_memory": "Una vez es una vez: la carta que has mirado se vuelve a tapar: "
+                    "recu\u00e9rdala. El descarte est\u00e1 boca arriba para todos.",
     "rules_deck": "Si se acaba el mazo, el descarte se vuelve boca abajo, sin barajar, y es el "
                   "mazo nuevo.",
     "rules_crisp_h": "Cantar crisp",
-    "rules_crisp": "\u00bfCrees que sumas menos que nadie en la mesa? Al acabar tu turno tienes 3 "
+    "rules_crisp": "\u00bfCrees que sumas menos que nadie? Al acabar tu turno tienes 3 "
                    "segundos para pulsar \u00a1Crisp!, aunque el siguiente ya haya empezado. "
-                   "Despu\u00e9s los dem\u00e1s juegan un \u00faltimo turno y se ense\u00f1an "
-                   "todas las manos. Solo se canta una vez por ronda.",
+                   "Los dem\u00e1s juegan un \u00faltimo turno y se ense\u00f1an todas las "
+                   "manos. Se canta una vez por ronda.",
     "rules_score_h": "Los puntos",
     "rules_score": "Cada jugador suma el valor de sus tres cartas. Si quien canta tiene menos que "
                    "nadie y sin empate, resta 5 puntos (aunque quede por debajo de cero). Si no, "
@@ -115,9 +115,13 @@ ES = {
                  "o 50 o 150 si quien organiza lo elige). Gana quien menos tenga; si hay "
                  "empate, comparten la victoria.",
     "rules_options_h": "Si quien organiza las activa",
-    "rules_timer": "Tiempo por robo (30, 45 o 60 s): si se te acaba, se acaba tu turno. Si no "
-                   "hab\u00edas robado, se roba y se descarta una carta por ti; la carta que "
-                   "ten\u00edas se descarta; y no puedes cantar crisp.",
+    "rules_pic_h": "Tus tres cartas",
+    "rules_pic_left": "Izquierda: la ves una vez",
+    "rules_pic_center": "Centro: no la ves (una Jota te la ense\u00f1a)",
+    "rules_pic_right": "Derecha: la ves una vez",
+    "rules_legend_h": "Junto a un nombre en la mesa:",
+    "rules_timer": "Tiempo por robo (30, 45 o 60 s): si se te acaba, se acaba tu turno, se "
+                   "descarta la carta que tienes (o una robada por ti) y no puedes cantar crisp.",
     "rules_discard": "Robar del descarte: coges la carta de arriba del descarte en vez de la del "
                      "mazo. Tienes que cambiarla por una de tus cartas, y una Jota, una Reina o un "
                      "Rey cogidos as\u00ed valen 10 sin m\u00e1s.",

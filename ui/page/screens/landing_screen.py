@@ -11,7 +11,8 @@ from ui.shared.limits import MAX_PLAYERS
 from ui.page.screens.solo_button import solo_button
 from ui.page.dom.vdom import h, isolate, keyed
 from ui.page.screens.viewmodel import read
-from ui.page.screens.widgets import button, decor, has_name, name_input, rules_text, select
+from ui.page.screens.widgets import (button, card_node, decor, has_name, name_input, rules_text,
+                                     select)
 
 def resume_box(model, ctx):
     """The host's saved game, offered on the landing: resume it, or abandon it."""
@@ -60,7 +61,7 @@ def landing_tree(model, ui, ctx):
                solo_button(ctx, ok, ui.get("solo"), read(model, "engine_wait"),
                            read(model, "error"))), "solo"),
              keyed(h("details", {"class": "rules"},
-                     h("summary", None, ctx.t("how_to_play")), rules_text(ctx)),
+                     h("summary", None, ctx.t("how_to_play")), rules_text(ctx, card_node)),
                    "rules"))
 
 

@@ -6,6 +6,7 @@ ui/page/dom/vdom.py tree).
 """
 
 from ui.page.dom.vdom import h
+from ui.page.screens.icons import icon
 
 # (heading key or None, [paragraph keys]) in the order a player meets them
 SECTIONS = (
@@ -21,9 +22,42 @@ SECTIONS = (
 )
 
 
-def rules_text(ctx):
-    """The rules as a list of nodes: a heading (h3) and its paragraphs per section."""
-    out = []
+# The picture above the words: a hand as the table draws it, each card with its caption
+# (left and right: seen once at the deal; the center: unseen until a Jack, R2.4, R4.4)
+PICTURE = (("9h", "rules_pic_left"), (None, "rules_pic_center"), ("4c", "rules_pic_right"))
+# The seat icons of the table (ui/page/screens/table.py seat_badges), each with its word
+LEGEND = (("host", "tip_host"), ("dealer", "tip_dealer"), ("bot", "tip_bot"),
+          ("caller", "tip_caller"))
+FIGURE_KEYS = ("rules_pic_h", "rules_pic_left", "rules_pic_center", "rules_pic_right",
+               "rules_legend_h")
+
+
+def picture(ctx, draw_card):
+    """A hand of three cards drawn as the table draws them (`draw_card`: widgets.card_node,
+    passed in: widgets shows these rules), each with what its player knows of it, and the
+    seat icons' legend. A vdom node."""
+    hand = [h("figure", {"class": "rules-card"}, _drawn(draw_card(card, {}, "sm")),
+              h("figcaption", None, ctx.t(key))) for card, key in PICTURE]
+    legend = [h("li", None, icon(name), " " + ctx.t(key)) for name, key in LEGEND]
+    return h("div", {"class": "rules-picture", "data-testid": "rules-picture"},
+             h("h3", {"class": "rules-h"}, ctx.t("rules_pic_h")),
+             h("div", {"class": "rules-hand"}, hand),
+             h("p", {"class": "rules-legend-h"}, ctx.t("rules_legend_h")),
+             h("ul", {"class": "rules-legend", "data-testid": "icon-legend"}, legend))
+
+
+def _drawn(node):
+    """A card of the picture: drawn as the table's, but no card of the table (no data-card,
+    which the table's cards carry)."""
+    node["attrs"].pop("data-card", None)
+    return node
+
+
+def rules_text(ctx, draw_card=None):
+    """The rules as a list of nodes: the picture (a hand, the seat icons: with `draw_card`,
+    the page's card drawing, widgets.card_node), then a heading (h3) and its paragraphs per
+    section."""
+    out = [picture(ctx, draw_card)] if draw_card is not None else []
     for head, paragraphs in SECTIONS:
         out.append(h("h3", {"class": "rules-h"}, ctx.t(head)))
         for key in paragraphs:

@@ -199,7 +199,7 @@ def menu_panel(ui, ctx, in_room, invite=None, ask_text=None):
              invite,
              leave,
              h("section", {"class": "menu-rules", "data-testid": "menu-rules"},
-               h("h2", None, ctx.t("how_to_play")), rules_text(ctx)),
+               h("h2", None, ctx.t("how_to_play")), rules_text(ctx, card_node)),
              button(ctx, "menu-close", ctx.t("close"), ("local", "menu", False), "btn"))
 
 
