@@ -54,3 +54,33 @@ def test_eight_seats_say_a_swap_short_with_the_whole_line_in_its_title():
         m4 = table_model(4, 1, log=[{"type": "turn", "seat": 2}, swap,
                                     {"type": "turn", "seat": 3}], turn=3)
         assert whole in text_of(find(show(m4, lang=lang)[0], "last-move"))
+
+
+def test_a_king_chain_is_told_whole_on_the_last_move_line():
+    """After a King the line said only its last step ("You swapped...; 7h discarded."): the
+    others had to read the log for the chain. It tells the King and each step after it."""
+    chain = [{"type": "turn", "seat": 2}, {"type": "draw", "seat": 2, "from": "deck"},
+             {"type": "king", "seat": 2, "pending": 2},
+             {"type": "draw", "seat": 2, "from": "deck"},
+             {"type": "swap", "seat": 2, "pos": "left", "card": "9h"},
+             {"type": "draw", "seat": 2, "from": "deck"},
+             {"type": "discard", "seat": 2, "card": "7h"}, {"type": "turn", "seat": 3}]
+    for n, lang, words in ((4, "en", ("used a King", "left card swapped (9\u2665 out)",
+                                      "7\u2665 discarded")),
+                           (8, "en", ("used a King", "left card swapped (9\u2665 out)",
+                                      "7\u2665 discarded")),
+                           (4, "es", ("ha usado un Rey", "cambio de la carta de la izquierda "
+                                      "(9\u2665 al descarte)", "7\u2665 al descarte"))):
+        m = table_model(n, 1, log=chain, turn=3)
+        line = text_of(find(show(m, lang=lang)[0], "last-move"))
+        for w in words:
+            assert w in line, (n, lang, w, line)
+    # mid-chain: what is done so far; a King alone keeps its own line (the draws to come)
+    m = table_model(4, 1, log=chain[:5], turn=2)
+    line = text_of(find(show(m)[0], "last-move"))
+    assert "used a King" in line and "left card swapped" in line, line
+    m = table_model(4, 1, log=chain[:3], turn=2)
+    assert "2 extra draws to come" in text_of(find(show(m)[0], "last-move"))
+    # the next turn's own move is the line again
+    m = table_model(4, 1, log=chain + [{"type": "draw", "seat": 3, "from": "deck"}], turn=3)
+    assert "King" not in text_of(find(show(m)[0], "last-move"))

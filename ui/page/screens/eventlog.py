@@ -127,16 +127,65 @@ MOVE_KINDS = ("draw", "swap", "discard", "jack", "queen", "king", "timeout", "cr
 def last_move(model, players, ctx, short=False):
     """The newest move of the round in words (a draw, swap, discard, special, call...), for the
     one line above the fold that tells what just happened; None before the first one.
-    `short`: in a crowded table's shorter words (event_text)."""
+    `short`: in a crowded table's shorter words (event_text). A King's chain (R4.6) is told
+    whole once a step follows the King: the King and each step since (`king_chain`)."""
     me = read(model, "seat")
     log = read(model, "log", []) or []
     for i in range(len(log) - 1, -1, -1):
         ev = log[i]
         if isinstance(ev, dict) and "to" not in ev and ev.get("type") in MOVE_KINDS:
+            chain = king_chain(log, i)
+            if chain:
+                return chain_text(chain, players, ctx, me)
             line = event_text(ev, players, ctx, me, short)
             if line:
                 return line
     return None
+
+
+CHAIN_STEPS = ("swap", "discard", "king", "jack", "queen")
+
+
+def king_chain(log, i):
+    """The King's chain the move `log[i]` ends, oldest first: the turn's first King and every
+    step after it up to `i` (draws left out: each step says its card), or None when that move
+    is no step after a King of the same turn (a King alone, a move of a turn with none)."""
+    seat = log[i].get("seat")
+    if log[i].get("type") not in CHAIN_STEPS or log[i].get("type") == "king":
+        return None
+    steps = []
+    j = i
+    while j >= 0:
+        ev = log[j]
+        j -= 1
+        if not isinstance(ev, dict) or "to" in ev:
+            continue
+        kind = ev.get("type")
+        if kind in ("turn", "play", "deal") or ev.get("seat") != seat:
+            break
+        if kind in CHAIN_STEPS:
+            steps.insert(0, ev)
+    while steps and steps[0].get("type") != "king":
+        steps.pop(0)           # what came before the turn's first King is no part of it
+    return steps if len(steps) > 1 else None
+
+
+def chain_text(chain, players, ctx, me):
+    """A King's chain in one line: who used it, then each step ("left card swapped (9h
+    out); 7h discarded")."""
+    seat = chain[0].get("seat")
+    parts = []
+    for ev in chain[1:]:
+        kind = ev.get("type")
+        if kind == "swap":
+            parts.append(ctx.t("chain_swap", pos=ctx.t("pos_" + str(ev.get("pos"))),
+                               card=card_text(ev.get("card"))))
+        elif kind == "discard":
+            parts.append(ctx.t("chain_discard", card=card_text(ev.get("card"))))
+        else:
+            parts.append(ctx.t("chain_" + kind))
+    key = "ev_king_chain_you" if me is not None and seat == me else "ev_king_chain"
+    return ctx.t(key, name=seat_name(players, seat, ctx), steps="; ".join(parts))
 
 
 def queen_notice(model, players, ctx, short=False):
