@@ -36,6 +36,16 @@ new MutationObserver(() => {
   if (!list.length || list[list.length - 1].step !== step)
     list.push({step, text: guide.textContent});
 }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+// each "Your turn!" as it shows: whether the deck could be tapped then, and the tip's step
+window.__turnCues = [];
+new MutationObserver(() => {
+  const ann = document.querySelector('[data-testid="announce"][data-kind="your_turn"]');
+  if (!ann || ann.__seen) return;
+  ann.__seen = true;
+  const guide = document.querySelector('[data-testid="guide"]');
+  window.__turnCues.push({deck: !!document.querySelector('[data-testid="deck"]:not([disabled])'),
+                          step: guide && guide.getAttribute('data-step')});
+}).observe(document, {subtree: true, childList: true, attributes: true});
 """
 
 # Whether a card in flight (the deal, a draw) is ever drawn over the tip's words: each frame,
@@ -118,6 +128,28 @@ def follow(page, look, swapped):
     return False
 
 
+# The page hidden (another tab or app in front), or shown again, as a browser tells it
+HIDE = """(hidden) => {
+  Object.defineProperty(document, 'visibilityState', {configurable: true,
+                                                      get: () => hidden ? 'hidden' : 'visible'});
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+def your_turn_while_hidden_and_its_nudge(page):
+    """The player's turn, the draw offered: while the page is hidden its tab's title says it
+    is their turn, and the page's own title comes back with the page; a turn that waits is
+    nudged once (after 25 s, ui/page/screens/away.py NUDGE_MS)."""
+    own = page.title()
+    page.evaluate(HIDE, True)
+    page.wait_for_function("() => document.title.startsWith('(!) ')", timeout=T)
+    assert page.title() == "(!) Your turn \u00b7 Crisp", page.title()
+    page.evaluate(HIDE, False)
+    page.wait_for_function("(own) => document.title === own", arg=own, timeout=T)
+    page.wait_for_selector(sel("nudge"), timeout=45_000)
+    assert "turn" in page.inner_text(sel("nudge")).lower()
+
+
 def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_reveal(new_phone):
     phone = new_phone()
     phone.page.add_init_script(RECORD)
@@ -126,6 +158,7 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
     page.wait_for_selector(sel("guide"), timeout=T)
     swapped = []
     windows = []
+    hidden_checked = False
     for _ in range(3000):
         look = page.evaluate(LOOK)
         step = look["step"]
@@ -136,6 +169,9 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
             assert "5" in windows[0]["text"], windows
             seconds = int("".join(c for c in windows[0]["left"] or "0" if c.isdigit()))
             assert seconds > 10, windows
+        if step == "draw" and not hidden_checked:
+            hidden_checked = True
+            your_turn_while_hidden_and_its_nudge(page)
         if step == "reveal":
             assert look["in_sheet"], look          # the results sheet would cover it
         elif step is not None:
@@ -155,6 +191,10 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
             break
         if not follow(page, look, swapped):
             page.wait_for_timeout(100)
+    # "Your turn!" comes when the turn can be played: the deck live, the tip saying draw
+    # (not during R10.1's start delay, when the tip says the turn comes in a moment)
+    cues = page.evaluate("window.__turnCues")
+    assert cues and all(c["deck"] and c["step"] == "draw" for c in cues), cues
     # the deal's cards fly from the dealer's deck to the seats under the tip, never over it
     over = page.evaluate("window.__overTip")
     assert over["covered"] == 0, over
