@@ -169,6 +169,12 @@ def test_a_first_time_visitor_plays_the_guided_round_from_the_landing_to_the_rev
             assert "5" in windows[0]["text"], windows
             seconds = int("".join(c for c in windows[0]["left"] or "0" if c.isdigit()))
             assert seconds > 10, windows
+            # on a 360x640 phone the tip leaves the Crisp button in sight
+            page.set_viewport_size({"width": 360, "height": 640})
+            box = page.evaluate("""() => { const r = document.querySelector(
+              '[data-testid="crisp"]').getBoundingClientRect(); return [r.top, r.bottom]; }""")
+            assert box[1] <= 640 + 1, box
+            page.set_viewport_size({"width": 390, "height": 844})
         if step == "draw" and not hidden_checked:
             hidden_checked = True
             your_turn_while_hidden_and_its_nudge(page)

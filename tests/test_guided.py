@@ -305,7 +305,7 @@ def test_a_window_that_closed_with_no_call_is_told(log, v, key):
 
 
 def test_the_crisp_tip_says_the_stake_and_offers_play_on_in_both_languages():
-    for lang, stake in (("en", "5 points"), ("es", "5 puntos")):
+    for lang, stake in (("en", "5 points off"), ("es", "restas 5 puntos")):
         ui = new_ui(lang, "")
         ui["guided"] = True
         ctx = Ctx(lang, 0)

@@ -33,11 +33,9 @@ EN = {
     "guide_queen_target": "Now tap a card of another player: you take it. If it lands on "
                           "your left or right you see it once.",
     "guide_king": "A King! Use it: you get two extra draws this turn.",
-    "guide_crisp": "Your turn is over: now you may call crisp. Call it if you think your "
-                   "cards add up to less than anyone's: the others play one more turn, then "
-                   "the round ends. Lowest total: 5 points off yours. Anyone as low or "
-                   "lower: 5 points more. The others wait while you read. Not yet? Tap "
-                   "Play on.",
+    "guide_crisp": "Your turn is over. Call crisp? Do it if you think your total is the "
+                   "lowest: if it is, 5 points off; if not, 5 more. The others wait for you. "
+                   "Not yet? Tap Play on.",
     "guide_read": "Play on",
     "guide_missed": "The crisp window has closed: nobody called, so the round goes on. "
                     "Watch what the others throw away; after your next turn you may call "
@@ -84,11 +82,9 @@ ES = {
     "guide_queen_target": "Ahora toca una carta de otro jugador: te la llevas. Si queda a tu "
                           "izquierda o a tu derecha, la ves una vez.",
     "guide_king": "\u00a1Un Rey! \u00dasalo: este turno robas dos veces m\u00e1s.",
-    "guide_crisp": "Tu turno ha terminado: ahora puedes cantar crisp. C\u00e1ntalo si "
-                   "crees que tus cartas suman menos que las de nadie: los dem\u00e1s juegan "
-                   "un turno m\u00e1s y se acaba la ronda. Si tu suma es la m\u00e1s baja, "
-                   "te quitas 5 puntos; si alguien suma igual o menos, te sumas 5. Los "
-                   "dem\u00e1s esperan mientras lees. \u00bfA\u00fan no? Pulsa Seguir.",
+    "guide_crisp": "Tu turno ha terminado. \u00bfCantas crisp? Hazlo si crees que sumas "
+                   "menos que nadie: si es as\u00ed, restas 5 puntos; si no, sumas 5. Los "
+                   "dem\u00e1s te esperan. \u00bfA\u00fan no? Pulsa Seguir.",
     "guide_read": "Seguir",
     "guide_missed": "Se ha cerrado el momento de cantar crisp: nadie ha cantado y la ronda "
                     "sigue. F\u00edjate en lo que tiran los dem\u00e1s; al acabar tu "
