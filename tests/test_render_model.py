@@ -374,6 +374,10 @@ def test_lobby_guest_sees_options_read_only_and_no_start():
     assert find(tree, "start-game") is None and find(tree, "add-bot") is None
     assert "Ana" in text_of(find(tree, "lobby-waiting"))
     assert "you" in text_of(find(tree, "player-1"))
+    # who chooses the options: the host by name, not "the host"
+    assert text_of(find(tree, "options-by")) == "Ana chooses the options."
+    tree, ctx = show(lobby_model(3, seat=1), lang="es")
+    assert text_of(find(tree, "options-by")) == "Ana elige las opciones."
 
 
 def test_names_are_text_never_markup():

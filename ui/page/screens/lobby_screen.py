@@ -24,7 +24,8 @@ def lobby_tree(model, ui, ctx):
     host = read(model, "host_seat", lobby.get("host", 0))
     rows = lobby_rows(model, players, host, ctx, ui) + arriving_rows(model, ctx)
     link_box = invite_box(model, ui, ctx)
-    options_box = lobby_options(lobby.get("options") or {}, is_host, ctx)
+    options_box = lobby_options(lobby.get("options") or {}, is_host, ctx,
+                                seat_name(players, host, ctx))
     players_head = h("h2", None, ctx.t("players_n", n=count, max=MAX_PLAYERS))
     players_list = h("ul", {"class": "players", "data-testid": "player-list"}, rows)
     tally_box = tally(model, ctx) if read(model, "games", 0) else None
@@ -88,8 +89,9 @@ def arriving_rows(model, ctx):
             for name in read(model, "arriving", ()) or ()]
 
 
-def lobby_options(opts, is_host, ctx):
-    """The game's options: set by the host, shown read-only to the guests."""
+def lobby_options(opts, is_host, ctx, host_name=""):
+    """The game's options: set by the host, shown read-only to the guests, who are told who
+    chooses them (`host_name`: the host's name as shown)."""
     def opt(key, spec_ok):
         return ("field", "opt", key) if spec_ok else None
 
@@ -112,7 +114,8 @@ def lobby_options(opts, is_host, ctx):
                       opt("draw_seconds", is_host))),
              h("label", {"class": "field check"}, h("input", chk),
                h("span", None, ctx.t("opt_draw_from_discard"))),
-             None if is_host else h("p", {"class": "hint"}, ctx.t("options_readonly")))
+             None if is_host else h("p", {"class": "hint", "data-testid": "options-by"},
+                                    ctx.t("options_readonly", name=host_name)))
 
 
 def host_controls(ui, count, ctx):
