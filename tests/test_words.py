@@ -423,6 +423,8 @@ def test_the_rules_never_deny_the_jack_and_open_with_a_hand_and_the_seat_icons()
         cards = find_all(pic, lambda n: "card" in (n["attrs"].get("class") or "").split())
         assert [c["attrs"]["class"].split()[2] for c in cards] == ["face", "back", "face"]
         assert all("data-card" not in c["attrs"] for c in cards)     # no card of the table
+        assert all(c["attrs"].get("aria-hidden") == "true" and "aria-label" not in c["attrs"]
+                   for c in cards)                               # its caption says it
         legend = find_all(pic, lambda n: n["attrs"].get("data-testid") == "icon-legend")[0]
         for key in ("tip_host", "tip_dealer", "tip_bot", "tip_caller"):
             assert i18n.t(lang, key) in text_of(legend), (lang, key)

@@ -48,8 +48,11 @@ def picture(ctx, draw_card):
 
 def _drawn(node):
     """A card of the picture: drawn as the table's, but no card of the table (no data-card,
-    which the table's cards carry)."""
+    which the table's cards carry), and hidden from screen readers: its caption says it
+    (an aria-label on a plain div is not allowed, axe's aria-prohibited-attr)."""
     node["attrs"].pop("data-card", None)
+    node["attrs"].pop("aria-label", None)
+    node["attrs"]["aria-hidden"] = "true"
     return node
 
 
