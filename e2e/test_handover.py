@@ -283,11 +283,12 @@ def test_with_two_people_the_interrupted_round_is_dealt_again_and_scores_stand(
     no_errors(ana)
 
 
-def seated(new_phone, gone=None, init=None, bot=False, ana=None):
-    """The lobby: Hana hosts (with the init script `init`, if any), Ana (with the join_room
+def seated(new_phone, gone=None, init=None, bot=False, ana=None, query=""):
+    """The lobby: Hana hosts (with the init script `init`, if any, and the host page's
+    `query`, e.g. "?botpace=0.2"), Ana (with the join_room
     options in the dict `ana`) and Bea join by a link with `?hostgone=` when `gone` is given (ms), and
     with `bot` a bot takes seat 3. -> (host, ana, bea, the link they joined by)."""
-    host, link = open_room(new_phone, "Hana", init=init)
+    host, link = open_room(new_phone, "Hana", query=query, init=init)
     hp = host.page
     if gone is not None:
         link += "&hostgone=%d" % gone
@@ -300,10 +301,10 @@ def seated(new_phone, gone=None, init=None, bot=False, ana=None):
     return host, ana, bea, link
 
 
-def three_at_the_table(new_phone, gone=None, init=None, bot=False, ana=None):
+def three_at_the_table(new_phone, gone=None, init=None, bot=False, ana=None, query=""):
     """seated(...), then the game starts: Ana's turn, and the room sealed for Ana and Bea.
     -> (host, ana, bea, link)."""
-    host, ana, bea, link = seated(new_phone, gone, init, bot, ana)
+    host, ana, bea, link = seated(new_phone, gone, init, bot, ana, query)
     live(host.page, "start-game")
     for p in (host.page, ana.page, bea.page):
         live(p, "ready")

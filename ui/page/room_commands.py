@@ -23,8 +23,8 @@ def host_message(name, payload):
         return {"type": "add_bot", "level": payload.get("level", "easy")}
     if name in ("remove", "approve"):
         return {"type": name, "seat": payload.get("seat")}
-    if name == "stand_in":
-        return {"type": "stand_in", "seat": payload.get("seat"),
+    if name in ("stand_in", "bot_turn"):
+        return {"type": name, "seat": payload.get("seat"),
                 "level": payload.get("level", "easy")}
     return None
 

@@ -100,6 +100,7 @@ TO_ROOM = {
     "add_bot": _row("host", "lobby", {"level": _level}),
     "remove": _row("host", "lobby", {"seat": is_int}),
     "stand_in": _row("host", "game", {"seat": is_int, "level": _level}),
+    "bot_turn": _row("host", "game", {"seat": is_int, "level": _level}),
     "new_game": _row("host", "over"),
     "approve": _row("host", "game", {"seat": is_int}),
     "react": _row("seated", "game", {"r": is_reaction}),

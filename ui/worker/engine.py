@@ -52,6 +52,7 @@ import secrets
 
 from crisp_core import bot_names
 from ui.shared import door, hostlife, savedroom, spectator_moves, wire
+from ui.worker import idle
 from ui.worker.room import BadMessage, Room, bot_maker
 from ui.worker.takeover import Takeover, share_kind
 
@@ -106,6 +107,7 @@ class Engine:
         except ValueError:
             room = Room(room_id, name, seed=seed)       # a bad test deck is ignored
         room.make_bot = bot_maker(room.seed, _pace(request))
+        room.idle_ms = idle.threshold(_pace(request))
         room.sliced_bots = True     # the worker serves every message between bots' slices
         room.cheat = _cheat(request)
         room.deck_once = room.deck is not None and request.get("deck_once") is True
@@ -129,6 +131,7 @@ class Engine:
                                  "now": request.get("now"), "lang": lang,
                                  "door": request.get("door")})
         room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
+        room.idle_ms = idle.threshold(_pace(request))
         room.sliced_bots = True
         room.cheat = _cheat(request)
         out = room.resumed(self._now(request))
@@ -200,6 +203,7 @@ class Engine:
         self.how = takeover.how
         self.room = room
         room.make_bot = bot_maker(room.seed, self.pace)
+        room.idle_ms = idle.threshold(self.pace)
         room.sliced_bots = True
         # the bots come named in the host's language, and this page hosts now
         room.lang = _lang(self.lang, room.lang)

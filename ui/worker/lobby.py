@@ -9,7 +9,7 @@ Room-only (the engine worker); pure Python.
 from crisp_core import Game, events_for, normalize_options, view_for
 from ui.shared import wire
 from ui.shared.wire import DEFAULT_OPTIONS, BadMessage
-from ui.worker import outbox, seats, spectators, succession
+from ui.worker import idle, outbox, seats, spectators, succession
 from ui.worker.names import bot_name, rename_bots
 from ui.worker.seats import LEFT_BOT, LOCAL, MAX_SEATS, Seat
 
@@ -133,6 +133,22 @@ def stand_in(room, conn, msg, now):
         return []
     seat.stand_in = msg["level"]
     seat.agent = room.make_bot(seat.stand_in, index)
+    seat.plan = outbox.plan(room, index, view_for(room.game, index, now),
+                            events_for(room.log, index), now)
+    return outbox.broadcast(room)
+
+
+def bot_turn(room, conn, msg, now):
+    """The host's `bot_turn`: a bot of `level` plays seat `seat`'s turn, from what that seat
+    was shown this round; its person's view offers nothing meanwhile (so a move of theirs
+    in flight is `stale`) and their own moves are refused (`bot_playing`) until the turn
+    passes (idle.end_turns)."""
+    index = msg["seat"]
+    room.advance(now)             # what is due first: a turn that just passed is not offered
+    idle.check_bot_turn(room, index, now)
+    seat = room.seats[index]
+    seat.turn_bot = (msg["level"], room.game.start_at)
+    seat.agent = room.make_bot(msg["level"], index)
     seat.plan = outbox.plan(room, index, view_for(room.game, index, now),
                             events_for(room.log, index), now)
     return outbox.broadcast(room)

@@ -10,7 +10,7 @@ Room-only (the engine worker); pure Python.
 from crisp_core import bot_expert, events_for, public_events, spectator_view, view_for
 from ui.shared import wire
 from ui.shared.wire import MAX_TEXT
-from ui.worker import away, guide
+from ui.worker import away, guide, idle
 
 LOG_REPLAY = 40               # public events of the round replayed to a (re)joining seat
 LOG_KEEP = 300                # events of the round the room keeps for replays
@@ -21,6 +21,7 @@ def after_change(room, events, now):
     receive, and the round's proof when it ended (FairDeal)."""
     room._record(events)
     guide.hold(room, events, now)           # the guided round's window waits for its tip
+    idle.end_turns(room)          # a bot that played one turn for a person stops once it passed
     room.deal.cheat_now()
     return room.deal.proof(events) + views(room, events, now)
 
@@ -44,11 +45,12 @@ def views(room, events, now, replay_to=None, only=None, people=False):
         if index == replay_to and seat.conn is not None:
             out += [(seat.conn, msg) for msg in room.deal.replay()]
         view = seat_view(room, index, now)
+        shown = idle.person_view(seat, view)  # (a bot plays this turn: nothing to tap)
         seat.n += 1
-        if view["allowed"] != seat.allowed:
-            seat.allowed = view["allowed"]    # what it may do changed with this view
+        if shown["allowed"] != seat.allowed:
+            seat.allowed = shown["allowed"]   # what it may do changed with this view
             seat.allowed_n = seat.n
-        msg = view_message(room, seat.n, view, mine, table, replay=index == replay_to)
+        msg = view_message(room, seat.n, shown, mine, table, replay=index == replay_to)
         if seat.conn is not None:
             out.append((seat.conn, msg))
         if seat.agent is not None:
@@ -87,7 +89,7 @@ def plan(room, index, view, events, now):
         return seat.agent.plan(view, events, now)
     except Exception:
         seat.agent = None
-        level = seat.bot or seat.stand_in
+        level = seat.bot or seat.stand_in or (seat.turn_bot or (None,))[0]
         if room.make_bot is None or level is None:
             return None
         seat.agent = room.make_bot(level, index)
@@ -186,7 +188,9 @@ def players(room):
     whose link is slow (seats.ping); `asks`: the name of a
     spectator asking for that seat (docs/protocol.md "Spectators"), when one does;
     `skip_in`: for an away seat the game waits for, the ms until the room plays its part
-    (its peek confirmed, its turn timed out: away.forfeit_at, R2.4, R10.2)."""
+    (its peek confirmed, its turn timed out: away.forfeit_at, R2.4, R10.2); `waited`: for
+    the turn of a person here that waited IDLE_TURN_MS, how long (ms, idle.offered);
+    `turn_bot`: the level of the bot the host let play this turn for the person here."""
     table = [wire.player(i, s.name, s.bot or s.stand_in,
                          s.bot is not None or (s.conn is not None and s.away_since is None),
                          s.wins)
@@ -197,6 +201,11 @@ def players(room):
         due = away.forfeit_at(room, i) if not entry["connected"] and i != room.host else None
         if due is not None:
             entry["skip_in"] = max(0, due - room.now)
+        idle_ms = idle.offered(room, i, room.now)
+        if idle_ms is not None:
+            entry["waited"] = idle_ms
+        if room.seats[i].turn_bot is not None:
+            entry["turn_bot"] = room.seats[i].turn_bot[0]
     for watcher in room.spectators.values():
         ask = watcher["ask"]
         if ask is not None and ask["seat"] is not None and ask["seat"] < len(table) \

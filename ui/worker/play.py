@@ -11,7 +11,7 @@ from crisp_core import Bot, IllegalAction
 from crisp_core.actions import ActionError, check_shape
 from ui.shared import wire
 from ui.shared.wire import BadMessage
-from ui.worker import away, outbox
+from ui.worker import away, idle, outbox
 from ui.worker.seats import LOCAL
 
 
@@ -41,6 +41,7 @@ def act(room, conn, msg, now):
     check_action(action, len(room.seats))
     if "n" in msg:
         _fresh(room.seats[seat], msg["n"])
+    idle.refuse_person(room.seats[seat])
     if action["do"] == "next_round" and conn != LOCAL:
         raise BadMessage("not_host", "only the host starts the next round")
     return room.apply(seat, action, now)
@@ -66,6 +67,7 @@ def apply(room, seat, action, now):
     except IllegalAction as e:
         out.append((room.seats[seat].conn, wire.error(e.code, str(e))))
         return out
+    room.moved = (seat, now)
     return out + outbox.after_change(room, events, now)
 
 

@@ -24,8 +24,8 @@ from ui.shared import handover, roomcode, wire
 from ui.shared.gate import Gate
 from ui.shared.wire import (BOT_LEVELS, DEFAULT_OPTIONS, MAX_TEXT, VERSION,  # noqa: F401
                             BadMessage, parse)
-from ui.worker import (away, guide, lobby, outbox, play, reactions, saves, seats, spectators,
-                       succession)
+from ui.worker import (away, guide, idle, lobby, outbox, play, reactions, saves, seats,
+                       spectators, succession)
 from ui.worker.fairdeal import CONTRIBUTE_MS, PROOF_ACTIONS, FairDeal  # noqa: F401
 from ui.worker.names import MAX_NAME, check_name, clean_name  # noqa: F401
 from ui.worker.outbox import LOG_KEEP, LOG_REPLAY  # noqa: F401
@@ -62,6 +62,7 @@ HANDLERS = {
     "options": lobby.options, "start": lobby.start, "next_round": lobby.next_round,
     "add_bot": lobby.add_bot, "remove": lobby.remove, "stand_in": lobby.stand_in,
     "new_game": lobby.new_game, "react": reactions.react, "guide_read": guide.read,
+    "bot_turn": lobby.bot_turn,
 }
 HOST_ONLY = tuple(kind for kind, row in wire.TO_ROOM.items() if row["from"] == "host")
 
@@ -129,6 +130,9 @@ class Room:
         self.host_left = False    # the host's player left: no box after its last (leave_out)
         self.unsaved = False      # it changed with nothing sent (a contribution): save it
         self.standby_sent = None  # (designate, its conn, tokens) the last `standby` was for
+        self.moved = None         # (seat, ms): the last move applied (idle.turn_since)
+        self.idle_told = None     # (seat, since): the waiting turn every screen was told of
+        self.idle_ms = idle.IDLE_TURN_MS    # (idle.threshold: shorter for test pages' bots)
         self.now = 0
         self.deal = FairDeal(self)    # the committed shuffle of this round (or the next deal)
 
@@ -241,6 +245,7 @@ class Room:
             self.drop(conn)                   # a watching tab that died without a word
         told = outbox.watchers_changed(self) if silent else []    # it leaves `watchers`
         changed = away.check_silence(self, now)
+        changed = idle.crossed(self, now) or changed
         if self.deal.due(now):
             return _typed(told + self.deal.deal(now) + play.run_bots(self, now))
         if self.game is None:
@@ -261,6 +266,9 @@ class Room:
             deadline = self.game.next_deadline()
             if deadline is not None:
                 times.append(deadline)
+            idle_at = idle.due_at(self)
+            if idle_at is not None:
+                times.append(idle_at)
         for index, seat in enumerate(self.seats):
             if seat.plan is not None:
                 times.append(seat.plan["at"])

@@ -32,6 +32,8 @@ class Seat:
         self.token = token
         self.bot = bot            # None or a bot level
         self.stand_in = None      # a person's seat played by a bot of this level meanwhile
+        self.turn_bot = None      # (level, the turn's start): a bot plays this one turn for
+                                  # the person here (the host's `bot_turn`: idle.py; not saved)
         self.conn = None          # the data connection now playing this seat
         self.n = 0                # views sent to this seat
         self.allowed = None       # the `allowed` of the last view sent ...

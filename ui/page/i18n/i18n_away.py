@@ -33,6 +33,11 @@ EN = {
     "nudge_you": "Still your turn: the table is waiting for you.",
     "coming_back": "Coming back to the table\u2026",
     "coming_back_hint": "Your seat and your cards are kept.",
+    "waited_seat": "{name} has been thinking for {s} s",
+    "waited_you": "The table has waited {s} s for you",
+    "bot_turn": "Let a bot play this turn",
+    "turn_bot_seat": "A bot is playing this turn for {name}",
+    "turn_bot_you": "The host let a bot play this turn for you",
 }
 
 ES = {
@@ -65,4 +70,9 @@ ES = {
     "nudge_you": "Sigue siendo tu turno: la mesa te est\u00e1 esperando.",
     "coming_back": "Volviendo a la mesa\u2026",
     "coming_back_hint": "Tu sitio y tus cartas se guardan.",
+    "waited_seat": "{name} lleva {s} s pensando",
+    "waited_you": "La mesa lleva {s} s esper\u00e1ndote",
+    "bot_turn": "Que un bot juegue este turno",
+    "turn_bot_seat": "Un bot juega este turno por {name}",
+    "turn_bot_you": "Un bot juega este turno por ti: lo ha pedido quien organiza",
 }

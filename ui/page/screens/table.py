@@ -7,7 +7,7 @@ CPython (tests).
 
 from crisp_core.actions import END_PHASES, is_int
 from ui.page.screens import guided_screens
-from ui.page.screens import reaction_view
+from ui.page.screens import idle_turn, reaction_view
 from ui.page.client import taps
 from ui.page.screens.eventlog import log_node
 from ui.page.screens.icons import icon
@@ -95,6 +95,9 @@ def opponent_node(ctx, row, info):
                   opponent_hand, ctx, row, holding),
              button(ctx, "stand-in-" + str(row["seat"]), ctx.t("stand_in"), row["stand_in"],
                     "btn small stand-in") if row.get("stand_in") else None,
+             idle_node(ctx, row),
+             button(ctx, "bot-turn-" + seat, ctx.t("bot_turn"), row["bot_turn"],
+                    "btn small bot-turn") if row.get("bot_turn") else None,
              h("small", {"class": "asks"}, ctx.t("asks_seat", name=row["asks"]))
              if row.get("asks") and not row.get("approve") else None,
              button(ctx, "approve-" + str(row["seat"]), ctx.t("approve_seat", name=row["asks"]),
@@ -102,6 +105,15 @@ def opponent_node(ctx, row, info):
              button(ctx, "take-seat-" + str(row["seat"]), ctx.t("take_seat"), row["take"],
                     "btn small take-seat") if row.get("take") else None,
              reaction_view.bubble(ctx, info, row["seat"]))   # last: nothing before it moves
+
+
+def idle_node(ctx, row):
+    """A waiting turn's line at its seat's place (idle_turn.idle_line), or None."""
+    text = idle_turn.idle_line(row, ctx)
+    if text is None:
+        return None
+    return h("small", {"class": "waited", "data-testid": "waited-" + str(row["seat"]),
+                       "role": "status"}, text)
 
 
 def head_key(ctx, row, info):
@@ -363,6 +375,7 @@ def my_seat_node(mine, info, ctx, ui=None):
     ui = ui or {}
     return h("section", {"class": cls, "data-testid": "seat-" + str(mine["seat"])},
              kept(ctx, "my-hand", (ctx.lang, mine["seat"], mine["cards"], ctx.tapped), my_hand, ctx, mine),
+             idle_node(ctx, mine),
              kept(ctx, "my-head", (head_key(ctx, mine, info), ui.get("reactions"),
                                    ui.get("react_open"), info["paused"]),
                   my_seat_head, ctx, mine, info, ui),

@@ -6,7 +6,7 @@ CPython (tests).
 """
 
 from crisp_core.actions import CALL_WINDOW_MS, END_PHASES, PLAY_PHASES, POSITIONS, is_int
-from ui.page.screens import cards
+from ui.page.screens import cards, idle_turn
 from ui.page.screens.results_model import fair_alarm, fair_info, results_info
 from ui.page.screens.status_line import status_sub, status_text
 from ui.page.screens.viewmodel import (SECOND, allowed_map, pause_of, player_list, read, reveal_map,
@@ -121,6 +121,12 @@ def seat_rows(model, ui, ctx, view, players, n, me, queen, paused, spectator):
                 and not row["bot"] and phase != "game_over" and not paused):
             row["stand_in"] = ("intent", "stand_in",
                                {"seat": s, "level": ui.get("bot_level", "easy")})
+        # A turn its person holds: every place says how long it waited, the host may let a
+        # bot play it (ui/page/screens/idle_turn.py)
+        waited = p.get("waited")
+        since = ctx.grown(waited) if isinstance(waited, int) and waited >= 0 else 0
+        row.update(idle_turn.idle_row(p, s, me, host, is_host, paused, phase, since,
+                                      ui.get("bot_level", "easy")))
         # A spectator asking for this seat: the host may give it (docs/protocol.md "Spectators").
         row["asks"] = p.get("asks") if isinstance(p.get("asks"), str) else None
         row["approve"] = None

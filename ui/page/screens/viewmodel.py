@@ -75,6 +75,13 @@ class Ctx:
             self.counting(left, step)
         return left
 
+    def grown(self, value, step=1000):
+        """ms since the current view arrived, for a time `value` (ms) it gave that grows
+        with the clock (a turn's `waited`): drawn again when value + that reaches its next
+        whole `step`."""
+        self.wake_at(self._now + step - (int(value) + self._elapsed) % step)
+        return self._elapsed
+
     def until(self, at, step=None):
         """ms from now until the clock time `at` (ms), never below 0 (a countdown, noted as
         `left` notes it while above)."""
