@@ -7,7 +7,8 @@ relay and relay to page; page to site and back), so a message between two pages 
 profiles each way (sender's up, receiver's down) and a round trip four legs.
 
     PROFILES            name -> Profile: lan; 4g (one way 35 ms +/- 8, 0.5 % loss); 3g (one way
-                        125 ms +/- 30, 2 % loss); stall (lan with a 2 s blackout every 30 s)
+                        125 ms +/- 30, 2 % loss); stall (lan with a 2 s blackout every 30 s);
+                        4g-steady, 3g-steady (4g's and 3g's delays and jitter, no loss)
     delay_ms(p, rng)    one packet's one-way delay: uniform in [one_way - jitter, one_way +
                         jitter], never below 0
     lost(p, rng)        True when the packet is lost (rng.random() < p.loss)
@@ -57,6 +58,11 @@ PROFILES = {
     "3g": Profile("3g", 125, 30, 0.02),
     "stall": Profile("stall", every_ms=30000, blackout_ms=2000),
 }
+# the same delays and jitter with no loss: for a test of a countdown, whose one tap a lost
+# packet (sent again only after a retransmission timeout, hundreds of ms) must not decide
+for _name in ("4g", "3g"):
+    _p = PROFILES[_name]
+    PROFILES[_name + "-steady"] = Profile(_name + "-steady", _p.one_way_ms, _p.jitter_ms)
 
 
 def profile(name, first_ms=None):

@@ -25,15 +25,16 @@ from crisp_e2e import T, live, sel
 
 # What the screen says, as the page draws it (a MutationObserver): every banner of the
 # ones a table must not see from a short blackout, with its time and text, in
-# window.__crispNet.bad; when the screen's Crisp window ends (the drain bar's animation: the
-# moment it was drawn, plus its duration and its (negative) delay) and its turn timer
-# (its data-ms, the ms left when it was drawn), as Date.now() times.
+# window.__crispNet.bad; when the screen's Crisp window ends (the crisp button's data-ends:
+# the page's own clock time, as it counts from the view's arrival; its drain bar starts
+# only when drawn, a render later) and its turn timer (its data-ms, the ms left when it was
+# drawn), as Date.now() times.
 WATCH = """
 (() => {
   const BAD = ["connection", "handover", "host-gone", "new-host", "redealt", "restarting"];
   const w = window.__crispNet = {bad: [], crispEnd: null, timerEnd: null};
   const up = new Set();
-  let fill = null, fillStyle = null, timerMs = null;
+  let crispEnds = null, timerMs = null;
   const look = () => {
     const now = Date.now();
     for (const id of BAD) {
@@ -41,13 +42,9 @@ WATCH = """
       if (el && !up.has(id)) { up.add(id); w.bad.push([now, id, (el.textContent || "").slice(0, 160)]); }
       if (!el) up.delete(id);
     }
-    const f = document.querySelector(".crisp-fill");
-    const style = f ? f.getAttribute("style") : null;
-    if (f !== fill || style !== fillStyle) {
-      fill = f; fillStyle = style;
-      w.crispEnd = f ? now + (parseFloat(f.style.animationDuration) || 0)
-                           + (parseFloat(f.style.animationDelay) || 0) : null;
-    }
+    const c = document.querySelector('[data-testid="crisp"][data-ends]');
+    const ends = c ? c.dataset.ends : null;
+    if (ends !== crispEnds) { crispEnds = ends; w.crispEnd = ends === null ? null : Number(ends); }
     const timer = document.querySelector('[data-testid="turn-timer"]');
     const ms = timer ? timer.dataset.ms : null;
     if (ms !== timerMs) { timerMs = ms; w.timerEnd = ms === null ? null : now + Number(ms); }

@@ -8,8 +8,11 @@ link with its profile: the host on 4g, Ana on 3g, Bea on 4g, Cleo on lan
   - a round plays alike on every screen: the same scores, every move told once;
   - a 2 s blackout of the host's link, then of Cleo's, mid-round, starts no handover, no
     "host away" banner, no re-deal, and the round plays on;
-  - a tap that Ana's screen (3g) shows in time, 150 ms before her crisp window ends there,
+  - a tap that Ana's screen (3g) shows in time, 100 ms before her crisp window ends there,
     reaches the host in time: the host takes her call (R10.1 judged on the host's clock).
+    Her link and the host's keep their delays and jitter but lose nothing meanwhile (one
+    lost packet would be sent again only after hundreds of ms: a question of chance, not of
+    the countdown; bench/table_bench.py measures the share taken on the lossy links).
 """
 
 import contextlib
@@ -170,9 +173,13 @@ def test_a_2s_blackout_starts_no_handover_no_host_away_and_no_redeal(table, net)
     assert table[0].errors == []
 
 
-def test_a_tap_the_screen_shows_in_time_arrives_in_time(table):
+def test_a_tap_the_screen_shows_in_time_arrives_in_time(table, net):
     next_round(table)
     host, ana = table[0], table[1]
+    # the same delays and jitter, nothing lost: one tap tells of the countdown, not of a
+    # lost packet (the bench measures the share of such taps taken on the lossy links)
+    for s in (host, ana):
+        net.set(s.name, s.link.profile + "-steady")
     draws = 0
     while True:                     # turns until Ana's (3g) is played
         s = whose_turn(table)
@@ -180,14 +187,16 @@ def test_a_tap_the_screen_shows_in_time_arrives_in_time(table):
         draws += play_turn(s).count("deck")
         if s is ana:
             break
-    # her crisp window, tapped by her page 150 ms before its end as her screen shows it
+    # her crisp window, tapped by her page 100 ms before its end as her screen shows it
     crisps = log_counts(host.page).get("crisp", 0)
-    got = tap_before(ana.page, "crisp", "crispEnd", 150, 4000)
+    got = tap_before(ana.page, "crisp", "crispEnd", 100, 4000)
     assert got is not None and 0 < got["left"] <= 300, got
     host.page.wait_for_function(
         "(n) => document.querySelectorAll('[data-testid=\"event-log\"] li.ev.crisp').length > n",
         arg=crisps, timeout=T)           # the host took the call: it came in time
     print("Ana (3g) tapped crisp %.0f ms before her screen's window ended: taken" % got["left"])
+    for s in (host, ana):
+        net.set(s.name, s.link.profile)
     draws += play_round(table, None)
     alike(table, draws)
     assert table[0].errors == []

@@ -27,6 +27,9 @@ def test_the_profiles_are_the_ones_the_harness_promises():
     lan = PROFILES["lan"]
     assert (lan.one_way_ms, lan.jitter_ms, lan.loss, lan.every_ms) == (0, 0, 0, 0)
     assert PROFILES["3g"].floor_rtt_ms() == 190 and PROFILES["4g"].floor_rtt_ms() == 54
+    for name in ("3g", "4g"):            # a countdown's test: the same link, nothing lost
+        steady, p = PROFILES[name + "-steady"], PROFILES[name]
+        assert (steady.one_way_ms, steady.jitter_ms, steady.loss) == (p.one_way_ms, p.jitter_ms, 0)
 
 
 def test_delays_stay_in_the_profiles_range_and_spread_over_it():

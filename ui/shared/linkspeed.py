@@ -10,10 +10,16 @@ pong's round trip): one estimate, shared by the guest's page (its countdowns and
 - The lead: a tap the screen shows in time must reach the host in time (a deadline; the
   start delay, a "not before", is shown as the view says). A view's remaining
   times are the host's as it sent the view, one one-way time before it arrived; a tap takes
-  another to arrive. So a countdown shown on this page ends that much sooner: the host's
-  deadline (the view's time less one one-way time) less the tap's one-way time, a round trip
-  in all (at most LEAD_MAX_MS). The host's own screen has none. The host's rules and clock
-  change not at all (R10 is judged on the host's clock when a message arrives).
+  another to arrive. So a countdown shown on this page ends that much sooner: a round trip,
+  and not a typical one but a slow one: the median round trip and half as much again
+  (LEAD_JITTER: a cellular link's jitter grows with its delay, and a view, several packets,
+  comes with its slowest packet) and LEAD_WORK_MS (the pages' and the engine's own work on
+  the way), at most LEAD_MAX_MS. On the 3g profile (a median of ~330 ms through a relay) a
+  view's way and a tap's way took up to 165 ms more than the median round trip. A late view
+  (a lost packet sent again) says the same window ends later than the view before it did:
+  the window ends here no later than it already did (`kept_lead`). The host's own screen
+  has none. The host's rules and clock change not at all (R10 is judged on the host's
+  clock when a message arrives).
 
 Pure (no clock, no I/O). MicroPython-compatible: runs on guests' pages and in the room.
 """
@@ -24,6 +30,8 @@ SLOW_ON_MS = 220        # a median round trip from this up: the link is slow (a 
                         # ~250 ms is; 4G's ~70 ms and Wi-Fi's are not)
 SLOW_OFF_MS = 150       # ... and it stays slow until the median is below this
 LEAD_MAX_MS = 800       # the most a countdown is shortened by (a quarter of the 3 s window)
+LEAD_JITTER = 2         # the lead adds 1/LEAD_JITTER of the round trip for a slow tap
+LEAD_WORK_MS = 30       # ... and this, the pages' and the engine's work on the way
 RTT_MAX_MS = 60000      # a round trip a guest reports: 0..this, else ignored
 
 
@@ -81,10 +89,25 @@ def one_way(rtt):
 
 
 def lead(rtt):
-    """How much sooner (ms) this page shows a countdown end than the view's remaining time
-    says: two one-way times (the view's way here, the tap's way back), at most LEAD_MAX_MS;
-    0 when not known."""
-    return min(2 * one_way(rtt), LEAD_MAX_MS)
+    """How much sooner (ms, an int) this page shows a countdown end than the view's
+    remaining time says, from its median round trip `rtt` (ms): a slow round trip (the
+    view's way here, the tap's way back), `rtt` and 1/LEAD_JITTER of it again, and
+    LEAD_WORK_MS; at most LEAD_MAX_MS; 0 when not known (None, not a number, <= 0)."""
+    if not _plain_ms(rtt) or rtt <= 0:
+        return 0
+    rtt = int(rtt)
+    return min(rtt + rtt // LEAD_JITTER + LEAD_WORK_MS, LEAD_MAX_MS)
+
+
+def kept_lead(lead_ms, now, left, end):
+    """The lead (ms, an int) for a view that came at `now` (ms, this page's clock) with
+    `left` ms of a window whose end this page already showed at `end` (its clock; None: a
+    new window): at least `lead_ms`, and enough that the window ends no later than `end`
+    (a view that came late, a lost packet sent again, never gives back time). Bad input
+    keeps `lead_ms`."""
+    if not (_plain_ms(now) and _plain_ms(left) and _plain_ms(end) and _plain_ms(lead_ms)):
+        return lead_ms
+    return max(int(lead_ms), int(now + left - end))
 
 
 def reported(rtt):

@@ -66,7 +66,8 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
       rtt, slow  the link's round trip (ms, the median of the last pongs', `rtts`: each
                ping's first pong, none for a ping sent before the last welcome) and
                whether it is slow (ui/shared/linkspeed.py); view_lead: ms this view's
-               countdowns end sooner on this page (a round trip; 0 on the host's screen)
+               countdowns end sooner on this page (a slow round trip, linkspeed.lead; 0 on
+               the host's screen); crisp_end: when the crisp window shown here ends
       tapped   the move sent and not answered yet, drawn taken (ui/page/client/taps.py), or None
       last_type  the `type` of the last message received from the room, read from the
                parsed message (None when it was malformed or not from a trusted peer)
@@ -135,6 +136,7 @@ class Client(PageSide, SendSide, RevealSide, ViewSide, HandoverSide,
         self.pongs_from = None    # ... and none for a ping sent before the last welcome
         self.slow = False         # this page's link to the host is slow (with hysteresis)
         self.view_lead = 0        # ms: this view's countdowns end this much sooner here
+        self.crisp_end = None     # ms, this page's clock: the crisp window shown ends then
         self.tapped = None        # the move sent and not answered yet (ui/page/client/taps.py)
         self.last_heard = None
         self.fresh = True         # the next view starts over (after a welcome): no gap to see

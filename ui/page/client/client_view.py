@@ -56,9 +56,7 @@ class ViewSide:
         gap = is_int(n) and n > self.n + 1 and not self.fresh and msg.get("replay") is not True
         self.view = view
         self.view_at = now
-        # its countdowns end a round trip sooner here (the view's way, the tap's way back:
-        # ui/shared/linkspeed.py), fixed for this view so that they never jump meanwhile
-        self.view_lead = 0 if self.is_host else linkspeed.lead(self.rtt)
+        self._lead(old, view, now)
         if msg.get("events") or msg.get("replay") is True:
             # the room answered (every move is an event): the move is drawn as it is now. A
             # view that moves nothing (who watches, a seat's link) is no answer: the tap
@@ -89,6 +87,27 @@ class ViewSide:
         self._reveals_after(view)
         if gap:
             self._resync(now)         # views went missing: this one is current, the log is not
+
+    def _lead(self, old, view, now):
+        """This view's `view_lead`: its countdowns end a slow round trip sooner here (the
+        view's way, the tap's way back: ui/shared/linkspeed.py), fixed for this view so that
+        they never jump meanwhile; a crisp window already shown (the same seat's, this round)
+        ends here no later than it did (`crisp_end`, this page's clock): a late view gives
+        no time back. None on the host's own screen."""
+        if self.is_host:
+            self.view_lead, self.crisp_end = 0, None
+            return
+        lead = linkspeed.lead(self.rtt)
+        cw = view.get("crisp_window")
+        was = (old or {}).get("crisp_window") if (old or {}).get("round") == view.get("round") \
+            else None
+        if not isinstance(cw, dict) or not is_int(cw.get("left")):
+            self.view_lead, self.crisp_end = lead, None
+            return
+        if isinstance(was, dict) and was.get("seat") == cw.get("seat"):
+            lead = linkspeed.kept_lead(lead, now, cw["left"], self.crisp_end)
+        self.view_lead = lead
+        self.crisp_end = now + cw["left"] - lead
 
     def _resync(self, now):
         """Ask the room for the table as it is (a message went missing), at most once every
