@@ -15,23 +15,34 @@ let the searching bot (or anyone) play as if it could see. CPython only, like th
 (tools/pyzip.py GUEST_CORE_EXCLUDED).
 """
 
+import math
+
 #: The rank codes of the special cards (R4).
 JACK, QUEEN, KING = 11, 12, 13
 #: What the policy guesses for a card nobody showed it (about the average unseen card).
 UNKNOWN = 6.5
 #: The worth, in points, of seeing one more of one's own cards (as the hard bot's INFO_BONUS).
 INFO = 0.5
-#: The policy calls crisp when its guessed total is this much under the lowest guess of the
-#: others' (by table size; the hard bot calls at about these margins, measured) ...
-CALL_MARGIN = {2: 7.0, 3: 8.5, 4: 9.0}
-#: ... or when its guessed total is at most this (at larger tables, where it mostly does).
-CALL_LOW = {2: 4.0, 3: 4.0, 4: 4.0}
-#: ... and from this many of its own turns, a point less per turn (rounds do end).
+#: The policy calls crisp when its chance of being strictly lowest after the others' last
+#: turns (a normal guess, :meth:`World.call_chance`) is at least this: about where the hard
+#: bot calls (its 0.75 by its own estimate; measured against ``Bot.win_chance``) ...
+CALL_CHANCE = 0.68
+#: ... less this per own turn past CALL_LATE (rounds do end, as the hard bot's LATE_SLOPE).
+CALL_SLOPE = 0.05
 CALL_LATE = 5
+#: The spread (variance, points squared) of a card nobody has seen: the deck's (R1.3).
+CARD_VAR = 9.9
+#: What another seat's last turn is expected to take off its total (a swap of its worst).
+LAST_GAIN = 1.5
 #: A Queen is played when giving one's worst card for the best target gains this much.
 QUEEN_GAIN = 1.5
 #: A playout stops (scored as the hands are) after this many turns per seat.
 HORIZON = 8
+
+
+def _card_var(guess):
+    """The spread of a card guessed at ``guess``: a low kept card's is small."""
+    return guess * guess / 3.0 if guess < UNKNOWN else CARD_VAR
 
 
 def points(rank):
@@ -165,12 +176,40 @@ class World:
         return 0
 
     def wants_call(self, seat):
-        """The policy's call (R6.1): its guessed total well under the others' guesses."""
+        """The policy's call (R6.1), as the hard bot calls: when its chance of being
+        strictly lowest after the others' last turns is at least CALL_CHANCE (less
+        CALL_SLOPE a turn late in a round)."""
         late = max(0, self.turns[seat] - CALL_LATE)
-        own = self.own_total(seat)
-        if own <= CALL_LOW.get(self.n, 4.5) + late:
-            return True
-        return own + CALL_MARGIN.get(self.n, 9.0) - late <= self.others_low(seat)
+        return self.call_chance(seat) >= CALL_CHANCE - CALL_SLOPE * late
+
+    def call_chance(self, seat):
+        """``seat``'s guess (from what it knows: its seen cards, the public guesses) of its
+        chance to be strictly lowest after every other seat's last turn: each total taken
+        as normal, a card's spread the deck's or, for a card kept low, its guess's. 0.0 as
+        soon as another seat's expected total is under its own (the cheap common case)."""
+        hand, know, pub = self.hands[seat], self.know[seat], self.pub[seat]
+        mine = spread = 0.0
+        for index in range(3):
+            if know[index]:
+                mine += points(hand[index])
+            else:
+                guess = pub[index] if pub[index] < UNKNOWN else UNKNOWN
+                mine += guess
+                spread += _card_var(guess)
+        others = []
+        for other in range(self.n):
+            if other != seat:
+                guess = self.pub[other]
+                theirs = guess[0] + guess[1] + guess[2] - LAST_GAIN
+                if theirs < mine:
+                    return 0.0
+                others.append((theirs, _card_var(guess[0]) + _card_var(guess[1])
+                               + _card_var(guess[2])))
+        chance = 1.0
+        for theirs, their_spread in others:
+            z = (theirs - mine - 0.5) / math.sqrt(spread + their_spread + 1.0)
+            chance *= 0.5 * (1.0 + math.erf(z * 0.7071067811865476))
+        return chance
 
     def play_turn(self, seat, draws=1):
         """The policy plays ``seat``'s turn (or what is left of it: ``draws`` owed)."""
