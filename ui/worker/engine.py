@@ -106,9 +106,7 @@ class Engine:
             room = Room(room_id, name, seed=seed, deck=request.get("deck") or None)
         except ValueError:
             room = Room(room_id, name, seed=seed)       # a bad test deck is ignored
-        room.make_bot = bot_maker(room.seed, _pace(request))
-        room.idle_ms = idle.threshold(_pace(request))
-        room.sliced_bots = True     # the worker serves every message between bots' slices
+        _run_here(room, _pace(request))
         room.cheat = _cheat(request)
         room.deck_once = room.deck is not None and request.get("deck_once") is True
         room.guided = room.deck_once and request.get("guided") is True
@@ -131,8 +129,7 @@ class Engine:
                                  "now": request.get("now"), "lang": lang,
                                  "door": request.get("door")})
         room = Room.from_dict(saved, make_bot=bot_maker(saved.get("seed"), _pace(request)))
-        room.idle_ms = idle.threshold(_pace(request))
-        room.sliced_bots = True
+        _run_here(room, _pace(request))
         room.cheat = _cheat(request)
         out = room.resumed(self._now(request))
         self.room = room
@@ -202,9 +199,7 @@ class Engine:
         self.takeover = None
         self.how = takeover.how
         self.room = room
-        room.make_bot = bot_maker(room.seed, self.pace)
-        room.idle_ms = idle.threshold(self.pace)
-        room.sliced_bots = True
+        _run_here(room, self.pace)
         # the bots come named in the host's language, and this page hosts now
         room.lang = _lang(self.lang, room.lang)
         room.seal_dirty = True      # a new host seals its room for the players at once
@@ -286,6 +281,15 @@ def _lang(lang, default):
     """The bots' names' language: `lang` when crisp_core/bot_names.py has names in it
     ("es", "en"), else `default`."""
     return lang if isinstance(lang, str) and lang in bot_names.NAMES else default
+
+
+def _run_here(room, pace):
+    """Set `room` up as this worker runs it: its bots made at `pace` from the room's seed
+    (play.bot_maker), each thinking a slice at a time so that the worker serves every
+    message between slices, and the idle turn's wait for that pace (idle.threshold)."""
+    room.make_bot = bot_maker(room.seed, pace)
+    room.idle_ms = idle.threshold(pace)
+    room.sliced_bots = True
 
 
 def _pace(request):

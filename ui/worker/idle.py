@@ -106,10 +106,9 @@ def end_turns(room):
     """The bots playing one turn whose turn passed stop: the seat is its person's again
     (called before every change's views: outbox.after_change)."""
     game = room.game
-    for seat in room.seats:
+    for index, seat in enumerate(room.seats):
         if seat.turn_bot is None:
             continue
-        index = room.seats.index(seat)
         if (game is None or game.phase not in PLAY_PHASES or game.turn != index
                 or game.start_at != seat.turn_bot[1] or seat.stand_in is not None):
             if seat.stand_in is None:
