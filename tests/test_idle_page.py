@@ -26,6 +26,11 @@ def test_idle_row_counts_the_wait_on_from_the_view_and_offers_the_host_a_bot():
         assert idle_row(bad, 2, 1, 0, True, False, "play", 0, "easy")["waited_s"] is None
     assert idle_row(dict(p, waited=40000), 2, 1, 0, True, False, "play", 0,
                     "godlike")["bot_turn"][2]["level"] == "easy"
+    # the host's stand-in level, whichever the room takes, expert too
+    assert idle_row(p, 2, 0, 0, True, False, "play", 0, "expert")["bot_turn"][2]["level"] \
+        == "expert"
+    assert idle_row(dict(p, turn_bot="expert"), 2, 1, 0, True, False, "play", 0,
+                    "easy")["turn_bot"] == "expert"
     playing = dict(p, turn_bot="easy")
     assert idle_row(playing, 2, 1, 0, True, False, "play", 0, "easy") == {
         "waited_s": None, "turn_bot": "easy", "bot_turn": None}

@@ -20,13 +20,12 @@ handler judges it, e.g. a name is cleaned, an option is the engine's to refuse).
 import json
 
 from crisp_core.checks import is_hex, is_int, is_number, same  # noqa: F401 (the shared checks)
-from ui.shared.limits import MAX_PLAYERS
+from ui.shared.limits import BOT_LEVELS, MAX_PLAYERS  # noqa: F401 (BOT_LEVELS: theirs too)
 from ui.shared.reactions import is_reaction
 
 VERSION = 1
 MAX_TEXT = 16 * 1024       # bytes (UTF-8), both ways
 MAX_BRACKETS = 64          # [ and { in one incoming message (real ones have a handful)
-BOT_LEVELS = ("easy", "hard", "expert")
 DEFAULT_OPTIONS = {"target": 100, "draw_seconds": None, "draw_from_discard": False}
 
 

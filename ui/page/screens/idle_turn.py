@@ -7,6 +7,7 @@ Pure; MicroPython-compatible (no dataclasses, typing, enum) and tested in CPytho
 (tests/test_idle_page.py)."""
 
 from ui.page.screens.cues import PLAY
+from ui.shared.limits import BOT_LEVELS
 
 SECOND = 1000
 
@@ -25,13 +26,13 @@ def idle_row(p, seat, me, host, is_host, paused, phase, since_view, level):
     p = p if isinstance(p, dict) else {}
     live = phase in PLAY and not paused
     waited = _ms(p.get("waited")) if live else None
-    bot = p.get("turn_bot") if live and p.get("turn_bot") in ("easy", "hard") else None
+    bot = p.get("turn_bot") if live and p.get("turn_bot") in BOT_LEVELS else None
     out = {"waited_s": None, "turn_bot": bot, "bot_turn": None}
     if waited is not None and bot is None:
         out["waited_s"] = (waited + max(0, since_view)) // SECOND
         if is_host and seat != me and seat != host and p.get("connected") is not False:
             out["bot_turn"] = ("intent", "bot_turn",
-                               {"seat": seat, "level": level if level in ("easy", "hard")
+                               {"seat": seat, "level": level if level in BOT_LEVELS
                                 else "easy"})
     return out
 
