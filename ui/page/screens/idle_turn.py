@@ -6,6 +6,7 @@ every place says so ("A bot is playing this turn for Bea").
 Pure; MicroPython-compatible (no dataclasses, typing, enum) and tested in CPython
 (tests/test_idle_page.py)."""
 
+from crisp_core.actions import is_int
 from ui.page.screens.cues import PLAY
 from ui.shared.limits import BOT_LEVELS
 
@@ -13,8 +14,7 @@ SECOND = 1000
 
 
 def _ms(value):
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
-        else None
+    return value if is_int(value) and value >= 0 else None
 
 
 def idle_row(p, seat, me, host, is_host, paused, phase, since_view, level):

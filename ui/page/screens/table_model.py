@@ -124,7 +124,7 @@ def seat_rows(model, ui, ctx, view, players, n, me, queen, paused, spectator):
         # A turn its person holds: every place says how long it waited, the host may let a
         # bot play it (ui/page/screens/idle_turn.py)
         waited = p.get("waited")
-        since = ctx.grown(waited) if isinstance(waited, int) and waited >= 0 else 0
+        since = ctx.grown(waited) if is_int(waited) and waited >= 0 else 0
         row.update(idle_turn.idle_row(p, s, me, host, is_host, paused, phase, since,
                                       ui.get("bot_level", "easy")))
         # A spectator asking for this seat: the host may give it (docs/protocol.md "Spectators").
