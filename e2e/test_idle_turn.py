@@ -26,6 +26,8 @@ def test_the_host_lets_a_bot_play_the_turn_of_a_friend_who_does_nothing(new_phon
         hp.wait_for_selector(sel("waited-1", ":has-text('A bot is playing')"), timeout=T)
         for p, who in ((hp, "Ana"), (ap, "You"), (bp, "Ana")):    # (her own page: "You")
             p.wait_for_selector(sel("event-log", ":has-text('%s drew')" % who), timeout=T)
+            p.wait_for_selector(sel("seat-2", ".turn"), timeout=T)
+            p.wait_for_selector(sel("waited-1"), state="detached", timeout=T)
     except Exception:
         for name, phone in (("host", host), ("Ana", ana)):
             page = phone.page
@@ -34,8 +36,6 @@ def test_the_host_lets_a_bot_play_the_turn_of_a_friend_who_does_nothing(new_phon
             print(name, "console:", "\n".join(t for k, t in phone.console[-30:]))
             print(name, "wire:", page.evaluate("(window.__crispWire || []).slice(-8)"))
         raise
-        p.wait_for_selector(sel("seat-2", ".turn"), timeout=T)
-        p.wait_for_selector(sel("waited-1"), state="detached", timeout=T)
     assert ap.locator(sel("deck", ":not([disabled])")).count() == 0
     # Bea and Hana play; Ana's next turn is hers: nobody plays it for her meanwhile
     play_turn(bp, 2)
